@@ -1,0 +1,1 @@
+//! The Tenka host runtime.

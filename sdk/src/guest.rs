@@ -1,0 +1,395 @@
+//! The component glue: the contract's exports call the registered ruleset, and its imports
+//! become a [`Table`]. Compiled only for WebAssembly; authors never touch it.
+
+use std::cell::RefCell;
+
+use crate::native::{DynGame, DynRuleset};
+use crate::{LogLevel, Table, types as sdk};
+
+mod wit {
+    wit_bindgen::generate!({
+        path: "wit/since_v0.1.0",
+        world: "ruleset",
+    });
+}
+
+use wit::exports::tenka::ruleset::rules as ex;
+use wit::tenka::ruleset::{battle_tower, log, random, types as wt};
+
+unsafe extern "Rust" {
+    /// Defined by `register_ruleset!` in the ruleset's crate.
+    safe fn __tenka_registered_ruleset() -> &'static dyn DynRuleset;
+}
+
+fn ruleset() -> &'static dyn DynRuleset {
+    __tenka_registered_ruleset()
+}
+
+/// The contract's imports, seen as a [`Table`].
+struct HostTable;
+
+impl Table for HostTable {
+    fn next_u64(&mut self) -> u64 {
+        random::next_u64()
+    }
+    fn below(&mut self, bound: u64) -> u64 {
+        random::below(bound)
+    }
+    fn configure_tower(&mut self, shelves: &[sdk::TowerShelf]) -> Result<(), String> {
+        let shelves: Vec<wt::TowerShelf> = shelves
+            .iter()
+            .map(|s| wt::TowerShelf {
+                lodge_chance: s.lodge_chance,
+                release_chance: s.release_chance,
+            })
+            .collect();
+        battle_tower::configure(&shelves)
+    }
+    fn drop_cubes(&mut self, cubes: &[sdk::CubeCount]) -> Vec<sdk::CubeCount> {
+        let cubes: Vec<wt::CubeCount> = cubes.iter().map(cube_to_wit).collect();
+        battle_tower::drop(&cubes)
+            .into_iter()
+            .map(cube_from_wit)
+            .collect()
+    }
+    fn log(&mut self, level: LogLevel, line: &str) {
+        let level = match level {
+            LogLevel::Debug => log::Level::Debug,
+            LogLevel::Info => log::Level::Info,
+            LogLevel::Warn => log::Level::Warn,
+        };
+        log::write(level, line);
+    }
+}
+
+struct Component;
+
+/// A game held by the component on behalf of the host.
+struct GameCell(RefCell<Box<dyn DynGame>>);
+
+impl GameCell {
+    fn wrap(game: Box<dyn DynGame>) -> ex::Game {
+        ex::Game::new(GameCell(RefCell::new(game)))
+    }
+}
+
+impl ex::Guest for Component {
+    type Game = GameCell;
+
+    fn info() -> ex::RulesetInfo {
+        let info = ruleset().info();
+        ex::RulesetInfo {
+            id: info.id,
+            name: info.name,
+            version: info.version,
+            min_seats: info.min_seats,
+            max_seats: info.max_seats,
+            maps: info
+                .maps
+                .into_iter()
+                .map(|m| ex::MapInfo {
+                    id: m.id,
+                    name: message_to_wit(m.name),
+                })
+                .collect(),
+            options: info.options.into_iter().map(option_spec_to_wit).collect(),
+            languages: info.languages,
+        }
+    }
+
+    fn validate_map(map_toml: String) -> Vec<ex::Diagnostic> {
+        ruleset()
+            .validate_map(&map_toml)
+            .into_iter()
+            .map(diagnostic_to_wit)
+            .collect()
+    }
+
+    fn catalogue(language: String) -> Vec<(String, String)> {
+        ruleset().catalogue(&language)
+    }
+
+    fn contract_version() -> String {
+        crate::CONTRACT_VERSION.to_owned()
+    }
+}
+
+impl ex::GuestGame for GameCell {
+    fn create(setup: ex::Setup) -> Result<ex::Game, ex::SetupError> {
+        let setup = setup_from_wit(setup);
+        ruleset()
+            .create(&setup, &mut HostTable)
+            .map(GameCell::wrap)
+            .map_err(setup_error_to_wit)
+    }
+
+    fn create_from_position(
+        setup: ex::Setup,
+        position: String,
+    ) -> Result<ex::Game, ex::SetupError> {
+        let setup = setup_from_wit(setup);
+        ruleset()
+            .create_from_position(&setup, &position, &mut HostTable)
+            .map(GameCell::wrap)
+            .map_err(setup_error_to_wit)
+    }
+
+    fn pending(&self) -> Vec<ex::PendingDecision> {
+        self.0
+            .borrow()
+            .pending()
+            .into_iter()
+            .map(pending_to_wit)
+            .collect()
+    }
+
+    fn apply(&self, seat: u32, action: ex::Action) -> Result<Vec<ex::Event>, ex::Rejection> {
+        let action = action_from_wit(action);
+        self.0
+            .borrow_mut()
+            .apply(seat, &action, &mut HostTable)
+            .map(|events| events.into_iter().map(event_to_wit).collect())
+            .map_err(rejection_to_wit)
+    }
+
+    fn view(&self, viewer: wt::Viewer) -> String {
+        self.0.borrow().view(viewer_from_wit(viewer))
+    }
+
+    fn render(&self, viewer: wt::Viewer) -> String {
+        self.0.borrow().render(viewer_from_wit(viewer))
+    }
+
+    fn final_result(&self) -> Option<ex::GameResult> {
+        self.0.borrow().result().map(result_to_wit)
+    }
+
+    fn snapshot(&self) -> Vec<u8> {
+        self.0.borrow().snapshot()
+    }
+
+    fn restore(bytes: Vec<u8>) -> Result<ex::Game, String> {
+        ruleset().restore(&bytes).map(GameCell::wrap)
+    }
+
+    fn determinize(&self, seat: u32) -> ex::Game {
+        GameCell::wrap(self.0.borrow().determinize(seat, &mut HostTable))
+    }
+}
+
+wit::export!(Component with_types_in wit);
+
+// Conversions between the SDK's types and the generated ones. They are one-to-one by design.
+
+fn cube_to_wit(c: &sdk::CubeCount) -> wt::CubeCount {
+    wt::CubeCount {
+        owner: match &c.owner {
+            sdk::CubeOwner::Seat(s) => wt::CubeOwner::Seat(*s),
+            sdk::CubeOwner::Neutral(n) => wt::CubeOwner::Neutral(n.clone()),
+        },
+        count: c.count,
+    }
+}
+
+fn cube_from_wit(c: wt::CubeCount) -> sdk::CubeCount {
+    sdk::CubeCount {
+        owner: match c.owner {
+            wt::CubeOwner::Seat(s) => sdk::CubeOwner::Seat(s),
+            wt::CubeOwner::Neutral(n) => sdk::CubeOwner::Neutral(n),
+        },
+        count: c.count,
+    }
+}
+
+fn message_to_wit(m: sdk::Message) -> wt::Message {
+    wt::Message {
+        key: m.key,
+        args: m
+            .args
+            .into_iter()
+            .map(|(name, arg)| {
+                let arg = match arg {
+                    sdk::MessageArg::Text(t) => wt::MessageArg::Text(t),
+                    sdk::MessageArg::Number(n) => wt::MessageArg::Number(n),
+                    sdk::MessageArg::Seat(s) => wt::MessageArg::Seat(s),
+                    sdk::MessageArg::Key(k) => wt::MessageArg::Key(k),
+                };
+                (name, arg)
+            })
+            .collect(),
+    }
+}
+
+fn viewer_from_wit(v: wt::Viewer) -> sdk::Viewer {
+    match v {
+        wt::Viewer::Seat(s) => sdk::Viewer::Seat(s),
+        wt::Viewer::Spectator => sdk::Viewer::Spectator,
+    }
+}
+
+fn option_value_to_wit(v: sdk::OptionValue) -> ex::OptionValue {
+    match v {
+        sdk::OptionValue::Boolean(b) => ex::OptionValue::Boolean(b),
+        sdk::OptionValue::Integer(i) => ex::OptionValue::Integer(i),
+        sdk::OptionValue::Decimal(d) => ex::OptionValue::Decimal(d),
+        sdk::OptionValue::Choice(c) => ex::OptionValue::Choice(c),
+    }
+}
+
+fn option_value_from_wit(v: ex::OptionValue) -> sdk::OptionValue {
+    match v {
+        ex::OptionValue::Boolean(b) => sdk::OptionValue::Boolean(b),
+        ex::OptionValue::Integer(i) => sdk::OptionValue::Integer(i),
+        ex::OptionValue::Decimal(d) => sdk::OptionValue::Decimal(d),
+        ex::OptionValue::Choice(c) => sdk::OptionValue::Choice(c),
+    }
+}
+
+fn option_spec_to_wit(o: sdk::OptionSpec) -> ex::OptionSpec {
+    ex::OptionSpec {
+        name: o.name,
+        description: message_to_wit(o.description),
+        kind: match o.kind {
+            sdk::OptionKind::Boolean => ex::OptionKind::Boolean,
+            sdk::OptionKind::Integer { min, max } => ex::OptionKind::Integer((min, max)),
+            sdk::OptionKind::Decimal { min, max } => ex::OptionKind::Decimal((min, max)),
+            sdk::OptionKind::Choice(names) => ex::OptionKind::Choice(names),
+        },
+        default: option_value_to_wit(o.default),
+    }
+}
+
+fn diagnostic_to_wit(d: sdk::Diagnostic) -> ex::Diagnostic {
+    ex::Diagnostic {
+        severity: match d.severity {
+            sdk::Severity::Error => ex::Severity::Error,
+            sdk::Severity::Warning => ex::Severity::Warning,
+        },
+        line: d.line,
+        column: d.column,
+        text: d.text,
+    }
+}
+
+fn setup_from_wit(s: ex::Setup) -> sdk::Setup {
+    sdk::Setup {
+        map: s.map_toml,
+        options: s
+            .options
+            .into_iter()
+            .map(|o| sdk::OptionSetting {
+                name: o.name,
+                value: option_value_from_wit(o.value),
+            })
+            .collect(),
+        seats: s.seats,
+    }
+}
+
+fn setup_error_to_wit(e: sdk::SetupError) -> ex::SetupError {
+    match e {
+        sdk::SetupError::SeatCount(t) => ex::SetupError::SeatCount(t),
+        sdk::SetupError::Map(ds) => {
+            ex::SetupError::BadMap(ds.into_iter().map(diagnostic_to_wit).collect())
+        }
+        sdk::SetupError::Option(name, reason) => ex::SetupError::BadOption((name, reason)),
+        sdk::SetupError::Position(t) => ex::SetupError::BadPosition(t),
+    }
+}
+
+fn pending_to_wit(p: sdk::PendingDecision) -> ex::PendingDecision {
+    let kind = match p.kind {
+        sdk::DecisionKind::Choose(c) => ex::DecisionKind::Choose(ex::ChooseDecision {
+            choices: c
+                .choices
+                .into_iter()
+                .map(|c| ex::Choice {
+                    id: c.id,
+                    label: message_to_wit(c.label),
+                })
+                .collect(),
+            min: c.min,
+            max: c.max,
+        }),
+        sdk::DecisionKind::Number(n) => ex::DecisionKind::Number(ex::NumberDecision {
+            min: n.min,
+            max: n.max,
+        }),
+        sdk::DecisionKind::Assign(a) => ex::DecisionKind::Assign(ex::AssignDecision {
+            items: a
+                .items
+                .into_iter()
+                .map(|i| ex::AssignItem {
+                    id: i.id,
+                    label: message_to_wit(i.label),
+                })
+                .collect(),
+            slots: a
+                .slots
+                .into_iter()
+                .map(|s| ex::AssignSlot {
+                    id: s.id,
+                    label: message_to_wit(s.label),
+                    accepts: s.accepts,
+                })
+                .collect(),
+            min_placements: a.min_placements,
+        }),
+    };
+    ex::PendingDecision {
+        seat: p.seat,
+        prompt: message_to_wit(p.prompt),
+        kind,
+    }
+}
+
+fn action_from_wit(a: ex::Action) -> sdk::Action {
+    match a {
+        ex::Action::Choose(picks) => sdk::Action::Choose(picks),
+        ex::Action::Number(n) => sdk::Action::Number(n),
+        ex::Action::Assign(pairs) => sdk::Action::Assign(pairs),
+    }
+}
+
+fn rejection_to_wit(r: sdk::Rejection) -> ex::Rejection {
+    match r {
+        sdk::Rejection::NotYourTurn => ex::Rejection::NotYourTurn,
+        sdk::Rejection::Malformed(t) => ex::Rejection::Malformed(t),
+        sdk::Rejection::Illegal(m) => ex::Rejection::Illegal(message_to_wit(m)),
+    }
+}
+
+fn event_to_wit(e: sdk::Event) -> ex::Event {
+    ex::Event {
+        text: message_to_wit(e.text),
+        audience: match e.audience {
+            sdk::Audience::Everyone => ex::Audience::Everyone,
+            sdk::Audience::Seats(seats) => ex::Audience::Seats(seats),
+        },
+    }
+}
+
+fn result_to_wit(r: sdk::GameResult) -> ex::GameResult {
+    ex::GameResult {
+        placings: r
+            .placings
+            .into_iter()
+            .map(|p| ex::Placing {
+                seat: p.seat,
+                rank: p.rank,
+                score: p.score,
+                tie_breaks: p.tie_breaks,
+            })
+            .collect(),
+        breakdown: r
+            .breakdown
+            .into_iter()
+            .map(|l| ex::ScoreLine {
+                seat: l.seat,
+                label: message_to_wit(l.label),
+                points: l.points,
+            })
+            .collect(),
+        summary: message_to_wit(r.summary),
+    }
+}

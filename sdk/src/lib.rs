@@ -1,0 +1,91 @@
+//! The Tenka SDK: everything a ruleset author needs, and nothing of the host.
+//!
+//! A ruleset is the rules of one board game. Write it as two types:
+//!
+//! - one implementing [`Ruleset`]: the game's description ([`RulesetInfo`]), its map checker and
+//!   its message catalogues, and a constructor for games;
+//! - one implementing [`Game`]: a game in progress, which says whose decision is pending
+//!   ([`PendingDecision`]), applies one seat's [`Action`], and shows the state to one
+//!   [`Viewer`] at a time.
+//!
+//! Register the first with [`register_ruleset!`] and build the crate as a `cdylib` for
+//! `wasm32-wasip2`: the result is a component the host loads.
+//!
+//! Randomness and the battle tower come from the host through a [`Table`]: a ruleset has no
+//! other source of chance, so every game replays bit-for-bit.
+//!
+//! The contract itself is the WIT package in `sdk/wit/`; its bindings stay private to this crate.
+
+mod catalogue;
+mod dynamic;
+mod options;
+mod ruleset;
+mod table;
+mod types;
+
+#[cfg(feature = "testing")]
+pub mod testing;
+
+#[cfg(target_arch = "wasm32")]
+#[doc(hidden)]
+pub mod guest;
+
+// The author-facing API, in the order an author meets it.
+pub use crate::catalogue::{Catalogue, CatalogueError};
+pub use crate::options::{OptionError, Options};
+pub use crate::ruleset::check_action_shape;
+pub use crate::ruleset::{Game, Ruleset};
+pub use crate::table::{LogLevel, Table, TableExt};
+pub use crate::types::*;
+
+/// The object-safe form of a ruleset. The host uses it to run a ruleset natively, without
+/// WebAssembly, in tests and benchmarks; authors never need it.
+pub mod native {
+    pub use crate::dynamic::{DynGame, DynRuleset, adapt};
+}
+
+/// The version of the WIT contract this SDK implements. The host refuses a component whose
+/// embedded version it does not support, naming both versions.
+pub const CONTRACT_VERSION: &str = "0.1.0";
+
+/// The name of the custom section that carries [`CONTRACT_VERSION`] in a built component.
+pub const CONTRACT_SECTION: &str = "tenka-contract";
+
+/// Registers the type implementing [`Ruleset`] as this component's ruleset.
+///
+/// ```ignore
+/// struct Shogun;
+/// impl sdk::Ruleset for Shogun { /* ... */ }
+/// sdk::register_ruleset!(Shogun);
+/// ```
+#[macro_export]
+macro_rules! register_ruleset {
+    ($ruleset:ty) => {
+        /// The contract version, readable by the host before it instantiates the component.
+        #[cfg(target_arch = "wasm32")]
+        #[used]
+        #[unsafe(link_section = "tenka-contract")]
+        static __TENKA_CONTRACT_VERSION: [u8; $crate::CONTRACT_VERSION.len()] = {
+            let bytes = $crate::CONTRACT_VERSION.as_bytes();
+            let mut out = [0u8; $crate::CONTRACT_VERSION.len()];
+            let mut i = 0;
+            while i < bytes.len() {
+                out[i] = bytes[i];
+                i += 1;
+            }
+            out
+        };
+
+        /// Hands the registered ruleset to the SDK's export glue.
+        #[cfg(target_arch = "wasm32")]
+        #[unsafe(no_mangle)]
+        fn __tenka_registered_ruleset() -> &'static dyn $crate::native::DynRuleset {
+            static RULESET: ::std::sync::OnceLock<
+                ::std::boxed::Box<dyn $crate::native::DynRuleset>,
+            > = ::std::sync::OnceLock::new();
+            RULESET
+                .get_or_init(|| $crate::native::adapt::<$ruleset>())
+                .as_ref()
+        }
+    };
+}

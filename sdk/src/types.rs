@@ -1,0 +1,476 @@
+//! The values that cross the contract, as plain Rust data. Each mirrors one item of the WIT
+//! package in `sdk/wit/`; see there for the contract's own documentation.
+
+use serde::{Deserialize, Serialize};
+
+/// A seat at the table, numbered from 0 in the order the game was created with.
+pub type Seat = u32;
+
+/// Who is looking at the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Viewer {
+    /// The player in this seat: sees the public state and their own secrets.
+    Seat(Seat),
+    /// Someone watching: sees only what is public.
+    Spectator,
+}
+
+impl Viewer {
+    /// Whether this viewer may see the secrets of `seat`.
+    pub fn is(&self, seat: Seat) -> bool {
+        *self == Viewer::Seat(seat)
+    }
+}
+
+/// One argument of a translatable [`Message`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MessageArg {
+    /// Plain text shown as it is.
+    Text(String),
+    /// A whole number, formatted by the client.
+    Number(i64),
+    /// A seat, shown as that seat's player.
+    Seat(Seat),
+    /// Another key of the same catalogue, without arguments.
+    Key(String),
+}
+
+/// A text for people: a catalogue key plus named arguments.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    /// The catalogue key.
+    pub key: String,
+    /// The named arguments.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<(String, MessageArg)>,
+}
+
+impl Message {
+    /// A message without arguments.
+    pub fn new(key: impl Into<String>) -> Self {
+        Message {
+            key: key.into(),
+            args: Vec::new(),
+        }
+    }
+    /// Adds a plain-text argument.
+    pub fn text(mut self, name: &str, value: impl Into<String>) -> Self {
+        self.args
+            .push((name.to_owned(), MessageArg::Text(value.into())));
+        self
+    }
+    /// Adds a number argument.
+    pub fn number(mut self, name: &str, value: impl Into<i64>) -> Self {
+        self.args
+            .push((name.to_owned(), MessageArg::Number(value.into())));
+        self
+    }
+    /// Adds a seat argument.
+    pub fn seat(mut self, name: &str, seat: Seat) -> Self {
+        self.args.push((name.to_owned(), MessageArg::Seat(seat)));
+        self
+    }
+    /// Adds an argument that is itself a catalogue key.
+    pub fn key(mut self, name: &str, key: impl Into<String>) -> Self {
+        self.args
+            .push((name.to_owned(), MessageArg::Key(key.into())));
+        self
+    }
+}
+
+/// Who owns a cube dropped through the battle tower.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CubeOwner {
+    /// The cubes of a player.
+    Seat(Seat),
+    /// Cubes of no seat, named by the ruleset (for example `farmer`).
+    Neutral(String),
+}
+
+/// A number of cubes of one owner.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CubeCount {
+    /// Whose cubes.
+    pub owner: CubeOwner,
+    /// How many.
+    pub count: u32,
+}
+
+/// One shelf of the battle tower, counted from the top.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TowerShelf {
+    /// The chance that a cube falling onto the shelf lodges there.
+    pub lodge_chance: f64,
+    /// The chance, per cube passing the shelf, that each lodged cube is knocked loose.
+    pub release_chance: f64,
+}
+
+/// The type of a variant option, with the values it allows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OptionKind {
+    /// true or false.
+    Boolean,
+    /// A whole number in `min..=max`.
+    Integer {
+        /// Smallest allowed.
+        min: i64,
+        /// Largest allowed.
+        max: i64,
+    },
+    /// A decimal number in `min..=max`.
+    Decimal {
+        /// Smallest allowed.
+        min: f64,
+        /// Largest allowed.
+        max: f64,
+    },
+    /// One of the listed names.
+    Choice(Vec<String>),
+}
+
+/// A value of a variant option.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OptionValue {
+    /// For [`OptionKind::Boolean`].
+    Boolean(bool),
+    /// For [`OptionKind::Integer`].
+    Integer(i64),
+    /// For [`OptionKind::Decimal`].
+    Decimal(f64),
+    /// For [`OptionKind::Choice`].
+    Choice(String),
+}
+
+/// A variant option the ruleset declares.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OptionSpec {
+    /// The option's name in variant files.
+    pub name: String,
+    /// What it changes.
+    pub description: Message,
+    /// Its type and allowed values.
+    pub kind: OptionKind,
+    /// Its value when none is given.
+    pub default: OptionValue,
+}
+
+/// A map shipped with a ruleset.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MapInfo {
+    /// The map's id: its file name without `.toml`.
+    pub id: String,
+    /// Its display name.
+    pub name: Message,
+}
+
+/// What the host and clients need to know about a ruleset.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RulesetInfo {
+    /// Stable identifier, for example `shogun`.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// The ruleset's own version (semver).
+    pub version: String,
+    /// Fewest seats.
+    pub min_seats: u32,
+    /// Most seats.
+    pub max_seats: u32,
+    /// Maps shipped in `maps/<id>/`.
+    pub maps: Vec<MapInfo>,
+    /// Variant options.
+    pub options: Vec<OptionSpec>,
+    /// Languages the catalogues cover.
+    pub languages: Vec<String>,
+}
+
+/// How bad a [`Diagnostic`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Severity {
+    /// The map cannot be played.
+    Error,
+    /// Playable, but probably not what the author meant.
+    Warning,
+}
+
+/// One finding about a map file, with where it is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// 1-based line; 0 for the file as a whole.
+    pub line: u32,
+    /// 1-based column; 0 when unknown.
+    pub column: u32,
+    /// The finding in plain English.
+    pub text: String,
+}
+
+impl Diagnostic {
+    /// An error at a place in the file.
+    pub fn error(line: u32, column: u32, text: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            line,
+            column,
+            text: text.into(),
+        }
+    }
+    /// A warning at a place in the file.
+    pub fn warning(line: u32, column: u32, text: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            line,
+            column,
+            text: text.into(),
+        }
+    }
+    /// Whether this diagnostic stops the map from being played.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// A variant option set for one game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OptionSetting {
+    /// The option's name.
+    pub name: String,
+    /// Its value.
+    pub value: OptionValue,
+}
+
+/// Everything a new game is made from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Setup {
+    /// The map as TOML text.
+    pub map: String,
+    /// Options that differ from their defaults.
+    pub options: Vec<OptionSetting>,
+    /// How many seats.
+    pub seats: u32,
+}
+
+/// Why a game could not be created.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "kebab-case")]
+pub enum SetupError {
+    /// The seat count is not supported.
+    #[error("unsupported seat count: {0}")]
+    SeatCount(String),
+    /// The map does not pass validation.
+    #[error("the map has {} error(s)", .0.iter().filter(|d| d.is_error()).count())]
+    Map(Vec<Diagnostic>),
+    /// An option is unknown, of the wrong type or out of range.
+    #[error("option `{0}`: {1}")]
+    Option(String, String),
+    /// A position file could not be used.
+    #[error("position: {0}")]
+    Position(String),
+}
+
+/// One thing to pick in a [`ChooseDecision`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Choice {
+    /// Stable identifier within the decision.
+    pub id: String,
+    /// What it is called.
+    pub label: Message,
+}
+
+/// Pick between `min` and `max` distinct choices.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChooseDecision {
+    /// What can be picked.
+    pub choices: Vec<Choice>,
+    /// Fewest picks.
+    pub min: u32,
+    /// Most picks.
+    pub max: u32,
+}
+
+/// Pick a whole number in `min..=max`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NumberDecision {
+    /// Smallest allowed.
+    pub min: i64,
+    /// Largest allowed.
+    pub max: i64,
+}
+
+/// Something to place in an [`AssignDecision`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssignItem {
+    /// Stable identifier within the decision.
+    pub id: String,
+    /// What it is called.
+    pub label: Message,
+}
+
+/// A place items go to in an [`AssignDecision`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssignSlot {
+    /// Stable identifier within the decision.
+    pub id: String,
+    /// What it is called.
+    pub label: Message,
+    /// Indices into the items this slot accepts; empty means every item.
+    #[serde(default)]
+    pub accepts: Vec<u32>,
+}
+
+impl AssignSlot {
+    /// Whether the slot accepts the item with this index.
+    pub fn accepts(&self, item: u32) -> bool {
+        self.accepts.is_empty() || self.accepts.contains(&item)
+    }
+}
+
+/// Put items into slots: each slot takes at most one item, each item goes to at most one slot.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssignDecision {
+    /// What can be placed.
+    pub items: Vec<AssignItem>,
+    /// Where.
+    pub slots: Vec<AssignSlot>,
+    /// Fewest placements in a legal answer.
+    pub min_placements: u32,
+}
+
+/// The shape of a decision.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DecisionKind {
+    /// Pick among listed choices.
+    Choose(ChooseDecision),
+    /// Pick a number.
+    Number(NumberDecision),
+    /// Place items into slots.
+    Assign(AssignDecision),
+}
+
+/// A decision a seat has to take.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingDecision {
+    /// Who decides.
+    pub seat: Seat,
+    /// What is asked.
+    pub prompt: Message,
+    /// How it can be answered.
+    pub kind: DecisionKind,
+}
+
+/// One seat's answer to its pending decision.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Action {
+    /// Indices into the choices.
+    Choose(Vec<u32>),
+    /// The number.
+    Number(i64),
+    /// (slot index, item index) pairs.
+    Assign(Vec<(u32, u32)>),
+}
+
+/// Why an action was refused. A refused action changes nothing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rejection {
+    /// The seat has no pending decision.
+    #[error("it is not this seat's turn")]
+    NotYourTurn,
+    /// The action does not fit the decision's shape.
+    #[error("malformed action: {0}")]
+    Malformed(String),
+    /// The action breaks a rule.
+    #[error("illegal action: {}", .0.key)]
+    Illegal(Message),
+}
+
+/// Who may see an [`Event`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Audience {
+    /// Everyone, spectators included.
+    Everyone,
+    /// Only these seats.
+    Seats(Vec<Seat>),
+}
+
+impl Audience {
+    /// Whether `viewer` may see an event with this audience.
+    pub fn includes(&self, viewer: Viewer) -> bool {
+        match (self, viewer) {
+            (Audience::Everyone, _) => true,
+            (Audience::Seats(seats), Viewer::Seat(seat)) => seats.contains(&seat),
+            (Audience::Seats(_), Viewer::Spectator) => false,
+        }
+    }
+}
+
+/// Something that happened, for the game log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    /// What happened.
+    pub text: Message,
+    /// Who may see it.
+    pub audience: Audience,
+}
+
+impl Event {
+    /// An event everyone sees.
+    pub fn public(text: Message) -> Self {
+        Event {
+            text,
+            audience: Audience::Everyone,
+        }
+    }
+    /// An event only `seat` sees.
+    pub fn private(seat: Seat, text: Message) -> Self {
+        Event {
+            text,
+            audience: Audience::Seats(vec![seat]),
+        }
+    }
+}
+
+/// One line of a score breakdown.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreLine {
+    /// Whose points.
+    pub seat: Seat,
+    /// What for.
+    pub label: Message,
+    /// How many.
+    pub points: i64,
+}
+
+/// Where one seat finished.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placing {
+    /// The seat.
+    pub seat: Seat,
+    /// 1 for the winner; shared places share a rank.
+    pub rank: u32,
+    /// Final score.
+    pub score: i64,
+    /// Values compared after the score, in order.
+    pub tie_breaks: Vec<i64>,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// Every seat, best first.
+    pub placings: Vec<Placing>,
+    /// How the scores came about.
+    pub breakdown: Vec<ScoreLine>,
+    /// Explains the ranking.
+    pub summary: Message,
+}
