@@ -19,9 +19,12 @@
 mod catalogue;
 mod dynamic;
 mod options;
+mod random_action;
 mod ruleset;
 mod table;
 mod types;
+
+pub mod tower;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -33,6 +36,7 @@ pub mod guest;
 // The author-facing API, in the order an author meets it.
 pub use crate::catalogue::{Catalogue, CatalogueError};
 pub use crate::options::{OptionError, Options};
+pub use crate::random_action::random_action;
 pub use crate::ruleset::check_action_shape;
 pub use crate::ruleset::{Game, Ruleset};
 pub use crate::table::{LogLevel, Table, TableExt};
@@ -53,7 +57,7 @@ pub const CONTRACT_SECTION: &str = "tenka-contract";
 
 /// Registers the type implementing [`Ruleset`] as this component's ruleset.
 ///
-/// ```ignore
+/// ```text
 /// struct Shogun;
 /// impl sdk::Ruleset for Shogun { /* ... */ }
 /// sdk::register_ruleset!(Shogun);

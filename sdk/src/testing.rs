@@ -88,3 +88,54 @@ impl Table for ScriptedTable {
         self.log.push((level, line.to_owned()));
     }
 }
+
+/// A [`Table`] like the host's: a ChaCha20 stream from a 256-bit seed and the real
+/// [`TowerModel`](crate::tower::TowerModel). Use it to play whole random games natively.
+pub struct SeededTable {
+    rng: rand_chacha::ChaCha20Rng,
+    tower: crate::tower::TowerModel,
+    dropped_any: bool,
+}
+
+impl SeededTable {
+    /// A table seeded with `seed`, with the default two-shelf tower.
+    pub fn new(seed: [u8; 32]) -> Self {
+        SeededTable {
+            rng: rand_chacha::ChaCha20Rng::from_seed(seed),
+            tower: crate::tower::TowerModel::default(),
+            dropped_any: false,
+        }
+    }
+
+    /// The cubes lodged in the tower, per owner: the host's secret, open to tests.
+    pub fn tower_contents(&self) -> Vec<CubeCount> {
+        self.tower.contents()
+    }
+}
+
+impl Table for SeededTable {
+    fn next_u64(&mut self) -> u64 {
+        self.rng.next_u64()
+    }
+
+    fn below(&mut self, bound: u64) -> u64 {
+        assert!(bound >= 1, "below(0) is a ruleset bug");
+        self.rng.random_range(0..bound)
+    }
+
+    fn configure_tower(&mut self, shelves: &[TowerShelf]) -> Result<(), String> {
+        if self.dropped_any {
+            return Err("the tower can only be configured before the first drop".into());
+        }
+        self.tower = crate::tower::TowerModel::new(shelves.to_vec())?;
+        Ok(())
+    }
+
+    fn drop_cubes(&mut self, cubes: &[CubeCount]) -> Vec<CubeCount> {
+        self.dropped_any = true;
+        let rng = &mut self.rng;
+        self.tower.drop(cubes, &mut || rng.next_u64())
+    }
+
+    fn log(&mut self, _level: LogLevel, _line: &str) {}
+}
