@@ -31,6 +31,23 @@ pub struct Cards {
     pub tower_shelves: Vec<sdk::TowerShelf>,
     /// The fixed beginner setup: one entry per seat and player count.
     pub beginner_setup: Vec<BeginnerSeat>,
+    /// Named alternatives to `events`, chosen with the `event-deck` option (a house rule).
+    pub event_decks: Vec<EventDeck>,
+}
+
+/// The name of the `event-deck` choice that keeps the card set's own `events`.
+pub const STANDARD_EVENT_DECK: &str = "standard";
+
+/// A named event deck: a whole list of event cards that replaces the card set's `events` when a
+/// game chooses it with the `event-deck` option.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventDeck {
+    /// Its id, the option's value, e.g. `open-war`.
+    pub id: String,
+    /// What the deck changes, in words, for players choosing it.
+    pub description: String,
+    /// Its event cards, in the same form as the card set's own.
+    pub events: Vec<EventCard>,
 }
 
 /// An event card: its effect for one season, and its rice loss when it is the winter card.
@@ -232,6 +249,19 @@ impl Cards {
             .collect();
         seats.sort_by_key(|s| s.seat);
         seats
+    }
+
+    /// The event deck of this id, if the set has one.
+    pub fn event_deck(&self, id: &str) -> Option<&EventDeck> {
+        self.event_decks.iter().find(|deck| deck.id == id)
+    }
+
+    /// The values of the `event-deck` option: `standard`, then every deck of the set in file
+    /// order.
+    pub fn event_deck_choices(&self) -> Vec<String> {
+        std::iter::once(STANDARD_EVENT_DECK.to_string())
+            .chain(self.event_decks.iter().map(|deck| deck.id.clone()))
+            .collect()
     }
 
     /// The action card of this kind, if the set has one.

@@ -597,6 +597,7 @@ struct MergedCards {
     special: FromFile<Vec<Spanned<raw::RawSpecial>>>,
     event: FromFile<Vec<Spanned<raw::RawEvent>>>,
     beginner_setup: FromFile<Vec<Spanned<raw::RawBeginnerSeat>>>,
+    event_deck: FromFile<Vec<Spanned<raw::RawEventDeck>>>,
 }
 
 fn pick<T>(from_map: Option<T>, default: Option<T>) -> FromFile<T> {
@@ -624,6 +625,7 @@ fn merge_cards(from_map: RawCards, default: RawCards, report: &mut Report<'_>) -
         special: pick(from_map.special, default.special),
         event: pick(from_map.event, default.event),
         beginner_setup: pick(from_map.beginner_setup, default.beginner_setup),
+        event_deck: pick(from_map.event_deck, default.event_deck),
     };
     let missing = [
         ("cubes-per-player", merged.cubes_per_player.is_none()),
@@ -654,32 +656,85 @@ fn merge_cards(from_map: RawCards, default: RawCards, report: &mut Report<'_>) -
     merged
 }
 
-/// Checks the card set's own consistency.
-fn check_cards(cards: &MergedCards, report: &mut Report<'_>) {
-    if let Some((events, origin)) = &cards.event {
-        check_unique_ids(
-            events.iter().map(|e| &e.get_ref().id),
-            "event",
-            *origin,
-            report,
+/// Checks one list of event cards: unique ids and enough cards for two years. `what` names the
+/// list in messages: "the card set" or "event deck `x`".
+fn check_events(
+    events: &[Spanned<raw::RawEvent>],
+    fallback: &Range<usize>,
+    what: &str,
+    origin: Origin,
+    report: &mut Report<'_>,
+) {
+    check_unique_ids(
+        events.iter().map(|e| &e.get_ref().id),
+        "event card",
+        origin,
+        report,
+    );
+    if events.len() < EVENTS_NEEDED {
+        let span = events
+            .first()
+            .map_or_else(|| fallback.clone(), |e| e.span());
+        report.push(
+            true,
+            origin,
+            &span,
+            format!(
+                "{what} has {} event cards; two years use {EVENTS_NEEDED}",
+                events.len()
+            ),
         );
-        if events.len() < EVENTS_NEEDED {
-            let span = events.first().map_or(0..0, |e| e.span());
+    }
+}
+
+/// Checks the `[[event-deck]]` tables: kebab-case ids, none called `standard` (the option's value
+/// for the card set's own events), none twice, each a playable list of events.
+fn check_event_decks(
+    decks: &[Spanned<raw::RawEventDeck>],
+    origin: Origin,
+    report: &mut Report<'_>,
+) {
+    check_unique_ids(
+        decks.iter().map(|d| &d.get_ref().id),
+        "event deck",
+        origin,
+        report,
+    );
+    for deck in decks {
+        let id = &deck.get_ref().id;
+        if !is_kebab_id(id.get_ref()) || id.get_ref() == STANDARD_EVENT_DECK {
             report.push(
                 true,
-                *origin,
-                &span,
+                origin,
+                &id.span(),
                 format!(
-                    "the card set has {} event cards; two years use {EVENTS_NEEDED}",
-                    events.len()
+                    "event deck id `{}` must be kebab-case and not `{STANDARD_EVENT_DECK}`",
+                    id.get_ref()
                 ),
             );
         }
+        check_events(
+            &deck.get_ref().event,
+            &deck.span(),
+            &format!("event deck `{}`", id.get_ref()),
+            origin,
+            report,
+        );
+    }
+}
+
+/// Checks the card set's own consistency.
+fn check_cards(cards: &MergedCards, report: &mut Report<'_>) {
+    if let Some((events, origin)) = &cards.event {
+        check_events(events, &(0..0), "the card set", *origin, report);
+    }
+    if let Some((decks, origin)) = &cards.event_deck {
+        check_event_decks(decks, *origin, report);
     }
     if let Some((specials, origin)) = &cards.special {
         check_unique_ids(
             specials.iter().map(|s| &s.get_ref().id),
-            "special",
+            "special card",
             *origin,
             report,
         );
@@ -699,7 +754,7 @@ fn check_cards(cards: &MergedCards, report: &mut Report<'_>) {
     if let Some((actions, origin)) = &cards.action {
         check_unique_ids(
             actions.iter().map(|a| &a.get_ref().id),
-            "action",
+            "action card",
             *origin,
             report,
         );
@@ -858,7 +913,7 @@ fn check_unique_ids<'s>(
                 true,
                 origin,
                 &id.span(),
-                format!("{what} card `{}` is listed twice", id.get_ref()),
+                format!("{what} `{}` is listed twice", id.get_ref()),
             );
         }
     }
@@ -983,35 +1038,56 @@ fn check_beginner_setup(
 
 // ----- building the board -----
 
+fn build_events(events: &[Spanned<raw::RawEvent>]) -> Vec<EventCard> {
+    events
+        .iter()
+        .map(|e| {
+            let e = e.get_ref();
+            let f = &e.effect;
+            EventCard {
+                id: e.id.get_ref().clone(),
+                name: e.name.clone(),
+                winter_rice_loss: e.winter_rice_loss,
+                effect: EventEffect {
+                    theatre_removes_revolt: f.theatre_removes_revolt,
+                    neutral_farmers: f.neutral_farmers,
+                    castle_defender_bonus: f.castle_defender_bonus,
+                    temple_protection: f.temple_protection,
+                    tax_min: f.tax_min,
+                    tax_max: f.tax_max,
+                    rice_min: f.rice_min,
+                    rice_max: f.rice_max,
+                    recruit_5: f.recruit_5,
+                    recruit_3: f.recruit_3,
+                },
+            }
+        })
+        .collect()
+}
+
 fn build_cards(cards: &MergedCards) -> Cards {
     let number = |v: &FromFile<Spanned<u32>>| v.as_ref().map_or(0, |(v, _)| *v.get_ref());
     Cards {
-        events: cards.event.as_ref().map_or_else(Vec::new, |(events, _)| {
-            events
-                .iter()
-                .map(|e| {
-                    let e = e.get_ref();
-                    let f = &e.effect;
-                    EventCard {
-                        id: e.id.get_ref().clone(),
-                        name: e.name.clone(),
-                        winter_rice_loss: e.winter_rice_loss,
-                        effect: EventEffect {
-                            theatre_removes_revolt: f.theatre_removes_revolt,
-                            neutral_farmers: f.neutral_farmers,
-                            castle_defender_bonus: f.castle_defender_bonus,
-                            temple_protection: f.temple_protection,
-                            tax_min: f.tax_min,
-                            tax_max: f.tax_max,
-                            rice_min: f.rice_min,
-                            rice_max: f.rice_max,
-                            recruit_5: f.recruit_5,
-                            recruit_3: f.recruit_3,
-                        },
-                    }
-                })
-                .collect()
-        }),
+        events: cards
+            .event
+            .as_ref()
+            .map_or_else(Vec::new, |(events, _)| build_events(events)),
+        event_decks: cards
+            .event_deck
+            .as_ref()
+            .map_or_else(Vec::new, |(decks, _)| {
+                decks
+                    .iter()
+                    .map(|d| {
+                        let d = d.get_ref();
+                        EventDeck {
+                            id: d.id.get_ref().clone(),
+                            description: d.description.clone(),
+                            events: build_events(&d.event),
+                        }
+                    })
+                    .collect()
+            }),
         specials: cards
             .special
             .as_ref()
@@ -1286,6 +1362,58 @@ mod tests {
                 (
                     8,
                     "`starting-chests` must give the chests for 5 players exactly once"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_default_card_set_ships_the_open_war_event_deck() {
+        let cards = Cards::default_set();
+        assert_eq!(cards.event_deck_choices(), ["standard", "open-war"]);
+        let deck = cards.event_deck("open-war").expect("open-war");
+        assert_eq!(deck.events.len(), cards.events.len());
+        assert!(!deck.description.is_empty());
+    }
+
+    #[test]
+    fn a_bad_event_deck_is_reported_at_its_line() {
+        let event = "[[cards.event-deck.event]]\nid = \"e\"\nname = \"event.tax-min\"\n\
+                     winter-rice-loss = 1\n";
+        let text = format!(
+            "[map]\nid = \"x\"\nname = \"X\"\nruleset = \"shogun\"\nside = \"x\"\n\
+             [[cards.event-deck]]\nid = \"standard\"\n{event}\
+             [[cards.event-deck]]\nid = \"standard\"\n"
+        );
+        let raw: RawMap = toml::from_str(&text).expect("parses");
+        let mut report = Report::new(&text);
+        let cards = merge_cards(
+            raw.cards.expect("cards").into_inner(),
+            parse_default_cards().expect("cards.toml parses"),
+            &mut report,
+        );
+        check_cards(&cards, &mut report);
+        let found = report.finish();
+        let texts: Vec<(u32, &str)> = found.iter().map(|d| (d.line, d.text.as_str())).collect();
+        assert_eq!(
+            texts,
+            [
+                (
+                    7,
+                    "event deck id `standard` must be kebab-case and not `standard`"
+                ),
+                (
+                    8,
+                    "event deck `standard` has 1 event cards; two years use 8"
+                ),
+                (
+                    12,
+                    "event deck `standard` has 0 event cards; two years use 8"
+                ),
+                (13, "event deck `standard` is listed twice"),
+                (
+                    13,
+                    "event deck id `standard` must be kebab-case and not `standard`"
                 ),
             ]
         );

@@ -150,6 +150,30 @@ impl Board {
     pub fn cards(&self) -> &Cards {
         &self.cards
     }
+
+    /// Plays this board with the event deck named by the `event-deck` option: `standard` keeps
+    /// the card set's own events; another name replaces them with that `[[event-deck]]`'s cards.
+    /// A name the card set does not have is refused and changes nothing.
+    pub fn use_event_deck(&mut self, deck: &str) -> Result<(), sdk::SetupError> {
+        if deck == STANDARD_EVENT_DECK {
+            return Ok(());
+        }
+        let events = self
+            .cards
+            .event_deck(deck)
+            .map(|d| d.events.clone())
+            .ok_or_else(|| {
+                sdk::SetupError::Option(
+                    "event-deck".into(),
+                    format!(
+                        "this map's card set has no event deck `{deck}`; it has: {}",
+                        self.cards.event_deck_choices().join(", ")
+                    ),
+                )
+            })?;
+        self.cards.events = events;
+        Ok(())
+    }
 }
 
 /// Checks a map file: every error and warning, each with its line and column. This is what the
@@ -159,6 +183,12 @@ pub fn validate_map(text: &str) -> Vec<sdk::Diagnostic> {
         Ok((_, warnings)) => warnings,
         Err(diagnostics) => diagnostics,
     }
+}
+
+/// The values of the `event-deck` option: `standard` and every `[[event-deck]]` of the default
+/// card set (`maps/shogun/cards.toml`).
+pub fn event_deck_choices() -> Vec<String> {
+    Cards::default_set().event_deck_choices()
 }
 
 /// The sun side of the board, as shipped with the ruleset.

@@ -78,6 +78,18 @@ pub(super) struct RawCards {
     pub special: Option<Vec<Spanned<RawSpecial>>>,
     pub event: Option<Vec<Spanned<RawEvent>>>,
     pub beginner_setup: Option<Vec<Spanned<RawBeginnerSeat>>>,
+    pub event_deck: Option<Vec<Spanned<RawEventDeck>>>,
+}
+
+/// One `[[event-deck]]`: a named alternative to the event list, chosen by the `event-deck` option.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub(super) struct RawEventDeck {
+    pub id: Spanned<String>,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub event: Vec<Spanned<RawEvent>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -1,0 +1,431 @@
+//! What each seat is asked ([`pending`]) and how its answer changes the game ([`apply`]).
+//!
+//! Every decision is rebuilt from the state, so `apply` reads the ids of the choices it offered
+//! and never trusts an index beyond the SDK's shape check.
+
+use sdk::{
+    Action, AssignDecision, AssignItem, AssignSlot, Choice, ChooseDecision, DecisionKind, Event,
+    Message, NumberDecision, PendingDecision, Rejection, Seat, Table,
+};
+
+use crate::data::ProvinceId;
+use crate::engine::{self, Log};
+use crate::state::{CardRef, Phase, Plan, Stage, State};
+
+fn choose(choices: Vec<Choice>) -> DecisionKind {
+    DecisionKind::Choose(ChooseDecision {
+        choices,
+        min: 1,
+        max: 1,
+    })
+}
+
+fn province_choice(state: &State, p: ProvinceId) -> Choice {
+    Choice {
+        id: format!("province:{}", state.board.provinces[p].id),
+        label: Message::new(state.province_key(p)),
+    }
+}
+
+/// The items of a seat's planning decision: its province cards, then its chest cards 0 to 4.
+pub fn plan_items(state: &State, seat: Seat) -> Vec<CardRef> {
+    let mut items: Vec<CardRef> = state
+        .provinces_of(seat)
+        .into_iter()
+        .map(CardRef::Province)
+        .collect();
+    items.extend((0..5).map(CardRef::Chest));
+    items
+}
+
+fn card_item(state: &State, card: CardRef) -> AssignItem {
+    match card {
+        CardRef::Province(p) => AssignItem {
+            id: format!("province:{}", state.board.provinces[p].id),
+            label: Message::new(state.province_key(p)),
+        },
+        CardRef::Chest(v) => AssignItem {
+            id: format!("chest:{v}"),
+            label: Message::new("card.chest").number("chests", v),
+        },
+    }
+}
+
+/// The planning decision of one seat: 10 action spaces and the bid space.
+pub fn planning_decision(state: &State, seat: Seat) -> AssignDecision {
+    let items = plan_items(state, seat);
+    let chests = state.players[seat as usize].chests;
+    let mut slots: Vec<AssignSlot> = state
+        .board
+        .cards()
+        .actions
+        .iter()
+        .map(|a| AssignSlot {
+            id: format!("action:{}", a.id),
+            label: Message::new(a.name.clone()),
+            accepts: Vec::new(),
+        })
+        .collect();
+    let bid_accepts: Vec<u32> = items
+        .iter()
+        .enumerate()
+        .filter(|(_, card)| match card {
+            CardRef::Province(_) => true,
+            CardRef::Chest(v) => *v <= chests,
+        })
+        .map(|(i, _)| i as u32)
+        .collect();
+    slots.push(AssignSlot {
+        id: "bid".into(),
+        label: Message::new("slot.bid"),
+        accepts: bid_accepts,
+    });
+    let min_placements = slots.len().min(items.len()) as u32;
+    AssignDecision {
+        items: items.iter().map(|&c| card_item(state, c)).collect(),
+        slots,
+        min_placements,
+    }
+}
+
+/// Every decision the game waits for.
+pub fn pending(state: &State) -> Vec<PendingDecision> {
+    match &state.phase {
+        Phase::Over => Vec::new(),
+        Phase::Draft => {
+            let Some(draft) = &state.draft else {
+                return Vec::new();
+            };
+            let seat = engine::drafter(draft, state.seats);
+            if draft.taken.is_some() {
+                let mut sizes = draft.groups[seat as usize].clone();
+                sizes.sort_unstable_by(|a, b| b.cmp(a));
+                sizes.dedup();
+                let choices = sizes
+                    .into_iter()
+                    .map(|n| Choice {
+                        id: format!("group:{n}"),
+                        label: Message::new("choice.group").number("armies", n),
+                    })
+                    .collect();
+                vec![PendingDecision {
+                    seat,
+                    prompt: Message::new("prompt.draft-group"),
+                    kind: choose(choices),
+                }]
+            } else {
+                let mut choices: Vec<Choice> = draft
+                    .face_up
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &p)| Choice {
+                        id: format!("face-up:{i}"),
+                        label: Message::new("choice.face-up")
+                            .key("province", state.province_key(p)),
+                    })
+                    .collect();
+                if !draft.deck.is_empty() {
+                    choices.push(Choice {
+                        id: "blind".into(),
+                        label: Message::new("choice.blind"),
+                    });
+                }
+                vec![PendingDecision {
+                    seat,
+                    prompt: Message::new("prompt.draft-card"),
+                    kind: choose(choices),
+                }]
+            }
+        }
+        Phase::Planning => (0..state.seats)
+            .filter(|&s| state.plans[s as usize].is_none())
+            .map(|seat| PendingDecision {
+                seat,
+                prompt: Message::new("prompt.plan"),
+                kind: DecisionKind::Assign(planning_decision(state, seat)),
+            })
+            .collect(),
+        Phase::Specials { next } => {
+            let Some(&seat) = state.bid_order.get(*next) else {
+                return Vec::new();
+            };
+            let choices = (0..state.special_holder.len())
+                .filter(|&space| state.special_holder[space].is_none())
+                .map(|space| Choice {
+                    id: format!("space:{}", space + 1),
+                    label: Message::new("choice.special")
+                        .key(
+                            "special",
+                            state.board.cards().specials[state.special_layout[space]]
+                                .name
+                                .clone(),
+                        )
+                        .number("space", space as i64 + 1),
+                })
+                .collect();
+            vec![PendingDecision {
+                seat,
+                prompt: Message::new("prompt.special"),
+                kind: choose(choices),
+            }]
+        }
+        Phase::Actions { turn, stage, .. } => {
+            let Some(&seat) = state.turn_order.get(*turn) else {
+                return Vec::new();
+            };
+            match *stage {
+                Stage::Ready => Vec::new(),
+                Stage::MoveTarget { from } => {
+                    let mut choices: Vec<Choice> = engine::move_targets(state, seat, from)
+                        .into_iter()
+                        .map(|q| province_choice(state, q))
+                        .collect();
+                    choices.push(Choice {
+                        id: "no-move".into(),
+                        label: Message::new("choice.no-move"),
+                    });
+                    vec![PendingDecision {
+                        seat,
+                        prompt: Message::new("prompt.move-target")
+                            .key("province", state.province_key(from)),
+                        kind: choose(choices),
+                    }]
+                }
+                Stage::BattleTarget { from } => {
+                    let choices = engine::battle_targets(state, seat, from)
+                        .into_iter()
+                        .map(|q| province_choice(state, q))
+                        .collect();
+                    vec![PendingDecision {
+                        seat,
+                        prompt: Message::new("prompt.battle-target")
+                            .key("province", state.province_key(from)),
+                        kind: choose(choices),
+                    }]
+                }
+                Stage::MoveCount { from, to } | Stage::BattleCount { from, to } => {
+                    vec![PendingDecision {
+                        seat,
+                        prompt: Message::new("prompt.armies")
+                            .key("from", state.province_key(from))
+                            .key("to", state.province_key(to)),
+                        kind: DecisionKind::Number(NumberDecision {
+                            min: 1,
+                            max: i64::from(state.provinces[from].armies) - 1,
+                        }),
+                    }]
+                }
+            }
+        }
+        Phase::Winter {
+            turn,
+            queue,
+            started,
+            ..
+        } => {
+            if !*started || queue.len() < 2 {
+                return Vec::new();
+            }
+            let Some(&seat) = state.turn_order.get(*turn) else {
+                return Vec::new();
+            };
+            let choices = queue.iter().map(|&q| province_choice(state, q)).collect();
+            vec![PendingDecision {
+                seat,
+                prompt: Message::new("prompt.revolt-order"),
+                kind: choose(choices),
+            }]
+        }
+    }
+}
+
+fn chosen_id(state: &State, seat: Seat, action: &Action) -> Result<String, Rejection> {
+    let decisions = pending(state);
+    let decision = decisions
+        .iter()
+        .find(|d| d.seat == seat)
+        .ok_or(Rejection::NotYourTurn)?;
+    sdk::check_action_shape(&decision.kind, action)?;
+    match (&decision.kind, action) {
+        (DecisionKind::Choose(c), Action::Choose(picks)) if picks.len() == 1 => {
+            Ok(c.choices[picks[0] as usize].id.clone())
+        }
+        _ => Err(Rejection::Malformed("expected one choice".into())),
+    }
+}
+
+fn province_from_id(state: &State, id: &str) -> Result<ProvinceId, Rejection> {
+    id.strip_prefix("province:")
+        .and_then(|name| state.board.province_by_id(name))
+        .ok_or_else(|| Rejection::Malformed(format!("`{id}` is not a province choice")))
+}
+
+fn number(action: &Action) -> Result<u32, Rejection> {
+    match action {
+        Action::Number(n) if *n >= 1 => Ok(*n as u32),
+        _ => Err(Rejection::Malformed(
+            "expected a number of at least 1".into(),
+        )),
+    }
+}
+
+/// Applies one seat's answer and runs the game on to the next decision.
+pub fn apply(
+    state: &mut State,
+    seat: Seat,
+    action: &Action,
+    table: &mut dyn Table,
+) -> Result<Vec<Event>, Rejection> {
+    let mut log = Log::new();
+    // The SDK checks shapes too; checking here keeps native callers of the engine just as safe.
+    let decisions = pending(state);
+    let decision = decisions
+        .iter()
+        .find(|d| d.seat == seat)
+        .ok_or(Rejection::NotYourTurn)?;
+    sdk::check_action_shape(&decision.kind, action)?;
+    match state.phase.clone() {
+        Phase::Over => return Err(Rejection::NotYourTurn),
+        Phase::Draft => {
+            let id = chosen_id(state, seat, action)?;
+            if let Some(n) = id.strip_prefix("group:") {
+                let armies: u32 = n.parse().map_err(|_| Rejection::Malformed(id.clone()))?;
+                engine::draft_place(state, armies, table, &mut log);
+                engine::advance(state, table, &mut log);
+                return Ok(log);
+            }
+            let draft = state.draft.as_mut().ok_or(Rejection::NotYourTurn)?;
+            if id == "blind" {
+                let p = draft
+                    .deck
+                    .pop()
+                    .ok_or_else(|| Rejection::Malformed("the deck is empty".into()))?;
+                draft.taken = Some(p);
+                let key = format!("province.{}", state.board.provinces[p].id);
+                log.push(Event::private(
+                    seat,
+                    Message::new("log.drew-blind").key("province", key),
+                ));
+            } else if let Some(i) = id.strip_prefix("face-up:") {
+                let i: usize = i.parse().map_err(|_| Rejection::Malformed(id.clone()))?;
+                let p = draft.face_up.remove(i);
+                if let Some(next) = draft.deck.pop() {
+                    draft.face_up.insert(i, next);
+                }
+                draft.taken = Some(p);
+            }
+        }
+        Phase::Planning => {
+            let decision = planning_decision(state, seat);
+            let Action::Assign(placements) = action else {
+                return Err(Rejection::Malformed(
+                    "the decision expects an `assign` action".into(),
+                ));
+            };
+            sdk::check_action_shape(&DecisionKind::Assign(decision.clone()), action)?;
+            let items = plan_items(state, seat);
+            let actions = state.board.cards().actions.len();
+            let mut plan = Plan {
+                actions: vec![None; actions],
+                bid: None,
+            };
+            for &(slot, item) in placements {
+                let card = items[item as usize];
+                if (slot as usize) < actions {
+                    plan.actions[slot as usize] = Some(card);
+                } else {
+                    plan.bid = Some(card);
+                }
+            }
+            state.plans[seat as usize] = Some(plan);
+            log.push(Event::public(
+                Message::new("log.planned").seat("player", seat),
+            ));
+        }
+        Phase::Specials { next } => {
+            let id = chosen_id(state, seat, action)?;
+            let space: usize = id
+                .strip_prefix("space:")
+                .and_then(|n| n.parse().ok())
+                .ok_or_else(|| Rejection::Malformed(id.clone()))?;
+            engine::take_special(state, seat, space - 1, &mut log);
+            state.phase = Phase::Specials { next: next + 1 };
+        }
+        Phase::Actions { step, turn, stage } => {
+            let next_turn = Phase::Actions {
+                step,
+                turn: turn + 1,
+                stage: Stage::Ready,
+            };
+            match stage {
+                Stage::Ready => return Err(Rejection::NotYourTurn),
+                Stage::MoveTarget { from } => {
+                    let id = chosen_id(state, seat, action)?;
+                    if id == "no-move" {
+                        state.phase = next_turn;
+                    } else {
+                        let to = province_from_id(state, &id)?;
+                        if state.provinces[from].armies == 2 {
+                            engine::move_armies(state, seat, from, to, 1, &mut log);
+                            state.phase = next_turn;
+                        } else {
+                            state.phase = Phase::Actions {
+                                step,
+                                turn,
+                                stage: Stage::MoveCount { from, to },
+                            };
+                        }
+                    }
+                }
+                Stage::BattleTarget { from } => {
+                    let id = chosen_id(state, seat, action)?;
+                    let to = province_from_id(state, &id)?;
+                    if state.provinces[from].armies == 2 {
+                        go(state, seat, from, to, 1, table, &mut log);
+                        state.phase = next_turn;
+                    } else {
+                        state.phase = Phase::Actions {
+                            step,
+                            turn,
+                            stage: Stage::BattleCount { from, to },
+                        };
+                    }
+                }
+                Stage::MoveCount { from, to } => {
+                    let n = number(action)?;
+                    engine::move_armies(state, seat, from, to, n, &mut log);
+                    state.phase = next_turn;
+                }
+                Stage::BattleCount { from, to } => {
+                    let n = number(action)?;
+                    go(state, seat, from, to, n, table, &mut log);
+                    state.phase = next_turn;
+                }
+            }
+        }
+        Phase::Winter { .. } => {
+            let id = chosen_id(state, seat, action)?;
+            let p = province_from_id(state, &id)?;
+            engine::winter_revolt(state, p, table, &mut log);
+        }
+    }
+    engine::advance(state, table, &mut log);
+    Ok(log)
+}
+
+/// A Battle/Move of `n` armies: a move into an own province, a battle otherwise.
+fn go(
+    state: &mut State,
+    seat: Seat,
+    from: ProvinceId,
+    to: ProvinceId,
+    n: u32,
+    table: &mut dyn Table,
+    log: &mut Log,
+) {
+    if state.provinces[to].owner == Some(seat) {
+        engine::move_armies(state, seat, from, to, n, log);
+    } else {
+        engine::attack(state, seat, from, to, n, table, log);
+    }
+}

@@ -1,0 +1,1226 @@
+//! The rules: pure functions over [`State`] that draw chance only from the [`Table`].
+//!
+//! [`advance`] runs the game forward until a seat has to decide something; `decide` turns a
+//! seat's answer into a change of stage and calls [`advance`] again.
+
+use sdk::{CubeCount, CubeOwner, Event, Message, ScoreLine, Seat, SetupError, Table, TableExt};
+
+use crate::data::{ActionKind, Board, EventEffect, ProvinceId, SpecialEffect};
+use crate::state::{CardRef, Draft, Phase, Player, ProvinceState, Settings, Stage, State};
+
+/// The name of the farmers' cubes in the battle tower.
+pub const FARMER: &str = "farmer";
+
+/// Events emitted while the rules run.
+pub type Log = Vec<Event>;
+
+fn say(log: &mut Log, message: Message) {
+    log.push(Event::public(message));
+}
+
+/// Builds a new game: board, players, tower loading, events, then the draft or the beginner setup.
+pub fn new_game(
+    board: Board,
+    settings: Settings,
+    seats: u32,
+    table: &mut dyn Table,
+) -> Result<(State, Log), SetupError> {
+    let mut state = empty_state(board, settings, seats)?;
+    let mut log = Log::new();
+    configure_tower(&state, table);
+    load_tower(&mut state, table);
+    let mut deck: Vec<usize> = (0..state.board.cards().events.len()).collect();
+    table.shuffle(&mut deck);
+    state.event_deck = deck;
+    if state.settings.beginner_setup {
+        beginner_setup(&mut state)?;
+        start_year(&mut state, &mut log);
+        start_season(&mut state, table, &mut log);
+    } else {
+        let mut deck: Vec<ProvinceId> = (0..state.provinces.len())
+            .filter(|&p| state.in_play(p))
+            .collect();
+        table.shuffle(&mut deck);
+        let groups = state.board.cards().groups_for(seats);
+        let face_up: Vec<ProvinceId> = (0..2).filter_map(|_| deck.pop()).collect();
+        let first = table.pick_index(seats as usize) as Seat;
+        say(
+            &mut log,
+            Message::new("log.draft-first").seat("player", first),
+        );
+        state.draft = Some(Draft {
+            face_up,
+            deck,
+            groups: vec![groups; seats as usize],
+            first,
+            picks: 0,
+            taken: None,
+        });
+        state.phase = Phase::Draft;
+    }
+    advance(&mut state, table, &mut log);
+    Ok((state, log))
+}
+
+/// A state with every player at the start: chests, full supply, nothing on the board.
+pub fn empty_state(board: Board, settings: Settings, seats: u32) -> Result<State, SetupError> {
+    let cards = board.cards().clone();
+    let chests = cards.starting_chests_for(seats).ok_or_else(|| {
+        SetupError::SeatCount(format!(
+            "the card set has no starting chests for {seats} players"
+        ))
+    })?;
+    if cards.specials.len() < seats as usize {
+        return Err(SetupError::SeatCount(format!(
+            "the card set has {} special cards, fewer than {seats} seats",
+            cards.specials.len()
+        )));
+    }
+    let provinces = vec![ProvinceState::default(); board.provinces.len()];
+    let player = Player {
+        chests,
+        rice: 0,
+        vp: 0,
+        supply: cards.cubes_per_player,
+        in_tower: 0,
+        tray: 0,
+    };
+    Ok(State {
+        settings,
+        seats,
+        players: vec![player; seats as usize],
+        provinces,
+        farmer_supply: cards.farmers,
+        farmers_in_tower: 0,
+        tray_farmers: 0,
+        year: 1,
+        season: 0,
+        event_deck: Vec::new(),
+        year_events: Vec::new(),
+        current_event: None,
+        action_layout: (0..cards.actions.len()).collect(),
+        actions_revealed: cards.actions.len().min(5),
+        special_layout: (0..cards.specials.len()).collect(),
+        special_holder: vec![None; cards.specials.len()],
+        plans: vec![None; seats as usize],
+        bids_revealed: false,
+        bid_order: Vec::new(),
+        turn_order: (0..seats).collect(),
+        draft: None,
+        phase: Phase::Planning,
+        score_lines: Vec::new(),
+        board,
+    })
+}
+
+/// Sets the tower's two shelves from the options (allowed only before the first drop).
+pub fn configure_tower(state: &State, table: &mut dyn Table) {
+    let shelf = sdk::TowerShelf {
+        lodge_chance: state.settings.tower_lodge_chance,
+        release_chance: state.settings.tower_release_chance,
+    };
+    let shelves = state.board.cards().tower_shelves.len().max(1);
+    if let Err(reason) = table.configure_tower(&vec![shelf; shelves]) {
+        table.log(
+            sdk::LogLevel::Warn,
+            &format!("tower not configured: {reason}"),
+        );
+    }
+}
+
+/// Tower loading: cubes of every player and farmers go in; what comes out returns to supply.
+fn load_tower(state: &mut State, table: &mut dyn Table) {
+    let cards = state.board.cards();
+    let per_player = cards.tower_load_per_player;
+    let farmers = cards.tower_load_farmers.min(state.farmer_supply);
+    let mut added = vec![0; state.seats as usize];
+    for (seat, player) in state.players.iter_mut().enumerate() {
+        let n = per_player.min(player.supply);
+        player.supply -= n;
+        added[seat] = n;
+    }
+    state.farmer_supply -= farmers;
+    let out = drop_cubes_without_tray(state, &added, farmers, table);
+    for (seat, n) in out.seats.iter().enumerate() {
+        state.players[seat].supply += n;
+    }
+    state.farmer_supply += out.farmers;
+}
+
+/// What came out of one drop.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Per seat.
+    pub seats: Vec<u32>,
+    /// Farmers.
+    pub farmers: u32,
+}
+
+/// Drops cubes (already taken from wherever they were) plus everything in the tray. The tray
+/// ends empty; the caller places every cube that came out.
+fn drop_with_tray(
+    state: &mut State,
+    added: &[u32],
+    farmers: u32,
+    table: &mut dyn Table,
+) -> Outcome {
+    let mut all = added.to_vec();
+    for (seat, player) in state.players.iter_mut().enumerate() {
+        all[seat] += player.tray;
+        player.tray = 0;
+    }
+    let all_farmers = farmers + state.tray_farmers;
+    state.tray_farmers = 0;
+    drop_cubes_without_tray(state, &all, all_farmers, table)
+}
+
+/// One drop through the host's tower, with the per-owner tower counts kept. What the host says
+/// came out is capped at what can be in the tower, so a faulty host cannot create cubes.
+fn drop_cubes_without_tray(
+    state: &mut State,
+    added: &[u32],
+    farmers: u32,
+    table: &mut dyn Table,
+) -> Outcome {
+    let mut cubes = Vec::new();
+    for (seat, &n) in added.iter().enumerate() {
+        if n > 0 {
+            cubes.push(CubeCount {
+                owner: CubeOwner::Seat(seat as Seat),
+                count: n,
+            });
+        }
+        state.players[seat].in_tower += n;
+    }
+    if farmers > 0 {
+        cubes.push(CubeCount {
+            owner: CubeOwner::Neutral(FARMER.into()),
+            count: farmers,
+        });
+    }
+    state.farmers_in_tower += farmers;
+    let came_out = if cubes.is_empty() {
+        Vec::new()
+    } else {
+        table.drop_cubes(&cubes)
+    };
+    let mut out = Outcome {
+        seats: vec![0; state.seats as usize],
+        farmers: 0,
+    };
+    for cube in came_out {
+        match cube.owner {
+            CubeOwner::Seat(s) if (s as usize) < out.seats.len() => {
+                let player = &mut state.players[s as usize];
+                let n = cube.count.min(player.in_tower);
+                player.in_tower -= n;
+                out.seats[s as usize] += n;
+            }
+            CubeOwner::Neutral(name) if name == FARMER => {
+                let n = cube.count.min(state.farmers_in_tower);
+                state.farmers_in_tower -= n;
+                out.farmers += n;
+            }
+            other => table.log(
+                sdk::LogLevel::Warn,
+                &format!("unknown cube owner {other:?}"),
+            ),
+        }
+    }
+    out
+}
+
+fn beginner_setup(state: &mut State) -> Result<(), SetupError> {
+    let setup: Vec<_> = state
+        .board
+        .cards()
+        .beginner_setup_for(state.seats)
+        .into_iter()
+        .cloned()
+        .collect();
+    if setup.len() != state.seats as usize {
+        return Err(SetupError::Position(format!(
+            "the card set has no beginner setup for {} players",
+            state.seats
+        )));
+    }
+    for (seat, entry) in setup.iter().enumerate() {
+        for placement in &entry.provinces {
+            let p = state
+                .board
+                .province_by_id(&placement.province)
+                .ok_or_else(|| {
+                    SetupError::Position(format!(
+                        "beginner setup: unknown province `{}`",
+                        placement.province
+                    ))
+                })?;
+            if !state.in_play(p) || state.provinces[p].owner.is_some() {
+                return Err(SetupError::Position(format!(
+                    "beginner setup: province `{}` is out of play or taken twice",
+                    placement.province
+                )));
+            }
+            let player = &mut state.players[seat];
+            let n = placement.armies.min(player.supply);
+            player.supply -= n;
+            state.provinces[p] = ProvinceState {
+                owner: Some(seat as Seat),
+                armies: n,
+                ..Default::default()
+            };
+        }
+    }
+    Ok(())
+}
+
+/// A new year: four events face up (the year's rice and revolt markers were reset at the end of
+/// the year before).
+pub fn start_year(state: &mut State, log: &mut Log) {
+    state.year_events.clear();
+    for _ in 0..4 {
+        if let Some(e) = state.event_deck.pop() {
+            state.year_events.push(e);
+        }
+    }
+    say(log, Message::new("log.year").number("year", state.year));
+}
+
+/// A new season: action cards and special cards laid out, everyone plans.
+pub fn start_season(state: &mut State, table: &mut dyn Table, log: &mut Log) {
+    let actions = state.board.cards().actions.len();
+    let mut layout: Vec<usize> = (0..actions).collect();
+    table.shuffle(&mut layout);
+    state.action_layout = layout;
+    state.actions_revealed = actions.min(5);
+    let specials = state.board.cards().specials.len();
+    let mut specials_layout: Vec<usize> = (0..specials).collect();
+    table.shuffle(&mut specials_layout);
+    state.special_layout = specials_layout;
+    state.special_holder = vec![None; specials];
+    state.plans = vec![None; state.seats as usize];
+    state.bids_revealed = false;
+    state.bid_order.clear();
+    state.current_event = None;
+    state.phase = Phase::Planning;
+    say(
+        log,
+        Message::new("log.season")
+            .key("season", season_key(state.season))
+            .number("year", state.year),
+    );
+}
+
+/// The catalogue key of a season.
+pub fn season_key(season: u32) -> &'static str {
+    match season {
+        0 => "season.spring",
+        1 => "season.summer",
+        _ => "season.autumn",
+    }
+}
+
+/// The effect of this season's event, or no effect when events are off or none is drawn.
+pub fn event_effect(state: &State) -> EventEffect {
+    match state.current_event {
+        Some(e) if state.settings.events => state.board.cards().events[e].effect.clone(),
+        _ => EventEffect::default(),
+    }
+}
+
+/// The special effect a seat holds this season.
+pub fn special_effect(state: &State, seat: Seat) -> SpecialEffect {
+    state
+        .special_of(seat)
+        .map(|s| state.board.cards().specials[s].effect.clone())
+        .unwrap_or_default()
+}
+
+/// Runs the game until a decision is needed or it is over.
+pub fn advance(state: &mut State, table: &mut dyn Table, log: &mut Log) {
+    loop {
+        match state.phase.clone() {
+            Phase::Draft | Phase::Over => return,
+            Phase::Planning => {
+                if state.plans.iter().any(Option::is_none) {
+                    return;
+                }
+                end_planning(state, table, log);
+            }
+            Phase::Specials { next } => {
+                if next >= state.bid_order.len() {
+                    settle_turn_order(state, log);
+                    state.phase = Phase::Actions {
+                        step: 0,
+                        turn: 0,
+                        stage: Stage::Ready,
+                    };
+                    continue;
+                }
+                let free: Vec<usize> = (0..state.special_holder.len())
+                    .filter(|&s| state.special_holder[s].is_none())
+                    .collect();
+                if free.len() == 1 {
+                    take_special(state, state.bid_order[next], free[0], log);
+                    state.phase = Phase::Specials { next: next + 1 };
+                    continue;
+                }
+                return;
+            }
+            Phase::Actions { step, turn, stage } => {
+                if stage != Stage::Ready {
+                    return;
+                }
+                if step >= state.action_layout.len() {
+                    end_season(state, table, log);
+                    continue;
+                }
+                if turn >= state.turn_order.len() {
+                    if step + 5 < state.action_layout.len() && state.actions_revealed < step + 6 {
+                        state.actions_revealed = step + 6;
+                        let card = &state.board.cards().actions[state.action_layout[step + 5]];
+                        say(
+                            log,
+                            Message::new("log.action-revealed").key("action", card.name.clone()),
+                        );
+                    }
+                    state.phase = Phase::Actions {
+                        step: step + 1,
+                        turn: 0,
+                        stage: Stage::Ready,
+                    };
+                    continue;
+                }
+                let seat = state.turn_order[turn];
+                let stage = run_action(state, seat, state.action_layout[step], table, log);
+                state.phase = match stage {
+                    Stage::Ready => Phase::Actions {
+                        step,
+                        turn: turn + 1,
+                        stage: Stage::Ready,
+                    },
+                    waiting => Phase::Actions {
+                        step,
+                        turn,
+                        stage: waiting,
+                    },
+                };
+            }
+            Phase::Winter {
+                turn,
+                queue,
+                extra,
+                started,
+            } => {
+                if turn >= state.turn_order.len() {
+                    end_winter(state, table, log);
+                    continue;
+                }
+                let seat = state.turn_order[turn];
+                if !started {
+                    let (queue, extra) = winter_begin(state, seat, table, log);
+                    state.phase = Phase::Winter {
+                        turn,
+                        queue,
+                        extra,
+                        started: true,
+                    };
+                    continue;
+                }
+                match queue.len() {
+                    0 => {
+                        state.phase = Phase::Winter {
+                            turn: turn + 1,
+                            queue: Vec::new(),
+                            extra: 0,
+                            started: false,
+                        }
+                    }
+                    1 => {
+                        revolt(state, queue[0], extra, table, log);
+                        state.phase = Phase::Winter {
+                            turn: turn + 1,
+                            queue: Vec::new(),
+                            extra: 0,
+                            started: false,
+                        };
+                    }
+                    _ => return,
+                }
+            }
+        }
+    }
+}
+
+/// The card a seat placed on an action card's space.
+fn planned(state: &State, seat: Seat, action: usize) -> Option<CardRef> {
+    state.plans[seat as usize]
+        .as_ref()
+        .and_then(|plan| plan.actions.get(action).copied().flatten())
+}
+
+/// Reveals the bids, draws the event, has the bids paid and ranks the bidders.
+fn end_planning(state: &mut State, table: &mut dyn Table, log: &mut Log) {
+    state.bids_revealed = true;
+    // The event: one of the year's face-up events, at random (decision 9).
+    if !state.year_events.is_empty() {
+        let i = table.pick_index(state.year_events.len());
+        let event = state.year_events.remove(i);
+        state.current_event = Some(event);
+        let name = state.board.cards().events[event].name.clone();
+        say(log, Message::new("log.event").key("event", name));
+    }
+    let mut ranked: Vec<(u32, Seat)> = Vec::new();
+    let mut seats: Vec<Seat> = (0..state.seats).collect();
+    table.shuffle(&mut seats);
+    for seat in seats {
+        let bid = state.plans[seat as usize].as_ref().and_then(|p| p.bid);
+        let rank = bid_rank(bid);
+        match bid {
+            Some(CardRef::Chest(v)) => {
+                let paid = v.min(state.players[seat as usize].chests);
+                state.players[seat as usize].chests -= paid;
+                say(
+                    log,
+                    Message::new("log.bid-chests")
+                        .seat("player", seat)
+                        .number("chests", paid),
+                );
+            }
+            Some(CardRef::Province(p)) => {
+                let key = state.province_key(p);
+                say(
+                    log,
+                    Message::new("log.bid-province")
+                        .seat("player", seat)
+                        .key("province", key),
+                );
+            }
+            None => say(log, Message::new("log.bid-none").seat("player", seat)),
+        }
+        ranked.push((rank, seat));
+    }
+    // A stable sort keeps the random order among equal bids (decision 10).
+    ranked.sort_by_key(|(rank, _)| *rank);
+    state.bid_order = ranked.into_iter().map(|(_, s)| s).collect();
+    state.phase = Phase::Specials { next: 0 };
+}
+
+/// Sort key of a bid, lower first: chests from 4 down to 1, then province cards, then 0 chests,
+/// then no card.
+pub fn bid_rank(bid: Option<CardRef>) -> u32 {
+    match bid {
+        Some(CardRef::Chest(v)) if v > 0 => 100 - v.min(99),
+        Some(CardRef::Province(_)) => 200,
+        Some(CardRef::Chest(_)) => 300,
+        None => 400,
+    }
+}
+
+/// A seat takes the special card on `space`.
+pub fn take_special(state: &mut State, seat: Seat, space: usize, log: &mut Log) {
+    state.special_holder[space] = Some(seat);
+    let name = state.board.cards().specials[state.special_layout[space]]
+        .name
+        .clone();
+    say(
+        log,
+        Message::new("log.special")
+            .seat("player", seat)
+            .key("special", name)
+            .number("space", space as i64 + 1),
+    );
+}
+
+fn settle_turn_order(state: &mut State, log: &mut Log) {
+    state.turn_order = state.special_holder.iter().filter_map(|h| *h).collect();
+    for (i, seat) in state.turn_order.clone().into_iter().enumerate() {
+        say(
+            log,
+            Message::new("log.turn-order")
+                .seat("player", seat)
+                .number("position", i as i64 + 1),
+        );
+    }
+}
+
+fn skip(log: &mut Log, seat: Seat, action_name: &str, reason: &str) {
+    say(
+        log,
+        Message::new("log.skipped")
+            .seat("player", seat)
+            .key("action", action_name)
+            .key("reason", reason),
+    );
+}
+
+/// Carries out one seat's planned action; returns the stage awaited (Ready when done).
+fn run_action(
+    state: &mut State,
+    seat: Seat,
+    action: usize,
+    table: &mut dyn Table,
+    log: &mut Log,
+) -> Stage {
+    let card = state.board.cards().actions[action].clone();
+    let Some(CardRef::Province(p)) = planned(state, seat, action) else {
+        return Stage::Ready;
+    };
+    if state.provinces[p].owner != Some(seat) {
+        skip(log, seat, &card.name, "reason.province-lost");
+        return Stage::Ready;
+    }
+    let effect = event_effect(state);
+    let special = special_effect(state, seat);
+    let s = seat as usize;
+    let pkey = state.province_key(p);
+    match card.kind {
+        ActionKind::BuildCastle | ActionKind::BuildTemple | ActionKind::BuildTheatre => {
+            let prov = &state.provinces[p];
+            let already = match card.kind {
+                ActionKind::BuildCastle => prov.castle,
+                ActionKind::BuildTemple => prov.temple,
+                _ => prov.theatre,
+            };
+            if already || prov.buildings() >= state.board.provinces[p].spaces {
+                skip(log, seat, &card.name, "reason.no-space");
+                return Stage::Ready;
+            }
+            if state.players[s].chests < card.cost {
+                skip(log, seat, &card.name, "reason.no-chests");
+                return Stage::Ready;
+            }
+            state.players[s].chests -= card.cost;
+            let prov = &mut state.provinces[p];
+            match card.kind {
+                ActionKind::BuildCastle => prov.castle = true,
+                ActionKind::BuildTemple => prov.temple = true,
+                _ => {
+                    prov.theatre = true;
+                    let removed = effect.theatre_removes_revolt.min(prov.revolts);
+                    prov.revolts -= removed;
+                    if removed > 0 {
+                        say(
+                            log,
+                            Message::new("log.revolt-removed")
+                                .key("province", pkey.clone())
+                                .number("markers", removed),
+                        );
+                    }
+                }
+            }
+            say(
+                log,
+                Message::new("log.built")
+                    .seat("player", seat)
+                    .key("action", card.name)
+                    .key("province", pkey),
+            );
+        }
+        ActionKind::ConfiscateRice | ActionKind::CollectTaxes => {
+            let rice = card.kind == ActionKind::ConfiscateRice;
+            let info = &state.board.provinces[p];
+            let (base, min, max, bonus) = if rice {
+                (
+                    info.rice,
+                    effect.rice_min,
+                    effect.rice_max,
+                    special.rice_bonus,
+                )
+            } else {
+                (info.tax, effect.tax_min, effect.tax_max, special.tax_bonus)
+            };
+            let mut gain = base;
+            if let Some(max) = max {
+                gain = gain.min(max);
+            }
+            if let Some(min) = min {
+                gain = gain.max(min);
+            }
+            gain += bonus;
+            let player = &mut state.players[s];
+            if rice {
+                player.rice += gain;
+                if state.settings.rice_cap > 0 {
+                    player.rice = player.rice.min(state.settings.rice_cap);
+                }
+                say(
+                    log,
+                    Message::new("log.rice")
+                        .seat("player", seat)
+                        .number("rice", gain)
+                        .key("province", pkey.clone()),
+                );
+            } else {
+                player.chests += gain;
+                say(
+                    log,
+                    Message::new("log.taxes")
+                        .seat("player", seat)
+                        .number("chests", gain)
+                        .key("province", pkey.clone()),
+                );
+            }
+            // Decision 16: farmers rise where a marker already lies, one per marker.
+            let markers = state.provinces[p].revolts;
+            let kept = markers == 0 || revolt(state, p, 0, table, log);
+            if kept {
+                state.provinces[p].revolts += 1;
+            }
+        }
+        ActionKind::Recruit5 | ActionKind::Recruit3 => {
+            let mut armies = if card.kind == ActionKind::Recruit5 {
+                effect.recruit_5.unwrap_or(card.armies)
+            } else {
+                effect.recruit_3.unwrap_or(card.armies)
+            };
+            if card.kind == ActionKind::Recruit5 {
+                armies += special.recruit_5_bonus;
+            }
+            if state.players[s].chests < card.cost {
+                skip(log, seat, &card.name, "reason.no-chests");
+                return Stage::Ready;
+            }
+            if state.players[s].supply < armies {
+                skip(log, seat, &card.name, "reason.no-armies");
+                return Stage::Ready;
+            }
+            state.players[s].chests -= card.cost;
+            state.players[s].supply -= armies;
+            state.provinces[p].armies += armies;
+            say(
+                log,
+                Message::new("log.deployed")
+                    .seat("player", seat)
+                    .number("armies", armies)
+                    .key("province", pkey),
+            );
+        }
+        ActionKind::Recruit1Move => {
+            let armies = card.armies.max(1);
+            if state.players[s].chests < card.cost {
+                skip(log, seat, &card.name, "reason.no-chests");
+                return Stage::Ready;
+            }
+            if state.players[s].supply < armies {
+                skip(log, seat, &card.name, "reason.no-armies");
+                return Stage::Ready;
+            }
+            state.players[s].chests -= card.cost;
+            state.players[s].supply -= armies;
+            state.provinces[p].armies += armies;
+            say(
+                log,
+                Message::new("log.deployed")
+                    .seat("player", seat)
+                    .number("armies", armies)
+                    .key("province", pkey),
+            );
+            if state.provinces[p].armies >= 2 && !move_targets(state, seat, p).is_empty() {
+                return Stage::MoveTarget { from: p };
+            }
+        }
+        ActionKind::BattleMove => {
+            if state.provinces[p].armies < 2 {
+                skip(log, seat, &card.name, "reason.one-army");
+                return Stage::Ready;
+            }
+            if battle_targets(state, seat, p).is_empty() {
+                skip(log, seat, &card.name, "reason.no-target");
+                return Stage::Ready;
+            }
+            return Stage::BattleTarget { from: p };
+        }
+    }
+    Stage::Ready
+}
+
+/// Own adjacent provinces a Deploy/Move 1 may move to.
+pub fn move_targets(state: &State, seat: Seat, from: ProvinceId) -> Vec<ProvinceId> {
+    state
+        .board
+        .neighbours(from)
+        .iter()
+        .copied()
+        .filter(|&q| state.in_play(q) && state.provinces[q].owner == Some(seat))
+        .collect()
+}
+
+/// Adjacent in-play provinces a Battle/Move may go to: own ones (a move), neutral ones and other
+/// players' ones unless a temple protects them under this season's event.
+pub fn battle_targets(state: &State, seat: Seat, from: ProvinceId) -> Vec<ProvinceId> {
+    let protect = event_effect(state).temple_protection;
+    state
+        .board
+        .neighbours(from)
+        .iter()
+        .copied()
+        .filter(|&q| state.in_play(q))
+        .filter(|&q| {
+            let prov = &state.provinces[q];
+            prov.owner == Some(seat) || !(protect && prov.temple && prov.owner.is_some())
+        })
+        .collect()
+}
+
+/// Moves armies between two own provinces.
+pub fn move_armies(
+    state: &mut State,
+    seat: Seat,
+    from: ProvinceId,
+    to: ProvinceId,
+    n: u32,
+    log: &mut Log,
+) {
+    state.provinces[from].armies -= n;
+    state.provinces[to].armies += n;
+    let (a, b) = (state.province_key(from), state.province_key(to));
+    say(
+        log,
+        Message::new("log.moved")
+            .seat("player", seat)
+            .number("armies", n)
+            .key("from", a)
+            .key("to", b),
+    );
+}
+
+/// Removes everything from a province and returns its card to the neutral pile.
+fn devastate(state: &mut State, p: ProvinceId, log: &mut Log) {
+    let prov = &mut state.provinces[p];
+    if let Some(owner) = prov.owner {
+        state.players[owner as usize].supply += prov.armies;
+    }
+    *prov = ProvinceState::default();
+    say(
+        log,
+        Message::new("log.devastated").key("province", state.province_key(p)),
+    );
+}
+
+/// Puts cubes of seats not taking part back in the tray.
+fn leave_in_tray(state: &mut State, out: &Outcome, participants: &[Seat]) {
+    for (seat, &n) in out.seats.iter().enumerate() {
+        if !participants.contains(&(seat as Seat)) {
+            state.players[seat].tray += n;
+        }
+    }
+}
+
+/// A Battle/Move into a province that is not the seat's own: a battle against its owner or
+/// against the farmers of a neutral province.
+pub fn attack(
+    state: &mut State,
+    seat: Seat,
+    from: ProvinceId,
+    to: ProvinceId,
+    n: u32,
+    table: &mut dyn Table,
+    log: &mut Log,
+) {
+    let s = seat as usize;
+    let effect = event_effect(state);
+    let special = special_effect(state, seat);
+    state.provinces[from].armies -= n;
+    let bonus = special.attack_bonus.min(state.players[s].supply);
+    state.players[s].supply -= bonus;
+    let mut added = vec![0; state.seats as usize];
+    added[s] = n + bonus;
+    let to_key = state.province_key(to);
+    let Some(defender) = state.provinces[to].owner else {
+        // Against a neutral province: farmers from the general supply defend it.
+        let farmers = effect.neutral_farmers.unwrap_or(1).min(state.farmer_supply);
+        state.farmer_supply -= farmers;
+        say(
+            log,
+            Message::new("log.attack-neutral")
+                .seat("player", seat)
+                .number("armies", n + bonus)
+                .key("province", to_key.clone())
+                .number("farmers", farmers),
+        );
+        let out = drop_with_tray(state, &added, farmers, table);
+        leave_in_tray(state, &out, &[seat]);
+        let (a, f) = (out.seats[s], out.farmers);
+        state.farmer_supply += f;
+        say(
+            log,
+            Message::new("log.tower-neutral")
+                .seat("player", seat)
+                .number("armies", a)
+                .number("farmers", f),
+        );
+        if a > f {
+            state.players[s].supply += f;
+            state.provinces[to] = ProvinceState {
+                owner: Some(seat),
+                armies: a - f,
+                ..Default::default()
+            };
+            say(
+                log,
+                Message::new("log.conquered")
+                    .seat("player", seat)
+                    .key("province", to_key),
+            );
+        } else {
+            state.players[s].supply += a;
+            say(log, Message::new("log.repelled").key("province", to_key));
+        }
+        return;
+    };
+    let d = defender as usize;
+    let mut defending = state.provinces[to].armies;
+    state.provinces[to].armies = 0;
+    let mut extra = special_effect(state, defender).defence_bonus;
+    if state.provinces[to].castle {
+        extra += effect.castle_defender_bonus;
+    }
+    let extra = extra.min(state.players[d].supply);
+    state.players[d].supply -= extra;
+    defending += extra;
+    added[d] = defending;
+    let farmers_count = state.provinces[to].revolts == 0;
+    say(
+        log,
+        Message::new("log.attack-player")
+            .seat("player", seat)
+            .number("armies", n + bonus)
+            .key("province", to_key.clone())
+            .seat("defender", defender)
+            .number("defending", defending),
+    );
+    let out = drop_with_tray(state, &added, 0, table);
+    leave_in_tray(state, &out, &[seat, defender]);
+    let a = out.seats[s];
+    let own = out.seats[d];
+    let farmers = if farmers_count { out.farmers } else { 0 };
+    if farmers_count {
+        state.farmer_supply += out.farmers;
+    } else {
+        state.tray_farmers += out.farmers;
+    }
+    let total = own + farmers;
+    say(
+        log,
+        Message::new("log.tower-battle")
+            .seat("player", seat)
+            .number("armies", a)
+            .seat("defender", defender)
+            .number("defending", own)
+            .number("farmers", farmers),
+    );
+    if a > total {
+        state.players[d].supply += own;
+        state.players[s].supply += total;
+        let prov = &mut state.provinces[to];
+        prov.owner = Some(seat);
+        prov.armies = a - total;
+        say(
+            log,
+            Message::new("log.conquered")
+                .seat("player", seat)
+                .key("province", to_key),
+        );
+    } else if total > a {
+        state.players[s].supply += a;
+        let absorbed = farmers.min(a);
+        let lost = a - absorbed;
+        state.players[d].supply += lost;
+        state.provinces[to].armies = own - lost;
+        if own - lost == 0 {
+            devastate(state, to, log);
+        } else {
+            say(
+                log,
+                Message::new("log.defended")
+                    .seat("player", defender)
+                    .key("province", to_key),
+            );
+        }
+    } else {
+        state.players[s].supply += a;
+        state.players[d].supply += own;
+        devastate(state, to, log);
+    }
+}
+
+/// A revolt of `markers + extra` farmers in province `p`. Returns whether the owner kept it.
+pub fn revolt(
+    state: &mut State,
+    p: ProvinceId,
+    extra: u32,
+    table: &mut dyn Table,
+    log: &mut Log,
+) -> bool {
+    let Some(owner) = state.provinces[p].owner else {
+        return false;
+    };
+    let o = owner as usize;
+    let farmers = (state.provinces[p].revolts + extra).min(state.farmer_supply);
+    state.farmer_supply -= farmers;
+    let mut added = vec![0; state.seats as usize];
+    added[o] = state.provinces[p].armies;
+    state.provinces[p].armies = 0;
+    let key = state.province_key(p);
+    say(
+        log,
+        Message::new("log.revolt")
+            .key("province", key.clone())
+            .seat("player", owner)
+            .number("farmers", farmers)
+            .number("armies", added[o]),
+    );
+    let out = drop_with_tray(state, &added, farmers, table);
+    leave_in_tray(state, &out, &[owner]);
+    let (own, f) = (out.seats[o], out.farmers);
+    state.farmer_supply += f;
+    say(
+        log,
+        Message::new("log.tower-revolt")
+            .seat("player", owner)
+            .number("armies", own)
+            .number("farmers", f),
+    );
+    if f >= own {
+        state.players[o].supply += own;
+        devastate(state, p, log);
+        false
+    } else {
+        state.players[o].supply += f;
+        state.provinces[p].armies = own - f;
+        say(
+            log,
+            Message::new("log.revolt-put-down")
+                .seat("player", owner)
+                .key("province", key),
+        );
+        true
+    }
+}
+
+fn end_season(state: &mut State, table: &mut dyn Table, log: &mut Log) {
+    state.current_event = None;
+    state.special_holder = vec![None; state.special_layout.len()];
+    state.plans = vec![None; state.seats as usize];
+    if state.season < 2 {
+        state.season += 1;
+        start_season(state, table, log);
+    } else {
+        say(log, Message::new("log.winter").number("year", state.year));
+        state.phase = Phase::Winter {
+            turn: 0,
+            queue: Vec::new(),
+            extra: 0,
+            started: false,
+        };
+    }
+}
+
+/// The winter card's rice loss: the one face-up event of the year not drawn.
+pub fn winter_rice_loss(state: &State) -> u32 {
+    state
+        .year_events
+        .first()
+        .map_or(0, |&e| state.board.cards().events[e].winter_rice_loss)
+}
+
+/// Rice loss and the draw of revolting provinces for one seat.
+fn winter_begin(
+    state: &mut State,
+    seat: Seat,
+    table: &mut dyn Table,
+    log: &mut Log,
+) -> (Vec<ProvinceId>, u32) {
+    let loss = winter_rice_loss(state);
+    let player = &mut state.players[seat as usize];
+    player.rice = player.rice.saturating_sub(loss);
+    let rice = player.rice;
+    let mut owned = state.provinces_of(seat);
+    let shortfall = (owned.len() as u32).saturating_sub(rice);
+    let (revolts, extra) = state.board.cards().provisions_for(shortfall);
+    say(
+        log,
+        Message::new("log.winter-rice")
+            .seat("player", seat)
+            .number("loss", loss)
+            .number("rice", rice)
+            .number("shortfall", shortfall)
+            .number("revolts", revolts),
+    );
+    // The left neighbour's blind draw is the host's random draw.
+    table.shuffle(&mut owned);
+    owned.truncate(revolts as usize);
+    owned.sort_unstable();
+    (owned, extra)
+}
+
+/// Resolves the revolt the seat chose to come next in winter.
+pub fn winter_revolt(state: &mut State, p: ProvinceId, table: &mut dyn Table, log: &mut Log) {
+    if let Phase::Winter {
+        turn,
+        mut queue,
+        extra,
+        started,
+    } = state.phase.clone()
+    {
+        queue.retain(|&q| q != p);
+        revolt(state, p, extra, table, log);
+        state.phase = Phase::Winter {
+            turn,
+            queue,
+            extra,
+            started,
+        };
+    }
+}
+
+fn end_winter(state: &mut State, table: &mut dyn Table, log: &mut Log) {
+    let lines = score(state);
+    for line in &lines {
+        state.players[line.seat as usize].vp += line.points as u32;
+    }
+    for seat in 0..state.seats {
+        say(
+            log,
+            Message::new("log.score")
+                .seat("player", seat)
+                .number("vp", state.players[seat as usize].vp),
+        );
+    }
+    state.score_lines.extend(lines);
+    if state.year >= state.settings.years {
+        state.phase = Phase::Over;
+        say(log, Message::new("log.game-over"));
+        return;
+    }
+    // Decision 26: rice to 0, revolt markers removed, 4 new events.
+    state.year += 1;
+    state.season = 0;
+    for player in &mut state.players {
+        player.rice = 0;
+    }
+    for prov in &mut state.provinces {
+        prov.revolts = 0;
+    }
+    start_year(state, log);
+    start_season(state, table, log);
+}
+
+/// Whether a province has one type of building.
+type BuildingTest = fn(&ProvinceState) -> bool;
+
+/// The winter score of the board as it stands (decision 25): 1 per province, 1 per building and
+/// the region majorities per building type.
+pub fn score(state: &State) -> Vec<ScoreLine> {
+    let year = i64::from(state.year);
+    let mut lines = Vec::new();
+    for seat in 0..state.seats {
+        let owned = state.provinces_of(seat);
+        lines.push(ScoreLine {
+            seat,
+            label: Message::new("score.provinces").number("year", year),
+            points: owned.len() as i64,
+        });
+        let buildings: u32 = owned.iter().map(|&p| state.provinces[p].buildings()).sum();
+        lines.push(ScoreLine {
+            seat,
+            label: Message::new("score.buildings").number("year", year),
+            points: i64::from(buildings),
+        });
+    }
+    let kinds: [(&str, i64, BuildingTest); 3] = [
+        ("score.castles", 3, |p| p.castle),
+        ("score.temples", 2, |p| p.temple),
+        ("score.theatres", 1, |p| p.theatre),
+    ];
+    for (r, region) in state.board.regions.iter().enumerate() {
+        let in_region: Vec<ProvinceId> = state
+            .board
+            .provinces_in_region(r)
+            .into_iter()
+            .filter(|&p| state.in_play(p))
+            .collect();
+        for (key, points, has) in kinds {
+            let counts: Vec<u32> = (0..state.seats)
+                .map(|seat| {
+                    in_region
+                        .iter()
+                        .filter(|&&p| {
+                            state.provinces[p].owner == Some(seat) && has(&state.provinces[p])
+                        })
+                        .count() as u32
+                })
+                .collect();
+            let best = counts.iter().copied().max().unwrap_or(0);
+            if best == 0 {
+                continue;
+            }
+            let leaders: Vec<Seat> = (0..state.seats)
+                .filter(|&s| counts[s as usize] == best)
+                .collect();
+            let award = if leaders.len() > 1 {
+                points - 1
+            } else {
+                points
+            };
+            if award <= 0 {
+                continue;
+            }
+            for seat in leaders {
+                lines.push(ScoreLine {
+                    seat,
+                    label: Message::new(key)
+                        .key("region", format!("region.{}", region.id))
+                        .number("year", year),
+                    points: award,
+                });
+            }
+        }
+    }
+    lines
+}
+
+/// The draft: the seat whose turn it is.
+pub fn drafter(draft: &Draft, seats: u32) -> Seat {
+    (draft.first + draft.picks) % seats
+}
+
+/// The draft: places a group of `armies` on the card taken and moves on.
+pub fn draft_place(state: &mut State, armies: u32, table: &mut dyn Table, log: &mut Log) {
+    let seats = state.seats;
+    let Some(draft) = state.draft.as_mut() else {
+        return;
+    };
+    let seat = drafter(draft, seats);
+    let Some(p) = draft.taken.take() else { return };
+    if let Some(i) = draft.groups[seat as usize]
+        .iter()
+        .position(|&g| g == armies)
+    {
+        draft.groups[seat as usize].remove(i);
+    }
+    draft.picks += 1;
+    let done = draft.groups.iter().all(Vec::is_empty);
+    let player = &mut state.players[seat as usize];
+    let n = armies.min(player.supply);
+    player.supply -= n;
+    state.provinces[p] = ProvinceState {
+        owner: Some(seat),
+        armies: n,
+        ..Default::default()
+    };
+    let key = state.province_key(p);
+    say(
+        log,
+        Message::new("log.claimed")
+            .seat("player", seat)
+            .key("province", key)
+            .number("armies", n),
+    );
+    if done {
+        state.draft = None;
+        start_year(state, log);
+        start_season(state, table, log);
+    }
+}

@@ -1,0 +1,132 @@
+//! Helpers shared by the rule tests: games from position files, answers by choice id, cubes.
+#![allow(
+    dead_code,
+    reason = "each test file uses a different part of the helpers"
+)]
+
+use sdk::testing::ScriptedTable;
+use sdk::{
+    Action, CubeCount, CubeOwner, DecisionKind, Event, Game, OptionSetting, OptionValue, Options,
+    Ruleset, Setup,
+};
+use shogun::data::SUN_MAP;
+use shogun::{Shogun, ShogunGame};
+
+/// Options of a game: the defaults with `settings` changed.
+pub fn options(settings: &[(&str, OptionValue)]) -> Options {
+    let settings: Vec<OptionSetting> = settings
+        .iter()
+        .map(|(name, value)| OptionSetting {
+            name: (*name).into(),
+            value: value.clone(),
+        })
+        .collect();
+    Options::resolve(&Shogun::info().options, &settings).expect("valid options")
+}
+
+/// The setup of a sun-side game with this many seats.
+pub fn setup(seats: u32, map: &str) -> Setup {
+    Setup {
+        map: map.into(),
+        options: Vec::new(),
+        seats,
+    }
+}
+
+/// Reads a position file of `tests/positions`.
+pub fn position_text(name: &str) -> String {
+    let path = format!("{}/tests/positions/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// A sun-side game started from a position text.
+pub fn from_text(seats: u32, text: &str, table: &mut ScriptedTable) -> ShogunGame {
+    Shogun::create_from_position(&setup(seats, SUN_MAP), &options(&[]), text, table)
+        .unwrap_or_else(|e| panic!("position refused: {e}"))
+}
+
+/// A sun-side game started from a position file.
+pub fn from_file(seats: u32, name: &str, table: &mut ScriptedTable) -> ShogunGame {
+    from_text(seats, &position_text(name), table)
+}
+
+/// The index of the choice with this id in `seat`'s pending choose decision.
+pub fn choice(game: &ShogunGame, seat: u32, id: &str) -> Action {
+    let pending = game.pending();
+    let decision = pending
+        .iter()
+        .find(|d| d.seat == seat)
+        .unwrap_or_else(|| panic!("seat {seat} is not pending: {pending:?}"));
+    let DecisionKind::Choose(choose) = &decision.kind else {
+        panic!("not a choose decision: {decision:?}")
+    };
+    let index = choose
+        .choices
+        .iter()
+        .position(|c| c.id == id)
+        .unwrap_or_else(|| panic!("no choice `{id}` in {:?}", choose.choices));
+    Action::Choose(vec![index as u32])
+}
+
+/// The ids of `seat`'s pending choices.
+pub fn choice_ids(game: &ShogunGame, seat: u32) -> Vec<String> {
+    let pending = game.pending();
+    let Some(decision) = pending.iter().find(|d| d.seat == seat) else {
+        return Vec::new();
+    };
+    match &decision.kind {
+        DecisionKind::Choose(choose) => choose.choices.iter().map(|c| c.id.clone()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Applies an answer that must be accepted.
+pub fn act(
+    game: &mut ShogunGame,
+    seat: u32,
+    action: Action,
+    table: &mut ScriptedTable,
+) -> Vec<Event> {
+    game.apply(seat, &action, table)
+        .unwrap_or_else(|e| panic!("refused: {e:?}"))
+}
+
+/// Cubes of a seat.
+pub fn cubes(seat: u32, count: u32) -> CubeCount {
+    CubeCount {
+        owner: CubeOwner::Seat(seat),
+        count,
+    }
+}
+
+/// Farmer cubes.
+pub fn farmers(count: u32) -> CubeCount {
+    CubeCount {
+        owner: CubeOwner::Neutral("farmer".into()),
+        count,
+    }
+}
+
+/// How many cubes of `owner` a recorded drop put in.
+pub fn dropped(table: &ScriptedTable, drop: usize, owner: &CubeOwner) -> u32 {
+    table.drops[drop]
+        .dropped
+        .iter()
+        .filter(|c| &c.owner == owner)
+        .map(|c| c.count)
+        .sum()
+}
+
+/// A province's index on the sun side.
+pub fn province(game: &ShogunGame, id: &str) -> usize {
+    game.state
+        .board
+        .province_by_id(id)
+        .unwrap_or_else(|| panic!("no province {id}"))
+}
+
+/// Answers `seat`'s choose decision with the choice of this id.
+pub fn pick(game: &mut ShogunGame, seat: u32, id: &str, table: &mut ScriptedTable) -> Vec<Event> {
+    let action = choice(game, seat, id);
+    act(game, seat, action, table)
+}

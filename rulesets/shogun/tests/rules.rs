@@ -1,0 +1,709 @@
+//! Rule tests: each starts from the situation it is about (mostly a position file) and scripts
+//! the battle tower's output, so the rule's outcome is exact.
+
+mod common;
+
+use common::*;
+use sdk::testing::ScriptedTable;
+use sdk::{Action, CubeOwner, DecisionKind, Game, Ruleset, Viewer};
+use shogun::data::{MOON_MAP, SUN_MAP};
+use shogun::state::{CardRef, Phase};
+use shogun::{Shogun, ShogunGame};
+
+fn farmer() -> CubeOwner {
+    CubeOwner::Neutral("farmer".into())
+}
+
+/// Seat 0 sends 4 of Kai's 5 armies against Musashi.
+fn attack_musashi(game: &mut ShogunGame, table: &mut ScriptedTable) {
+    pick(game, 0, "province:musashi", table);
+    act(game, 0, Action::Number(4), table);
+}
+
+#[test]
+fn farmers_in_the_tray_count_for_the_defender() {
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_file(4, "battle_farmers_defend", &mut table);
+    table.then_tower_returns(vec![cubes(0, 4), cubes(1, 2), farmers(3)]);
+    attack_musashi(&mut game, &mut table);
+    // The three tray farmers were thrown with the armies.
+    assert_eq!(dropped(&table, 0, &farmer()), 3);
+    assert_eq!(dropped(&table, 0, &CubeOwner::Seat(0)), 4);
+    assert_eq!(dropped(&table, 0, &CubeOwner::Seat(1)), 3);
+    let s = &game.state;
+    let musashi = &s.provinces[province(&game, "musashi")];
+    // 2 armies + 3 farmers beat 4: the farmers absorb 3 losses, the defender loses 1.
+    assert_eq!(musashi.owner, Some(1));
+    assert_eq!(musashi.armies, 1);
+    assert_eq!(s.provinces[province(&game, "kai")].armies, 1);
+    assert_eq!(
+        s.tray_farmers, 0,
+        "after a battle with farmers every tray farmer goes home"
+    );
+    assert_eq!(s.farmer_supply, 20);
+    assert_eq!(s.players[0].supply, 62 - 1);
+    assert_eq!(s.players[1].in_tower, 1);
+}
+
+#[test]
+fn revolt_markers_keep_the_tray_farmers_out_of_a_battle() {
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_file(4, "battle_revolt_marker", &mut table);
+    table.then_tower_returns(vec![cubes(0, 4), cubes(1, 2), farmers(3)]);
+    attack_musashi(&mut game, &mut table);
+    let s = &game.state;
+    let musashi = &s.provinces[province(&game, "musashi")];
+    // 4 against 2: the attacker loses 2 and keeps 2 in the province, revolt marker included.
+    assert_eq!(musashi.owner, Some(0));
+    assert_eq!(musashi.armies, 2);
+    assert_eq!(musashi.revolts, 1);
+    assert_eq!(
+        s.tray_farmers, 3,
+        "farmers that took no part stay in the tray"
+    );
+    assert_eq!(s.players[1].supply, 61);
+    assert_eq!(s.players[1].in_tower, 1);
+}
+
+#[test]
+fn a_tie_devastates_the_province() {
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_file(4, "battle_tie", &mut table);
+    table.then_tower_returns(vec![cubes(0, 3), cubes(1, 3)]);
+    attack_musashi(&mut game, &mut table);
+    let s = &game.state;
+    let musashi = &s.provinces[province(&game, "musashi")];
+    assert_eq!(musashi.owner, None);
+    assert_eq!(
+        (
+            musashi.armies,
+            musashi.castle,
+            musashi.temple,
+            musashi.revolts
+        ),
+        (0, false, false, 0)
+    );
+    assert_eq!(s.players[0].supply + s.players[0].in_tower + 1, 62);
+    assert_eq!(s.players[1].supply, 62);
+}
+
+#[test]
+fn a_defender_left_without_armies_devastates_the_province() {
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_file(4, "battle_farmers_defend", &mut table);
+    // 1 attacker against 0 defenders and 3 farmers: the farmers absorb the loss but no army stays.
+    table.then_tower_returns(vec![cubes(0, 1), farmers(3)]);
+    attack_musashi(&mut game, &mut table);
+    assert_eq!(game.state.provinces[province(&game, "musashi")].owner, None);
+}
+
+#[test]
+fn a_revolt_on_taxes_with_two_markers_throws_two_farmers() {
+    let mut table = ScriptedTable::new(1);
+    table.then_tower_returns(vec![cubes(0, 3), farmers(1)]);
+    let game = from_file(3, "taxes_two_markers", &mut table);
+    assert_eq!(dropped(&table, 0, &farmer()), 2);
+    assert_eq!(dropped(&table, 0, &CubeOwner::Seat(0)), 3);
+    let kai = &game.state.provinces[province(&game, "kai")];
+    assert_eq!(
+        game.state.players[0].chests, 10,
+        "the taxes are collected before the revolt"
+    );
+    assert_eq!(
+        kai.armies, 2,
+        "the player loses one army per farmer that came out"
+    );
+    assert_eq!(kai.revolts, 3, "a put-down revolt adds a marker");
+    assert_eq!(
+        game.state.farmer_supply, 19,
+        "one farmer stayed in the tower"
+    );
+}
+
+#[test]
+fn a_lost_tax_revolt_devastates_and_leaves_no_marker() {
+    let mut table = ScriptedTable::new(1);
+    table.then_tower_returns(vec![cubes(0, 2), farmers(2)]);
+    let game = from_file(3, "taxes_two_markers", &mut table);
+    let kai = &game.state.provinces[province(&game, "kai")];
+    assert_eq!((kai.owner, kai.armies, kai.revolts), (None, 0, 0));
+    assert_eq!(game.state.players[0].chests, 10);
+}
+
+#[test]
+fn hunger_revolts_follow_the_provisions_table() {
+    let mut table = ScriptedTable::new(7);
+    let mut game = from_file(4, "hunger", &mut table);
+    // Shortfall 4: two revolts, the player picks the order.
+    let ids = choice_ids(&game, 0);
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert_eq!(game.state.players[0].rice, 0);
+    table.then_tower_returns(vec![cubes(0, 2), farmers(1)]);
+    table.then_tower_returns(vec![farmers(3)]);
+    let first = ids[0].clone();
+    pick(&mut game, 0, &first, &mut table);
+    // Farmers = 1 marker + 2 extra from the table, in both revolts.
+    assert_eq!(dropped(&table, 0, &farmer()), 3);
+    assert_eq!(dropped(&table, 1, &farmer()), 3);
+    let first_province = game
+        .state
+        .board
+        .province_by_id(first.trim_start_matches("province:"))
+        .unwrap();
+    let second_province = game
+        .state
+        .board
+        .province_by_id(ids[1].trim_start_matches("province:"))
+        .unwrap();
+    assert_eq!(game.state.provinces[first_province].owner, Some(0));
+    assert_eq!(game.state.provinces[first_province].armies, 1);
+    assert_eq!(game.state.provinces[second_province].owner, None);
+    // Scoring, then the new year: rice to 0, markers gone, four new events, planning.
+    assert_eq!(game.state.year, 2);
+    assert_eq!(game.state.phase, Phase::Planning);
+    assert_eq!(game.state.year_events.len(), 4);
+    assert!(game.state.provinces.iter().all(|p| p.revolts == 0));
+    assert!(game.state.players.iter().all(|p| p.rice == 0));
+    // Seat 0 kept 3 provinces: 3 VP.
+    assert_eq!(game.state.players[0].vp, 3);
+}
+
+#[test]
+fn regional_majority_ties_score_one_less() {
+    let mut table = ScriptedTable::new(1);
+    let game = from_file(4, "majorities", &mut table);
+    assert!(game.state.is_over());
+    let vp: Vec<u32> = game.state.players.iter().map(|p| p.vp).collect();
+    // seat 0: 2 provinces + 3 buildings + castles (3-way tie) 2 + temples (2-way tie) 1 + theatres (tie) 0.
+    // seat 1: the same. seat 2: 1 + 1 + 2. seat 3: 1 + 1 + sole temple majority in yellow 2.
+    assert_eq!(vp, vec![10 + 8, 10 + 8, 10 + 4, 3 + 4]);
+    let result = game.result().expect("the game is over");
+    assert_eq!(
+        result.placings[0].seat, 1,
+        "tied on VP, seat 1 has more chests"
+    );
+    assert_eq!(result.placings[0].rank, 1);
+    assert_eq!(result.placings[1].rank, 2);
+    assert_eq!(result.summary.key, "summary.chests");
+}
+
+#[test]
+fn equal_vp_and_chests_share_the_victory() {
+    let mut table = ScriptedTable::new(1);
+    let text = position_text("majorities").replace("chests = 7", "chests = 5");
+    let game = from_text(4, &text, &mut table);
+    let result = game.result().unwrap();
+    assert_eq!((result.placings[0].rank, result.placings[1].rank), (1, 1));
+    assert_eq!(result.summary.key, "summary.shared");
+}
+
+#[test]
+fn bids_rank_chests_then_province_cards_then_zero_chests() {
+    let mut table = ScriptedTable::new(1);
+    let game = from_file(4, "bids", &mut table);
+    assert_eq!(game.state.bid_order, vec![2, 3, 1, 0]);
+    assert_eq!(game.state.players[2].chests, 3);
+    assert_eq!(game.state.players[3].chests, 4);
+    assert_eq!(
+        game.state.players[1].chests, 5,
+        "a province bid costs nothing"
+    );
+    assert_eq!(
+        game.pending()[0].seat,
+        2,
+        "the highest bidder chooses a special first"
+    );
+}
+
+#[test]
+fn special_spaces_set_turn_order_and_ties_are_random() {
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_file(4, "bids", &mut table);
+    for (seat, space) in [(2, "space:5"), (3, "space:1"), (1, "space:3")] {
+        pick(&mut game, seat, space, &mut table);
+    }
+    assert_eq!(choice_ids(&game, 0), vec!["space:2", "space:4"]);
+    pick(&mut game, 0, "space:4", &mut table);
+    assert_eq!(game.state.turn_order, vec![3, 1, 0, 2]);
+    // Two equal chest bids: either may choose first, as the host's random draw decides.
+    let text = position_text("bids").replace("bid = \"chest:0\"", "bid = \"chest:1\"");
+    let mut firsts = std::collections::BTreeSet::new();
+    for seed in 0..20 {
+        let mut table = ScriptedTable::new(seed);
+        let game = from_text(4, &text, &mut table);
+        assert_eq!(game.state.bid_order[0], 2);
+        assert_eq!(
+            game.state.bid_order[3], 1,
+            "a province bid ranks after chest bids of 1"
+        );
+        firsts.insert(game.state.bid_order[1]);
+    }
+    assert_eq!(firsts.len(), 2);
+}
+
+#[test]
+fn an_action_that_can_only_be_done_in_part_is_skipped() {
+    let mut table = ScriptedTable::new(1);
+    let game = from_file(3, "partial_action", &mut table);
+    let s = &game.state;
+    // Deploy 5 skipped (4 in supply), Deploy 3 done, castle in full Mino skipped.
+    assert_eq!(s.provinces[province(&game, "kai")].armies, 57);
+    assert_eq!(s.provinces[province(&game, "owari")].armies, 4);
+    assert_eq!(s.players[0].supply, 0);
+    assert_eq!(s.players[0].chests, 3);
+    assert!(!s.provinces[province(&game, "mino")].castle);
+}
+
+#[test]
+fn out_of_play_provinces_with_three_players() {
+    let mut table = ScriptedTable::new(1);
+    let game = from_file(3, "three_players", &mut table);
+    let mut targets = choice_ids(&game, 0);
+    targets.sort();
+    assert_eq!(
+        targets,
+        vec!["province:aki", "province:bitchu", "province:hoki"]
+    );
+    // No position may put armies there, and a 3-player draft never offers them.
+    let text = position_text("three_players").replace("id = \"bingo\"", "id = \"izumo\"");
+    assert!(
+        Shogun::create_from_position(&setup(3, SUN_MAP), &options(&[]), &text, &mut table).is_err()
+    );
+    for map in [SUN_MAP, MOON_MAP] {
+        let game =
+            Shogun::create(&setup(3, map), &options(&[]), &mut ScriptedTable::new(3)).unwrap();
+        let draft = game.state.draft.as_ref().unwrap();
+        for &p in draft.deck.iter().chain(&draft.face_up) {
+            assert!(!game.state.board.provinces[p].out_of_play_with_3);
+        }
+        assert_eq!(draft.deck.len() + draft.face_up.len(), 37);
+    }
+}
+
+#[test]
+fn deploy_move_places_then_moves_to_an_own_neighbour() {
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_file(3, "deploy_move", &mut table);
+    assert_eq!(choice_ids(&game, 0), vec!["province:musashi", "no-move"]);
+    pick(&mut game, 0, "province:musashi", &mut table);
+    let pending = game.pending();
+    assert_eq!(
+        pending[0].kind,
+        DecisionKind::Number(sdk::NumberDecision { min: 1, max: 2 })
+    );
+    // At least one army stays: 3 is refused and changes nothing.
+    assert!(
+        game.clone()
+            .apply(0, &Action::Number(3), &mut table)
+            .is_err()
+    );
+    act(&mut game, 0, Action::Number(2), &mut table);
+    assert_eq!(game.state.provinces[province(&game, "kai")].armies, 1);
+    assert_eq!(game.state.provinces[province(&game, "musashi")].armies, 3);
+    assert_eq!(game.state.players[0].chests, 2);
+}
+
+/// The battle position with another event and specials for seat 0 and seat 1.
+fn event_position(event: &str, extra: &str) -> String {
+    position_text("battle_farmers_defend")
+        .replace(
+            "current-event = \"event-10\"",
+            &format!("current-event = \"{event}\""),
+        )
+        .replace("tray-farmers = 3", "")
+        + extra
+}
+
+#[test]
+fn the_temple_event_protects_from_attack() {
+    let mut table = ScriptedTable::new(1);
+    let text = event_position("event-5", "temple = true\n");
+    let game = from_text(4, &text, &mut table);
+    assert!(!choice_ids(&game, 0).contains(&"province:musashi".to_string()));
+    assert!(choice_ids(&game, 0).contains(&"province:sagami".to_string()));
+}
+
+#[test]
+fn the_castle_event_and_the_specials_add_cubes() {
+    let mut table = ScriptedTable::new(1);
+    let text = event_position("event-3", "castle = true\n")
+        .replace("chests = 5\nplan", "chests = 5\nspecial = \"attack\"\nplan")
+        .replace(
+            "[[seat]]\nchests = 5\n\n[[seat]]\nchests = 5\n\n[[seat]]",
+            "[[seat]]\nchests = 5\nspecial = \"defence\"\n\n[[seat]]\nchests = 5\n\n[[seat]]",
+        );
+    let mut game = from_text(4, &text, &mut table);
+    table.then_tower_returns(vec![]);
+    attack_musashi(&mut game, &mut table);
+    // 4 + 1 (attack special); 3 + 1 (defence special) + 1 (castle under the event).
+    assert_eq!(dropped(&table, 0, &CubeOwner::Seat(0)), 5);
+    assert_eq!(dropped(&table, 0, &CubeOwner::Seat(1)), 5);
+}
+
+#[test]
+fn the_neutral_farmers_event_defends_with_two() {
+    let mut table = ScriptedTable::new(1);
+    let text = event_position("event-2", "");
+    let mut game = from_text(4, &text, &mut table);
+    table.then_tower_returns(vec![cubes(0, 3), farmers(2)]);
+    pick(&mut game, 0, "province:sagami", &mut table);
+    act(&mut game, 0, Action::Number(4), &mut table);
+    assert_eq!(dropped(&table, 0, &farmer()), 2);
+    let sagami = &game.state.provinces[province(&game, "sagami")];
+    assert_eq!((sagami.owner, sagami.armies), (Some(0), 1));
+    assert_eq!(game.state.farmer_supply, 20);
+}
+
+#[test]
+fn a_neutral_province_holds_on_a_tie() {
+    let mut table = ScriptedTable::new(1);
+    let text = event_position("event-10", "");
+    let mut game = from_text(4, &text, &mut table);
+    table.then_tower_returns(vec![cubes(0, 1), farmers(1)]);
+    pick(&mut game, 0, "province:sagami", &mut table);
+    act(&mut game, 0, Action::Number(4), &mut table);
+    assert_eq!(game.state.provinces[province(&game, "sagami")].owner, None);
+    assert_eq!(game.state.players[0].supply, 62 - 1 - 3);
+}
+
+#[test]
+fn tax_and_recruit_events_with_specials() {
+    let base = position_text("partial_action");
+    // Tax at most 5 under event-6, +1 with the gold special: Suruga's 7 becomes 6.
+    let text = base
+        .replace("current-event = \"event-7\"", "current-event = \"event-6\"")
+        .replace("events = [\"event-6\"]", "events = [\"event-7\"]")
+        .replace(
+            "plan = { recruit-5 = \"kai\", recruit-3 = \"owari\", build-castle = \"mino\" }",
+            "special = \"gold\"\nplan = { collect-taxes = \"suruga\" }",
+        )
+        + "\n[[province]]\nid = \"suruga\"\nowner = 0\narmies = 1\n";
+    let mut table = ScriptedTable::new(1);
+    let game = from_text(3, &text, &mut table);
+    assert_eq!(game.state.players[0].chests, 11);
+    // Poor recruitment (event-11) with the 6-armies special: Deploy 5 places 3 + 1.
+    let text = base
+        .replace(
+            "current-event = \"event-7\"",
+            "current-event = \"event-11\"",
+        )
+        .replace("armies = 57", "armies = 2")
+        .replace(
+            "plan = { recruit-5 = \"kai\", recruit-3 = \"owari\", build-castle = \"mino\" }",
+            "special = \"recruitment\"\nplan = { recruit-5 = \"kai\", recruit-3 = \"mino\" }",
+        );
+    let game = from_text(3, &text, &mut table);
+    assert_eq!(game.state.provinces[province(&game, "kai")].armies, 6);
+    assert_eq!(game.state.provinces[province(&game, "mino")].armies, 3);
+}
+
+#[test]
+fn the_theatre_event_removes_a_revolt_marker() {
+    let text = position_text("partial_action")
+        .replace("current-event = \"event-7\"", "current-event = \"event-0\"")
+        .replace("armies = 57", "armies = 2\nrevolts = 2")
+        .replace(
+            "plan = { recruit-5 = \"kai\", recruit-3 = \"owari\", build-castle = \"mino\" }",
+            "plan = { build-theatre = \"kai\" }",
+        );
+    let game = from_text(3, &text, &mut ScriptedTable::new(1));
+    let kai = &game.state.provinces[province(&game, "kai")];
+    assert!(kai.theatre);
+    assert_eq!(kai.revolts, 1);
+    assert_eq!(game.state.players[0].chests, 4);
+}
+
+#[test]
+fn events_off_keep_only_the_winter_rice_loss() {
+    let text = position_text("partial_action")
+        .replace(
+            "current-event = \"event-7\"",
+            "current-event = \"event-11\"",
+        )
+        .replace("armies = 57", "armies = 2");
+    let game = Shogun::create_from_position(
+        &setup(3, SUN_MAP),
+        &options(&[("events", sdk::OptionValue::Boolean(false))]),
+        &text,
+        &mut ScriptedTable::new(1),
+    )
+    .unwrap();
+    assert_eq!(game.state.provinces[province(&game, "kai")].armies, 2 + 5);
+    assert_eq!(game.state.provinces[province(&game, "owari")].armies, 1 + 3);
+}
+
+#[test]
+fn a_plan_naming_a_lost_province_is_void() {
+    let mut table = ScriptedTable::new(1);
+    // Seat 1 planned to collect taxes in Musashi, which seat 0 takes first.
+    let text = position_text("battle_revolt_marker").replace(
+        "[[seat]]\nchests = 5\n\n[[seat]]",
+        "[[seat]]\nchests = 5\nplan = { collect-taxes = \"musashi\" }\n\n[[seat]]",
+    );
+    let mut game = from_text(4, &text, &mut table);
+    table.then_tower_returns(vec![cubes(0, 4), cubes(1, 2)]);
+    attack_musashi(&mut game, &mut table);
+    assert_eq!(
+        game.state.provinces[province(&game, "musashi")].owner,
+        Some(0)
+    );
+    assert_eq!(game.state.players[1].chests, 5);
+}
+
+#[test]
+fn the_draft_places_every_group_and_starts_spring() {
+    for seats in 3..=5 {
+        let mut table = ScriptedTable::new(u64::from(seats));
+        let mut game = Shogun::create(&setup(seats, SUN_MAP), &options(&[]), &mut table).unwrap();
+        // Tower loading: 7 cubes of each player and 10 farmers.
+        assert_eq!(dropped(&table, 0, &farmer()), 10);
+        assert_eq!(dropped(&table, 0, &CubeOwner::Seat(0)), 7);
+        let mut picks = 0;
+        while matches!(game.state.phase, Phase::Draft) {
+            let pending = game.pending();
+            assert_eq!(pending.len(), 1);
+            let seat = pending[0].seat;
+            let ids = choice_ids(&game, seat);
+            // Alternate face-up and blind draws, and the largest group first.
+            let id = if ids[0].starts_with("group:") {
+                ids[0].clone()
+            } else {
+                ids[picks % ids.len()].clone()
+            };
+            pick(&mut game, seat, &id, &mut table);
+            picks += 1;
+        }
+        let groups = game.state.board.cards().groups_for(seats);
+        assert_eq!(picks, 2 * groups.len() * seats as usize);
+        for seat in 0..seats {
+            assert_eq!(game.state.provinces_of(seat).len(), groups.len());
+            assert_eq!(game.state.armies_on_board(seat), groups.iter().sum::<u32>());
+        }
+        assert_eq!(game.state.phase, Phase::Planning);
+        assert_eq!(
+            game.pending().len(),
+            seats as usize,
+            "everyone plans at once"
+        );
+    }
+}
+
+#[test]
+fn the_beginner_setup_is_fixed() {
+    for seats in 3..=5 {
+        let opts = options(&[("setup", sdk::OptionValue::Choice("beginner".into()))]);
+        let game =
+            Shogun::create(&setup(seats, SUN_MAP), &opts, &mut ScriptedTable::new(1)).unwrap();
+        let groups = game.state.board.cards().groups_for(seats);
+        for seat in 0..seats {
+            assert_eq!(game.state.armies_on_board(seat), groups.iter().sum::<u32>());
+        }
+        assert_eq!(game.state.phase, Phase::Planning);
+    }
+}
+
+#[test]
+fn planning_is_secret_until_revealed() {
+    let mut table = ScriptedTable::new(1);
+    let opts = options(&[("setup", sdk::OptionValue::Choice("beginner".into()))]);
+    let mut game = Shogun::create(&setup(3, SUN_MAP), &opts, &mut table).unwrap();
+    let pending = game.pending();
+    let DecisionKind::Assign(assign) = &pending[0].kind else {
+        panic!()
+    };
+    assert_eq!(assign.slots.len(), 11);
+    assert_eq!(assign.min_placements, 11);
+    let placements: Vec<(u32, u32)> = (0..11).map(|i| (i, i)).collect();
+    act(&mut game, 0, Action::Assign(placements), &mut table);
+    let own: serde_json::Value = serde_json::from_str(&game.view(Viewer::Seat(0))).unwrap();
+    let other: serde_json::Value = serde_json::from_str(&game.view(Viewer::Seat(1))).unwrap();
+    let spectator = game.view(Viewer::Spectator);
+    assert!(own["players"][0]["plan"]["actions"][0]["card"]["province"].is_string());
+    assert_eq!(other["players"][0]["plan"]["actions"][0]["card"], "hidden");
+    assert_eq!(other["players"][0]["plan"]["bid"], "hidden");
+    assert!(
+        !spectator.contains("\"province\":\""),
+        "no planned province card leaks"
+    );
+    // Face-down action cards and the event deck's order are not shown.
+    let cards = own["action_cards"].as_array().unwrap();
+    assert_eq!(cards.iter().filter(|c| c.is_null()).count(), 5);
+    assert!(own["event_deck"].is_number());
+    // A bid of more chests than held is refused and changes nothing.
+    let before = game.clone();
+    let DecisionKind::Assign(assign) = &game.pending()[0].kind else {
+        panic!()
+    };
+    assert!(!assign.slots[10].accepts.is_empty());
+    assert_eq!(game, before);
+    // Determinizing for seat 1 keeps seat 1's view and redraws seat 0's hidden plan.
+    let copy = game.determinize(1, &mut table);
+    assert_eq!(copy.view(Viewer::Seat(1)), game.view(Viewer::Seat(1)));
+}
+
+#[test]
+fn snapshots_restore_the_same_game() {
+    let mut table = ScriptedTable::new(1);
+    let game = from_file(4, "bids", &mut table);
+    let restored = Shogun::restore(&game.snapshot()).unwrap();
+    assert_eq!(restored, game);
+    assert!(Shogun::restore(b"nonsense").is_err());
+}
+
+#[test]
+fn bad_positions_are_refused_with_a_reason() {
+    let mut table = ScriptedTable::new(1);
+    for (text, why) in [
+        (position_text("bids") + "\nunknown = 1\n", "unknown field"),
+        (
+            position_text("bids").replace("id = \"kai\"", "id = \"atlantis\""),
+            "unknown province",
+        ),
+        (
+            position_text("bids").replace("armies = 2", "armies = 70"),
+            "more than",
+        ),
+        (
+            position_text("bids").replace("bid = \"kai\"", "bid = \"mino\""),
+            "does not hold",
+        ),
+    ] {
+        match Shogun::create_from_position(&setup(4, SUN_MAP), &options(&[]), &text, &mut table) {
+            Err(sdk::SetupError::Position(reason)) => assert!(reason.contains(why), "{reason}"),
+            other => panic!("expected a refusal ({why}), got {:?}", other.map(|_| ())),
+        }
+    }
+}
+
+#[test]
+fn a_one_year_game_ends_after_the_first_winter() {
+    let text = position_text("majorities").replace("year = 2", "year = 1");
+    let opts = options(&[("years", sdk::OptionValue::Integer(1))]);
+    let game =
+        Shogun::create_from_position(&setup(4, SUN_MAP), &opts, &text, &mut ScriptedTable::new(1))
+            .unwrap();
+    assert!(game.state.is_over());
+    assert!(game.pending().is_empty());
+}
+
+#[test]
+fn bids_of_chest_cards_and_plans_in_views() {
+    let mut table = ScriptedTable::new(1);
+    let game = from_file(4, "bids", &mut table);
+    let view: serde_json::Value = serde_json::from_str(&game.view(Viewer::Spectator)).unwrap();
+    assert_eq!(
+        view["players"][2]["plan"]["bid"]["chest"], 2,
+        "bids are public once revealed"
+    );
+    assert!(
+        view.get("event_deck").unwrap().is_number(),
+        "only the deck's size is shown"
+    );
+    let card = CardRef::Chest(2);
+    assert_eq!(game.state.plans[2].as_ref().unwrap().bid, Some(card));
+}
+
+#[test]
+fn the_catalogue_has_every_key() {
+    let catalogue = sdk::Catalogue::from_toml(Shogun::catalogue("en").unwrap()).unwrap();
+    let mut keys: Vec<String> = Vec::new();
+    for map in [SUN_MAP, MOON_MAP] {
+        let board = shogun::read_board(map).unwrap();
+        keys.extend(board.provinces.iter().map(|p| format!("province.{}", p.id)));
+        keys.extend(board.regions.iter().map(|r| format!("region.{}", r.id)));
+        let cards = board.cards();
+        keys.extend(cards.events.iter().map(|e| e.name.clone()));
+        for deck in &cards.event_decks {
+            keys.extend(deck.events.iter().map(|e| e.name.clone()));
+        }
+        keys.extend(cards.specials.iter().map(|e| e.name.clone()));
+        keys.extend(cards.actions.iter().map(|e| e.name.clone()));
+    }
+    keys.extend(
+        Shogun::info()
+            .options
+            .iter()
+            .map(|o| o.description.key.clone()),
+    );
+    keys.extend(Shogun::info().maps.iter().map(|m| m.name.key.clone()));
+    // Every literal key in the rules' sources.
+    let src = format!("{}/src", env!("CARGO_MANIFEST_DIR"));
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        // The rendering's own keys are checked by the presentation tests.
+        if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("render.rs") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            for part in text.split('"').skip(1).step_by(2) {
+                let prefixes = [
+                    "log.", "prompt.", "choice.", "reason.", "score.", "summary.", "season.",
+                    "slot.", "card.", "render.",
+                ];
+                if prefixes.iter().any(|p| part.starts_with(p))
+                    && !part.contains(' ')
+                    && !part.ends_with('.')
+                {
+                    keys.push(part.to_string());
+                }
+            }
+        }
+    }
+    let missing: Vec<&String> = keys.iter().filter(|k| catalogue.get(k).is_none()).collect();
+    assert!(missing.is_empty(), "missing keys: {missing:?}");
+    assert!(keys.len() > 100);
+}
+
+#[test]
+fn the_rice_cap_option_limits_rice_and_the_rice_special_adds_one() {
+    // Suruga's rice is 3; the rice special adds 1; seat 0 already has 8.
+    let text = position_text("partial_action").replace(
+        "plan = { recruit-5 = \"kai\", recruit-3 = \"owari\", build-castle = \"mino\" }",
+        "rice = 8\nspecial = \"rice\"\nplan = { confiscate-rice = \"suruga\" }",
+    ) + "\n[[province]]\nid = \"suruga\"\nowner = 0\narmies = 1\n";
+    let uncapped = from_text(3, &text, &mut ScriptedTable::new(1));
+    assert_eq!(uncapped.state.players[0].rice, 8 + 3 + 1);
+    let opts = options(&[("rice-cap", sdk::OptionValue::Integer(10))]);
+    let capped =
+        Shogun::create_from_position(&setup(3, SUN_MAP), &opts, &text, &mut ScriptedTable::new(1))
+            .unwrap();
+    assert_eq!(capped.state.players[0].rice, 10);
+    // Confiscating added the province's first revolt marker.
+    assert_eq!(
+        capped.state.provinces[province(&capped, "suruga")].revolts,
+        1
+    );
+}
+
+#[test]
+fn a_blind_draft_draw_is_told_only_to_the_drawer() {
+    let mut table = ScriptedTable::new(5);
+    let mut game = Shogun::create(&setup(4, SUN_MAP), &options(&[]), &mut table).unwrap();
+    let seat = game.pending()[0].seat;
+    let events = pick(&mut game, seat, "blind", &mut table);
+    assert!(
+        events
+            .iter()
+            .all(|e| e.audience == sdk::Audience::Seats(vec![seat]))
+    );
+    let other: serde_json::Value =
+        serde_json::from_str(&game.view(Viewer::Seat((seat + 1) % 4))).unwrap();
+    assert_eq!(other["draft"]["face_up"].as_array().unwrap().len(), 2);
+    // The group decision follows, for the same seat.
+    assert!(
+        choice_ids(&game, seat)
+            .iter()
+            .all(|id| id.starts_with("group:"))
+    );
+}
+
+#[test]
+fn the_event_deck_option_replaces_the_events() {
+    let opts = options(&[("event-deck", sdk::OptionValue::Choice("open-war".into()))]);
+    let game = Shogun::create(&setup(4, SUN_MAP), &opts, &mut ScriptedTable::new(1)).unwrap();
+    let events = &game.state.board.cards().events;
+    assert!(!events.is_empty());
+    assert!(
+        events
+            .iter()
+            .all(|e| !e.effect.temple_protection && e.effect.tax_max.is_none())
+    );
+}
