@@ -1,1 +1,553 @@
-fn main() {}
+//! `tenka`: the Tenka host on the command line.
+//!
+//! Run with `cargo run -p host --bin tenka -- rulesets`, or for example
+//! `tenka simulate --ruleset shogun --players 4 --games 100 --seed 1 --json`.
+//!
+//! Rulesets are read from `--rulesets DIR` (or `$TENKA_RULESETS`, default `target/rulesets`),
+//! maps from `--maps DIR` (or `$TENKA_MAPS`, default `maps`).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Args, Parser, Subcommand};
+use serde::Serialize;
+
+use host::bots::{BotKind, play_out};
+use host::table::derive_seed;
+use host::{GameRecord, GameSpec, LoadedRuleset, Runtime, RuntimeConfig, Session};
+
+/// The Tenka host.
+#[derive(Parser)]
+#[command(name = "tenka", version, about)]
+struct Cli {
+    #[command(flatten)]
+    places: Places,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Where rulesets and maps are found.
+#[derive(Args, Clone)]
+struct Places {
+    /// The directory of ruleset components (`*.wasm`) [env: TENKA_RULESETS; default: target/rulesets]
+    #[arg(long, global = true)]
+    rulesets: Option<PathBuf>,
+    /// The directory of maps, one folder per ruleset [env: TENKA_MAPS; default: maps]
+    #[arg(long, global = true)]
+    maps: Option<PathBuf>,
+}
+
+impl Places {
+    fn rulesets_dir(&self) -> PathBuf {
+        self.rulesets
+            .clone()
+            .or_else(|| std::env::var_os("TENKA_RULESETS").map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from("target/rulesets"))
+    }
+
+    fn maps_dir(&self) -> PathBuf {
+        self.maps
+            .clone()
+            .or_else(|| std::env::var_os("TENKA_MAPS").map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from("maps"))
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Lists the rulesets that load, and why others do not.
+    Rulesets(RulesetsArgs),
+    /// Plays bot-only games headless and reports how they went.
+    Simulate(SimulateArgs),
+    /// Re-runs a game record and confirms it reaches the same result.
+    Replay(ReplayArgs),
+    /// Serves games over HTTP (API under /api, web client at /).
+    Serve(host::server::ServeArgs),
+}
+
+#[derive(Args)]
+struct RulesetsArgs {
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct SimulateArgs {
+    /// The ruleset's id.
+    #[arg(long)]
+    ruleset: String,
+    /// How many seats each game has.
+    #[arg(long)]
+    players: u32,
+    /// A map id of the ruleset, or a path to a map file; default: the ruleset's first map.
+    #[arg(long)]
+    map: Option<String>,
+    /// A variant option, as `name=value`; repeatable.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+    /// How many games to play.
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// The simulation's seed; each game's seed is derived from it and the game's number.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// The bot for every seat, or a comma-separated list by seat (repeated as needed).
+    #[arg(long, default_value = "random")]
+    bot: String,
+    /// Write each game's record as JSON into this directory.
+    #[arg(long)]
+    export: Option<PathBuf>,
+    /// Worker threads; default: one per core.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct ReplayArgs {
+    /// The record file (JSON), as `simulate --export` writes it.
+    record: PathBuf,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Rulesets(args) => rulesets(&cli.places, &args),
+        Command::Simulate(args) => simulate(&cli.places, &args),
+        Command::Replay(args) => replay(&cli.places, &args),
+        Command::Serve(args) => serve(&cli.places, args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `tenka serve`: loads the rulesets, then runs the game server until interrupted.
+fn serve(places: &Places, args: host::server::ServeArgs) -> Result<()> {
+    let (runtime, reports) = load_runtime(places)?;
+    for report in reports.iter().filter(|report| report.error.is_some()) {
+        eprintln!(
+            "note: {} was not loaded: {}",
+            report.path.display(),
+            report.error.as_deref().unwrap_or("")
+        );
+    }
+    let maps = places.maps_dir();
+    tokio::runtime::Runtime::new()
+        .context("failed to start the async runtime")?
+        .block_on(host::server::serve(args, Arc::new(runtime), &maps))
+}
+
+/// A runtime with every component of the rulesets directory loaded.
+fn load_runtime(places: &Places) -> Result<(Runtime, Vec<host::LoadReport>)> {
+    let runtime = Runtime::new(RuntimeConfig::default())?;
+    let dir = places.rulesets_dir();
+    let reports = runtime.load_dir(&dir)?;
+    Ok((runtime, reports))
+}
+
+fn find_ruleset(
+    runtime: &Runtime,
+    reports: &[host::LoadReport],
+    id: &str,
+) -> Result<Arc<LoadedRuleset>> {
+    if let Some(ruleset) = runtime.ruleset(id) {
+        return Ok(ruleset);
+    }
+    for report in reports {
+        if let Some(error) = &report.error {
+            eprintln!("note: {} was not loaded: {error}", report.path.display());
+        }
+    }
+    let loaded: Vec<String> = runtime
+        .rulesets()
+        .iter()
+        .map(|r| r.info().id.clone())
+        .collect();
+    bail!(
+        "no ruleset `{id}` is loaded (loaded: {})",
+        if loaded.is_empty() {
+            "none".to_owned()
+        } else {
+            loaded.join(", ")
+        }
+    )
+}
+
+fn rulesets(places: &Places, args: &RulesetsArgs) -> Result<()> {
+    let (runtime, reports) = load_runtime(places)?;
+    if args.json {
+        let rulesets: Vec<serde_json::Value> = runtime
+            .rulesets()
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "info": r.info(),
+                    "hash": r.hash(),
+                    "source": r.source(),
+                })
+            })
+            .collect();
+        let out = serde_json::json!({ "rulesets": rulesets, "loads": reports });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!("rulesets in {}:", places.rulesets_dir().display());
+    for ruleset in runtime.rulesets() {
+        let info = ruleset.info();
+        println!(
+            "  {} {} ({}), {}-{} seats, {} maps, {} options, hash {}",
+            info.id,
+            info.version,
+            info.name,
+            info.min_seats,
+            info.max_seats,
+            info.maps.len(),
+            info.options.len(),
+            &ruleset.hash().0[..16]
+        );
+    }
+    for report in &reports {
+        if let Some(error) = &report.error {
+            println!("  refused {}: {error}", report.path.display());
+        }
+    }
+    Ok(())
+}
+
+/// The map text for a simulation: a file path, a map id of the ruleset, or the default.
+fn resolve_map(places: &Places, ruleset: &LoadedRuleset, map: Option<&str>) -> Result<String> {
+    let info = ruleset.info();
+    let read = |path: &Path| {
+        std::fs::read_to_string(path)
+            .with_context(|| format!("failed to read the map {}", path.display()))
+    };
+    match map {
+        Some(map) if map.ends_with(".toml") || map.contains('/') => read(Path::new(map)),
+        Some(id) => read(&places.maps_dir().join(&info.id).join(format!("{id}.toml"))),
+        None => match info.maps.first() {
+            Some(first) => read(
+                &places
+                    .maps_dir()
+                    .join(&info.id)
+                    .join(format!("{}.toml", first.id)),
+            ),
+            // A ruleset that ships no map plays on its defaults, an empty map document.
+            None => Ok(String::new()),
+        },
+    }
+}
+
+fn parse_options(ruleset: &LoadedRuleset, options: &[String]) -> Result<Vec<sdk::OptionSetting>> {
+    options
+        .iter()
+        .map(|text| {
+            let (name, value) = text
+                .split_once('=')
+                .ok_or_else(|| anyhow!("option `{text}` must be written name=value"))?;
+            let spec = ruleset
+                .info()
+                .options
+                .iter()
+                .find(|spec| spec.name == name.trim())
+                .ok_or_else(|| {
+                    anyhow!(
+                        "ruleset `{}` has no option `{}`",
+                        ruleset.info().id,
+                        name.trim()
+                    )
+                })?;
+            let value = spec.parse(value.trim())?;
+            Ok(sdk::OptionSetting {
+                name: spec.name.clone(),
+                value,
+            })
+        })
+        .collect()
+}
+
+/// How one seat did over a simulation.
+#[derive(Serialize, Default, Clone)]
+struct SeatSummary {
+    seat: u32,
+    bot: String,
+    wins: u64,
+    win_rate: f64,
+    mean_score: f64,
+    mean_rank: f64,
+}
+
+/// The simulation's report, printed as text or JSON.
+#[derive(Serialize)]
+struct SimulationReport {
+    ruleset: String,
+    ruleset_hash: String,
+    players: u32,
+    seed: u64,
+    games: u64,
+    failed_games: u64,
+    decisions: u64,
+    wall_time_seconds: f64,
+    games_per_second: f64,
+    decisions_per_second: f64,
+    seats: Vec<SeatSummary>,
+    first_failure: Option<String>,
+}
+
+/// One finished game, for the summary.
+struct GameOutcome {
+    decisions: u64,
+    placings: Vec<sdk::Placing>,
+}
+
+fn simulate(places: &Places, args: &SimulateArgs) -> Result<()> {
+    let (runtime, reports) = load_runtime(places)?;
+    let ruleset = find_ruleset(&runtime, &reports, &args.ruleset)?;
+    let info = ruleset.info();
+    if args.players < info.min_seats || args.players > info.max_seats {
+        bail!(
+            "{} plays with {} to {} players, not {}",
+            info.id,
+            info.min_seats,
+            info.max_seats,
+            args.players
+        );
+    }
+    let map_toml = resolve_map(places, &ruleset, args.map.as_deref())?;
+    let diagnostics = ruleset.validate_map(&map_toml)?;
+    if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
+        bail!(
+            "the map cannot be played: line {}: {}",
+            error.line,
+            error.text
+        );
+    }
+    let options = parse_options(&ruleset, &args.options)?;
+    let bots: Vec<BotKind> = args
+        .bot
+        .split(',')
+        .map(|name| name.trim().parse().map_err(|e: String| anyhow!(e)))
+        .collect::<Result<_>>()?;
+    if let Some(dir) = &args.export {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("failed to create {}", dir.display()))?;
+    }
+    let base_seed = derive_seed(&[0; 32], "tenka-simulate", args.seed);
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, args.games.max(1) as usize);
+
+    let progress = indicatif::ProgressBar::new(args.games);
+    progress.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let next_game = AtomicU64::new(0);
+    let started = Instant::now();
+    let play = |index: u64| -> Result<GameOutcome> {
+        let seed = derive_seed(&base_seed, "game", index);
+        let spec = GameSpec {
+            map_toml: map_toml.clone(),
+            options: options.clone(),
+            seats: args.players,
+            seed,
+            position: None,
+        };
+        let mut session = ruleset.new_game(spec)?;
+        let mut seat_bots: Vec<_> = (0..args.players)
+            .map(|seat| bots[seat as usize % bots.len()].create(&seed, seat))
+            .collect();
+        let decisions = play_out(&mut session, &mut seat_bots, 1_000_000)?;
+        let result = session
+            .result()?
+            .ok_or_else(|| anyhow!("the game ended without a result"))?;
+        if let Some(dir) = &args.export {
+            let record = session.record()?;
+            let path = dir.join(format!("game-{index:05}.json"));
+            std::fs::write(&path, record.to_json()?)
+                .with_context(|| format!("failed to write {}", path.display()))?;
+        }
+        Ok(GameOutcome {
+            decisions,
+            placings: result.placings,
+        })
+    };
+    let mut outcomes: Vec<(u64, Result<GameOutcome>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let index = next_game.fetch_add(1, Ordering::Relaxed);
+                        if index >= args.games {
+                            return done;
+                        }
+                        done.push((index, play(index)));
+                        progress.inc(1);
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    progress.finish_and_clear();
+    let wall = started.elapsed().as_secs_f64();
+    outcomes.sort_by_key(|(index, _)| *index);
+
+    let mut seats: Vec<SeatSummary> = (0..args.players)
+        .map(|seat| SeatSummary {
+            seat,
+            bot: args
+                .bot
+                .split(',')
+                .nth(seat as usize % bots.len())
+                .unwrap_or("random")
+                .trim()
+                .to_owned(),
+            ..SeatSummary::default()
+        })
+        .collect();
+    let mut decisions = 0;
+    let mut finished = 0u64;
+    let mut failed = 0;
+    let mut first_failure = None;
+    for (index, outcome) in &outcomes {
+        match outcome {
+            Ok(game) => {
+                finished += 1;
+                decisions += game.decisions;
+                for placing in &game.placings {
+                    if let Some(summary) = seats.get_mut(placing.seat as usize) {
+                        summary.wins += u64::from(placing.rank == 1);
+                        summary.mean_score += placing.score as f64;
+                        summary.mean_rank += f64::from(placing.rank);
+                    }
+                }
+            }
+            Err(error) => {
+                failed += 1;
+                first_failure.get_or_insert_with(|| format!("game {index}: {error:#}"));
+            }
+        }
+    }
+    for summary in &mut seats {
+        let n = finished.max(1) as f64;
+        summary.win_rate = summary.wins as f64 / n;
+        summary.mean_score /= n;
+        summary.mean_rank /= n;
+    }
+    let report = SimulationReport {
+        ruleset: info.id.clone(),
+        ruleset_hash: ruleset.hash().0,
+        players: args.players,
+        seed: args.seed,
+        games: finished,
+        failed_games: failed,
+        decisions,
+        wall_time_seconds: wall,
+        games_per_second: finished as f64 / wall.max(1e-9),
+        decisions_per_second: decisions as f64 / wall.max(1e-9),
+        seats,
+        first_failure,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        println!(
+            "ruleset       {} ({})",
+            report.ruleset,
+            &report.ruleset_hash[..16]
+        );
+        println!(
+            "games         {} ({} failed)",
+            report.games, report.failed_games
+        );
+        println!("decisions     {}", report.decisions);
+        println!("wall time     {:.2} s", report.wall_time_seconds);
+        println!("games/second  {:.1}", report.games_per_second);
+        for seat in &report.seats {
+            println!(
+                "seat {} ({:>6}): wins {} ({:.1} %), mean score {:.2}, mean rank {:.2}",
+                seat.seat,
+                seat.bot,
+                seat.wins,
+                seat.win_rate * 100.0,
+                seat.mean_score,
+                seat.mean_rank
+            );
+        }
+        if let Some(failure) = &report.first_failure {
+            println!("first failure: {failure}");
+        }
+    }
+    if failed > 0 {
+        bail!("{failed} of {} games failed", args.games);
+    }
+    Ok(())
+}
+
+fn replay(places: &Places, args: &ReplayArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&args.record)
+        .with_context(|| format!("failed to read {}", args.record.display()))?;
+    let record = GameRecord::from_json(&text)
+        .with_context(|| format!("{} is not a game record", args.record.display()))?;
+    let (runtime, reports) = load_runtime(places)?;
+    let ruleset = find_ruleset(&runtime, &reports, &record.ruleset_id)?;
+    let mut session = Session::replay(ruleset, &record)
+        .map_err(|e| anyhow!("{} was refused: {e}", args.record.display()))?;
+    let result = session.result()?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "record": args.record,
+                "verified": true,
+                "actions": record.actions.len(),
+                "result": result,
+            })
+        );
+    } else {
+        let winners: Vec<String> = result
+            .iter()
+            .flat_map(|r| {
+                r.placings
+                    .iter()
+                    .filter(|p| p.rank == 1)
+                    .map(|p| format!("seat {}", p.seat))
+            })
+            .collect();
+        println!(
+            "{} replays identically: {} actions, {} checkpoints, winner {}",
+            args.record.display(),
+            record.actions.len(),
+            record.checkpoints.len(),
+            winners.join(" and ")
+        );
+    }
+    Ok(())
+}

@@ -1,1 +1,15 @@
 //! Integration tests, one module per area.
+mod bots; // The random and search bots.
+mod cli; // The `tenka` command line.
+mod hostile; // Misbehaving components fail only their own call.
+mod maps; // The worked example of an original Shogun map.
+mod replay; // Game records replay; tampered ones are refused.
+mod runtime; // Loading, the artifact cache, sessions, determinism, snapshots.
+mod runtime_support; // Builds the test components once and loads them.
+mod server_api; // The game server's HTTP API, in-process.
+mod server_crash; // The game server survives SIGKILL with every answered action.
+mod server_postgres; // Two game servers on one PostgreSQL database.
+mod server_support; // Shared helpers of the game-server tests.
+mod shogun; // The Shogun component through the host: records, winters, replay.
+mod tower; // The battle tower's statistics and per-game determinism.
+mod variants; // Shogun's shipped variants: schema, effects, refusals.

@@ -1089,6 +1089,11 @@ fn end_winter(state: &mut State, table: &mut dyn Table, log: &mut Log) {
         );
     }
     state.score_lines.extend(lines);
+    // Asks the host to keep this winter's board and scores in the game record.
+    say(
+        log,
+        Message::new("milestone.winter-scored").number("year", state.year),
+    );
     if state.year >= state.settings.years {
         state.phase = Phase::Over;
         say(log, Message::new("log.game-over"));

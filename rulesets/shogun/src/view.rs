@@ -144,6 +144,7 @@ pub fn view(state: &State, viewer: Viewer) -> Value {
         "bid_order": state.bid_order,
         "turn_order": state.turn_order,
         "draft": draft,
+        "score_lines": state.score_lines,
     })
 }
 

@@ -8,7 +8,7 @@ use super::raw::{RawCards, RawMap, RawProvince};
 use super::span::LineIndex;
 use super::*;
 use sdk::Diagnostic;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use toml::Spanned;
 
@@ -222,8 +222,8 @@ fn check_header(raw: &RawMap, report: &mut Report<'_>) {
 }
 
 /// Checks the regions; returns region id -> index for the first of each id.
-fn check_regions(raw: &RawMap, report: &mut Report<'_>) -> HashMap<String, RegionId> {
-    let mut ids: HashMap<String, RegionId> = HashMap::new();
+fn check_regions(raw: &RawMap, report: &mut Report<'_>) -> BTreeMap<String, RegionId> {
+    let mut ids: BTreeMap<String, RegionId> = BTreeMap::new();
     if raw.region.is_empty() {
         report.error(&raw.map.span(), "the map has no [[region]]".to_string());
     }
@@ -262,10 +262,10 @@ fn check_regions(raw: &RawMap, report: &mut Report<'_>) -> HashMap<String, Regio
 /// Checks each province on its own; returns province id -> index for the first of each id.
 fn check_provinces(
     raw: &RawMap,
-    regions: &HashMap<String, RegionId>,
+    regions: &BTreeMap<String, RegionId>,
     report: &mut Report<'_>,
-) -> HashMap<String, ProvinceId> {
-    let mut ids: HashMap<String, ProvinceId> = HashMap::new();
+) -> BTreeMap<String, ProvinceId> {
+    let mut ids: BTreeMap<String, ProvinceId> = BTreeMap::new();
     if raw.province.is_empty() {
         report.error(&raw.map.span(), "the map has no [[province]]".to_string());
     }
@@ -376,9 +376,9 @@ fn links(province: &RawProvince) -> impl Iterator<Item = (Link, &Spanned<String>
 
 /// Checks the neighbour lists: known names, no self-loops, no repeats, and every border listed
 /// on both sides with the same kind.
-fn check_borders(raw: &RawMap, provinces: &HashMap<String, ProvinceId>, report: &mut Report<'_>) {
+fn check_borders(raw: &RawMap, provinces: &BTreeMap<String, ProvinceId>, report: &mut Report<'_>) {
     // (from, to) -> kind, for the first mention.
-    let mut listed: HashMap<(ProvinceId, ProvinceId), Link> = HashMap::new();
+    let mut listed: BTreeMap<(ProvinceId, ProvinceId), Link> = BTreeMap::new();
     for (from, spanned) in raw.province.iter().enumerate() {
         let province = spanned.get_ref();
         let id = province.id.get_ref();
@@ -450,7 +450,7 @@ fn check_borders(raw: &RawMap, provinces: &HashMap<String, ProvinceId>, report: 
 }
 
 /// Regions must not be empty, and should have the standard 9 provinces.
-fn check_region_sizes(raw: &RawMap, regions: &HashMap<String, RegionId>, report: &mut Report<'_>) {
+fn check_region_sizes(raw: &RawMap, regions: &BTreeMap<String, RegionId>, report: &mut Report<'_>) {
     let mut sizes = vec![0usize; raw.region.len()];
     for province in &raw.province {
         if let Some(region) = &province.get_ref().region
@@ -477,7 +477,11 @@ fn check_region_sizes(raw: &RawMap, regions: &HashMap<String, RegionId>, report:
 
 /// Every province must be reachable from the first, by land or sea; with 3 players, every province
 /// in play must be reachable through provinces in play.
-fn check_connected(raw: &RawMap, provinces: &HashMap<String, ProvinceId>, report: &mut Report<'_>) {
+fn check_connected(
+    raw: &RawMap,
+    provinces: &BTreeMap<String, ProvinceId>,
+    report: &mut Report<'_>,
+) {
     let errors_before = report.error_count();
     let adjacency: Vec<Vec<ProvinceId>> = raw
         .province
@@ -923,7 +927,7 @@ fn check_unique_ids<'s>(
 /// with one seat per player and exactly the armies of that player count's countryside groups.
 fn check_beginner_setup(
     raw: &RawMap,
-    provinces: &HashMap<String, ProvinceId>,
+    provinces: &BTreeMap<String, ProvinceId>,
     cards: &MergedCards,
     report: &mut Report<'_>,
 ) {
@@ -1218,8 +1222,8 @@ fn build_cards(cards: &MergedCards) -> Cards {
 /// Builds the board from a map that passed every check.
 fn build_board(
     raw: RawMap,
-    regions: &HashMap<String, RegionId>,
-    provinces: &HashMap<String, ProvinceId>,
+    regions: &BTreeMap<String, RegionId>,
+    provinces: &BTreeMap<String, ProvinceId>,
     cards: &MergedCards,
 ) -> Board {
     let cards = build_cards(cards);

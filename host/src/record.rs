@@ -1,0 +1,203 @@
+//! Game records: everything needed to replay a finished game bit-for-bit, as JSON, and the check
+//! that a record really replays to what it claims.
+//!
+//! A record holds the ruleset's hash, the map text and its hash, the options, the seat count, the
+//! seed's commitment and (once the game is over) the seed, and every action in order. It also
+//! keeps checkpoints so a reader can follow the game without running it, chosen by a rule that
+//! works for any ruleset: the spectator view after every [`CHECKPOINT_INTERVAL`] actions, after
+//! every public `milestone.` event (Shogun: each winter, whose view carries the score breakdown)
+//! and at the end of the game. The final result carries the score breakdown.
+//!
+//! [`Session::replay`] runs a record again and refuses it if anything differs: the hashes, the
+//! seed's commitment, an action the rules reject, a checkpoint or the result.
+
+use std::sync::Arc;
+
+use anyhow::{Result, bail};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use sdk::{Action, GameResult, OptionSetting, Seat};
+
+use crate::runtime::{ContentHash, LoadedRuleset};
+pub use crate::session::CHECKPOINT_INTERVAL;
+use crate::session::{GameSpec, Session, SessionError, parse_seed};
+use crate::table::commitment;
+
+/// One applied action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedAction {
+    /// Who acted.
+    pub seat: Seat,
+    /// The answer.
+    pub action: Action,
+}
+
+/// The public state at one point of the game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// How many actions had been applied.
+    pub after_action: u64,
+    /// The spectator view (the ruleset's JSON; a string if it was not JSON).
+    pub spectator_view: serde_json::Value,
+    /// The ruleset's `milestone.` event that asked for this checkpoint, if one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub milestone: Option<sdk::Message>,
+}
+
+/// A game's record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The record format's version.
+    pub format: u32,
+    /// The ruleset's id.
+    pub ruleset_id: String,
+    /// The ruleset's own version.
+    pub ruleset_version: String,
+    /// The SHA-256 of the ruleset's component.
+    pub ruleset_hash: ContentHash,
+    /// The contract version the host ran it under.
+    pub contract_version: String,
+    /// The SHA-256 of the map text.
+    pub map_hash: String,
+    /// The map as TOML text.
+    pub map: String,
+    /// Options that differ from their defaults.
+    pub options: Vec<OptionSetting>,
+    /// How many seats.
+    pub seats: u32,
+    /// The position file the game started from, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+    /// SHA-256 of the seed, known from the start.
+    pub seed_commitment: String,
+    /// The seed, as hex, revealed when the game is over.
+    pub seed: Option<String>,
+    /// Every action, in order.
+    pub actions: Vec<RecordedAction>,
+    /// Spectator checkpoints.
+    pub checkpoints: Vec<Checkpoint>,
+    /// The result, once the game is over.
+    pub result: Option<GameResult>,
+}
+
+impl GameRecord {
+    /// The current record format.
+    pub const FORMAT: u32 = 1;
+
+    /// Reads a record from JSON.
+    pub fn from_json(text: &str) -> Result<GameRecord> {
+        Ok(serde_json::from_str(text)?)
+    }
+
+    /// The record as pretty JSON.
+    pub fn to_json(&self) -> Result<String> {
+        Ok(serde_json::to_string_pretty(self)?)
+    }
+}
+
+/// Why a record was refused.
+fn tampered(what: String) -> SessionError {
+    SessionError::Ruleset(anyhow::anyhow!("the record does not replay: {what}"))
+}
+
+impl Session {
+    /// Replays a finished game's record and checks that everything it claims comes out the same.
+    /// Returns the replayed session; any difference is an error saying what differs.
+    pub fn replay(
+        ruleset: Arc<LoadedRuleset>,
+        record: &GameRecord,
+    ) -> Result<Session, SessionError> {
+        check_header(&ruleset, record).map_err(|e| tampered(format!("{e:#}")))?;
+        let Some(seed_hex) = &record.seed else {
+            return Err(tampered(
+                "it has no seed (the seed is revealed only when the game is over)".into(),
+            ));
+        };
+        let seed = parse_seed(seed_hex).map_err(tampered)?;
+        if commitment(&seed) != record.seed_commitment {
+            return Err(tampered(
+                "the seed does not match the seed commitment".into(),
+            ));
+        }
+        let spec = GameSpec {
+            map_toml: record.map.clone(),
+            options: record.options.clone(),
+            seats: record.seats,
+            seed,
+            position: record.position.clone(),
+        };
+        let mut session = Session::new(ruleset, spec)?;
+        for (index, recorded) in record.actions.iter().enumerate() {
+            match session.apply(recorded.seat, &recorded.action) {
+                Ok(_) => {}
+                Err(SessionError::Rejected(rejection)) => {
+                    return Err(tampered(format!(
+                        "action {} (seat {}) is refused by the rules: {rejection}",
+                        index + 1,
+                        recorded.seat
+                    )));
+                }
+                Err(other) => return Err(other),
+            }
+        }
+        let replayed = session.record()?;
+        if replayed.checkpoints != record.checkpoints {
+            let first = replayed
+                .checkpoints
+                .iter()
+                .zip(&record.checkpoints)
+                .find(|(a, b)| a != b)
+                .map_or_else(
+                    || {
+                        format!(
+                            "{} checkpoints instead of {}",
+                            replayed.checkpoints.len(),
+                            record.checkpoints.len()
+                        )
+                    },
+                    |(a, _)| format!("the checkpoint after action {} differs", a.after_action),
+                );
+            return Err(tampered(first));
+        }
+        if replayed.result != record.result {
+            return Err(tampered("the result differs".into()));
+        }
+        if replayed.result.is_none() {
+            return Err(tampered(
+                "the game is not over after its last action".into(),
+            ));
+        }
+        Ok(session)
+    }
+}
+
+fn check_header(ruleset: &LoadedRuleset, record: &GameRecord) -> Result<()> {
+    if record.format != GameRecord::FORMAT {
+        bail!(
+            "record format {} is not {}",
+            record.format,
+            GameRecord::FORMAT
+        );
+    }
+    if record.ruleset_id != ruleset.info().id {
+        bail!(
+            "it is of ruleset `{}`, not `{}`",
+            record.ruleset_id,
+            ruleset.info().id
+        );
+    }
+    if record.ruleset_hash != ruleset.hash() {
+        bail!(
+            "it was played with ruleset hash {}, but the loaded `{}` has hash {}",
+            record.ruleset_hash,
+            ruleset.info().id,
+            ruleset.hash()
+        );
+    }
+    let map_hash = hex::encode(Sha256::digest(record.map.as_bytes()));
+    if map_hash != record.map_hash {
+        bail!("the map does not match its hash");
+    }
+    Ok(())
+}

@@ -1,0 +1,635 @@
+//! Loading rulesets: compiling (or fetching from the cache) each component, checking its
+//! contract version and imports before it runs, and the limits every call runs under.
+//!
+//! A component is checked in this order, each step before anything of it executes:
+//! 1. its `tenka-contract` custom section (inside the core module the component nests) must name
+//!    a contract version this host supports;
+//! 2. it may import only the contract's interfaces, plus the `wasi:*` plumbing that Rust's
+//!    standard library links in, which is defined to trap because a ruleset never does I/O;
+//! 3. it is compiled, or its precompiled artifact is loaded from the cache;
+//! 4. it is instantiated once, in a store of its own, to read its description.
+
+pub(crate) mod bindings;
+pub mod cache;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, anyhow, bail};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use wasmtime::component::{Component, Linker};
+use wasmtime::{Config, Engine, ResourceLimiter, Store};
+
+use crate::session::{GameSpec, Session, SessionError};
+use crate::table::GameTable;
+pub use cache::{ArtifactCache, CacheOutcome};
+
+/// The contract versions this host can run. A component built for another is refused.
+pub const SUPPORTED_CONTRACTS: &[&str] = &[sdk::CONTRACT_VERSION];
+
+/// The interfaces of the contract a component may import, without their version suffix.
+const CONTRACT_IMPORTS: &[&str] = &[
+    "tenka:ruleset/types",
+    "tenka:ruleset/random",
+    "tenka:ruleset/battle-tower",
+    "tenka:ruleset/log",
+];
+
+/// The SHA-256 of a ruleset, as lowercase hex: of the component's bytes, or of a native
+/// ruleset's id. Game records name the ruleset by it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ContentHash(pub String);
+
+impl ContentHash {
+    /// The hash of some bytes.
+    pub fn of(bytes: &[u8]) -> ContentHash {
+        ContentHash(hex::encode(Sha256::digest(bytes)))
+    }
+}
+
+impl fmt::Display for ContentHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The limits every call into a ruleset runs under.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallLimits {
+    /// Fuel given before each call (about one unit per WebAssembly instruction). A call that
+    /// uses it all fails with "fuel exhausted".
+    pub fuel_per_call: u64,
+    /// The most linear memory one game's instance may grow to, in bytes.
+    pub memory_bytes: usize,
+    /// The longest string or byte list (view, render, snapshot) a call may return, in bytes.
+    pub max_output_bytes: usize,
+    /// The most entries a returned list (decisions, events, choices) may have.
+    pub max_output_items: usize,
+}
+
+impl Default for CallLimits {
+    fn default() -> Self {
+        CallLimits {
+            fuel_per_call: 1_000_000_000,
+            memory_bytes: 64 << 20,
+            max_output_bytes: 8 << 20,
+            max_output_items: 100_000,
+        }
+    }
+}
+
+/// How a [`Runtime`] is set up.
+#[derive(Clone, Debug)]
+pub struct RuntimeConfig {
+    /// Limits for every call.
+    pub limits: CallLimits,
+    /// Where precompiled artifacts are kept; `None` compiles in memory every time.
+    pub cache_dir: Option<PathBuf>,
+}
+
+impl Default for RuntimeConfig {
+    /// Default limits; the cache in `$TENKA_CACHE_DIR`, else `target/tenka-cache`.
+    fn default() -> Self {
+        let cache_dir = std::env::var_os("TENKA_CACHE_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("target/tenka-cache"));
+        RuntimeConfig {
+            limits: CallLimits::default(),
+            cache_dir: Some(cache_dir),
+        }
+    }
+}
+
+/// What loading one component did.
+#[derive(Clone, Debug, Serialize)]
+pub struct LoadReport {
+    /// The component file.
+    pub path: PathBuf,
+    /// The ruleset's id, when it loaded.
+    pub ruleset_id: Option<String>,
+    /// The component's hash, when it could be read.
+    pub hash: Option<ContentHash>,
+    /// Whether its precompiled artifact came from the cache.
+    pub cache: Option<CacheOutcome>,
+    /// How long loading took.
+    pub elapsed: Duration,
+    /// Why it was refused, if it was.
+    pub error: Option<String>,
+}
+
+/// The memory limit of one store, which also remembers whether it was hit, so a failed call can
+/// say "memory limit" rather than the bare trap the guest's allocator turns it into.
+pub(crate) struct MemoryLimiter {
+    most_bytes: usize,
+    pub(crate) hit: bool,
+}
+
+impl ResourceLimiter for MemoryLimiter {
+    fn memory_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        if desired > self.most_bytes {
+            self.hit = true;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        Ok(desired <= 1_000_000)
+    }
+}
+
+/// What a store of one game holds: that game's table and its limits.
+pub(crate) struct StoreState {
+    pub(crate) table: GameTable,
+    pub(crate) limiter: MemoryLimiter,
+}
+
+/// A component ready to instantiate.
+pub(crate) struct WasmRuleset {
+    pub(crate) engine: Engine,
+    pub(crate) pre: bindings::RulesetPre<StoreState>,
+}
+
+impl WasmRuleset {
+    /// A new store for one game (or one stateless call) with its own instance.
+    pub(crate) fn instantiate(
+        &self,
+        table: GameTable,
+        limits: &CallLimits,
+    ) -> Result<(Store<StoreState>, bindings::Ruleset)> {
+        let mut store = Store::new(
+            &self.engine,
+            StoreState {
+                table,
+                limiter: MemoryLimiter {
+                    most_bytes: limits.memory_bytes,
+                    hit: false,
+                },
+            },
+        );
+        store.limiter(|state| &mut state.limiter);
+        store.set_fuel(limits.fuel_per_call)?;
+        let instance = self
+            .pre
+            .instantiate(&mut store)
+            .map_err(anyhow::Error::from)
+            .context("failed to instantiate the ruleset")?;
+        Ok((store, instance))
+    }
+}
+
+pub(crate) enum RulesetKind {
+    Wasm(Box<WasmRuleset>),
+    Native(Box<dyn sdk::native::DynRuleset>),
+}
+
+/// A ruleset the runtime has loaded: a checked component, or a native ruleset in tests.
+pub struct LoadedRuleset {
+    info: sdk::RulesetInfo,
+    hash: ContentHash,
+    source: Option<PathBuf>,
+    pub(crate) kind: RulesetKind,
+    pub(crate) limits: CallLimits,
+}
+
+impl fmt::Debug for LoadedRuleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LoadedRuleset")
+            .field("id", &self.info.id)
+            .field("hash", &self.hash)
+            .field("source", &self.source)
+            .finish()
+    }
+}
+
+/// Turns the error of a failed call into one that names the ruleset, the call and the cause.
+pub(crate) fn describe_failure(
+    ruleset: &str,
+    call: &str,
+    error: wasmtime::Error,
+    memory_limit_hit: bool,
+    limits: &CallLimits,
+) -> anyhow::Error {
+    let cause = if memory_limit_hit {
+        format!("memory limit of {} MiB reached", limits.memory_bytes >> 20)
+    } else if let Some(trap) = error.downcast_ref::<wasmtime::Trap>() {
+        match trap {
+            wasmtime::Trap::OutOfFuel => format!(
+                "fuel exhausted: the call ran longer than its {} units of fuel",
+                limits.fuel_per_call
+            ),
+            wasmtime::Trap::UnreachableCodeReached => {
+                "trap: unreachable executed (the ruleset panicked or aborted)".to_owned()
+            }
+            other => format!("trap: {other}"),
+        }
+    } else {
+        format!("{:#}", anyhow::Error::from(error))
+    };
+    anyhow!("ruleset `{ruleset}` failed in `{call}`: {cause}")
+}
+
+impl LoadedRuleset {
+    /// The ruleset's description.
+    pub fn info(&self) -> &sdk::RulesetInfo {
+        &self.info
+    }
+
+    /// The ruleset's content hash.
+    pub fn hash(&self) -> ContentHash {
+        self.hash.clone()
+    }
+
+    /// The component file it was loaded from; `None` for a native ruleset.
+    pub fn source(&self) -> Option<&Path> {
+        self.source.as_deref()
+    }
+
+    /// Whether this is a native ruleset (tests) rather than a component.
+    pub fn is_native(&self) -> bool {
+        matches!(self.kind, RulesetKind::Native(_))
+    }
+
+    /// The limits its calls run under.
+    pub fn limits(&self) -> &CallLimits {
+        &self.limits
+    }
+
+    /// Runs a stateless export in a fresh instance.
+    fn stateless<R>(
+        &self,
+        call: &str,
+        f: impl FnOnce(
+            &bindings::exports::tenka::ruleset::rules::Guest,
+            &mut Store<StoreState>,
+        ) -> wasmtime::Result<R>,
+        native: impl FnOnce(&dyn sdk::native::DynRuleset) -> R,
+    ) -> Result<R> {
+        match &self.kind {
+            RulesetKind::Native(ruleset) => {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| native(ruleset.as_ref())))
+                    .map_err(|_| anyhow!("ruleset `{}` panicked in `{call}`", self.info.id))
+            }
+            RulesetKind::Wasm(wasm) => {
+                let mut table = GameTable::new(&[0; 32]);
+                table.log_enabled = false;
+                let (mut store, instance) = wasm.instantiate(table, &self.limits)?;
+                f(instance.tenka_ruleset_rules(), &mut store).map_err(|error| {
+                    let hit = store.data().limiter.hit;
+                    describe_failure(&self.info.id, call, error, hit, &self.limits)
+                })
+            }
+        }
+    }
+
+    /// Checks a map given as TOML text. An error means the ruleset failed, not the map.
+    pub fn validate_map(&self, map_toml: &str) -> Result<Vec<sdk::Diagnostic>> {
+        let diagnostics = self.stateless(
+            "validate-map",
+            |rules, store| {
+                Ok(rules
+                    .call_validate_map(store, map_toml)?
+                    .into_iter()
+                    .map(bindings::diagnostic_from_wit)
+                    .collect::<Vec<_>>())
+            },
+            |ruleset| ruleset.validate_map(map_toml),
+        )?;
+        self.check_items("validate-map", diagnostics.len())?;
+        Ok(diagnostics)
+    }
+
+    /// The message catalogue of a language as (key, template) pairs.
+    pub fn catalogue(&self, language: &str) -> Result<Vec<(String, String)>> {
+        let pairs = self.stateless(
+            "catalogue",
+            |rules, store| rules.call_catalogue(store, language),
+            |ruleset| ruleset.catalogue(language),
+        )?;
+        self.check_items("catalogue", pairs.len())?;
+        Ok(pairs)
+    }
+
+    pub(crate) fn check_items(&self, call: &str, items: usize) -> Result<()> {
+        if items > self.limits.max_output_items {
+            bail!(
+                "ruleset `{}` failed in `{call}`: it returned {items} entries, more than the limit of {}",
+                self.info.id,
+                self.limits.max_output_items
+            );
+        }
+        Ok(())
+    }
+
+    pub(crate) fn check_bytes(&self, call: &str, bytes: usize) -> Result<()> {
+        if bytes > self.limits.max_output_bytes {
+            bail!(
+                "ruleset `{}` failed in `{call}`: it returned {bytes} bytes, more than the limit of {}",
+                self.info.id,
+                self.limits.max_output_bytes
+            );
+        }
+        Ok(())
+    }
+
+    /// Starts a game.
+    pub fn new_game(self: &Arc<Self>, spec: GameSpec) -> Result<Session, SessionError> {
+        Session::new(self.clone(), spec)
+    }
+}
+
+/// The contract version a component declares, read from its `tenka-contract` custom section
+/// (in the component or any module nested in it), and the names of its top-level imports.
+pub fn inspect_component(bytes: &[u8]) -> Result<(Option<String>, Vec<String>)> {
+    use wasmparser::{Parser, Payload};
+    let mut version = None;
+    let mut imports = Vec::new();
+    let mut depth = 0usize;
+    for payload in Parser::new(0).parse_all(bytes) {
+        match payload.context("the file is not a valid WebAssembly component")? {
+            Payload::Version { .. } => depth += 1,
+            Payload::End(_) => depth = depth.saturating_sub(1),
+            Payload::CustomSection(section) if section.name() == sdk::CONTRACT_SECTION => {
+                let text = String::from_utf8_lossy(section.data()).trim().to_owned();
+                version = Some(text);
+            }
+            Payload::ComponentImportSection(reader) if depth == 1 => {
+                for import in reader {
+                    imports.push(import?.name.0.to_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok((version, imports))
+}
+
+/// Refuses a component built for another contract or importing more than the contract.
+pub fn check_component(bytes: &[u8]) -> Result<()> {
+    let (version, imports) = inspect_component(bytes)?;
+    match version {
+        None => bail!(
+            "it has no `{}` section: it was not built with the Tenka SDK (this host supports contract version {})",
+            sdk::CONTRACT_SECTION,
+            SUPPORTED_CONTRACTS.join(", ")
+        ),
+        Some(version) if !SUPPORTED_CONTRACTS.contains(&version.as_str()) => bail!(
+            "it was built for contract version {version}, but this host supports contract version {}",
+            SUPPORTED_CONTRACTS.join(", ")
+        ),
+        Some(_) => {}
+    }
+    for import in imports {
+        let interface = import.split('@').next().unwrap_or_default();
+        if CONTRACT_IMPORTS.contains(&interface) || interface.starts_with("wasi:") {
+            continue;
+        }
+        bail!("it imports `{import}`, which the Tenka contract does not provide");
+    }
+    Ok(())
+}
+
+/// The host's rulesets: one engine, one linker, and every ruleset loaded so far.
+pub struct Runtime {
+    engine: Engine,
+    config: RuntimeConfig,
+    cache: ArtifactCache,
+    rulesets: RwLock<BTreeMap<String, Arc<LoadedRuleset>>>,
+}
+
+impl fmt::Debug for Runtime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Runtime")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Runtime {
+    /// A runtime with no rulesets yet.
+    pub fn new(config: RuntimeConfig) -> Result<Runtime> {
+        let mut engine_config = Config::new();
+        // Fuel rather than epochs: deterministic, so a call that runs out replays the same.
+        engine_config.consume_fuel(true);
+        // Rulesets must replay bit-for-bit on every machine.
+        engine_config.cranelift_nan_canonicalization(true);
+        let engine = Engine::new(&engine_config).map_err(anyhow::Error::from)?;
+        Ok(Runtime {
+            engine,
+            cache: ArtifactCache::new(config.cache_dir.clone()),
+            config,
+            rulesets: RwLock::new(BTreeMap::new()),
+        })
+    }
+
+    /// The runtime's configuration.
+    pub fn config(&self) -> &RuntimeConfig {
+        &self.config
+    }
+
+    /// Loads every `*.wasm` file of `dir`, in name order. A component that fails is reported
+    /// and skipped; the others still load. Fails only when the directory cannot be read.
+    pub fn load_dir(&self, dir: &Path) -> Result<Vec<LoadReport>> {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+            .with_context(|| format!("failed to read the rulesets directory {}", dir.display()))?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|path| path.extension().is_some_and(|ext| ext == "wasm"))
+            .collect();
+        paths.sort();
+        Ok(paths
+            .iter()
+            .map(|path| self.load_file_report(path))
+            .collect())
+    }
+
+    fn load_file_report(&self, path: &Path) -> LoadReport {
+        let started = Instant::now();
+        let mut report = LoadReport {
+            path: path.to_owned(),
+            ruleset_id: None,
+            hash: None,
+            cache: None,
+            elapsed: Duration::ZERO,
+            error: None,
+        };
+        match self.load_file(path) {
+            Ok((ruleset, cache)) => {
+                report.ruleset_id = Some(ruleset.info().id.clone());
+                report.hash = Some(ruleset.hash());
+                report.cache = Some(cache);
+            }
+            Err(error) => report.error = Some(format!("{error:#}")),
+        }
+        report.elapsed = started.elapsed();
+        report
+    }
+
+    /// Loads one component file and registers its ruleset.
+    pub fn load_file(&self, path: &Path) -> Result<(Arc<LoadedRuleset>, CacheOutcome)> {
+        let bytes = std::fs::read(path)
+            .with_context(|| format!("failed to read the component {}", path.display()))?;
+        self.load_bytes(&bytes, Some(path.to_owned()))
+            .with_context(|| format!("refused the component {}", path.display()))
+    }
+
+    /// Loads a component from its bytes and registers its ruleset.
+    pub fn load_bytes(
+        &self,
+        bytes: &[u8],
+        source: Option<PathBuf>,
+    ) -> Result<(Arc<LoadedRuleset>, CacheOutcome)> {
+        check_component(bytes)?;
+        let hash = ContentHash::of(bytes);
+        let (component, outcome) = self.cache.load_or_compile(&self.engine, bytes, &hash.0)?;
+        let pre = self.prepare(&component)?;
+        let wasm = WasmRuleset {
+            engine: self.engine.clone(),
+            pre,
+        };
+        let mut table = GameTable::new(&[0; 32]);
+        table.log_enabled = false;
+        let (mut store, instance) = wasm.instantiate(table, &self.config.limits)?;
+        let rules = instance.tenka_ruleset_rules();
+        let describe = |store: &mut Store<StoreState>, call: &str, error: wasmtime::Error| {
+            let hit = store.data().limiter.hit;
+            describe_failure("(loading)", call, error, hit, &self.config.limits)
+        };
+        let declared = rules
+            .call_contract_version(&mut store)
+            .map_err(|e| describe(&mut store, "contract-version", e))?;
+        if !SUPPORTED_CONTRACTS.contains(&declared.as_str()) {
+            bail!(
+                "it reports contract version {declared}, but this host supports contract version {}",
+                SUPPORTED_CONTRACTS.join(", ")
+            );
+        }
+        store.set_fuel(self.config.limits.fuel_per_call)?;
+        let info = rules
+            .call_info(&mut store)
+            .map_err(|e| describe(&mut store, "info", e))?;
+        let info = bindings::info_from_wit(info);
+        check_info(&info)?;
+        let ruleset = Arc::new(LoadedRuleset {
+            info,
+            hash,
+            source,
+            kind: RulesetKind::Wasm(Box::new(wasm)),
+            limits: self.config.limits.clone(),
+        });
+        self.register(ruleset.clone())?;
+        Ok((ruleset, outcome))
+    }
+
+    fn prepare(&self, component: &Component) -> Result<bindings::RulesetPre<StoreState>> {
+        let mut linker: Linker<StoreState> = Linker::new(&self.engine);
+        bindings::Ruleset::add_to_linker::<StoreState, wasmtime::component::HasSelf<StoreState>>(
+            &mut linker,
+            |state| state,
+        )
+        .map_err(anyhow::Error::from)?;
+        // Rust's standard library links `wasi:*` plumbing a ruleset never uses; calling any of
+        // it traps.
+        linker
+            .define_unknown_imports_as_traps(component)
+            .map_err(anyhow::Error::from)?;
+        let pre = linker
+            .instantiate_pre(component)
+            .map_err(anyhow::Error::from)
+            .context("the component does not fit the contract")?;
+        bindings::RulesetPre::new(pre)
+            .map_err(anyhow::Error::from)
+            .context("the component does not export the contract's `rules`")
+    }
+
+    /// Registers a native ruleset (tests and benchmarks): no sandbox, same session API. Its hash
+    /// is the SHA-256 of `native:<id>`.
+    pub fn register_native(
+        &self,
+        ruleset: Box<dyn sdk::native::DynRuleset>,
+    ) -> Result<Arc<LoadedRuleset>> {
+        let info = ruleset.info();
+        check_info(&info)?;
+        let hash = ContentHash::of(format!("native:{}", info.id).as_bytes());
+        let loaded = Arc::new(LoadedRuleset {
+            info,
+            hash,
+            source: None,
+            kind: RulesetKind::Native(ruleset),
+            limits: self.config.limits.clone(),
+        });
+        self.register(loaded.clone())?;
+        Ok(loaded)
+    }
+
+    fn register(&self, ruleset: Arc<LoadedRuleset>) -> Result<()> {
+        let mut rulesets = self
+            .rulesets
+            .write()
+            .map_err(|_| anyhow!("the ruleset registry is poisoned"))?;
+        let id = ruleset.info().id.clone();
+        if let Some(existing) = rulesets.get(&id)
+            && existing.hash() != ruleset.hash()
+        {
+            bail!(
+                "ruleset id `{id}` is already loaded from {}",
+                existing.source().map_or_else(
+                    || "a native ruleset".to_owned(),
+                    |p| p.display().to_string()
+                )
+            );
+        }
+        rulesets.insert(id, ruleset);
+        Ok(())
+    }
+
+    /// Every loaded ruleset, by id.
+    pub fn rulesets(&self) -> Vec<Arc<LoadedRuleset>> {
+        self.rulesets
+            .read()
+            .map(|r| r.values().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// The loaded ruleset with this id.
+    pub fn ruleset(&self, id: &str) -> Option<Arc<LoadedRuleset>> {
+        self.rulesets.read().ok()?.get(id).cloned()
+    }
+}
+
+fn check_info(info: &sdk::RulesetInfo) -> Result<()> {
+    let id_ok = !info.id.is_empty()
+        && info
+            .id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if !id_ok {
+        bail!(
+            "ruleset id `{}` must be lowercase letters, digits and dashes",
+            info.id
+        );
+    }
+    if info.min_seats == 0 || info.min_seats > info.max_seats {
+        bail!(
+            "ruleset `{}` declares seats {}..={}",
+            info.id,
+            info.min_seats,
+            info.max_seats
+        );
+    }
+    Ok(())
+}

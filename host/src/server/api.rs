@@ -1,0 +1,685 @@
+//! The `/api` handlers. Each one checks who is asking (a seat's token or nobody, a spectator),
+//! asks the [`Hub`](super::games::Hub) and shapes the answer as the API document says.
+
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures_util::Stream;
+use sdk::{Action, Event, OptionKind, OptionSetting, OptionValue, Seat, Viewer};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use tokio::sync::broadcast::error::RecvError;
+
+use super::AppState;
+use super::catalog::RulesetEntry;
+use super::error::{AppError, AppJson, AppResult};
+use super::games::{LiveGame, Update};
+use super::storage::{StoredAction, StoredGame, StoredSeat, now_millis};
+use super::tokens;
+
+/// The names bots answer to.
+pub const BOT_NAMES: [&str; 2] = ["random", "search"];
+
+// ---------------------------------------------------------------------------------------------
+// Who is asking
+// ---------------------------------------------------------------------------------------------
+
+/// The token a request carries: `Authorization: Bearer <token>`, or `?token=` for EventSource,
+/// which cannot set headers.
+fn request_token<'a>(
+    headers: &'a HeaderMap,
+    query_token: Option<&'a str>,
+) -> AppResult<Option<&'a str>> {
+    if let Some(value) = headers.get(header::AUTHORIZATION) {
+        let value = value
+            .to_str()
+            .map_err(|_| AppError::BadRequest("the Authorization header is not text".to_owned()))?;
+        let token = value.strip_prefix("Bearer ").ok_or_else(|| {
+            AppError::BadRequest("the Authorization header must be `Bearer <token>`".to_owned())
+        })?;
+        return Ok(Some(token.trim()));
+    }
+    Ok(query_token.filter(|token| !token.is_empty()))
+}
+
+/// The viewer a request reads as: the token's seat, or a spectator without a token. A token that
+/// belongs to no seat of this game is refused rather than silently downgraded.
+fn viewer_of(game: &LiveGame, headers: &HeaderMap, query_token: Option<&str>) -> AppResult<Viewer> {
+    match request_token(headers, query_token)? {
+        None => Ok(Viewer::Spectator),
+        Some(token) => game.seat_of_token(token).map(Viewer::Seat).ok_or_else(|| {
+            AppError::Forbidden("this token belongs to no seat of this game".to_owned())
+        }),
+    }
+}
+
+/// The seat a request acts for; acting needs a token.
+fn seat_of(game: &LiveGame, headers: &HeaderMap, query_token: Option<&str>) -> AppResult<Seat> {
+    match viewer_of(game, headers, query_token)? {
+        Viewer::Seat(seat) => Ok(seat),
+        Viewer::Spectator => Err(AppError::Forbidden(
+            "acting needs the seat's token: `Authorization: Bearer <token>`".to_owned(),
+        )),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rulesets
+// ---------------------------------------------------------------------------------------------
+
+/// `GET /api/rulesets`
+pub async fn list_rulesets(State(state): State<AppState>) -> Json<Value> {
+    Json(Value::Array(
+        state
+            .catalog
+            .rulesets
+            .iter()
+            .map(RulesetEntry::summary)
+            .collect(),
+    ))
+}
+
+fn ruleset_entry<'a>(state: &'a AppState, id: &str) -> AppResult<&'a RulesetEntry> {
+    state
+        .catalog
+        .rulesets
+        .iter()
+        .find(|entry| entry.info.id == id)
+        .ok_or_else(|| AppError::NotFound(format!("there is no ruleset `{id}`")))
+}
+
+/// `GET /api/rulesets/{id}/catalogue/{lang}`
+pub async fn catalogue(
+    State(state): State<AppState>,
+    Path((id, language)): Path<(String, String)>,
+) -> AppResult<Json<BTreeMap<String, String>>> {
+    ruleset_entry(&state, &id)?;
+    let ruleset = state
+        .hub
+        .runtime()
+        .ruleset(&id)
+        .ok_or_else(|| AppError::NotFound(format!("there is no ruleset `{id}`")))?;
+    let pairs = tokio::task::spawn_blocking(move || super::engine::catalogue(&ruleset, &language))
+        .await
+        .context("reading a catalogue failed")?;
+    Ok(Json(pairs.into_iter().collect()))
+}
+
+/// `GET /api/rulesets/{id}/maps/{map}`
+pub async fn map_preview(
+    State(state): State<AppState>,
+    Path((id, map)): Path<(String, String)>,
+) -> AppResult<Json<Value>> {
+    let entry = ruleset_entry(&state, &id)?;
+    let map = entry
+        .maps
+        .iter()
+        .find(|candidate| candidate.id == map)
+        .ok_or_else(|| AppError::NotFound(format!("ruleset `{id}` has no map `{map}`")))?;
+    Ok(Json(json!({
+        "id": map.id,
+        "name": map.name,
+        "toml": map.toml,
+        "hash": map.hash,
+        "diagnostics": map.diagnostics,
+    })))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Games
+// ---------------------------------------------------------------------------------------------
+
+/// One seat in a create-game request.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum SeatRequest {
+    /// A person, invited by link.
+    Human {
+        /// The display name until the person claims the seat.
+        #[serde(default)]
+        name: Option<String>,
+    },
+    /// A server-side bot.
+    Bot {
+        /// Which bot: `random` or `search`.
+        bot: String,
+    },
+}
+
+/// `POST /api/games` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    /// The ruleset's id.
+    pub ruleset: String,
+    /// A map the ruleset ships, by id; ignored when `map_toml` is given.
+    #[serde(default)]
+    pub map: Option<String>,
+    /// A map of one's own, as TOML text.
+    #[serde(default)]
+    pub map_toml: Option<String>,
+    /// A named variant whose options are the starting point.
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// Option values, by option name, overriding the variant's.
+    #[serde(default)]
+    pub options: BTreeMap<String, Value>,
+    /// The seats, in order.
+    pub seats: Vec<SeatRequest>,
+    /// A fixed seed as 64 hex digits; accepted only when the server allows fixed seeds.
+    #[serde(default)]
+    pub seed: Option<String>,
+}
+
+/// Turns a plain JSON option value into the typed value its spec asks for.
+fn option_value(kind: &OptionKind, name: &str, value: &Value) -> AppResult<OptionValue> {
+    let wrong = |expected: &str| {
+        AppError::BadRequest(format!("option `{name}` must be {expected}, not {value}"))
+    };
+    Ok(match kind {
+        OptionKind::Boolean => {
+            OptionValue::Boolean(value.as_bool().ok_or_else(|| wrong("true or false"))?)
+        }
+        OptionKind::Integer { .. } => {
+            OptionValue::Integer(value.as_i64().ok_or_else(|| wrong("a whole number"))?)
+        }
+        OptionKind::Decimal { .. } => {
+            OptionValue::Decimal(value.as_f64().ok_or_else(|| wrong("a number"))?)
+        }
+        OptionKind::Choice(_) => {
+            OptionValue::Choice(value.as_str().ok_or_else(|| wrong("a name"))?.to_owned())
+        }
+    })
+}
+
+/// A seat's public description.
+fn seat_json(seat: &StoredSeat) -> Value {
+    json!({
+        "seat": seat.seat,
+        "kind": seat.kind,
+        "name": seat.name,
+        "claimed": seat.claimed,
+        "bot": seat.bot,
+    })
+}
+
+/// A game's public description, as listed.
+fn game_json(stored: &StoredGame, seats: &[StoredSeat], version: u64, finished: bool) -> Value {
+    json!({
+        "id": stored.id,
+        "ruleset": stored.ruleset_id,
+        "map": stored.map_id,
+        "variant": stored.variant,
+        "seats": seats.iter().map(seat_json).collect::<Vec<_>>(),
+        "version": version,
+        "status": if finished { "finished" } else { "active" },
+        "created_at": stored.created_at,
+    })
+}
+
+fn live_game_json(game: &LiveGame) -> Value {
+    let summary = game.summary();
+    game_json(
+        &game.stored,
+        &game.seats(),
+        summary.version,
+        summary.finished,
+    )
+}
+
+/// `POST /api/games`
+pub async fn create_game(
+    State(state): State<AppState>,
+    AppJson(request): AppJson<CreateGame>,
+) -> AppResult<Response> {
+    let entry = ruleset_entry(&state, &request.ruleset)?;
+    let seat_count = request.seats.len() as u32;
+    if !(entry.info.min_seats..=entry.info.max_seats).contains(&seat_count) {
+        return Err(AppError::BadRequest(format!(
+            "`{}` is played by {} to {} seats, not {seat_count}",
+            entry.info.id, entry.info.min_seats, entry.info.max_seats
+        )));
+    }
+    let (map_id, map_toml) = match (&request.map_toml, &request.map) {
+        (Some(toml), _) => ("custom".to_owned(), toml.clone()),
+        (None, Some(id)) => {
+            let map = entry.maps.iter().find(|map| &map.id == id).ok_or_else(|| {
+                AppError::NotFound(format!("ruleset `{}` has no map `{id}`", entry.info.id))
+            })?;
+            (map.id.clone(), map.toml.clone())
+        }
+        (None, None) => {
+            return Err(AppError::BadRequest(
+                "name a `map` or give a `map_toml`".to_owned(),
+            ));
+        }
+    };
+    let mut values: BTreeMap<String, Value> = BTreeMap::new();
+    if let Some(variant) = &request.variant {
+        let found = entry
+            .variants
+            .iter()
+            .find(|candidate| &candidate.id == variant)
+            .ok_or_else(|| AppError::NotFound(format!("there is no variant `{variant}`")))?;
+        values.extend(found.options.clone());
+    }
+    values.extend(request.options.clone());
+    let mut options = Vec::new();
+    for (name, value) in &values {
+        let spec = entry
+            .info
+            .options
+            .iter()
+            .find(|spec| &spec.name == name)
+            .ok_or_else(|| AppError::BadRequest(format!("there is no option `{name}`")))?;
+        options.push(OptionSetting {
+            name: name.clone(),
+            value: option_value(&spec.kind, name, value)?,
+        });
+    }
+    let seed: [u8; 32] = match &request.seed {
+        Some(seed) if state.config.allow_fixed_seeds => hex::decode(seed)
+            .ok()
+            .and_then(|bytes| bytes.try_into().ok())
+            .ok_or_else(|| AppError::BadRequest("`seed` must be 64 hex digits".to_owned()))?,
+        Some(_) => {
+            return Err(AppError::Forbidden(
+                "this server does not accept fixed seeds".to_owned(),
+            ));
+        }
+        None => tokens::random_bytes()?,
+    };
+
+    let id = tokens::new_game_id()?;
+    let mut seats = Vec::new();
+    let mut issued = Vec::new();
+    for (index, seat) in request.seats.iter().enumerate() {
+        let number = index as u32;
+        match seat {
+            SeatRequest::Human { name } => {
+                let token = tokens::new_token()?;
+                let name = name
+                    .clone()
+                    .unwrap_or_else(|| format!("Player {}", index + 1));
+                if name.chars().count() > 64 {
+                    return Err(AppError::BadRequest(
+                        "a seat name has at most 64 characters".to_owned(),
+                    ));
+                }
+                seats.push(StoredSeat {
+                    seat: number,
+                    kind: "human".to_owned(),
+                    name: name.clone(),
+                    token_hash: Some(tokens::token_hash(&token)),
+                    bot: None,
+                    claimed: false,
+                });
+                issued
+                    .push(json!({ "seat": number, "kind": "human", "name": name, "token": token }));
+            }
+            SeatRequest::Bot { bot } => {
+                if !BOT_NAMES.contains(&bot.as_str()) {
+                    return Err(AppError::BadRequest(format!(
+                        "there is no bot `{bot}`; use one of {BOT_NAMES:?}"
+                    )));
+                }
+                let name = format!("Bot {} ({bot})", index + 1);
+                seats.push(StoredSeat {
+                    seat: number,
+                    kind: "bot".to_owned(),
+                    name: name.clone(),
+                    token_hash: None,
+                    bot: Some(bot.clone()),
+                    claimed: true,
+                });
+                issued.push(json!({ "seat": number, "kind": "bot", "name": name }));
+            }
+        }
+    }
+    let stored = StoredGame {
+        id: id.clone(),
+        ruleset_id: entry.info.id.clone(),
+        ruleset_hash: entry.hash.clone(),
+        map_id,
+        map_hash: hex::encode(Sha256::digest(map_toml.as_bytes())),
+        map_toml,
+        variant: request.variant.clone(),
+        options_json: serde_json::to_string(&options).context("failed to encode options")?,
+        seed,
+        created_at: now_millis(),
+        finished_at: None,
+    };
+    let game = state.hub.create(stored, seats).await?;
+    let body = json!({
+        "id": id,
+        "version": game.summary().version,
+        "seats": issued,
+        "spectator_url": format!("/#/watch/{id}"),
+    });
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+/// `GET /api/games`
+pub async fn list_games(State(state): State<AppState>) -> AppResult<Json<Value>> {
+    let listed = state.hub.storage().list_games(200).await?;
+    Ok(Json(Value::Array(
+        listed
+            .iter()
+            .map(|(stored, seats, version)| {
+                game_json(stored, seats, *version, stored.finished_at.is_some())
+            })
+            .collect(),
+    )))
+}
+
+/// `GET /api/games/{id}`
+pub async fn get_game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> AppResult<Json<Value>> {
+    let game = state.hub.game(&id).await?;
+    Ok(Json(live_game_json(&game)))
+}
+
+/// `POST /api/games/{id}/claim` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// The name to show for the seat.
+    pub name: String,
+}
+
+/// `POST /api/games/{id}/claim`
+pub async fn claim(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    AppJson(claim): AppJson<Claim>,
+) -> AppResult<Json<Value>> {
+    let game = state.hub.game(&id).await?;
+    let seat = seat_of(&game, &headers, None)?;
+    let name = claim.name.trim();
+    if name.is_empty() || name.chars().count() > 64 {
+        return Err(AppError::BadRequest(
+            "a name has 1 to 64 characters".to_owned(),
+        ));
+    }
+    state.hub.claim(&game, seat, name).await?;
+    Ok(Json(json!({ "seat": seat, "name": name })))
+}
+
+/// Query of reading endpoints: a token for EventSource-style clients, and where to start.
+#[derive(Debug, Default, Deserialize)]
+pub struct ReadQuery {
+    /// The seat's token, when no header can be sent.
+    #[serde(default)]
+    pub token: Option<String>,
+    /// Only entries after this version.
+    #[serde(default)]
+    pub since: Option<u64>,
+}
+
+/// `GET /api/games/{id}/view`
+pub async fn view(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<ReadQuery>,
+    headers: HeaderMap,
+) -> AppResult<Json<Value>> {
+    let game = state.hub.game(&id).await?;
+    let viewer = viewer_of(&game, &headers, query.token.as_deref())?;
+    let view = state.hub.view(&game, viewer).await?;
+    let summary = game.summary();
+    let finished = view.result.is_some();
+    let mut body = json!({
+        "version": view.version,
+        "viewer": viewer,
+        "seats": game.seats().iter().map(seat_json).collect::<Vec<_>>(),
+        "status": if finished { "finished" } else { "active" },
+        "pending": view.pending,
+        "waiting_for": summary.waiting_for,
+        "state": view.state,
+        "svg": view.svg,
+        "seed_commitment": super::engine::seed_commitment(&game.stored.seed),
+    });
+    if let Some(result) = &view.result {
+        body["result"] = serde_json::to_value(result).context("failed to encode a result")?;
+        // The seed is revealed once the game is over, so players can check the commitment.
+        body["seed"] = Value::String(hex::encode(game.stored.seed));
+    }
+    Ok(Json(body))
+}
+
+/// `POST /api/games/{id}/actions` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SubmitAction {
+    /// The version the player saw when choosing.
+    pub version: u64,
+    /// The answer to the seat's pending decision.
+    pub action: Action,
+}
+
+/// The events `viewer` may see, as log text.
+fn visible_events(events: &[Event], viewer: Viewer) -> Vec<Value> {
+    events
+        .iter()
+        .filter(|event| event.audience.includes(viewer))
+        .map(|event| json!({ "text": event.text }))
+        .collect()
+}
+
+/// `POST /api/games/{id}/actions`
+pub async fn submit_action(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    AppJson(request): AppJson<SubmitAction>,
+) -> AppResult<Json<Value>> {
+    let game = state.hub.game(&id).await?;
+    let seat = seat_of(&game, &headers, None)?;
+    if game
+        .seats()
+        .iter()
+        .any(|stored| stored.seat == seat && stored.bot.is_some())
+    {
+        return Err(AppError::Forbidden(
+            "a bot plays this seat now; take it back first".to_owned(),
+        ));
+    }
+    let submitted = state
+        .hub
+        .submit(&game, seat, request.version, request.action)
+        .await?;
+    Ok(Json(json!({
+        "version": submitted.version,
+        "events": visible_events(&submitted.events, Viewer::Seat(seat)),
+    })))
+}
+
+/// One log entry as `viewer` may see it.
+fn log_entry(action: &StoredAction, viewer: Viewer) -> AppResult<Value> {
+    let events: Vec<Event> =
+        serde_json::from_str(&action.events_json).context("a stored event list is unreadable")?;
+    let tower: Value =
+        serde_json::from_str(&action.tower_json).context("stored tower drops are unreadable")?;
+    let mut entry = json!({
+        "version": action.seq,
+        "seat": action.seat,
+        "events": visible_events(&events, viewer),
+    });
+    if tower.as_array().is_some_and(|drops| !drops.is_empty()) {
+        entry["tower"] = tower;
+    }
+    Ok(entry)
+}
+
+async fn log_since(
+    state: &AppState,
+    game: &LiveGame,
+    since: u64,
+    viewer: Viewer,
+) -> AppResult<Vec<Value>> {
+    let actions = state.hub.storage().actions_since(game.id(), since).await?;
+    actions
+        .iter()
+        .map(|action| log_entry(action, viewer))
+        .collect()
+}
+
+/// `GET /api/games/{id}/log`
+pub async fn log(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<ReadQuery>,
+    headers: HeaderMap,
+) -> AppResult<Json<Value>> {
+    let game = state.hub.game(&id).await?;
+    let viewer = viewer_of(&game, &headers, query.token.as_deref())?;
+    let entries = log_since(&state, &game, query.since.unwrap_or(0), viewer).await?;
+    Ok(Json(Value::Array(entries)))
+}
+
+/// An update pushed over the event stream.
+#[derive(Serialize)]
+struct StreamUpdate {
+    version: u64,
+    log: Vec<Value>,
+    seats_changed: bool,
+}
+
+/// `GET /api/games/{id}/stream` (server-sent events). A reconnecting client passes `since` (or
+/// its browser sends `Last-Event-ID`) and receives every entry it missed.
+pub async fn stream(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<ReadQuery>,
+    headers: HeaderMap,
+) -> AppResult<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>> {
+    let game = state.hub.game(&id).await?;
+    let viewer = viewer_of(&game, &headers, query.token.as_deref())?;
+    let last_event_id = headers
+        .get("last-event-id")
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    let since = query
+        .since
+        .into_iter()
+        .chain(last_event_id)
+        .max()
+        .unwrap_or(0);
+    // Subscribe before reading what is stored, so nothing falls between the two.
+    let updates = game.subscribe();
+
+    struct Cursor {
+        state: AppState,
+        game: Arc<LiveGame>,
+        viewer: Viewer,
+        updates: tokio::sync::broadcast::Receiver<Update>,
+        sent: u64,
+        first: bool,
+    }
+    let cursor = Cursor {
+        state,
+        game,
+        viewer,
+        updates,
+        sent: since,
+        first: true,
+    };
+    let events = futures_util::stream::unfold(cursor, |mut cursor| async move {
+        loop {
+            let seats_changed = if cursor.first {
+                cursor.first = false;
+                false
+            } else {
+                match cursor.updates.recv().await {
+                    Ok(Update::Version(version)) if version <= cursor.sent => continue,
+                    Ok(Update::Version(_)) | Err(RecvError::Lagged(_)) => false,
+                    Ok(Update::Seats) => true,
+                    Err(RecvError::Closed) => return None,
+                }
+            };
+            let log = match log_since(&cursor.state, &cursor.game, cursor.sent, cursor.viewer).await
+            {
+                Ok(log) => log,
+                Err(error) => {
+                    tracing::warn!("stream of game {}: {error}", cursor.game.id());
+                    return None;
+                }
+            };
+            if let Some(last) = log.last().and_then(|entry| entry["version"].as_u64()) {
+                cursor.sent = last;
+            }
+            let version = cursor.sent;
+            let update = StreamUpdate {
+                version,
+                log,
+                seats_changed,
+            };
+            let event = SseEvent::default()
+                .event("update")
+                .id(version.to_string())
+                .json_data(&update)
+                .unwrap_or_else(|_| SseEvent::default().event("update").data("{}"));
+            return Some((Ok(event), cursor));
+        }
+    });
+    Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
+}
+
+/// `POST /api/games/{id}/seats/{seat}/bot` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandToBot {
+    /// The bot to hand the seat to; `null` takes it back.
+    pub bot: Option<String>,
+}
+
+/// `POST /api/games/{id}/seats/{seat}/bot`
+pub async fn hand_to_bot(
+    State(state): State<AppState>,
+    Path((id, seat)): Path<(String, u32)>,
+    headers: HeaderMap,
+    AppJson(request): AppJson<HandToBot>,
+) -> AppResult<Json<Value>> {
+    let game = state.hub.game(&id).await?;
+    let own = seat_of(&game, &headers, None)?;
+    if own != seat {
+        return Err(AppError::Forbidden(
+            "a token acts only for its own seat".to_owned(),
+        ));
+    }
+    if let Some(bot) = &request.bot
+        && !BOT_NAMES.contains(&bot.as_str())
+    {
+        return Err(AppError::BadRequest(format!(
+            "there is no bot `{bot}`; use one of {BOT_NAMES:?}"
+        )));
+    }
+    state.hub.set_bot(&game, seat, request.bot.clone()).await?;
+    Ok(Json(json!({ "seat": seat, "bot": request.bot })))
+}
+
+/// `GET /api/games/{id}/record`
+pub async fn record(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> AppResult<Json<Value>> {
+    let game = state.hub.game(&id).await?;
+    Ok(Json(state.hub.record(&game).await?))
+}
+
+/// Any other `/api` path.
+pub async fn unknown_api() -> AppError {
+    AppError::NotFound("there is no such API endpoint".to_owned())
+}

@@ -1,0 +1,167 @@
+//! The narrow seam between the server and the runtime: every call the server makes into a
+//! ruleset goes through here. All of these functions run ruleset code (WebAssembly): call them
+//! on the blocking pool, never on the async reactor.
+
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use sdk::{Action, Diagnostic, PendingDecision, RulesetInfo};
+use serde_json::Value;
+
+use super::error::AppError;
+use super::storage::{StoredAction, StoredGame};
+use crate::bots::{Bot, BotKind};
+use crate::session::{Applied, GameSpec, SessionError, SessionSnapshot};
+use crate::table::TowerDrop;
+
+pub use crate::runtime::{LoadedRuleset, Runtime};
+pub use crate::session::Session;
+
+/// Every loaded ruleset.
+pub fn rulesets(runtime: &Runtime) -> Vec<Arc<LoadedRuleset>> {
+    runtime.rulesets()
+}
+
+/// The ruleset's description.
+pub fn info(ruleset: &LoadedRuleset) -> RulesetInfo {
+    ruleset.info().clone()
+}
+
+/// The ruleset's content hash, as text.
+pub fn ruleset_hash(ruleset: &LoadedRuleset) -> String {
+    ruleset.hash().0
+}
+
+/// Checks a map; a failing ruleset is reported as one error diagnostic.
+pub fn validate_map(ruleset: &LoadedRuleset, toml: &str) -> Vec<Diagnostic> {
+    ruleset.validate_map(toml).unwrap_or_else(|error| {
+        // The failure's details (a wasm backtrace) are for the server's log, not for clients.
+        tracing::warn!("{error:#}");
+        vec![Diagnostic::error(
+            0,
+            0,
+            "the ruleset failed while checking the map",
+        )]
+    })
+}
+
+/// A catalogue as (key, template) pairs; empty when the ruleset fails to give one.
+pub fn catalogue(ruleset: &LoadedRuleset, language: &str) -> Vec<(String, String)> {
+    ruleset.catalogue(language).unwrap_or_else(|error| {
+        tracing::warn!("catalogue {language} of {}: {error:#}", ruleset.info().id);
+        Vec::new()
+    })
+}
+
+/// Starts a game from its stored setup.
+pub fn start(
+    ruleset: &Arc<LoadedRuleset>,
+    game: &StoredGame,
+    seats: u32,
+) -> Result<Session, AppError> {
+    let options = serde_json::from_str(&game.options_json).map_err(|error| {
+        AppError::Internal(anyhow::anyhow!("stored options are unreadable: {error}"))
+    })?;
+    let spec = GameSpec {
+        map_toml: game.map_toml.clone(),
+        options,
+        seats,
+        seed: game.seed,
+        position: None,
+    };
+    ruleset.new_game(spec).map_err(|error| match error {
+        SessionError::Setup(error) => AppError::Setup(error.to_string()),
+        SessionError::Rejected(rejection) => AppError::Setup(rejection.to_string()),
+        SessionError::Ruleset(error) => AppError::Internal(error),
+    })
+}
+
+/// Rebuilds a session from stored snapshot bytes.
+pub fn restore(ruleset: &Arc<LoadedRuleset>, bytes: &[u8]) -> anyhow::Result<Session> {
+    let snapshot: SessionSnapshot =
+        serde_json::from_slice(bytes).context("a stored snapshot is unreadable")?;
+    Session::restore(ruleset.clone(), snapshot).map_err(|error| anyhow::anyhow!("{error}"))
+}
+
+/// A session's snapshot as bytes to store.
+pub fn snapshot(session: &mut Session) -> anyhow::Result<Vec<u8>> {
+    let snapshot = session
+        .snapshot()
+        .map_err(|error| anyhow::anyhow!("{error}"))?;
+    serde_json::to_vec(&snapshot).context("failed to encode a snapshot")
+}
+
+/// Re-applies a stored action while loading or catching up.
+pub fn replay_action(session: &mut Session, action: &StoredAction) -> anyhow::Result<()> {
+    let parsed: Action =
+        serde_json::from_str(&action.action_json).context("a stored action is unreadable")?;
+    session.apply(action.seat, &parsed).map_err(|error| {
+        anyhow::anyhow!("stored action {} does not replay: {error}", action.seq)
+    })?;
+    Ok(())
+}
+
+/// Turns a session error into the API's error, and says whether the session is still good.
+pub fn classify(error: SessionError) -> (AppError, bool) {
+    match error {
+        SessionError::Rejected(rejection) => (
+            AppError::Rejected {
+                message: rejection.to_string(),
+                rejection: serde_json::to_value(&rejection).unwrap_or(Value::Null),
+            },
+            true,
+        ),
+        SessionError::Setup(error) => (AppError::Setup(error.to_string()), true),
+        // The runtime recovers a session after a failed call, but a game that just failed is
+        // rebuilt from storage to be sure it matches what is stored.
+        SessionError::Ruleset(error) => (AppError::Internal(error), false),
+    }
+}
+
+/// Tower drops as they are stored and shown: what went in and what came out, never what stays.
+pub fn tower_log(drops: &[TowerDrop]) -> Value {
+    serde_json::to_value(drops).unwrap_or(Value::Array(Vec::new()))
+}
+
+/// A new bot by name for a seat of a game.
+pub fn new_bot(name: &str, game: &StoredGame, seat: u32) -> anyhow::Result<Box<dyn Bot>> {
+    let kind: BotKind = name
+        .parse()
+        .map_err(|error: String| anyhow::anyhow!(error))?;
+    Ok(kind.create(&game.seed, seat))
+}
+
+/// How often a bot may propose an action the rules refuse before it gives up for now.
+const BOT_ATTEMPTS: usize = 50;
+
+/// Lets a bot answer `decision` and applies its answer. A random legal shape can still break a
+/// rule: the bot tries again a bounded number of times.
+pub fn bot_move(
+    session: &mut Session,
+    bot: &mut dyn Bot,
+    decision: &PendingDecision,
+) -> anyhow::Result<(Action, Applied)> {
+    for _ in 0..BOT_ATTEMPTS {
+        let action = bot.decide(session, decision)?;
+        match session.apply(decision.seat, &action) {
+            Ok(applied) => return Ok((action, applied)),
+            Err(SessionError::Rejected(_)) => continue,
+            Err(error) => return Err(anyhow::anyhow!("{error}")),
+        }
+    }
+    anyhow::bail!(
+        "bot `{}` found no acceptable action in {BOT_ATTEMPTS} tries",
+        bot.name()
+    )
+}
+
+/// The ruleset's view text as JSON (a ruleset's view is a JSON document; anything else is shown
+/// as a string).
+pub fn view_json(text: String) -> Value {
+    serde_json::from_str(&text).unwrap_or(Value::String(text))
+}
+
+/// The public commitment to a seed.
+pub fn seed_commitment(seed: &[u8; 32]) -> String {
+    crate::table::commitment(seed)
+}

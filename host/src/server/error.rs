@@ -1,0 +1,120 @@
+//! One error type for every handler, so every failure has the same JSON shape:
+//! `{ "error": "<machine-code>", "message": "<plain English>" }`.
+
+use axum::Json;
+use axum::extract::FromRequest;
+use axum::extract::rejection::JsonRejection;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+/// What went wrong while answering a request.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// The request is malformed (bad JSON, a missing field, an impossible value).
+    #[error("{0}")]
+    BadRequest(String),
+    /// No such game, ruleset, map or seat.
+    #[error("{0}")]
+    NotFound(String),
+    /// The caller's token does not allow this.
+    #[error("{0}")]
+    Forbidden(String),
+    /// The action was made against an older version of the game.
+    #[error("the game has moved on to version {version}; fetch the view and try again")]
+    Stale {
+        /// The game's current version.
+        version: u64,
+    },
+    /// The ruleset refused the action; nothing changed.
+    #[error("{message}")]
+    Rejected {
+        /// The refusal in plain English.
+        message: String,
+        /// The ruleset's refusal, as the contract shapes it.
+        rejection: Value,
+    },
+    /// The game could not be created with this setup (bad map, options or seat count).
+    #[error("{0}")]
+    Setup(String),
+    /// The body is larger than the server accepts.
+    #[error("the request body is too large (the limit is 64 KiB)")]
+    PayloadTooLarge,
+    /// The body is not JSON.
+    #[error("expected a body with `Content-Type: application/json`")]
+    UnsupportedMediaType,
+    /// A fault of the server or a ruleset; the details are logged, never shown.
+    #[error("internal error: {0:#}")]
+    Internal(#[from] anyhow::Error),
+}
+
+impl AppError {
+    fn status_and_code(&self) -> (StatusCode, &'static str) {
+        match self {
+            AppError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad-request"),
+            AppError::NotFound(_) => (StatusCode::NOT_FOUND, "not-found"),
+            AppError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            AppError::Stale { .. } => (StatusCode::CONFLICT, "stale"),
+            AppError::Rejected { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "rejected"),
+            AppError::Setup(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad-setup"),
+            AppError::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "payload-too-large"),
+            AppError::UnsupportedMediaType => {
+                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type")
+            }
+            AppError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        }
+    }
+}
+
+impl From<sqlx::Error> for AppError {
+    fn from(error: sqlx::Error) -> Self {
+        AppError::Internal(anyhow::Error::new(error).context("database error"))
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let (status, code) = self.status_and_code();
+        let body = match &self {
+            AppError::Internal(error) => {
+                // Internal details may name files or ruleset internals: log them, show nothing.
+                tracing::error!("internal error: {error:#}");
+                json!({ "error": code, "message": "internal server error" })
+            }
+            AppError::Stale { version } => {
+                json!({ "error": code, "message": self.to_string(), "version": version })
+            }
+            AppError::Rejected { rejection, .. } => {
+                json!({ "error": code, "message": self.to_string(), "rejection": rejection })
+            }
+            _ => json!({ "error": code, "message": self.to_string() }),
+        };
+        (status, Json(body)).into_response()
+    }
+}
+
+impl From<JsonRejection> for AppError {
+    fn from(rejection: JsonRejection) -> Self {
+        match rejection.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => AppError::PayloadTooLarge,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => AppError::UnsupportedMediaType,
+            _ => AppError::BadRequest(rejection.body_text()),
+        }
+    }
+}
+
+/// `Json` whose rejections become [`AppError`]s, so a malformed body gets the same error shape
+/// as every other failure.
+#[derive(Debug, Clone, Copy, Default, FromRequest)]
+#[from_request(via(axum::Json), rejection(AppError))]
+pub struct AppJson<T>(pub T);
+
+impl<T: Serialize> IntoResponse for AppJson<T> {
+    fn into_response(self) -> Response {
+        Json(self.0).into_response()
+    }
+}
+
+/// The result type of handlers.
+pub type AppResult<T> = Result<T, AppError>;

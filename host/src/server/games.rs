@@ -1,0 +1,902 @@
+//! Live games: which games are in memory, how an action gets from a request into the ruleset and
+//! onto disk, and how bots and other server processes move games along.
+//!
+//! A game in memory is a [`LiveGame`]: its stored setup and seats plus, while it is in use, the
+//! running [`Session`]. All ruleset calls (WebAssembly) run on the blocking thread pool through
+//! `spawn_blocking`, never on the async reactor; a game's session is guarded by an async mutex, so
+//! one game's calls run one at a time while any number of games run side by side. Idle sessions
+//! are dropped and rebuilt on next use from the newest snapshot plus the actions after it.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use anyhow::Context as _;
+use sdk::{Action, Event, GameResult, PendingDecision, Seat, Viewer};
+use tokio::sync::broadcast;
+
+use super::engine::{self, LoadedRuleset, Runtime, Session};
+use super::error::{AppError, AppResult};
+use super::storage::{
+    DatabaseKind, Insert, Storage, StoredAction, StoredGame, StoredSeat, now_millis,
+};
+use crate::bots::Bot;
+use crate::session::Applied;
+
+/// How the hub runs games.
+#[derive(Clone, Debug)]
+pub struct HubConfig {
+    /// How long a bot waits before it acts, so people can follow the game.
+    pub bot_pace: Duration,
+    /// A snapshot is stored every this many actions.
+    pub snapshot_every: u64,
+    /// A game's session is dropped from memory after this long without use.
+    pub idle_after: Duration,
+}
+
+impl Default for HubConfig {
+    fn default() -> Self {
+        HubConfig {
+            bot_pace: Duration::from_millis(300),
+            snapshot_every: 32,
+            idle_after: Duration::from_secs(300),
+        }
+    }
+}
+
+/// What changed in a game, sent to its live subscribers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Update {
+    /// The game reached this version.
+    Version(u64),
+    /// A seat was claimed or handed to a bot or back.
+    Seats,
+}
+
+/// The state of one game that only its session lock holder may touch.
+struct GameState {
+    /// The running game; `None` while evicted or after a fault (rebuilt on next use).
+    session: Option<Session>,
+    /// The number of stored actions the session has applied.
+    version: u64,
+    /// The bots playing seats of this game, each with its own random stream.
+    bots: HashMap<Seat, Box<dyn Bot>>,
+}
+
+/// Public facts about a game, readable without waiting for its session.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// The game's version (its number of actions).
+    pub version: u64,
+    /// Whether the game is over.
+    pub finished: bool,
+    /// The seats that have a pending decision.
+    pub waiting_for: Vec<Seat>,
+}
+
+/// What a viewer sees of a game at one version, computed once per version and viewer.
+#[derive(Clone, Debug)]
+pub struct ViewData {
+    /// The version this view is of.
+    pub version: u64,
+    /// The viewer's own pending decisions.
+    pub pending: Vec<PendingDecision>,
+    /// The ruleset's JSON view for this viewer.
+    pub state: serde_json::Value,
+    /// The ruleset's SVG for this viewer.
+    pub svg: String,
+    /// The result, once the game is over.
+    pub result: Option<GameResult>,
+}
+
+/// Who runs a game's bots right now.
+#[derive(Default)]
+struct BotSchedule {
+    /// A bot task is running for this game.
+    running: bool,
+    /// Something changed since the running task last looked.
+    dirty: bool,
+}
+
+/// A game the server holds in memory.
+pub struct LiveGame {
+    /// The stored setup (with the secret seed: never sent to clients before the end).
+    pub stored: StoredGame,
+    /// The ruleset the game runs on.
+    pub ruleset: Arc<LoadedRuleset>,
+    seats: RwLock<Vec<StoredSeat>>,
+    summary: RwLock<Summary>,
+    state: tokio::sync::Mutex<GameState>,
+    updates: broadcast::Sender<Update>,
+    views: Mutex<HashMap<Viewer, Arc<ViewData>>>,
+    bots: Mutex<BotSchedule>,
+    last_used: AtomicI64,
+}
+
+impl LiveGame {
+    /// The game's id.
+    pub fn id(&self) -> &str {
+        &self.stored.id
+    }
+
+    /// The seats as they are now.
+    pub fn seats(&self) -> Vec<StoredSeat> {
+        self.seats
+            .read()
+            .map(|seats| seats.clone())
+            .unwrap_or_default()
+    }
+
+    /// The public summary as it is now.
+    pub fn summary(&self) -> Summary {
+        self.summary
+            .read()
+            .map(|summary| summary.clone())
+            .unwrap_or_default()
+    }
+
+    /// Subscribes to the game's changes.
+    pub fn subscribe(&self) -> broadcast::Receiver<Update> {
+        self.updates.subscribe()
+    }
+
+    /// The seat a token acts for, if any.
+    pub fn seat_of_token(&self, token: &str) -> Option<Seat> {
+        let hash = super::tokens::token_hash(token);
+        self.seats()
+            .iter()
+            .find(|seat| seat.token_hash.as_deref() == Some(hash.as_str()))
+            .map(|seat| seat.seat)
+    }
+
+    fn touch(&self) {
+        self.last_used.store(now_millis(), Ordering::Relaxed);
+    }
+
+    fn publish(&self, update: Update) {
+        // No subscriber is fine: nobody is watching.
+        let _ = self.updates.send(update);
+    }
+
+    fn set_summary(&self, summary: Summary) {
+        if let Ok(mut current) = self.summary.write() {
+            *current = summary;
+        }
+    }
+}
+
+/// What an accepted action produced.
+#[derive(Clone, Debug)]
+pub struct Submitted {
+    /// The game's new version.
+    pub version: u64,
+    /// Every event the action produced, with audiences (filter before showing).
+    pub events: Vec<Event>,
+}
+
+/// All games of one server process.
+pub struct Hub {
+    storage: Storage,
+    runtime: Arc<Runtime>,
+    config: HubConfig,
+    games: Mutex<HashMap<String, Arc<LiveGame>>>,
+}
+
+/// Runs `work` with the session on the blocking pool and gives the session back. A panic inside
+/// the ruleset glue loses the session (it is rebuilt from storage on next use), never the server.
+async fn with_session<T: Send + 'static>(
+    state: &mut GameState,
+    work: impl FnOnce(&mut Session) -> T + Send + 'static,
+) -> anyhow::Result<T> {
+    let mut session = state.session.take().context("the game is not loaded")?;
+    let (session, output) = tokio::task::spawn_blocking(move || {
+        let output = work(&mut session);
+        (session, output)
+    })
+    .await
+    .context("a ruleset call failed")?;
+    state.session = Some(session);
+    Ok(output)
+}
+
+impl Hub {
+    /// A hub over a database and a runtime with the rulesets loaded.
+    pub fn new(storage: Storage, runtime: Arc<Runtime>, config: HubConfig) -> Arc<Hub> {
+        Arc::new(Hub {
+            storage,
+            runtime,
+            config,
+            games: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The database.
+    pub fn storage(&self) -> &Storage {
+        &self.storage
+    }
+
+    /// The runtime with the loaded rulesets.
+    pub fn runtime(&self) -> &Arc<Runtime> {
+        &self.runtime
+    }
+
+    /// The game with this id, loading its setup from storage if it is not in memory.
+    pub async fn game(self: &Arc<Self>, id: &str) -> AppResult<Arc<LiveGame>> {
+        if let Some(game) = self
+            .games
+            .lock()
+            .ok()
+            .and_then(|games| games.get(id).cloned())
+        {
+            game.touch();
+            return Ok(game);
+        }
+        let unknown = || AppError::NotFound(format!("there is no game `{id}`"));
+        // Ids are short hex strings; anything else cannot name a game.
+        if id.is_empty() || id.len() > 64 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Err(unknown());
+        }
+        let stored = self.storage.game(id).await?.ok_or_else(unknown)?;
+        let ruleset = self.runtime.ruleset(&stored.ruleset_id).ok_or_else(|| {
+            AppError::Internal(anyhow::anyhow!(
+                "game {id} needs ruleset `{}`, which is not loaded",
+                stored.ruleset_id
+            ))
+        })?;
+        let seats = self.storage.seats(id).await?;
+        let version = self.storage.version(id).await?;
+        let finished = stored.finished_at.is_some();
+        let game = Arc::new(LiveGame {
+            stored,
+            ruleset,
+            seats: RwLock::new(seats),
+            summary: RwLock::new(Summary {
+                version,
+                finished,
+                waiting_for: Vec::new(),
+            }),
+            state: tokio::sync::Mutex::new(GameState {
+                session: None,
+                version: 0,
+                bots: HashMap::new(),
+            }),
+            updates: broadcast::channel(64).0,
+            views: Mutex::new(HashMap::new()),
+            bots: Mutex::new(BotSchedule::default()),
+            last_used: AtomicI64::new(now_millis()),
+        });
+        let game = {
+            let mut games = self
+                .games
+                .lock()
+                .map_err(|_| anyhow::anyhow!("the game table is poisoned"))?;
+            games.entry(id.to_owned()).or_insert(game).clone()
+        };
+        // A game loaded for the first time may be waiting for its bots (after a restart).
+        self.schedule_bots(&game);
+        Ok(game)
+    }
+
+    /// Starts a new game: checks the setup by creating the session, then stores it.
+    pub async fn create(
+        self: &Arc<Self>,
+        stored: StoredGame,
+        seats: Vec<StoredSeat>,
+    ) -> AppResult<Arc<LiveGame>> {
+        let ruleset = self.runtime.ruleset(&stored.ruleset_id).ok_or_else(|| {
+            AppError::NotFound(format!("there is no ruleset `{}`", stored.ruleset_id))
+        })?;
+        let spec_game = stored.clone();
+        let spec_ruleset = ruleset.clone();
+        let seat_count = seats.len() as u32;
+        let session = tokio::task::spawn_blocking(move || {
+            engine::start(&spec_ruleset, &spec_game, seat_count)
+        })
+        .await
+        .context("starting a game failed")??;
+        self.storage.create_game(&stored, &seats).await?;
+        let id = stored.id.clone();
+        let game = Arc::new(LiveGame {
+            stored,
+            ruleset,
+            seats: RwLock::new(seats),
+            summary: RwLock::new(Summary::default()),
+            state: tokio::sync::Mutex::new(GameState {
+                session: Some(session),
+                version: 0,
+                bots: HashMap::new(),
+            }),
+            updates: broadcast::channel(64).0,
+            views: Mutex::new(HashMap::new()),
+            bots: Mutex::new(BotSchedule::default()),
+            last_used: AtomicI64::new(now_millis()),
+        });
+        {
+            let mut state = game.state.lock().await;
+            self.refresh_summary(&game, &mut state).await?;
+        }
+        if let Ok(mut games) = self.games.lock() {
+            games.insert(id, game.clone());
+        }
+        self.schedule_bots(&game);
+        Ok(game)
+    }
+
+    /// Makes sure the session is in memory and up to date with storage.
+    async fn ensure_loaded(&self, game: &LiveGame, state: &mut GameState) -> anyhow::Result<()> {
+        if state.session.is_none() {
+            let snapshot = self.storage.latest_snapshot(game.id()).await?;
+            let from = snapshot.as_ref().map_or(0, |(seq, _)| *seq);
+            let actions = self.storage.actions_since(game.id(), from).await?;
+            let ruleset = game.ruleset.clone();
+            let stored = game.stored.clone();
+            let seat_count = game.seats().len() as u32;
+            let (session, version) = tokio::task::spawn_blocking(move || {
+                let mut session = match snapshot {
+                    Some((_, bytes)) => engine::restore(&ruleset, &bytes)?,
+                    None => engine::start(&ruleset, &stored, seat_count)
+                        .map_err(|error| anyhow::anyhow!("{error}"))?,
+                };
+                let mut version = from;
+                for action in &actions {
+                    engine::replay_action(&mut session, action)?;
+                    version = action.seq;
+                }
+                anyhow::Ok((session, version))
+            })
+            .await
+            .context("loading a game failed")?
+            .with_context(|| format!("failed to load game {}", game.id()))?;
+            state.session = Some(session);
+            state.version = version;
+        } else if self.storage.kind() == DatabaseKind::Postgres {
+            // Other processes may have moved the game on; one process on SQLite never needs to.
+            self.catch_up(game, state).await?;
+        }
+        Ok(())
+    }
+
+    /// Applies the actions another process stored since the session's version.
+    async fn catch_up(&self, game: &LiveGame, state: &mut GameState) -> anyhow::Result<bool> {
+        let actions = self.storage.actions_since(game.id(), state.version).await?;
+        if actions.is_empty() {
+            return Ok(false);
+        }
+        let last = actions.last().map_or(state.version, |action| action.seq);
+        let replayed = with_session(state, move |session| {
+            actions
+                .iter()
+                .try_for_each(|action| engine::replay_action(session, action))
+        })
+        .await;
+        match replayed {
+            Ok(Ok(())) => {
+                state.version = last;
+                // Whoever noticed first, the summary and the subscribers learn of it now.
+                self.refresh_summary(game, state).await?;
+                game.publish(Update::Version(last));
+                Ok(true)
+            }
+            Ok(Err(error)) | Err(error) => {
+                state.session = None;
+                Err(error)
+            }
+        }
+    }
+
+    /// Recomputes the public summary after a change.
+    async fn refresh_summary(&self, game: &LiveGame, state: &mut GameState) -> anyhow::Result<()> {
+        let pending = with_session(state, |session| session.pending())
+            .await?
+            .map_err(|error| anyhow::anyhow!("{error}"))?;
+        let over = pending.is_empty();
+        let mut waiting_for: Vec<Seat> = pending.iter().map(|decision| decision.seat).collect();
+        waiting_for.sort_unstable();
+        waiting_for.dedup();
+        let was_finished = game.summary().finished;
+        if over && !was_finished {
+            self.storage.mark_finished(game.id()).await?;
+        }
+        game.set_summary(Summary {
+            version: state.version,
+            finished: over,
+            waiting_for,
+        });
+        Ok(())
+    }
+
+    /// Applies one seat's action against `expected` version, stores it, and tells everyone.
+    pub async fn submit(
+        self: &Arc<Self>,
+        game: &Arc<LiveGame>,
+        seat: Seat,
+        expected: u64,
+        action: Action,
+    ) -> AppResult<Submitted> {
+        let mut state = game.state.lock().await;
+        self.ensure_loaded(game, &mut state).await?;
+        if expected != state.version {
+            return Err(AppError::Stale {
+                version: state.version,
+            });
+        }
+        let submitted = self.apply_locked(game, &mut state, seat, action).await?;
+        drop(state);
+        self.after_change(game, submitted.version).await;
+        Ok(submitted)
+    }
+
+    /// The heart of every change: apply in the ruleset, store, then publish. The caller holds the
+    /// game's lock and has loaded the session.
+    async fn apply_locked(
+        &self,
+        game: &Arc<LiveGame>,
+        state: &mut GameState,
+        seat: Seat,
+        action: Action,
+    ) -> AppResult<Submitted> {
+        let action_json = serde_json::to_string(&action).context("failed to encode an action")?;
+        let applied = with_session(state, move |session| session.apply(seat, &action)).await?;
+        let applied = match applied {
+            Ok(applied) => applied,
+            Err(error) => {
+                let (error, keep_session) = engine::classify(error);
+                if !keep_session {
+                    // A trap may leave the ruleset's memory half-written: rebuild from storage.
+                    state.session = None;
+                }
+                return Err(error);
+            }
+        };
+        self.commit(game, state, seat, action_json, applied).await
+    }
+
+    /// Stores an action the session has just applied; on a lost race or a failed write the
+    /// session (which ran ahead of storage) is dropped and rebuilt from what is stored.
+    async fn commit(
+        &self,
+        game: &Arc<LiveGame>,
+        state: &mut GameState,
+        seat: Seat,
+        action_json: String,
+        applied: Applied,
+    ) -> AppResult<Submitted> {
+        let seq = state.version + 1;
+        let record = StoredAction {
+            seq,
+            seat,
+            action_json,
+            events_json: serde_json::to_string(&applied.events)
+                .context("failed to encode events")?,
+            tower_json: serde_json::to_string(&engine::tower_log(&applied.tower))
+                .context("failed to encode tower drops")?,
+        };
+        let inserted = self.storage.insert_action(game.id(), &record).await;
+        match inserted {
+            Ok(Insert::Stored) => {}
+            Ok(Insert::Conflict) => {
+                // Another process took this version first: our session ran ahead of storage.
+                state.session = None;
+                self.ensure_loaded(game, state).await?;
+                self.refresh_summary(game, state).await?;
+                return Err(AppError::Stale {
+                    version: state.version,
+                });
+            }
+            Err(error) => {
+                state.session = None;
+                return Err(error.into());
+            }
+        }
+        state.version = seq;
+        if seq.is_multiple_of(self.config.snapshot_every) {
+            let bytes = with_session(state, engine::snapshot).await?;
+            match bytes {
+                Ok(bytes) => {
+                    if let Err(error) = self.storage.save_snapshot(game.id(), seq, &bytes).await {
+                        tracing::warn!("game {}: {error:#}", game.id());
+                    }
+                }
+                Err(error) => tracing::warn!("game {}: no snapshot: {error:#}", game.id()),
+            }
+        }
+        self.refresh_summary(game, state).await?;
+        Ok(Submitted {
+            version: seq,
+            events: applied.events,
+        })
+    }
+
+    /// Publishes a change locally and to other processes, and wakes the bots.
+    async fn after_change(self: &Arc<Self>, game: &Arc<LiveGame>, version: u64) {
+        game.publish(Update::Version(version));
+        if let Err(error) = self
+            .storage
+            .notify(&format!("{}:{version}", game.id()))
+            .await
+        {
+            tracing::warn!("{error:#}");
+        }
+        self.schedule_bots(game);
+    }
+
+    /// What `viewer` sees now.
+    pub async fn view(&self, game: &Arc<LiveGame>, viewer: Viewer) -> AppResult<Arc<ViewData>> {
+        let version = game.summary().version;
+        if let Some(view) = game
+            .views
+            .lock()
+            .ok()
+            .and_then(|views| views.get(&viewer).cloned())
+            && view.version == version
+        {
+            return Ok(view);
+        }
+        let mut state = game.state.lock().await;
+        self.ensure_loaded(game, &mut state).await?;
+        let version = state.version;
+        let computed = with_session(&mut state, move |session| {
+            let pending: Vec<PendingDecision> = session
+                .pending()?
+                .into_iter()
+                .filter(|decision| viewer.is(decision.seat))
+                .collect();
+            let state = session.view(viewer)?;
+            let svg = session.render(viewer)?;
+            let result = session.result()?;
+            Ok::<_, crate::session::SessionError>((pending, state, svg, result))
+        })
+        .await?;
+        let (pending, state_json, svg, result) = match computed {
+            Ok(computed) => computed,
+            Err(error) => return Err(engine::classify(error).0),
+        };
+        let view = Arc::new(ViewData {
+            version,
+            pending,
+            state: engine::view_json(state_json),
+            svg,
+            result,
+        });
+        if let Ok(mut views) = game.views.lock() {
+            views.retain(|_, cached| cached.version == version);
+            views.insert(viewer, view.clone());
+        }
+        Ok(view)
+    }
+
+    /// The game's full record; only for finished games (it holds every secret, the seed too).
+    pub async fn record(&self, game: &Arc<LiveGame>) -> AppResult<serde_json::Value> {
+        let mut state = game.state.lock().await;
+        self.ensure_loaded(game, &mut state).await?;
+        let over = game.summary().finished;
+        if !over {
+            return Err(AppError::Forbidden(
+                "the record of a running game would reveal its secrets; it is available when the game ends".to_owned(),
+            ));
+        }
+        let record = with_session(&mut state, |session| session.record())
+            .await?
+            .map_err(|error| engine::classify(error).0)?;
+        Ok(serde_json::to_value(&record).context("failed to encode a record")?)
+    }
+
+    /// Hands a seat to a bot or back to its person.
+    pub async fn set_bot(
+        self: &Arc<Self>,
+        game: &Arc<LiveGame>,
+        seat: Seat,
+        bot: Option<String>,
+    ) -> AppResult<()> {
+        self.storage
+            .set_seat_bot(game.id(), seat, bot.as_deref())
+            .await?;
+        if let Ok(mut seats) = game.seats.write()
+            && let Some(stored) = seats.iter_mut().find(|stored| stored.seat == seat)
+        {
+            stored.bot = bot;
+        }
+        self.seats_changed(game).await;
+        Ok(())
+    }
+
+    /// Marks a seat claimed by a person.
+    pub async fn claim(
+        self: &Arc<Self>,
+        game: &Arc<LiveGame>,
+        seat: Seat,
+        name: &str,
+    ) -> AppResult<()> {
+        self.storage.claim_seat(game.id(), seat, name).await?;
+        if let Ok(mut seats) = game.seats.write()
+            && let Some(stored) = seats.iter_mut().find(|stored| stored.seat == seat)
+        {
+            stored.claimed = true;
+            stored.name = name.to_owned();
+        }
+        self.seats_changed(game).await;
+        Ok(())
+    }
+
+    async fn seats_changed(self: &Arc<Self>, game: &Arc<LiveGame>) {
+        game.publish(Update::Seats);
+        if let Err(error) = self.storage.notify(&format!("{}:seats", game.id())).await {
+            tracing::warn!("{error:#}");
+        }
+        self.schedule_bots(game);
+    }
+
+    /// Another process changed a game: catch up if it is in memory and tell its subscribers.
+    pub async fn remote_change(self: &Arc<Self>, payload: &str) {
+        let Some((id, what)) = payload.split_once(':') else {
+            return;
+        };
+        let Some(game) = self
+            .games
+            .lock()
+            .ok()
+            .and_then(|games| games.get(id).cloned())
+        else {
+            return;
+        };
+        if what == "seats" {
+            match self.storage.seats(id).await {
+                Ok(seats) => {
+                    if let Ok(mut current) = game.seats.write() {
+                        *current = seats;
+                    }
+                    game.publish(Update::Seats);
+                }
+                Err(error) => tracing::warn!("game {id}: {error:#}"),
+            }
+            return;
+        }
+        let Ok(seq) = what.parse::<u64>() else { return };
+        let mut state = game.state.lock().await;
+        if state.version >= seq && state.session.is_some() {
+            return;
+        }
+        let result = if state.session.is_some() {
+            self.catch_up(&game, &mut state).await.map(|_| ())
+        } else {
+            // Not loaded: only the public summary needs the new version.
+            self.storage.version(id).await.map(|version| {
+                let mut summary = game.summary();
+                summary.version = version;
+                game.set_summary(summary);
+            })
+        };
+        let result = match result {
+            Ok(()) if state.session.is_some() => self.refresh_summary(&game, &mut state).await,
+            other => other,
+        };
+        let version = game.summary().version;
+        drop(state);
+        match result {
+            Ok(()) => game.publish(Update::Version(version)),
+            Err(error) => tracing::warn!("game {id}: failed to catch up: {error:#}"),
+        }
+    }
+
+    /// Lets the game's bots act, one task per game at a time, after the configured pace.
+    pub fn schedule_bots(self: &Arc<Self>, game: &Arc<LiveGame>) {
+        let summary = game.summary();
+        if summary.finished {
+            return;
+        }
+        {
+            let Ok(mut schedule) = game.bots.lock() else {
+                return;
+            };
+            schedule.dirty = true;
+            if schedule.running {
+                return;
+            }
+            schedule.running = true;
+        }
+        let hub = self.clone();
+        let game = game.clone();
+        tokio::spawn(async move {
+            loop {
+                if let Ok(mut schedule) = game.bots.lock() {
+                    schedule.dirty = false;
+                }
+                hub.run_bots(&game).await;
+                let Ok(mut schedule) = game.bots.lock() else {
+                    return;
+                };
+                if !schedule.dirty {
+                    schedule.running = false;
+                    return;
+                }
+            }
+        });
+    }
+
+    /// Plays bot moves while a bot seat has a pending decision.
+    async fn run_bots(self: &Arc<Self>, game: &Arc<LiveGame>) {
+        loop {
+            let bots: HashMap<Seat, String> = game
+                .seats()
+                .into_iter()
+                .filter_map(|seat| seat.bot.map(|bot| (seat.seat, bot)))
+                .collect();
+            let summary = game.summary();
+            if bots.is_empty()
+                || summary.finished
+                || !summary
+                    .waiting_for
+                    .iter()
+                    .any(|seat| bots.contains_key(seat))
+            {
+                // The summary of a game not loaded yet is empty; look once more after loading.
+                if summary.waiting_for.is_empty() && !summary.finished && !bots.is_empty() {
+                    let mut state = game.state.lock().await;
+                    if state.session.is_none() {
+                        if let Err(error) = self.ensure_loaded(game, &mut state).await {
+                            tracing::warn!("game {}: {error:#}", game.id());
+                            return;
+                        }
+                        if let Err(error) = self.refresh_summary(game, &mut state).await {
+                            tracing::warn!("game {}: {error:#}", game.id());
+                            return;
+                        }
+                        continue;
+                    }
+                }
+                return;
+            }
+            if !self.config.bot_pace.is_zero() {
+                tokio::time::sleep(self.config.bot_pace).await;
+            }
+            let mut state = game.state.lock().await;
+            if let Err(error) = self.ensure_loaded(game, &mut state).await {
+                tracing::warn!("game {}: bots cannot play: {error:#}", game.id());
+                return;
+            }
+            // A seat may have been taken back from its bot while this task waited.
+            let bots: HashMap<Seat, String> = game
+                .seats()
+                .into_iter()
+                .filter_map(|seat| seat.bot.map(|bot| (seat.seat, bot)))
+                .collect();
+            // The seat's bot, created on first use and kept: it has a random stream of its own.
+            let Some(decision) = (match with_session(&mut state, |session| session.pending()).await
+            {
+                Ok(Ok(pending)) => pending
+                    .into_iter()
+                    .find(|decision| bots.contains_key(&decision.seat)),
+                Ok(Err(error)) => {
+                    tracing::warn!("game {}: {error}", game.id());
+                    None
+                }
+                Err(error) => {
+                    tracing::warn!("game {}: {error:#}", game.id());
+                    None
+                }
+            }) else {
+                if let Err(error) = self.refresh_summary(game, &mut state).await {
+                    tracing::warn!("game {}: {error:#}", game.id());
+                }
+                return;
+            };
+            let seat = decision.seat;
+            let bot = match state.bots.remove(&seat) {
+                Some(bot) if Some(bot.name()) == bots.get(&seat).map(String::as_str) => bot,
+                _ => match engine::new_bot(&bots[&seat], &game.stored, seat) {
+                    Ok(bot) => bot,
+                    Err(error) => {
+                        tracing::warn!("game {}: {error:#}", game.id());
+                        return;
+                    }
+                },
+            };
+            let Some(mut session) = state.session.take() else {
+                return;
+            };
+            let moved = tokio::task::spawn_blocking(move || {
+                let mut bot = bot;
+                let outcome = engine::bot_move(&mut session, bot.as_mut(), &decision);
+                (session, bot, outcome)
+            })
+            .await;
+            let (session, bot, outcome) = match moved {
+                Ok(moved) => moved,
+                Err(error) => {
+                    tracing::warn!("game {}: a bot failed: {error}", game.id());
+                    return;
+                }
+            };
+            state.session = Some(session);
+            state.bots.insert(seat, bot);
+            let (action, applied) = match outcome {
+                Ok(moved) => moved,
+                Err(error) => {
+                    // The session is unchanged by a failed attempt; stop until the next change.
+                    tracing::warn!("game {}: a bot failed: {error:#}", game.id());
+                    return;
+                }
+            };
+            let action_json = match serde_json::to_string(&action) {
+                Ok(json) => json,
+                Err(error) => {
+                    tracing::warn!("game {}: {error}", game.id());
+                    state.session = None;
+                    return;
+                }
+            };
+            match self
+                .commit(game, &mut state, seat, action_json, applied)
+                .await
+            {
+                Ok(submitted) => {
+                    drop(state);
+                    game.publish(Update::Version(submitted.version));
+                    if let Err(error) = self
+                        .storage
+                        .notify(&format!("{}:{}", game.id(), submitted.version))
+                        .await
+                    {
+                        tracing::warn!("{error:#}");
+                    }
+                }
+                // Another process moved first; look again with the fresh state.
+                Err(AppError::Stale { .. }) => {}
+                Err(error) => {
+                    tracing::warn!("game {}: a bot's move failed: {error}", game.id());
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Drops the sessions of games idle for longer than the configured time, and forgets idle
+    /// games nobody is subscribed to, so memory follows the games in use.
+    pub async fn evict_idle(&self) {
+        let cutoff = now_millis() - self.config.idle_after.as_millis() as i64;
+        let games: Vec<Arc<LiveGame>> = match self.games.lock() {
+            Ok(games) => games.values().cloned().collect(),
+            Err(_) => return,
+        };
+        for game in games {
+            if game.last_used.load(Ordering::Relaxed) >= cutoff {
+                continue;
+            }
+            let busy = game
+                .bots
+                .lock()
+                .map(|schedule| schedule.running)
+                .unwrap_or(true);
+            if busy {
+                continue;
+            }
+            if let Ok(mut state) = game.state.try_lock() {
+                state.session = None;
+            }
+            if let Ok(mut views) = game.views.lock() {
+                views.clear();
+            }
+            if game.updates.receiver_count() == 0
+                && let Ok(mut games) = self.games.lock()
+            {
+                games.remove(game.id());
+            }
+        }
+    }
+
+    /// The number of games in memory and how many of them hold a running session.
+    pub async fn loaded(&self) -> (usize, usize) {
+        let games: Vec<Arc<LiveGame>> = match self.games.lock() {
+            Ok(games) => games.values().cloned().collect(),
+            Err(_) => return (0, 0),
+        };
+        let mut sessions = 0;
+        for game in &games {
+            if game.state.lock().await.session.is_some() {
+                sessions += 1;
+            }
+        }
+        (games.len(), sessions)
+    }
+}

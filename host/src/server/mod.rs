@@ -1,0 +1,236 @@
+//! The game server behind `tenka serve`: games of any loaded ruleset over an HTTP JSON API, kept
+//! safe in SQLite or PostgreSQL, with live updates over server-sent events and server-side bots.
+//!
+//! Layout: [`storage`] is the database, [`games`] holds live games and runs every ruleset call on
+//! the blocking pool, [`api`] is the HTTP surface, [`catalog`] the rulesets and maps on offer,
+//! [`openapi`] the API's description and [`engine`] the narrow seam to the runtime.
+
+pub mod api;
+pub mod catalog;
+pub mod engine;
+pub mod error;
+pub mod games;
+pub mod openapi;
+pub mod storage;
+pub mod tokens;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::response::Html;
+use axum::routing::{get, post};
+use tower_http::services::{ServeDir, ServeFile};
+
+use self::catalog::Catalog;
+use self::engine::Runtime;
+use self::games::{Hub, HubConfig};
+use self::storage::{DatabaseKind, NOTIFY_CHANNEL, Storage};
+
+/// The largest request body the API accepts.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// Settings of the HTTP layer.
+#[derive(Clone, Debug, Default)]
+pub struct ServerConfig {
+    /// Whether `POST /api/games` may fix the seed (tests and teaching; off in production, where
+    /// a chosen seed would let its chooser know the dice).
+    pub allow_fixed_seeds: bool,
+    /// The folder of the web client; `None` serves a page that says it is missing.
+    pub web_dir: Option<PathBuf>,
+}
+
+/// Everything a handler needs.
+#[derive(Clone)]
+pub struct AppState {
+    /// The live games.
+    pub hub: Arc<Hub>,
+    /// The rulesets, maps and variants on offer.
+    pub catalog: Arc<Catalog>,
+    /// Settings of the HTTP layer.
+    pub config: Arc<ServerConfig>,
+}
+
+impl AppState {
+    /// Builds the state: checks the maps of every loaded ruleset and opens the hub.
+    pub async fn new(
+        storage: Storage,
+        runtime: Arc<Runtime>,
+        maps_dir: &Path,
+        hub_config: HubConfig,
+        config: ServerConfig,
+    ) -> anyhow::Result<AppState> {
+        let catalog_runtime = runtime.clone();
+        let maps_dir = maps_dir.to_owned();
+        let catalog =
+            tokio::task::spawn_blocking(move || Catalog::build(&catalog_runtime, &maps_dir))
+                .await
+                .context("failed to read the maps")?;
+        Ok(AppState {
+            hub: Hub::new(storage, runtime, hub_config),
+            catalog: Arc::new(catalog),
+            config: Arc::new(config),
+        })
+    }
+}
+
+/// The whole HTTP application: `/api` plus the web client.
+pub fn app(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/rulesets", get(api::list_rulesets))
+        .route("/rulesets/{id}/catalogue/{lang}", get(api::catalogue))
+        .route("/rulesets/{id}/maps/{map}", get(api::map_preview))
+        .route("/games", get(api::list_games).post(api::create_game))
+        .route("/games/{id}", get(api::get_game))
+        .route("/games/{id}/claim", post(api::claim))
+        .route("/games/{id}/view", get(api::view))
+        .route("/games/{id}/actions", post(api::submit_action))
+        .route("/games/{id}/log", get(api::log))
+        .route("/games/{id}/stream", get(api::stream))
+        .route("/games/{id}/seats/{seat}/bot", post(api::hand_to_bot))
+        .route("/games/{id}/record", get(api::record))
+        .route("/openapi.json", get(openapi::document))
+        .fallback(api::unknown_api)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(state.clone());
+    let router = Router::new().nest("/api", api);
+    match &state.config.web_dir {
+        Some(dir) if dir.join("index.html").is_file() => router
+            .fallback_service(ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")))),
+        _ => router.fallback(|| async {
+            Html(
+                "<!doctype html><title>Tenka</title><p>The Tenka server is running, but the web \
+                 client was not found. Start it with <code>--web DIR</code> pointing at the \
+                 web-ui folder; the API is under <a href=\"/api/openapi.json\">/api</a>.</p>",
+            )
+        }),
+    }
+}
+
+/// Options of `tenka serve` (the rulesets and maps folders are the command line's global
+/// options).
+#[derive(Clone, Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// The folder for the embedded database.
+    #[arg(long, default_value = "data")]
+    pub data: PathBuf,
+    /// A database URL (`postgres://...`) instead of the embedded SQLite file.
+    #[arg(long)]
+    pub database: Option<String>,
+    /// The folder of the web client.
+    #[arg(long, default_value = "web-ui")]
+    pub web: PathBuf,
+    /// How long bots wait before each move, in milliseconds.
+    #[arg(long, default_value_t = 300)]
+    pub bot_pace_ms: u64,
+    /// Store a snapshot every this many actions.
+    #[arg(long, default_value_t = 32)]
+    pub snapshot_every: u64,
+    /// Accept fixed seeds in `POST /api/games` (for tests only: a chosen seed reveals the dice).
+    #[arg(long, hide = true)]
+    pub allow_fixed_seeds: bool,
+}
+
+/// Runs the server until interrupted, with the rulesets of `runtime` and the maps of `maps_dir`.
+/// Logs (and prints) the address it serves once it is ready.
+pub async fn serve(args: ServeArgs, runtime: Arc<Runtime>, maps_dir: &Path) -> anyhow::Result<()> {
+    let storage = Storage::open(args.database.as_deref(), &args.data).await?;
+    let hub_config = HubConfig {
+        bot_pace: Duration::from_millis(args.bot_pace_ms),
+        snapshot_every: args.snapshot_every.max(1),
+        ..HubConfig::default()
+    };
+    let config = ServerConfig {
+        allow_fixed_seeds: args.allow_fixed_seeds,
+        web_dir: Some(args.web.clone()),
+    };
+    let state = AppState::new(storage.clone(), runtime, maps_dir, hub_config, config).await?;
+    if storage.kind() == DatabaseKind::Postgres {
+        spawn_listener(storage.url().to_owned(), state.hub.clone()).await?;
+    }
+    spawn_evictor(state.hub.clone());
+    resume_games(&state).await;
+
+    let listener = tokio::net::TcpListener::bind(args.addr)
+        .await
+        .with_context(|| format!("failed to listen on {}", args.addr))?;
+    let local = listener
+        .local_addr()
+        .context("failed to read the bound address")?;
+    tracing::info!("serving on http://{local}");
+    // Also on stdout, for scripts and tests that wait for the server to be ready.
+    println!("tenka serving on http://{local}");
+    axum::serve(listener, app(state))
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .context("the server stopped")
+}
+
+/// Loads every unfinished stored game once, so games waiting for bots go on after a restart.
+async fn resume_games(state: &AppState) {
+    let ids = match state.hub.storage().list_games(10_000).await {
+        Ok(listed) => listed
+            .into_iter()
+            .filter(|(game, _, _)| game.finished_at.is_none())
+            .filter(|(_, seats, _)| seats.iter().any(|seat| seat.bot.is_some()))
+            .map(|(game, _, _)| game.id)
+            .collect::<Vec<_>>(),
+        Err(error) => {
+            tracing::warn!("failed to list games to resume: {error:#}");
+            return;
+        }
+    };
+    for id in ids {
+        if let Err(error) = state.hub.game(&id).await {
+            tracing::warn!("failed to resume game {id}: {error}");
+        }
+    }
+}
+
+/// Listens for changes made by other server processes on the same PostgreSQL database.
+async fn spawn_listener(url: String, hub: Arc<Hub>) -> anyhow::Result<()> {
+    let mut listener = sqlx::postgres::PgListener::connect(&url)
+        .await
+        .context("failed to connect the change listener")?;
+    listener
+        .listen(NOTIFY_CHANNEL)
+        .await
+        .context("failed to listen for changes")?;
+    tokio::spawn(async move {
+        loop {
+            match listener.recv().await {
+                Ok(notification) => {
+                    let hub = hub.clone();
+                    let payload = notification.payload().to_owned();
+                    tokio::spawn(async move { hub.remote_change(&payload).await });
+                }
+                Err(error) => {
+                    // The listener reconnects by itself on the next `recv`.
+                    tracing::warn!("change listener: {error}");
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            }
+        }
+    });
+    Ok(())
+}
+
+/// Drops idle sessions every minute.
+fn spawn_evictor(hub: Arc<Hub>) {
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            ticks.tick().await;
+            hub.evict_idle().await;
+        }
+    });
+}

@@ -1,0 +1,217 @@
+//! The OpenAPI 3.1 description of `/api`, served at `/api/openapi.json`. Written by hand from
+//! the routes in [`super::app`]; a test checks that every route is described.
+
+use axum::Json;
+use serde_json::{Value, json};
+
+fn error_response(description: &str) -> Value {
+    json!({
+        "description": description,
+        "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } }
+    })
+}
+
+fn json_response(description: &str, schema: Value) -> Value {
+    json!({ "description": description, "content": { "application/json": { "schema": schema } } })
+}
+
+fn json_body(schema: Value) -> Value {
+    json!({ "required": true, "content": { "application/json": { "schema": schema } } })
+}
+
+fn path_param(name: &str, description: &str) -> Value {
+    json!({ "name": name, "in": "path", "required": true, "description": description, "schema": { "type": "string" } })
+}
+
+fn any_object() -> Value {
+    json!({ "type": "object" })
+}
+
+/// The document.
+pub fn spec() -> Value {
+    let game_id = path_param("id", "The game's id.");
+    let token_query = json!({
+        "name": "token", "in": "query", "required": false,
+        "description": "A seat's token, for clients that cannot send `Authorization` (EventSource).",
+        "schema": { "type": "string" }
+    });
+    let since_query = json!({
+        "name": "since", "in": "query", "required": false,
+        "description": "Only entries after this version.",
+        "schema": { "type": "integer", "minimum": 0 }
+    });
+    let bearer = json!([{ "seatToken": [] }, {}]);
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Tenka game server",
+            "version": "1",
+            "description": "Play any loaded ruleset. A seat acts with its token (`Authorization: Bearer <token>`); without a token a client is a spectator and sees only what is public. Every error body is `{ error, message }`."
+        },
+        "paths": {
+            "/api/rulesets": { "get": {
+                "summary": "The loaded rulesets with their maps, option schemas and variants.",
+                "responses": { "200": json_response("The rulesets.", json!({ "type": "array", "items": { "$ref": "#/components/schemas/Ruleset" } })) }
+            }},
+            "/api/rulesets/{id}/catalogue/{lang}": { "get": {
+                "summary": "A ruleset's message catalogue for a language (empty if not shipped).",
+                "parameters": [path_param("id", "The ruleset's id."), path_param("lang", "A BCP 47 language tag.")],
+                "responses": {
+                    "200": json_response("Templates by message key.", json!({ "type": "object", "additionalProperties": { "type": "string" } })),
+                    "404": error_response("No such ruleset.")
+                }
+            }},
+            "/api/rulesets/{id}/maps/{map}": { "get": {
+                "summary": "A shipped map: its text, hash and the ruleset's diagnostics.",
+                "parameters": [path_param("id", "The ruleset's id."), path_param("map", "The map's id.")],
+                "responses": {
+                    "200": json_response("The map.", any_object()),
+                    "404": error_response("No such ruleset or map.")
+                }
+            }},
+            "/api/games": {
+                "get": {
+                    "summary": "The newest games.",
+                    "responses": { "200": json_response("The games.", json!({ "type": "array", "items": { "$ref": "#/components/schemas/Game" } })) }
+                },
+                "post": {
+                    "summary": "Create a game; every human seat gets a token, shown once.",
+                    "requestBody": json_body(json!({ "$ref": "#/components/schemas/CreateGame" })),
+                    "responses": {
+                        "201": json_response("The game, with the human seats' tokens.", any_object()),
+                        "400": error_response("Malformed request or unknown option."),
+                        "404": error_response("No such ruleset, map or variant."),
+                        "413": error_response("Body over 64 KiB."),
+                        "422": error_response("The ruleset refused the setup.")
+                    }
+                }
+            },
+            "/api/games/{id}": { "get": {
+                "summary": "One game.",
+                "parameters": [game_id],
+                "responses": { "200": json_response("The game.", json!({ "$ref": "#/components/schemas/Game" })), "404": error_response("No such game.") }
+            }},
+            "/api/games/{id}/claim": { "post": {
+                "summary": "Claim the token's seat with a display name.",
+                "parameters": [game_id],
+                "security": [{ "seatToken": [] }],
+                "requestBody": json_body(json!({ "type": "object", "required": ["name"], "properties": { "name": { "type": "string" } } })),
+                "responses": { "200": json_response("The claimed seat.", any_object()), "403": error_response("Wrong or missing token."), "404": error_response("No such game.") }
+            }},
+            "/api/games/{id}/view": { "get": {
+                "summary": "The game as the token's seat (or a spectator) sees it.",
+                "parameters": [game_id, token_query],
+                "security": bearer,
+                "responses": { "200": json_response("The view.", json!({ "$ref": "#/components/schemas/View" })), "403": error_response("Wrong token."), "404": error_response("No such game.") }
+            }},
+            "/api/games/{id}/actions": { "post": {
+                "summary": "Answer the token's seat's pending decision. Stored durably before the answer.",
+                "parameters": [game_id],
+                "security": [{ "seatToken": [] }],
+                "requestBody": json_body(json!({ "type": "object", "required": ["version", "action"], "properties": { "version": { "type": "integer" }, "action": { "$ref": "#/components/schemas/Action" } } })),
+                "responses": {
+                    "200": json_response("The new version and the events the seat may see.", any_object()),
+                    "400": error_response("Malformed JSON."),
+                    "403": error_response("Wrong or missing token, or a bot plays the seat."),
+                    "404": error_response("No such game."),
+                    "409": error_response("Stale version; the body carries the current `version`."),
+                    "413": error_response("Body over 64 KiB."),
+                    "422": error_response("The ruleset rejected the action; nothing changed.")
+                }
+            }},
+            "/api/games/{id}/log": { "get": {
+                "summary": "The log entries the viewer may see, after `since`.",
+                "parameters": [game_id, token_query.clone(), since_query.clone()],
+                "security": bearer,
+                "responses": { "200": json_response("The entries.", json!({ "type": "array", "items": { "$ref": "#/components/schemas/LogEntry" } })), "403": error_response("Wrong token."), "404": error_response("No such game.") }
+            }},
+            "/api/games/{id}/stream": { "get": {
+                "summary": "Server-sent events: `update` with `{ version, log, seats_changed }` after every change, starting with what came after `since` (or `Last-Event-ID`).",
+                "parameters": [game_id, token_query, since_query],
+                "security": bearer,
+                "responses": { "200": { "description": "An event stream.", "content": { "text/event-stream": { "schema": { "type": "string" } } } }, "403": error_response("Wrong token."), "404": error_response("No such game.") }
+            }},
+            "/api/games/{id}/seats/{seat}/bot": { "post": {
+                "summary": "Hand the token's seat to a bot, or take it back with `null`.",
+                "parameters": [game_id, { "name": "seat", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 0 } }],
+                "security": [{ "seatToken": [] }],
+                "requestBody": json_body(json!({ "type": "object", "required": ["bot"], "properties": { "bot": { "type": ["string", "null"], "enum": ["random", "search", null] } } })),
+                "responses": { "200": json_response("The seat's controller.", any_object()), "403": error_response("Not this seat's token."), "404": error_response("No such game.") }
+            }},
+            "/api/games/{id}/record": { "get": {
+                "summary": "The full game record (with the seed), once the game is over; replays bit for bit.",
+                "parameters": [game_id],
+                "responses": { "200": json_response("The record.", any_object()), "403": error_response("The game is still running."), "404": error_response("No such game.") }
+            }},
+            "/api/openapi.json": { "get": {
+                "summary": "This document.",
+                "responses": { "200": json_response("OpenAPI 3.1.", any_object()) }
+            }}
+        },
+        "components": {
+            "securitySchemes": {
+                "seatToken": { "type": "http", "scheme": "bearer", "description": "The seat's token from the invite link." }
+            },
+            "schemas": {
+                "Error": { "type": "object", "required": ["error", "message"], "properties": {
+                    "error": { "type": "string", "enum": ["bad-request", "not-found", "forbidden", "stale", "rejected", "bad-setup", "payload-too-large", "unsupported-media-type", "internal"] },
+                    "message": { "type": "string" },
+                    "version": { "type": "integer", "description": "With `stale`: the current version." },
+                    "rejection": { "description": "With `rejected`: the ruleset's rejection." }
+                }},
+                "Message": { "type": "object", "required": ["key"], "properties": { "key": { "type": "string" }, "args": { "type": "array" } } },
+                "Action": { "description": "`{\"choose\":[indices]}`, `{\"number\":n}` or `{\"assign\":[[slot,item],...]}`.", "type": "object" },
+                "Ruleset": { "type": "object", "properties": {
+                    "id": { "type": "string" }, "name": { "type": "string" }, "version": { "type": "string" }, "hash": { "type": "string" },
+                    "min_seats": { "type": "integer" }, "max_seats": { "type": "integer" },
+                    "languages": { "type": "array", "items": { "type": "string" } },
+                    "maps": { "type": "array", "items": { "type": "object" } },
+                    "options": { "type": "array", "items": { "type": "object" } },
+                    "variants": { "type": "array", "items": { "type": "object" } }
+                }},
+                "CreateGame": { "type": "object", "required": ["ruleset", "seats"], "properties": {
+                    "ruleset": { "type": "string" },
+                    "map": { "type": "string", "description": "A shipped map's id." },
+                    "map_toml": { "type": "string", "description": "A map of one's own instead." },
+                    "variant": { "type": "string" },
+                    "options": { "type": "object", "description": "Option values by name." },
+                    "seats": { "type": "array", "items": { "oneOf": [
+                        { "type": "object", "required": ["kind"], "properties": { "kind": { "const": "human" }, "name": { "type": "string" } } },
+                        { "type": "object", "required": ["kind", "bot"], "properties": { "kind": { "const": "bot" }, "bot": { "enum": ["random", "search"] } } }
+                    ] } },
+                    "seed": { "type": "string", "description": "64 hex digits; only on servers that allow fixed seeds." }
+                }},
+                "Game": { "type": "object", "properties": {
+                    "id": { "type": "string" }, "ruleset": { "type": "string" }, "map": { "type": "string" },
+                    "variant": { "type": ["string", "null"] },
+                    "seats": { "type": "array", "items": { "type": "object" } },
+                    "version": { "type": "integer" },
+                    "status": { "enum": ["active", "finished"] },
+                    "created_at": { "type": "integer", "description": "Milliseconds since the Unix epoch." }
+                }},
+                "View": { "type": "object", "properties": {
+                    "version": { "type": "integer" },
+                    "viewer": { "description": "`{\"seat\":n}` or `\"spectator\"`." },
+                    "seats": { "type": "array" }, "status": { "enum": ["active", "finished"] },
+                    "pending": { "type": "array", "description": "The viewer's own pending decisions." },
+                    "waiting_for": { "type": "array", "items": { "type": "integer" } },
+                    "state": { "description": "The ruleset's view for this viewer." },
+                    "svg": { "type": "string" },
+                    "result": { "type": "object" },
+                    "seed": { "type": "string", "description": "Only once the game is over." },
+                    "seed_commitment": { "type": "string", "description": "SHA-256 of the seed, hex." }
+                }},
+                "LogEntry": { "type": "object", "properties": {
+                    "version": { "type": "integer" }, "seat": { "type": "integer" },
+                    "events": { "type": "array", "items": { "type": "object", "properties": { "text": { "$ref": "#/components/schemas/Message" } } } },
+                    "tower": { "type": "array", "description": "Cubes dropped into and come out of the battle tower (never what stays inside)." }
+                }}
+            }
+        }
+    })
+}
+
+/// `GET /api/openapi.json`
+pub async fn document() -> Json<Value> {
+    Json(spec())
+}

@@ -1,0 +1,824 @@
+//! A game session: one game of one ruleset, its table, and everything needed to replay it.
+//!
+//! Each session of a component has a store and an instance of its own, so a ruleset that traps,
+//! loops or exhausts memory in one game harms no other game. A failed call leaves the session
+//! as it was before the call: the poisoned instance is dropped and the game rebuilt from its last
+//! recovery point (a snapshot plus the actions applied since). A rejected action changes nothing
+//! either, the random stream and the tower included, so a replay never diverges.
+
+use std::sync::Arc;
+
+use anyhow::{Context, Result, anyhow, bail};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use wasmtime::Store;
+use wasmtime::component::ResourceAny;
+
+use sdk::{
+    Action, Event, GameResult, OptionSetting, PendingDecision, Rejection, Seat, Setup, Viewer,
+};
+
+use crate::native::NativeGame;
+use crate::record::{Checkpoint, GameRecord, RecordedAction};
+use crate::runtime::bindings::{self, exports::tenka::ruleset::rules::GuestGame};
+use crate::runtime::{LoadedRuleset, RulesetKind, StoreState, describe_failure};
+use crate::table::{GameTable, Seed, TableState, TowerDrop, commitment};
+
+/// How often (in applied actions) the session takes a new recovery point.
+const RECOVERY_INTERVAL: u64 = 32;
+
+/// How often (in applied actions) the record keeps a spectator checkpoint; one is also kept
+/// when the game ends and after every public `milestone.` event (see [`MILESTONE_PREFIX`]).
+pub const CHECKPOINT_INTERVAL: u64 = 25;
+
+/// The key namespace of the public events that ask for a checkpoint in the record (a scoring
+/// round, the end of a year), as the contract documents for `event`.
+pub const MILESTONE_PREFIX: &str = "milestone.";
+
+/// Serialises a seed as 64 hex digits.
+pub mod seed_hex {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes the seed as hex.
+    pub fn serialize<S: Serializer>(seed: &[u8; 32], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&hex::encode(seed))
+    }
+
+    /// Reads a seed from hex.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<[u8; 32], D::Error> {
+        let text = String::deserialize(deserializer)?;
+        super::parse_seed(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Reads a seed written as 64 hex digits.
+pub fn parse_seed(text: &str) -> Result<Seed, String> {
+    let bytes = hex::decode(text.trim()).map_err(|e| format!("a seed is 64 hex digits: {e}"))?;
+    bytes
+        .try_into()
+        .map_err(|b: Vec<u8>| format!("a seed is 32 bytes, not {}", b.len()))
+}
+
+/// Everything a new game is made from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameSpec {
+    /// The map as TOML text.
+    pub map_toml: String,
+    /// Options that differ from their defaults.
+    pub options: Vec<OptionSetting>,
+    /// How many seats.
+    pub seats: u32,
+    /// The seed of the game's random stream and tower.
+    #[serde(with = "seed_hex")]
+    pub seed: Seed,
+    /// A position file to start from, instead of the normal setup.
+    #[serde(default)]
+    pub position: Option<String>,
+}
+
+impl GameSpec {
+    fn setup(&self) -> Setup {
+        Setup {
+            map: self.map_toml.clone(),
+            options: self.options.clone(),
+            seats: self.seats,
+        }
+    }
+}
+
+/// Why a session call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The action was refused by the rules: the client's fault; the game is unchanged.
+    #[error("{0}")]
+    Rejected(Rejection),
+    /// The ruleset trapped, ran out of fuel or memory, or misbehaved; the game is unchanged.
+    #[error("{0:#}")]
+    Ruleset(anyhow::Error),
+    /// The game could not be created from its setup.
+    #[error("{0}")]
+    Setup(sdk::SetupError),
+}
+
+impl From<anyhow::Error> for SessionError {
+    fn from(error: anyhow::Error) -> Self {
+        SessionError::Ruleset(error)
+    }
+}
+
+/// What one applied action did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Applied {
+    /// The events, each with its audience.
+    pub events: Vec<Event>,
+    /// The drops through the battle tower the action caused.
+    pub tower: Vec<TowerDrop>,
+    /// The session's version after the action (the number of actions applied).
+    pub version: u64,
+}
+
+/// A session's whole state, to store and reload without replaying every action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SessionSnapshot {
+    /// The ruleset's id.
+    pub ruleset_id: String,
+    /// The ruleset's hash; a snapshot loads only into the same ruleset.
+    pub ruleset_hash: crate::runtime::ContentHash,
+    /// How the game was created.
+    pub spec: GameSpec,
+    /// The game's own snapshot bytes.
+    pub game: Vec<u8>,
+    /// The table: random stream position and tower.
+    pub table: TableState,
+    /// The number of actions applied.
+    pub version: u64,
+    /// Every action applied, for the record.
+    pub actions: Vec<RecordedAction>,
+    /// The record's checkpoints so far.
+    pub checkpoints: Vec<Checkpoint>,
+}
+
+/// A copy of a game as one seat could imagine it, with its own table: what search bots play on.
+pub struct Imagined {
+    game: Vec<u8>,
+    table: GameTable,
+}
+
+/// One game of a component, in its own store.
+pub(crate) struct WasmGame {
+    store: Store<StoreState>,
+    instance: bindings::Ruleset,
+    game: ResourceAny,
+}
+
+impl WasmGame {
+    fn call<R>(
+        &mut self,
+        ruleset: &LoadedRuleset,
+        call: &str,
+        f: impl FnOnce(GuestGame<'_>, &mut Store<StoreState>, ResourceAny) -> wasmtime::Result<R>,
+    ) -> Result<R> {
+        call_in(
+            &mut self.store,
+            &self.instance,
+            ruleset,
+            call,
+            |guest, store| f(guest, store, self.game),
+        )
+    }
+}
+
+fn call_in<R>(
+    store: &mut Store<StoreState>,
+    instance: &bindings::Ruleset,
+    ruleset: &LoadedRuleset,
+    call: &str,
+    f: impl FnOnce(GuestGame<'_>, &mut Store<StoreState>) -> wasmtime::Result<R>,
+) -> Result<R> {
+    store
+        .set_fuel(ruleset.limits.fuel_per_call)
+        .map_err(anyhow::Error::from)?;
+    store.data_mut().limiter.hit = false;
+    let outcome = f(instance.tenka_ruleset_rules().game(), store);
+    outcome.map_err(|error| {
+        let hit = store.data().limiter.hit;
+        describe_failure(&ruleset.info().id, call, error, hit, &ruleset.limits)
+    })
+}
+
+enum Backend {
+    Wasm(WasmGame),
+    Native(NativeGame),
+}
+
+impl Backend {
+    fn create(
+        ruleset: &LoadedRuleset,
+        spec: &GameSpec,
+        table: GameTable,
+    ) -> Result<Result<Backend, sdk::SetupError>> {
+        let setup = spec.setup();
+        let id = &ruleset.info().id;
+        match &ruleset.kind {
+            RulesetKind::Native(native) => Ok(NativeGame::create(
+                native.as_ref(),
+                id,
+                &setup,
+                spec.position.as_deref(),
+                table,
+            )?
+            .map(Backend::Native)),
+            RulesetKind::Wasm(wasm) => {
+                let (mut store, instance) = wasm.instantiate(table, &ruleset.limits)?;
+                let setup = bindings::setup_to_wit(&setup);
+                let created =
+                    call_in(
+                        &mut store,
+                        &instance,
+                        ruleset,
+                        "create",
+                        |guest, store| match &spec.position {
+                            Some(position) => {
+                                guest.call_create_from_position(store, &setup, position)
+                            }
+                            None => guest.call_create(store, &setup),
+                        },
+                    )?;
+                Ok(created
+                    .map(|game| {
+                        Backend::Wasm(WasmGame {
+                            store,
+                            instance,
+                            game,
+                        })
+                    })
+                    .map_err(bindings::setup_error_from_wit))
+            }
+        }
+    }
+
+    fn restore(ruleset: &LoadedRuleset, bytes: &[u8], table: GameTable) -> Result<Backend> {
+        let id = &ruleset.info().id;
+        match &ruleset.kind {
+            RulesetKind::Native(native) => Ok(Backend::Native(NativeGame::restore(
+                native.as_ref(),
+                id,
+                bytes,
+                table,
+            )?)),
+            RulesetKind::Wasm(wasm) => {
+                let (mut store, instance) = wasm.instantiate(table, &ruleset.limits)?;
+                let game = restore_in(&mut store, &instance, ruleset, bytes)?;
+                Ok(Backend::Wasm(WasmGame {
+                    store,
+                    instance,
+                    game,
+                }))
+            }
+        }
+    }
+
+    fn table(&mut self) -> &mut GameTable {
+        match self {
+            Backend::Wasm(wasm) => &mut wasm.store.data_mut().table,
+            Backend::Native(native) => &mut native.table,
+        }
+    }
+
+    fn pending(&mut self, ruleset: &LoadedRuleset) -> Result<Vec<PendingDecision>> {
+        let pending = match self {
+            Backend::Wasm(wasm) => wasm
+                .call(ruleset, "pending", |g, s, game| g.call_pending(s, game))?
+                .into_iter()
+                .map(bindings::pending_from_wit)
+                .collect(),
+            Backend::Native(native) => native.pending(&ruleset.info().id)?,
+        };
+        ruleset.check_items("pending", pending.len())?;
+        for decision in &pending {
+            let items = match &decision.kind {
+                sdk::DecisionKind::Choose(c) => c.choices.len(),
+                sdk::DecisionKind::Number(_) => 0,
+                sdk::DecisionKind::Assign(a) => a.items.len() + a.slots.len(),
+            };
+            ruleset.check_items("pending", items)?;
+        }
+        Ok(pending)
+    }
+
+    fn apply(
+        &mut self,
+        ruleset: &LoadedRuleset,
+        seat: Seat,
+        action: &Action,
+    ) -> Result<Result<Vec<Event>, Rejection>> {
+        let outcome = match self {
+            Backend::Wasm(wasm) => {
+                let action = bindings::action_to_wit(action);
+                wasm.call(ruleset, "apply", |g, s, game| {
+                    g.call_apply(s, game, seat, &action)
+                })?
+                .map(|events| {
+                    events
+                        .into_iter()
+                        .map(bindings::event_from_wit)
+                        .collect::<Vec<_>>()
+                })
+                .map_err(bindings::rejection_from_wit)
+            }
+            Backend::Native(native) => native.apply(&ruleset.info().id, seat, action)?,
+        };
+        if let Ok(events) = &outcome {
+            ruleset.check_items("apply", events.len())?;
+        }
+        Ok(outcome)
+    }
+
+    fn view(&mut self, ruleset: &LoadedRuleset, viewer: Viewer) -> Result<String> {
+        let text = match self {
+            Backend::Wasm(wasm) => {
+                let viewer = bindings::viewer_to_wit(viewer);
+                wasm.call(ruleset, "view", |g, s, game| g.call_view(s, game, viewer))?
+            }
+            Backend::Native(native) => native.view(&ruleset.info().id, viewer)?,
+        };
+        ruleset.check_bytes("view", text.len())?;
+        Ok(text)
+    }
+
+    fn render(&mut self, ruleset: &LoadedRuleset, viewer: Viewer) -> Result<String> {
+        let text = match self {
+            Backend::Wasm(wasm) => {
+                let viewer = bindings::viewer_to_wit(viewer);
+                wasm.call(ruleset, "render", |g, s, game| {
+                    g.call_render(s, game, viewer)
+                })?
+            }
+            Backend::Native(native) => native.render(&ruleset.info().id, viewer)?,
+        };
+        ruleset.check_bytes("render", text.len())?;
+        Ok(text)
+    }
+
+    fn result(&mut self, ruleset: &LoadedRuleset) -> Result<Option<GameResult>> {
+        let result = match self {
+            Backend::Wasm(wasm) => wasm
+                .call(ruleset, "final-result", |g, s, game| {
+                    g.call_final_result(s, game)
+                })?
+                .map(bindings::result_from_wit),
+            Backend::Native(native) => native.result(&ruleset.info().id)?,
+        };
+        if let Some(result) = &result {
+            ruleset.check_items(
+                "final-result",
+                result.placings.len() + result.breakdown.len(),
+            )?;
+        }
+        Ok(result)
+    }
+
+    fn snapshot(&mut self, ruleset: &LoadedRuleset) -> Result<Vec<u8>> {
+        let bytes = match self {
+            Backend::Wasm(wasm) => {
+                wasm.call(ruleset, "snapshot", |g, s, game| g.call_snapshot(s, game))?
+            }
+            Backend::Native(native) => native.snapshot(&ruleset.info().id)?,
+        };
+        ruleset.check_bytes("snapshot", bytes.len())?;
+        Ok(bytes)
+    }
+
+    /// A determinized copy, drawn from `table` (never the game's own), as snapshot bytes.
+    fn determinize(
+        &mut self,
+        ruleset: &LoadedRuleset,
+        seat: Seat,
+        table: &mut GameTable,
+    ) -> Result<Vec<u8>> {
+        let bytes = match self {
+            Backend::Wasm(wasm) => {
+                std::mem::swap(&mut wasm.store.data_mut().table, table);
+                let outcome = wasm.call(ruleset, "determinize", |g, s, game| {
+                    let copy = g.call_determinize(&mut *s, game, seat)?;
+                    let bytes = g.call_snapshot(&mut *s, copy);
+                    copy.resource_drop(&mut *s)?;
+                    bytes
+                });
+                std::mem::swap(&mut wasm.store.data_mut().table, table);
+                outcome?
+            }
+            Backend::Native(native) => native.determinize(&ruleset.info().id, seat, table)?,
+        };
+        ruleset.check_bytes("snapshot", bytes.len())?;
+        Ok(bytes)
+    }
+
+    /// Replaces the game with one restored from `bytes`, keeping the store.
+    fn reload(&mut self, ruleset: &LoadedRuleset, bytes: &[u8], table: GameTable) -> Result<()> {
+        match self {
+            Backend::Wasm(wasm) => {
+                wasm.store.data_mut().table = table;
+                let game = restore_in(&mut wasm.store, &wasm.instance, ruleset, bytes)?;
+                let old = std::mem::replace(&mut wasm.game, game);
+                old.resource_drop(&mut wasm.store)
+                    .map_err(anyhow::Error::from)?;
+            }
+            Backend::Native(native) => {
+                let RulesetKind::Native(source) = &ruleset.kind else {
+                    bail!("a native game belongs to a native ruleset");
+                };
+                *native = NativeGame::restore(source.as_ref(), &ruleset.info().id, bytes, table)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn restore_in(
+    store: &mut Store<StoreState>,
+    instance: &bindings::Ruleset,
+    ruleset: &LoadedRuleset,
+    bytes: &[u8],
+) -> Result<ResourceAny> {
+    call_in(store, instance, ruleset, "restore", |guest, store| {
+        guest.call_restore(store, bytes)
+    })?
+    .map_err(|e| {
+        anyhow!(
+            "ruleset `{}` could not restore its snapshot: {e}",
+            ruleset.info().id
+        )
+    })
+}
+
+/// The point a failed call rolls back to: a snapshot and the table as it was then.
+struct RecoveryPoint {
+    game: Vec<u8>,
+    table: TableState,
+    version: u64,
+}
+
+/// One game in progress. `Send`, not `Sync`: one caller at a time.
+pub struct Session {
+    ruleset: Arc<LoadedRuleset>,
+    backend: Option<Backend>,
+    spec: GameSpec,
+    actions: Vec<RecordedAction>,
+    checkpoints: Vec<Checkpoint>,
+    recovery: Option<RecoveryPoint>,
+    version: u64,
+    pending: Option<Vec<PendingDecision>>,
+    /// A bot's imagined game: nothing recorded, nothing recovered.
+    imagined: bool,
+}
+
+// The session is moved between threads by servers and simulations; it is never shared.
+const _: () = {
+    const fn assert_send<T: Send>() {}
+    assert_send::<Session>();
+};
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("ruleset", &self.ruleset.info().id)
+            .field("version", &self.version)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Session {
+    /// Creates a game. Prefer [`LoadedRuleset::new_game`].
+    pub fn new(ruleset: Arc<LoadedRuleset>, spec: GameSpec) -> Result<Session, SessionError> {
+        let table = GameTable::new(&spec.seed);
+        let backend = Backend::create(&ruleset, &spec, table)?.map_err(SessionError::Setup)?;
+        let mut session = Session {
+            ruleset,
+            backend: Some(backend),
+            spec,
+            actions: Vec::new(),
+            checkpoints: Vec::new(),
+            recovery: None,
+            version: 0,
+            pending: None,
+            imagined: false,
+        };
+        session.take_recovery_point()?;
+        if session.is_over()? {
+            session.checkpoint(None)?;
+        }
+        Ok(session)
+    }
+
+    /// Reloads a session from its snapshot, without replaying its actions.
+    pub fn restore(
+        ruleset: Arc<LoadedRuleset>,
+        snapshot: SessionSnapshot,
+    ) -> Result<Session, SessionError> {
+        if snapshot.ruleset_hash != ruleset.hash() {
+            return Err(SessionError::Ruleset(anyhow!(
+                "the snapshot is of ruleset {} ({}), not of the loaded {} ({})",
+                snapshot.ruleset_id,
+                snapshot.ruleset_hash,
+                ruleset.info().id,
+                ruleset.hash()
+            )));
+        }
+        if snapshot.actions.len() as u64 != snapshot.version {
+            return Err(SessionError::Ruleset(anyhow!(
+                "the snapshot lists {} actions but claims version {}",
+                snapshot.actions.len(),
+                snapshot.version
+            )));
+        }
+        let backend = Backend::restore(
+            &ruleset,
+            &snapshot.game,
+            GameTable::from_state(&snapshot.table),
+        )?;
+        Ok(Session {
+            ruleset,
+            backend: Some(backend),
+            spec: snapshot.spec,
+            actions: snapshot.actions,
+            checkpoints: snapshot.checkpoints,
+            recovery: Some(RecoveryPoint {
+                game: snapshot.game,
+                table: snapshot.table,
+                version: snapshot.version,
+            }),
+            version: snapshot.version,
+            pending: None,
+            imagined: false,
+        })
+    }
+
+    /// The ruleset this game is of.
+    pub fn ruleset(&self) -> &Arc<LoadedRuleset> {
+        &self.ruleset
+    }
+
+    /// How the game was created.
+    pub fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+
+    /// The number of actions applied so far.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The public commitment to the game's seed.
+    pub fn seed_commitment(&self) -> String {
+        commitment(&self.spec.seed)
+    }
+
+    /// Every action applied so far, oldest first.
+    pub fn actions(&self) -> &[RecordedAction] {
+        &self.actions
+    }
+
+    /// Runs a call on the backend; on failure drops the backend and rebuilds the game from the
+    /// recovery point, so the session is as it was before the call.
+    fn with_backend<R>(
+        &mut self,
+        f: impl FnOnce(&mut Backend, &LoadedRuleset) -> Result<R>,
+    ) -> Result<R> {
+        if self.backend.is_none() {
+            self.recover()
+                .context("the game could not be rebuilt after an earlier failure")?;
+        }
+        let Some(backend) = self.backend.as_mut() else {
+            bail!("the game has no backend");
+        };
+        let outcome = f(backend, &self.ruleset);
+        if outcome.is_err() {
+            self.backend = None;
+            self.pending = None;
+            if !self.imagined
+                && let Err(error) = self.recover()
+            {
+                tracing::error!(
+                    "ruleset `{}`: recovery failed: {error:#}",
+                    self.ruleset.info().id
+                );
+            }
+        }
+        outcome
+    }
+
+    fn recover(&mut self) -> Result<()> {
+        let Some(point) = &self.recovery else {
+            bail!("an imagined game cannot be rebuilt");
+        };
+        let mut backend = Backend::restore(
+            &self.ruleset,
+            &point.game,
+            GameTable::from_state(&point.table),
+        )?;
+        for (index, recorded) in self.actions.iter().enumerate().skip(point.version as usize) {
+            if let Err(rejection) = backend.apply(&self.ruleset, recorded.seat, &recorded.action)? {
+                bail!(
+                    "action {} was refused while rebuilding the game: {rejection}",
+                    index + 1
+                );
+            }
+            backend.table().take_drops();
+        }
+        self.backend = Some(backend);
+        Ok(())
+    }
+
+    fn take_recovery_point(&mut self) -> Result<()> {
+        let (game, table) = self.with_backend(|backend, ruleset| {
+            let game = backend.snapshot(ruleset)?;
+            Ok((game, backend.table().state()))
+        })?;
+        self.recovery = Some(RecoveryPoint {
+            game,
+            table,
+            version: self.version,
+        });
+        Ok(())
+    }
+
+    fn checkpoint(&mut self, milestone: Option<sdk::Message>) -> Result<()> {
+        if let Some(last) = self.checkpoints.last_mut()
+            && last.after_action == self.version
+        {
+            last.milestone = last.milestone.take().or(milestone);
+            return Ok(());
+        }
+        let view = self.view(Viewer::Spectator)?;
+        let spectator_view = serde_json::from_str(&view).unwrap_or(serde_json::Value::String(view));
+        self.checkpoints.push(Checkpoint {
+            after_action: self.version,
+            spectator_view,
+            milestone,
+        });
+        Ok(())
+    }
+
+    /// The decisions the game waits for; empty once it is over.
+    pub fn pending(&mut self) -> Result<Vec<PendingDecision>, SessionError> {
+        if let Some(pending) = &self.pending {
+            return Ok(pending.clone());
+        }
+        let pending = self.with_backend(|b, r| b.pending(r))?;
+        self.pending = Some(pending.clone());
+        Ok(pending)
+    }
+
+    /// Whether the game is over (no decision pending).
+    pub fn is_over(&mut self) -> Result<bool, SessionError> {
+        Ok(self.pending()?.is_empty())
+    }
+
+    /// Applies one seat's answer.
+    pub fn apply(&mut self, seat: Seat, action: &Action) -> Result<Applied, SessionError> {
+        let outcome = self.with_backend(|backend, ruleset| {
+            let before = backend.table().clone();
+            backend.table().take_drops();
+            match backend.apply(ruleset, seat, action)? {
+                Ok(events) => Ok(Ok((events, backend.table().take_drops()))),
+                Err(rejection) => {
+                    *backend.table() = before;
+                    Ok(Err(rejection))
+                }
+            }
+        })?;
+        let (events, tower) = outcome.map_err(SessionError::Rejected)?;
+        self.version += 1;
+        self.pending = None;
+        if !self.imagined {
+            self.actions.push(RecordedAction {
+                seat,
+                action: action.clone(),
+            });
+            if self.version.is_multiple_of(RECOVERY_INTERVAL) {
+                // A failed snapshot keeps the older recovery point, which still works.
+                if let Err(error) = self.take_recovery_point() {
+                    tracing::warn!("no new recovery point: {error:#}");
+                }
+            }
+            let milestone = events
+                .iter()
+                .find(|e| {
+                    e.audience == sdk::Audience::Everyone
+                        && e.text.key.starts_with(MILESTONE_PREFIX)
+                })
+                .map(|e| e.text.clone());
+            if milestone.is_some()
+                || self.version.is_multiple_of(CHECKPOINT_INTERVAL)
+                || self.is_over()?
+            {
+                self.checkpoint(milestone)?;
+            }
+        }
+        Ok(Applied {
+            events,
+            tower,
+            version: self.version,
+        })
+    }
+
+    /// The state as `viewer` may see it, as the ruleset's JSON.
+    pub fn view(&mut self, viewer: Viewer) -> Result<String, SessionError> {
+        Ok(self.with_backend(|b, r| b.view(r, viewer))?)
+    }
+
+    /// The board as `viewer` sees it, as SVG.
+    pub fn render(&mut self, viewer: Viewer) -> Result<String, SessionError> {
+        Ok(self.with_backend(|b, r| b.render(r, viewer))?)
+    }
+
+    /// The result, once the game is over.
+    pub fn result(&mut self) -> Result<Option<GameResult>, SessionError> {
+        Ok(self.with_backend(|b, r| b.result(r))?)
+    }
+
+    /// The cubes lodged in the tower: the host's secret, for tests and for the end of a game.
+    pub fn tower_contents(&mut self) -> Result<Vec<sdk::CubeCount>, SessionError> {
+        Ok(self.with_backend(|b, _| Ok(b.table().tower().contents()))?)
+    }
+
+    /// The whole session, to store and reload with [`Session::restore`].
+    pub fn snapshot(&mut self) -> Result<SessionSnapshot, SessionError> {
+        let (game, table) = self.with_backend(|backend, ruleset| {
+            let game = backend.snapshot(ruleset)?;
+            Ok((game, backend.table().state()))
+        })?;
+        Ok(SessionSnapshot {
+            ruleset_id: self.ruleset.info().id.clone(),
+            ruleset_hash: self.ruleset.hash(),
+            spec: self.spec.clone(),
+            game,
+            table,
+            version: self.version,
+            actions: self.actions.clone(),
+            checkpoints: self.checkpoints.clone(),
+        })
+    }
+
+    /// The game's record. The seed is in it only once the game is over.
+    pub fn record(&mut self) -> Result<GameRecord, SessionError> {
+        let result = self.result()?;
+        let over = self.is_over()?;
+        Ok(GameRecord {
+            format: GameRecord::FORMAT,
+            ruleset_id: self.ruleset.info().id.clone(),
+            ruleset_version: self.ruleset.info().version.clone(),
+            ruleset_hash: self.ruleset.hash(),
+            contract_version: sdk::CONTRACT_VERSION.to_owned(),
+            map_hash: hex::encode(Sha256::digest(self.spec.map_toml.as_bytes())),
+            map: self.spec.map_toml.clone(),
+            options: self.spec.options.clone(),
+            seats: self.spec.seats,
+            position: self.spec.position.clone(),
+            seed_commitment: self.seed_commitment(),
+            seed: over.then(|| hex::encode(self.spec.seed)),
+            actions: self.actions.clone(),
+            checkpoints: self.checkpoints.clone(),
+            result,
+        })
+    }
+
+    /// The game as `seat` could imagine it: everything the seat cannot know redrawn by the
+    /// ruleset, with a table of its own (the tower's counts per owner kept, their shelves
+    /// reshuffled, and a random stream from `seed`). The real game and its table are untouched.
+    pub fn imagine(&mut self, seat: Seat, seed: &Seed) -> Result<Imagined, SessionError> {
+        Ok(self.with_backend(|backend, ruleset| {
+            let mut table = backend.table().scratch(seed);
+            let game = backend.determinize(ruleset, seat, &mut table)?;
+            Ok(Imagined { game, table })
+        })?)
+    }
+
+    /// A session playing an imagined game. Nothing of it is recorded; a failed call leaves it
+    /// unusable until [`Session::reimagine`].
+    pub fn from_imagined(
+        ruleset: Arc<LoadedRuleset>,
+        imagined: Imagined,
+    ) -> Result<Session, SessionError> {
+        let backend = Backend::restore(&ruleset, &imagined.game, imagined.table)?;
+        Ok(Session {
+            ruleset,
+            backend: Some(backend),
+            spec: GameSpec {
+                map_toml: String::new(),
+                options: Vec::new(),
+                seats: 0,
+                seed: [0; 32],
+                position: None,
+            },
+            actions: Vec::new(),
+            checkpoints: Vec::new(),
+            recovery: None,
+            version: 0,
+            pending: None,
+            imagined: true,
+        })
+    }
+
+    /// Replaces an imagined session's game with another imagined game, reusing its instance.
+    pub fn reimagine(&mut self, imagined: Imagined) -> Result<(), SessionError> {
+        if !self.imagined {
+            return Err(SessionError::Ruleset(anyhow!(
+                "only an imagined game can be replaced"
+            )));
+        }
+        self.pending = None;
+        self.version = 0;
+        let reloaded = match self.backend.as_mut() {
+            Some(backend) => backend.reload(&self.ruleset, &imagined.game, imagined.table),
+            None => Backend::restore(&self.ruleset, &imagined.game, imagined.table).map(|b| {
+                self.backend = Some(b);
+            }),
+        };
+        if reloaded.is_err() {
+            self.backend = None;
+        }
+        Ok(reloaded?)
+    }
+}

@@ -1,0 +1,994 @@
+//! The game server's HTTP API, driven in-process as a browser would: rulesets, creating and
+//! playing games against bots, errors, secrecy, live updates and restarts.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt as _;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use tower::ServiceExt as _;
+
+use crate::server_support::{
+    RULESET, SHOGUN, TempDir, TestApp, TestRuleset, answer_rng, random_answer,
+};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rulesets_maps_catalogues_and_the_openapi_document_are_served() {
+    let dir = TempDir::new("api-rulesets");
+    let app = TestApp::start(&dir.0).await;
+
+    let (status, rulesets) = app.call("GET", "/api/rulesets", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let ruleset = rulesets
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|ruleset| ruleset["id"] == RULESET.id)
+        .expect("the test ruleset is listed");
+    assert_eq!(ruleset["maps"][0]["id"], RULESET.map);
+    assert_eq!(ruleset["maps"][0]["valid"], true);
+    assert!(
+        !ruleset["options"].as_array().unwrap().is_empty(),
+        "option schemas are listed"
+    );
+
+    let (status, map) = app
+        .call(
+            "GET",
+            &format!("/api/rulesets/{}/maps/{}", RULESET.id, RULESET.map),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(map["toml"], RULESET.map_toml);
+    assert_eq!(
+        map["hash"],
+        hex::encode(Sha256::digest(RULESET.map_toml.as_bytes()))
+    );
+
+    let (status, catalogue) = app
+        .call(
+            "GET",
+            &format!("/api/rulesets/{}/catalogue/en", RULESET.id),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(catalogue.as_object().is_some_and(|keys| !keys.is_empty()));
+
+    let (status, spec) = app.call("GET", "/api/openapi.json", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(spec["openapi"], "3.1.0");
+    for path in [
+        "/api/rulesets",
+        "/api/rulesets/{id}/catalogue/{lang}",
+        "/api/rulesets/{id}/maps/{map}",
+        "/api/games",
+        "/api/games/{id}",
+        "/api/games/{id}/claim",
+        "/api/games/{id}/view",
+        "/api/games/{id}/actions",
+        "/api/games/{id}/log",
+        "/api/games/{id}/stream",
+        "/api/games/{id}/seats/{seat}/bot",
+        "/api/games/{id}/record",
+        "/api/openapi.json",
+    ] {
+        assert!(spec["paths"].get(path).is_some(), "{path} is described");
+    }
+
+    // Without a web client folder the server says so instead of failing.
+    let (status, _) = app.call("GET", "/", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_human_plays_a_five_seat_game_against_four_bots_to_the_end_and_exports_it() {
+    play_against_bots(
+        &RULESET,
+        &[
+            Some("random"),
+            Some("search"),
+            Some("random"),
+            Some("random"),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_human_plays_five_seat_shogun_against_four_bots_to_the_end_and_exports_it() {
+    play_against_bots(&SHOGUN, &[Some("random"); 4]).await;
+}
+
+/// Creates a game of `ruleset` with one human (seat 0) and `bots`, plays the human through the
+/// API to the end, exports the record and replays it.
+async fn play_against_bots(ruleset: &TestRuleset, bots: &[Option<&str>]) {
+    let dir = TempDir::new("api-full-game");
+    let app = TestApp::start(&dir.0).await;
+    let seats: Vec<Option<&str>> = [None].into_iter().chain(bots.iter().copied()).collect();
+    let (game, tokens) = app.create_game(ruleset, &seats, json!({})).await;
+    assert_eq!(tokens.len(), 1, "only the human seat gets a token");
+    let (seat, token) = &tokens[0];
+
+    let (status, claimed) = app
+        .call(
+            "POST",
+            &format!("/api/games/{game}/claim"),
+            Some(token),
+            Some(json!({ "name": "Ann" })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(claimed, json!({ "seat": seat, "name": "Ann" }));
+
+    let mut rng = answer_rng(1);
+    let mut moves = 0;
+    let view = loop {
+        let view = app.wait_for_turn(&game, token).await;
+        if view["status"] == "finished" {
+            break view;
+        }
+        assert!(
+            view["pending"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|decision| decision["seat"] == *seat)
+        );
+        let (status, answer) = app
+            .call(
+                "POST",
+                &format!("/api/games/{game}/actions"),
+                Some(token),
+                Some(
+                    json!({ "version": view["version"], "action": random_answer(&view, &mut rng) }),
+                ),
+            )
+            .await;
+        // Bots answer their simultaneous decisions at the same time: a stale version is
+        // answered with 409 and the client looks again, as the web client does; a random
+        // answer may break a rule (422), and the client picks another.
+        if status == StatusCode::UNPROCESSABLE_ENTITY {
+            assert_eq!(answer["error"], "rejected", "{answer}");
+            continue;
+        }
+        if status == StatusCode::CONFLICT {
+            assert!(
+                answer["version"].as_u64() > view["version"].as_u64(),
+                "{answer}"
+            );
+            continue;
+        }
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        assert_eq!(answer["version"], view["version"].as_u64().unwrap() + 1);
+        moves += 1;
+    };
+    assert!(moves > 0, "the human played");
+    assert_eq!(
+        view["result"]["placings"].as_array().unwrap().len(),
+        seats.len()
+    );
+    let seed = view["seed"]
+        .as_str()
+        .expect("the seed is revealed at the end");
+    assert_eq!(
+        view["seed_commitment"].as_str().unwrap(),
+        hex::encode(Sha256::digest(hex::decode(seed).unwrap())),
+        "the revealed seed matches the commitment shown from the start"
+    );
+
+    let (status, listed) = app
+        .call("GET", &format!("/api/games/{game}"), None, None)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(listed["status"], "finished");
+    assert_eq!(listed["seats"][*seat as usize]["name"], "Ann");
+
+    let (status, record) = app
+        .call("GET", &format!("/api/games/{game}/record"), None, None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{record}");
+    let (_, log) = app
+        .call("GET", &format!("/api/games/{game}/log"), None, None)
+        .await;
+    let version = view["version"].as_u64().unwrap();
+    assert_eq!(
+        log.as_array().unwrap().len() as u64,
+        version,
+        "one log entry per action"
+    );
+    crate::server_support::assert_record_replays(ruleset, &record, &view);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_get_clear_errors_and_change_nothing() {
+    let dir = TempDir::new("api-errors");
+    let app = TestApp::start(&dir.0).await;
+    let (game, tokens) = app.create(&[None, None], json!({ "rounds": 2 })).await;
+    let (_, token) = &tokens[0];
+    let (_, other) = &tokens[1];
+    let actions = format!("/api/games/{game}/actions");
+
+    let expect = |status: StatusCode, code: &str, (got, body): (StatusCode, Value)| {
+        assert_eq!(got, status, "{body}");
+        assert_eq!(body["error"], code, "{body}");
+        assert!(
+            body["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "{body}"
+        );
+    };
+
+    // Malformed JSON, a wrong shape, a wrong media type and an oversized body.
+    let raw = |body: &str, content_type: &str| {
+        Request::post(&actions)
+            .header("authorization", format!("Bearer {token}"))
+            .header("content-type", content_type)
+            .body(Body::from(body.to_owned()))
+            .unwrap()
+    };
+    expect(
+        StatusCode::BAD_REQUEST,
+        "bad-request",
+        app.send(raw("{not json", "application/json")).await,
+    );
+    expect(
+        StatusCode::BAD_REQUEST,
+        "bad-request",
+        app.send(raw("{\"version\":0}", "application/json")).await,
+    );
+    expect(
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "unsupported-media-type",
+        app.send(raw("{}", "text/plain")).await,
+    );
+    let huge = format!(
+        "{{\"version\":0,\"action\":{{\"choose\":[{}0]}}}}",
+        "0,".repeat(40_000)
+    );
+    expect(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "payload-too-large",
+        app.send(raw(&huge, "application/json")).await,
+    );
+
+    // Unknown ids, missing and wrong tokens.
+    let choose = json!({ "version": 0, "action": { "choose": [0] } });
+    expect(
+        StatusCode::NOT_FOUND,
+        "not-found",
+        app.call(
+            "POST",
+            "/api/games/nosuchgame/actions",
+            Some(token),
+            Some(choose.clone()),
+        )
+        .await,
+    );
+    expect(
+        StatusCode::NOT_FOUND,
+        "not-found",
+        app.call("GET", "/api/games/../../etc/view", None, None)
+            .await,
+    );
+    expect(
+        StatusCode::NOT_FOUND,
+        "not-found",
+        app.call("GET", "/api/no-such-endpoint", None, None).await,
+    );
+    expect(
+        StatusCode::FORBIDDEN,
+        "forbidden",
+        app.call("POST", &actions, None, Some(choose.clone())).await,
+    );
+    expect(
+        StatusCode::FORBIDDEN,
+        "forbidden",
+        app.call("POST", &actions, Some("0123abcd"), Some(choose.clone()))
+            .await,
+    );
+    expect(
+        StatusCode::FORBIDDEN,
+        "forbidden",
+        app.call(
+            "GET",
+            &format!("/api/games/{game}/view"),
+            Some("wrong"),
+            None,
+        )
+        .await,
+    );
+    // A token acts only for its seat.
+    expect(
+        StatusCode::FORBIDDEN,
+        "forbidden",
+        app.call(
+            "POST",
+            &format!("/api/games/{game}/seats/1/bot"),
+            Some(token),
+            Some(json!({ "bot": "random" })),
+        )
+        .await,
+    );
+
+    // Illegal actions: out of range, the wrong kind, a stale version, and acting twice.
+    expect(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "rejected",
+        app.call(
+            "POST",
+            &actions,
+            Some(token),
+            Some(json!({ "version": 0, "action": { "choose": [9] } })),
+        )
+        .await,
+    );
+    expect(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "rejected",
+        app.call(
+            "POST",
+            &actions,
+            Some(token),
+            Some(json!({ "version": 0, "action": { "number": 1 } })),
+        )
+        .await,
+    );
+    let (status, stale) = app
+        .call(
+            "POST",
+            &actions,
+            Some(token),
+            Some(json!({ "version": 5, "action": { "choose": [0] } })),
+        )
+        .await;
+    expect(StatusCode::CONFLICT, "stale", (status, stale.clone()));
+    assert_eq!(
+        stale["version"], 0,
+        "a stale answer says the current version"
+    );
+
+    // Nothing above changed the game.
+    let (_, view) = app
+        .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
+        .await;
+    assert_eq!(view["version"], 0);
+    let (_, log) = app
+        .call("GET", &format!("/api/games/{game}/log"), None, None)
+        .await;
+    assert_eq!(log, json!([]));
+
+    let (status, _) = app
+        .call("POST", &actions, Some(token), Some(choose.clone()))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    expect(
+        StatusCode::CONFLICT,
+        "stale",
+        app.call("POST", &actions, Some(token), Some(choose)).await,
+    );
+    expect(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "rejected",
+        app.call(
+            "POST",
+            &actions,
+            Some(token),
+            Some(json!({ "version": 1, "action": { "choose": [0] } })),
+        )
+        .await,
+    );
+    // The other seat still plays on.
+    let (status, answer) = app
+        .call(
+            "POST",
+            &actions,
+            Some(other),
+            Some(json!({ "version": 1, "action": { "choose": [2] } })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+
+    // A bad setup.
+    let create = |body: Value| app.call("POST", "/api/games", None, Some(body));
+    expect(
+        StatusCode::NOT_FOUND,
+        "not-found",
+        create(json!({ "ruleset": "nope", "map": "x", "seats": [] })).await,
+    );
+    expect(
+        StatusCode::BAD_REQUEST,
+        "bad-request",
+        create(
+            json!({ "ruleset": RULESET.id, "map": RULESET.map, "seats": [{ "kind": "human" }] }),
+        )
+        .await,
+    );
+    expect(
+        StatusCode::BAD_REQUEST,
+        "bad-request",
+        create(json!({ "ruleset": RULESET.id, "map": RULESET.map, "seats": [{ "kind": "bot", "bot": "genius" }, { "kind": "human" }] })).await,
+    );
+    expect(
+        StatusCode::BAD_REQUEST,
+        "bad-request",
+        create(json!({ "ruleset": RULESET.id, "map": RULESET.map, "options": { "no-such-option": 1 }, "seats": [{ "kind": "human" }, { "kind": "human" }] })).await,
+    );
+    expect(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "bad-setup",
+        create(json!({ "ruleset": RULESET.id, "map_toml": "this is = = not toml", "seats": [{ "kind": "human" }, { "kind": "human" }] })).await,
+    );
+    let (_, games) = app.call("GET", "/api/games", None, None).await;
+    assert_eq!(
+        games.as_array().unwrap().len(),
+        1,
+        "no failed setup left a game behind"
+    );
+}
+
+/// Everything a seat or spectator receives while a game runs.
+#[derive(Default)]
+struct Seen {
+    texts: Vec<String>,
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_seat_ever_receives_another_seats_secrets() {
+    let dir = TempDir::new("api-secrecy");
+    let app = TestApp::start(&dir.0).await;
+    for round in 0..12u8 {
+        let seats = 2 + (round as usize % 4);
+        let (game, tokens) = app
+            .create(
+                &vec![None; seats],
+                json!({ "rounds": 2 + round as i64 % 3 }),
+            )
+            .await;
+        let mut seen: Vec<Seen> = (0..=seats).map(|_| Seen::default()).collect();
+        let mut rng = answer_rng(round);
+        let mut version = 0;
+        loop {
+            let mut finished = false;
+            // Every seat and a spectator (the last entry) looks at everything it can read.
+            for (index, token) in tokens
+                .iter()
+                .map(|(_, token)| Some(token.as_str()))
+                .chain([None])
+                .enumerate()
+            {
+                for what in ["view", "log", "record"] {
+                    let (_, body) = app
+                        .call("GET", &format!("/api/games/{game}/{what}"), token, None)
+                        .await;
+                    if what == "view" {
+                        finished = body["status"] == "finished";
+                    }
+                    if !finished {
+                        seen[index].texts.push(body.to_string());
+                    }
+                }
+                if !finished {
+                    seen[index]
+                        .texts
+                        .push(stream_snapshot(&app, &game, token).await);
+                }
+            }
+            if finished {
+                break;
+            }
+            // The first seat with a decision answers it.
+            let mut acted = false;
+            for (_, token) in &tokens {
+                let (_, view) = app
+                    .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
+                    .await;
+                if view["pending"]
+                    .as_array()
+                    .is_some_and(|pending| !pending.is_empty())
+                {
+                    let (status, answer) = app
+                        .call("POST", &format!("/api/games/{game}/actions"), Some(token), Some(json!({ "version": version, "action": random_answer(&view, &mut rng) })))
+                        .await;
+                    assert_eq!(status, StatusCode::OK, "{answer}");
+                    seen[tokens.iter().position(|(_, t)| t == token).unwrap()]
+                        .texts
+                        .push(answer.to_string());
+                    version += 1;
+                    acted = true;
+                    break;
+                }
+            }
+            assert!(acted, "someone always has a decision while the game runs");
+        }
+        let (_, end) = app
+            .call("GET", &format!("/api/games/{game}/view"), None, None)
+            .await;
+        let seed = end["seed"].as_str().unwrap().to_owned();
+        for (index, seen) in seen.iter().enumerate() {
+            let mut own_secrets = BTreeSet::new();
+            for text in &seen.texts {
+                assert!(!text.contains(&seed), "the seed leaked before the end");
+                for (seat, _) in &tokens {
+                    let marker = format!("secret-{seat}-");
+                    if text.contains(&marker) {
+                        assert_eq!(
+                            index, *seat as usize,
+                            "viewer {index} received a secret of seat {seat}: {text}"
+                        );
+                        own_secrets.insert(seat);
+                    }
+                }
+            }
+            if index < tokens.len() {
+                assert!(
+                    own_secrets.contains(&(index as u32)),
+                    "a seat does see its own secrets"
+                );
+            }
+        }
+    }
+}
+
+/// The first update of the game's event stream for `token`, as text.
+async fn stream_snapshot(app: &TestApp, game: &str, token: Option<&str>) -> String {
+    let uri = match token {
+        Some(token) => format!("/api/games/{game}/stream?since=0&token={token}"),
+        None => format!("/api/games/{game}/stream?since=0"),
+    };
+    let response = app
+        .router
+        .clone()
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut body = response.into_body();
+    let frame = tokio::time::timeout(Duration::from_secs(5), body.frame())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    String::from_utf8_lossy(frame.data_ref().unwrap()).into_owned()
+}
+
+/// Reads `update` events from a stream until one reaches `version`.
+async fn read_updates_until(body: &mut Body, version: u64) -> Vec<Value> {
+    let mut updates = Vec::new();
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(10), body.frame())
+            .await
+            .expect("an update arrives")
+            .unwrap()
+            .unwrap();
+        let Some(data) = frame.data_ref() else {
+            continue;
+        };
+        for line in String::from_utf8_lossy(data).lines() {
+            if let Some(json) = line.strip_prefix("data: ") {
+                updates.push(serde_json::from_str::<Value>(json).unwrap());
+            }
+        }
+        if updates
+            .last()
+            .is_some_and(|update| update["version"].as_u64() >= Some(version))
+        {
+            return updates;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_updates_reach_every_seat_and_a_reconnecting_client_catches_up() {
+    let dir = TempDir::new("api-stream");
+    let app = TestApp::start(&dir.0).await;
+    let (game, tokens) = app
+        .create(&[None, None, None], json!({ "rounds": 3 }))
+        .await;
+    let open = |token: Option<&str>, since: u64| {
+        let uri = match token {
+            Some(token) => format!("/api/games/{game}/stream?since={since}&token={token}"),
+            None => format!("/api/games/{game}/stream?since={since}"),
+        };
+        app.router
+            .clone()
+            .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+    };
+    let mut spectator = open(None, 0).await.unwrap().into_body();
+    let mut seat0 = open(Some(&tokens[0].1), 0).await.unwrap().into_body();
+    let first = read_updates_until(&mut spectator, 0).await;
+    assert_eq!(first[0]["version"], 0);
+
+    for (version, (_, token)) in tokens.iter().enumerate() {
+        let (status, _) = app
+            .call(
+                "POST",
+                &format!("/api/games/{game}/actions"),
+                Some(token),
+                Some(json!({ "version": version, "action": { "choose": [1] } })),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let spectator_updates = read_updates_until(&mut spectator, 3).await;
+    let seat_updates = read_updates_until(&mut seat0, 3).await;
+    let versions = |updates: &[Value]| -> Vec<u64> {
+        updates
+            .iter()
+            .flat_map(|update| {
+                update["log"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|entry| entry["version"].as_u64().unwrap())
+            })
+            .collect()
+    };
+    assert_eq!(
+        versions(&spectator_updates),
+        vec![1, 2, 3],
+        "the spectator saw every action once"
+    );
+    assert_eq!(versions(&seat_updates), vec![1, 2, 3]);
+    // Seat 0 sees its own plan; the spectator never does.
+    assert!(
+        seat_updates
+            .iter()
+            .any(|update| update.to_string().contains("secret-0-"))
+    );
+    assert!(
+        !spectator_updates
+            .iter()
+            .any(|update| update.to_string().contains("secret-"))
+    );
+
+    // A client that left after version 1 reconnects and gets exactly what it missed.
+    let mut again = open(Some(&tokens[1].1), 1).await.unwrap().into_body();
+    let caught_up = read_updates_until(&mut again, 3).await;
+    assert_eq!(versions(&caught_up), vec![2, 3]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_can_be_handed_to_a_bot_and_taken_back() {
+    let dir = TempDir::new("api-handoff");
+    let app = TestApp::start(&dir.0).await;
+    let (game, tokens) = app.create(&[None, None], json!({ "rounds": 6 })).await;
+    let (_, leaver) = &tokens[0];
+    let (_, stayer) = &tokens[1];
+    let bot = format!("/api/games/{game}/seats/0/bot");
+
+    let (status, _) = app
+        .call("POST", &bot, Some(leaver), Some(json!({ "bot": "random" })))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    // While the bot plays the seat, its person cannot act for it.
+    let (status, _) = app
+        .call(
+            "POST",
+            &format!("/api/games/{game}/actions"),
+            Some(leaver),
+            Some(json!({ "version": 0, "action": { "choose": [0] } })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+
+    // The other player plays two rounds; the bot answers for seat 0 each time. The bot moves
+    // at the same time as the person, so a stale answer (409) is simply retried.
+    let mut rng = answer_rng(3);
+    let mut played = 0;
+    while played < 2 {
+        let view = app.wait_for_turn(&game, stayer).await;
+        let (status, body) = app
+            .call(
+                "POST",
+                &format!("/api/games/{game}/actions"),
+                Some(stayer),
+                Some(
+                    json!({ "version": view["version"], "action": random_answer(&view, &mut rng) }),
+                ),
+            )
+            .await;
+        match status {
+            StatusCode::OK => played += 1,
+            StatusCode::CONFLICT => {}
+            _ => panic!("unexpected {status}: {body}"),
+        }
+    }
+    let view = app.wait_for_turn(&game, stayer).await;
+    assert!(
+        view["version"].as_u64().unwrap() >= 4,
+        "two rounds are complete: the bot played for the seat: {view}"
+    );
+
+    // Taken back: the person acts again and the bot does not.
+    let (status, _) = app
+        .call("POST", &bot, Some(leaver), Some(json!({ "bot": null })))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    // A bot move under way when the seat was taken back may still land: retry on 409.
+    for token in [stayer, leaver, stayer] {
+        loop {
+            let view = app.wait_for_turn(&game, token).await;
+            let (status, body) = app
+                .call(
+                    "POST",
+                    &format!("/api/games/{game}/actions"),
+                    Some(token),
+                    Some(json!({ "version": view["version"], "action": { "choose": [0] } })),
+                )
+                .await;
+            match status {
+                StatusCode::OK => break,
+                StatusCode::CONFLICT => {}
+                _ => panic!("unexpected {status}: {body}"),
+            }
+        }
+    }
+    // With both seats played by people again, nobody moves for the leaver any more.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let (_, view) = app
+        .call(
+            "GET",
+            &format!("/api/games/{game}/view"),
+            Some(leaver),
+            None,
+        )
+        .await;
+    assert!(
+        !view["pending"].as_array().unwrap().is_empty(),
+        "the seat waits for its person: {view}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_survive_a_restart_and_load_from_snapshots() {
+    let dir = TempDir::new("api-restart");
+    let (game, tokens, version) = {
+        let app = TestApp::start_with(&dir.0, None, 2).await;
+        let (game, tokens) = app.create(&[None, None], json!({ "rounds": 4 })).await;
+        let mut version = 0;
+        for _ in 0..2 {
+            for (_, token) in &tokens {
+                let (status, _) = app
+                    .call(
+                        "POST",
+                        &format!("/api/games/{game}/actions"),
+                        Some(token),
+                        Some(json!({ "version": version, "action": { "choose": [2] } })),
+                    )
+                    .await;
+                assert_eq!(status, StatusCode::OK);
+                version += 1;
+            }
+        }
+        let (_, token) = &tokens[0];
+        let (status, _) = app
+            .call(
+                "POST",
+                &format!("/api/games/{game}/actions"),
+                Some(token),
+                Some(json!({ "version": version, "action": { "choose": [0] } })),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK);
+        version += 1;
+        (game, tokens, version)
+    };
+    let before = {
+        let app = TestApp::start_with(&dir.0, None, 2).await;
+        let snapshot = app
+            .state
+            .hub
+            .storage()
+            .latest_snapshot(&game)
+            .await
+            .unwrap();
+        assert_eq!(
+            snapshot.map(|(seq, _)| seq),
+            Some(4),
+            "a snapshot is stored every 2 actions"
+        );
+        let (_, view) = app
+            .call(
+                "GET",
+                &format!("/api/games/{game}/view"),
+                Some(&tokens[1].1),
+                None,
+            )
+            .await;
+        view
+    };
+    assert_eq!(
+        before["version"], version,
+        "every action is still there after a restart"
+    );
+    let app = TestApp::start_with(&dir.0, None, 2).await;
+    let (status, body) = app
+        .call(
+            "POST",
+            &format!("/api/games/{game}/actions"),
+            Some(&tokens[1].1),
+            Some(json!({ "version": version, "action": { "choose": [1] } })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "the game goes on: {body}");
+    let (_, view) = app
+        .call(
+            "GET",
+            &format!("/api/games/{game}/view"),
+            Some(&tokens[1].1),
+            None,
+        )
+        .await;
+    assert_eq!(view["state"]["round"], 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_web_client_folder_is_served_with_an_index_fallback() {
+    let dir = TempDir::new("api-web");
+    let web = dir.0.join("web");
+    std::fs::create_dir_all(&web).unwrap();
+    std::fs::write(web.join("index.html"), "<p>tenka client</p>").unwrap();
+    let storage = host::server::storage::Storage::open(None, &dir.0.join("data"))
+        .await
+        .unwrap();
+    let state = host::server::AppState::new(
+        storage,
+        crate::server_support::runtime(),
+        &crate::server_support::write_maps(&dir.0),
+        host::server::games::HubConfig::default(),
+        host::server::ServerConfig {
+            allow_fixed_seeds: false,
+            web_dir: Some(web),
+        },
+    )
+    .await
+    .unwrap();
+    let router = host::server::app(state);
+    for uri in ["/", "/play/some-game"] {
+        let response = router
+            .clone()
+            .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        assert_eq!(&body[..], b"<p>tenka client</p>");
+    }
+    // A server without fixed seeds refuses them.
+    let response = router
+        .oneshot(
+            Request::post("/api/games")
+                .header("content-type", "application/json")
+                .body(Body::from(json!({ "ruleset": RULESET.id, "map": RULESET.map, "seed": "00".repeat(32), "seats": [{ "kind": "human" }, { "kind": "human" }] }).to_string()))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shogun_logs_and_exports_hold_only_what_each_seat_may_see() {
+    let dir = TempDir::new("api-shogun-secrecy");
+    let app = TestApp::start(&dir.0).await;
+    for (index, seats) in [3usize, 4, 5].into_iter().enumerate() {
+        let (game, tokens) = app
+            .create_game(&SHOGUN, &vec![None; seats], json!({}))
+            .await;
+        let mut rng = answer_rng(40 + index as u8);
+        let mut received: Vec<String> = Vec::new();
+        let viewers: Vec<Option<&str>> = tokens
+            .iter()
+            .map(|(_, token)| Some(token.as_str()))
+            .chain([None])
+            .collect();
+        let mut version = 0u64;
+        'game: loop {
+            if version.is_multiple_of(16) {
+                for token in &viewers {
+                    for what in ["view", "log", "record"] {
+                        let (status, body) = app
+                            .call("GET", &format!("/api/games/{game}/{what}"), *token, None)
+                            .await;
+                        if what == "record" {
+                            assert_eq!(
+                                status,
+                                StatusCode::FORBIDDEN,
+                                "no export before the end: {body}"
+                            );
+                        }
+                        received.push(body.to_string());
+                    }
+                    received.push(stream_snapshot(&app, &game, *token).await);
+                }
+            }
+            for (_, token) in &tokens {
+                let (_, view) = app
+                    .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
+                    .await;
+                if view["status"] == "finished" {
+                    break 'game;
+                }
+                if view["pending"]
+                    .as_array()
+                    .is_some_and(|pending| !pending.is_empty())
+                {
+                    let (status, answer) = app
+                        .call("POST", &format!("/api/games/{game}/actions"), Some(token), Some(json!({ "version": version, "action": random_answer(&view, &mut rng) })))
+                        .await;
+                    match status {
+                        StatusCode::OK => version += 1,
+                        StatusCode::UNPROCESSABLE_ENTITY => {}
+                        _ => panic!("unexpected {status}: {answer}"),
+                    }
+                    received.push(answer.to_string());
+                }
+            }
+        }
+        let (_, end) = app
+            .call("GET", &format!("/api/games/{game}/view"), None, None)
+            .await;
+        let seed = end["seed"]
+            .as_str()
+            .expect("the seed is revealed at the end");
+        assert!(
+            received.iter().all(|text| !text.contains(seed)),
+            "the seed leaked before the end"
+        );
+
+        // Every viewer's log is exactly the stored events it is in the audience of.
+        let stored = app
+            .state
+            .hub
+            .storage()
+            .actions_since(&game, 0)
+            .await
+            .unwrap();
+        for (viewer, token) in viewers.iter().enumerate() {
+            let viewer = if viewer < tokens.len() {
+                sdk::Viewer::Seat(viewer as u32)
+            } else {
+                sdk::Viewer::Spectator
+            };
+            let (_, log) = app
+                .call("GET", &format!("/api/games/{game}/log"), *token, None)
+                .await;
+            let log = log.as_array().unwrap();
+            assert_eq!(log.len(), stored.len());
+            for (entry, action) in log.iter().zip(&stored) {
+                let events: Vec<sdk::Event> = serde_json::from_str(&action.events_json).unwrap();
+                let visible: Vec<Value> = events
+                    .iter()
+                    .filter(|event| event.audience.includes(viewer))
+                    .map(|event| json!({ "text": event.text }))
+                    .collect();
+                assert_eq!(
+                    entry["events"],
+                    Value::Array(visible),
+                    "{viewer:?} sees only its audience's events"
+                );
+                if let Some(drops) = entry.get("tower") {
+                    for drop in drops.as_array().unwrap() {
+                        let keys: BTreeSet<&str> = drop
+                            .as_object()
+                            .unwrap()
+                            .keys()
+                            .map(String::as_str)
+                            .collect();
+                        assert_eq!(
+                            keys,
+                            BTreeSet::from(["came_out", "dropped"]),
+                            "the log never tells what stays in the tower"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

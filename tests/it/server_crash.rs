@@ -1,0 +1,205 @@
+//! Crash safety: while clients play, the server process is killed with SIGKILL and started
+//! again on the same data folder. Every action that was answered with success must still be
+//! there, and the games go on.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::server_support::{RULESET, ServerProcess, TempDir, answer_rng, http, random_answer};
+
+/// An action the server answered with 200: (game, version, seat).
+type Answered = (String, u64, u32);
+
+/// Plays one game's human seats as fast as possible until the server goes away or `stop`.
+fn play_until_gone(
+    addr: &str,
+    game: &str,
+    tokens: &[(u32, String)],
+    seed: u8,
+    answered: &Mutex<Vec<Answered>>,
+    stop: Instant,
+) {
+    let mut rng = answer_rng(seed);
+    while Instant::now() < stop {
+        let mut progressed = false;
+        for (seat, token) in tokens {
+            let Ok((200, view)) = http(
+                addr,
+                "GET",
+                &format!("/api/games/{game}/view"),
+                Some(token),
+                None,
+            ) else {
+                return;
+            };
+            if view["status"] == "finished" {
+                return;
+            }
+            if view["pending"]
+                .as_array()
+                .is_none_or(|pending| pending.is_empty())
+            {
+                continue;
+            }
+            let body =
+                json!({ "version": view["version"], "action": random_answer(&view, &mut rng) });
+            match http(
+                addr,
+                "POST",
+                &format!("/api/games/{game}/actions"),
+                Some(token),
+                Some(&body),
+            ) {
+                Ok((200, answer)) => {
+                    answered.lock().unwrap().push((
+                        game.to_owned(),
+                        answer["version"].as_u64().unwrap(),
+                        *seat,
+                    ));
+                    progressed = true;
+                }
+                Ok((409, _)) => {}
+                Ok((status, answer)) => panic!("unexpected answer {status}: {answer}"),
+                Err(_) => return,
+            }
+        }
+        if !progressed {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+}
+
+fn create_game(addr: &str, seats: usize, rounds: i64) -> (String, Vec<(u32, String)>) {
+    let seats: Vec<Value> = (0..seats).map(|_| json!({ "kind": "human" })).collect();
+    let body = json!({ "ruleset": RULESET.id, "map": RULESET.map, "seats": seats, "options": { "rounds": rounds } });
+    let (status, created) = http(addr, "POST", "/api/games", None, Some(&body)).unwrap();
+    assert_eq!(status, 201, "{created}");
+    let tokens = created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|seat| {
+            (
+                seat["seat"].as_u64().unwrap() as u32,
+                seat["token"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    (created["id"].as_str().unwrap().to_owned(), tokens)
+}
+
+#[test]
+fn every_answered_action_survives_a_sigkill_and_the_games_go_on() {
+    let dir = TempDir::new("crash");
+    let server = ServerProcess::start(&dir.0, None);
+    let games: Vec<(String, Vec<(u32, String)>)> = (0..3)
+        .map(|i| create_game(&server.addr, 2 + i, 40))
+        .collect();
+
+    let answered = Arc::new(Mutex::new(Vec::new()));
+    let stop = Instant::now() + Duration::from_secs(20);
+    let players: Vec<_> = games
+        .iter()
+        .enumerate()
+        .map(|(i, (game, tokens))| {
+            let (addr, game, tokens, answered) = (
+                server.addr.clone(),
+                game.clone(),
+                tokens.clone(),
+                answered.clone(),
+            );
+            std::thread::spawn(move || {
+                play_until_gone(&addr, &game, &tokens, i as u8, &answered, stop)
+            })
+        })
+        .collect();
+    // Let traffic flow, then kill the server in the middle of it.
+    let started = Instant::now();
+    while answered.lock().unwrap().len() < 150 && started.elapsed() < Duration::from_secs(15) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    server.kill();
+    for player in players {
+        player.join().unwrap();
+    }
+    let answered = answered.lock().unwrap().clone();
+    assert!(
+        answered.len() >= 150,
+        "the clients made progress before the crash ({})",
+        answered.len()
+    );
+
+    let server = ServerProcess::start(&dir.0, None);
+    for (game, tokens) in &games {
+        let (status, log) = http(
+            &server.addr,
+            "GET",
+            &format!("/api/games/{game}/log"),
+            None,
+            None,
+        )
+        .unwrap();
+        assert_eq!(status, 200);
+        let log = log.as_array().unwrap();
+        for (_, version, seat) in answered
+            .iter()
+            .filter(|(answered_game, _, _)| answered_game == game)
+        {
+            let entry = log
+                .iter()
+                .find(|entry| entry["version"] == *version)
+                .unwrap_or_else(|| panic!("answered action {version} of game {game} is lost"));
+            assert_eq!(
+                entry["seat"], *seat,
+                "version {version} is the answered seat's action"
+            );
+        }
+        // Versions have no gaps: the log is exactly 1..=n.
+        let versions: Vec<u64> = log
+            .iter()
+            .map(|entry| entry["version"].as_u64().unwrap())
+            .collect();
+        assert_eq!(versions, (1..=versions.len() as u64).collect::<Vec<_>>());
+
+        // The game goes on after the restart.
+        let before = versions.len() as u64;
+        let (seat, token) = tokens
+            .iter()
+            .find(|(_, token)| {
+                let (_, view) = http(
+                    &server.addr,
+                    "GET",
+                    &format!("/api/games/{game}/view"),
+                    Some(token),
+                    None,
+                )
+                .unwrap();
+                view["pending"]
+                    .as_array()
+                    .is_some_and(|pending| !pending.is_empty())
+            })
+            .expect("some seat has a decision");
+        let (_, view) = http(
+            &server.addr,
+            "GET",
+            &format!("/api/games/{game}/view"),
+            Some(token),
+            None,
+        )
+        .unwrap();
+        let body = json!({ "version": view["version"], "action": random_answer(&view, &mut answer_rng(9)) });
+        let (status, answer) = http(
+            &server.addr,
+            "POST",
+            &format!("/api/games/{game}/actions"),
+            Some(token),
+            Some(&body),
+        )
+        .unwrap();
+        assert_eq!(status, 200, "seat {seat} plays on: {answer}");
+        assert_eq!(answer["version"], before + 1);
+    }
+    server.kill();
+}

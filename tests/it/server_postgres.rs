@@ -1,0 +1,294 @@
+//! Two server processes on one PostgreSQL database serve the same game consistently: actions
+//! made through either reach the event streams of both, and a race on the same move is accepted
+//! exactly once. The test installs Debian's `postgresql` if it is missing and runs a throw-away
+//! cluster of its own.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Barrier};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::server_support::{RULESET, ServerProcess, TempDir, http, read_stream};
+
+/// The folder of PostgreSQL's server programs, installing the Debian package if needed.
+fn postgres_bin() -> PathBuf {
+    let find = || {
+        let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .map(|entry| entry.path().join("bin"))
+            .filter(|bin| bin.join("pg_ctl").is_file() && bin.join("initdb").is_file())
+            .collect();
+        found.sort();
+        found.pop()
+    };
+    if let Some(bin) = find() {
+        return bin;
+    }
+    let installed = Command::new("sh")
+        .args(["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql"])
+        .status()
+        .expect("apt-get runs");
+    assert!(installed.success(), "installing postgresql failed");
+    find().expect("postgresql is installed")
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Whether this process runs as root, which PostgreSQL refuses to run as.
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|out| out.stdout.starts_with(b"0\n"))
+        .unwrap_or(false)
+}
+
+/// Runs a PostgreSQL program, as the `postgres` user when we are root.
+fn run_pg(program: &Path, args: &[&str]) {
+    let status = if is_root() {
+        Command::new("runuser")
+            .args(["-u", "postgres", "--"])
+            .arg(program)
+            .args(args)
+            .status()
+    } else {
+        Command::new(program).args(args).status()
+    }
+    .expect("a postgres program runs");
+    assert!(status.success(), "{} {args:?} failed", program.display());
+}
+
+/// A throw-away cluster, stopped and deleted when dropped.
+struct Cluster {
+    bin: PathBuf,
+    data: String,
+    _dir: TempDir,
+    url: String,
+}
+
+impl Cluster {
+    fn start() -> Cluster {
+        let bin = postgres_bin();
+        let dir = TempDir::new("postgres");
+        if is_root() {
+            let status = Command::new("chown")
+                .args(["-R", "postgres:postgres"])
+                .arg(&dir.0)
+                .status()
+                .unwrap();
+            assert!(status.success());
+        }
+        let data = dir.0.join("cluster").display().to_string();
+        let socket = dir.0.display().to_string();
+        run_pg(
+            &bin.join("initdb"),
+            &["-D", &data, "-U", "tenka", "--auth=trust", "-E", "UTF8"],
+        );
+        let port = free_port();
+        let options = format!("-p {port} -k {socket} -c listen_addresses=127.0.0.1 -c fsync=off");
+        let log = dir.0.join("postgres.log").display().to_string();
+        run_pg(
+            &bin.join("pg_ctl"),
+            &["-D", &data, "-l", &log, "-o", &options, "-w", "start"],
+        );
+        Cluster {
+            bin,
+            data,
+            _dir: dir,
+            url: format!("postgres://tenka@127.0.0.1:{port}/postgres"),
+        }
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let pg_ctl = self.bin.join("pg_ctl");
+        let args = ["-D", self.data.as_str(), "-m", "immediate", "stop"];
+        let _ = if is_root() {
+            Command::new("runuser")
+                .args(["-u", "postgres", "--"])
+                .arg(&pg_ctl)
+                .args(args)
+                .status()
+        } else {
+            Command::new(&pg_ctl).args(args).status()
+        };
+    }
+}
+
+fn view(addr: &str, game: &str, token: &str) -> Value {
+    let (status, view) = http(
+        addr,
+        "GET",
+        &format!("/api/games/{game}/view"),
+        Some(token),
+        None,
+    )
+    .unwrap();
+    assert_eq!(status, 200, "{view}");
+    view
+}
+
+fn versions_seen(updates: &[Value]) -> Vec<u64> {
+    updates
+        .iter()
+        .flat_map(|update| {
+            update["log"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|entry| entry["version"].as_u64())
+        })
+        .collect()
+}
+
+#[test]
+fn two_servers_on_one_postgres_database_share_games_and_accept_a_raced_move_once() {
+    let cluster = Cluster::start();
+    let dirs = [TempDir::new("pg-a"), TempDir::new("pg-b")];
+    let a = ServerProcess::start(&dirs[0].0, Some(&cluster.url));
+    let b = ServerProcess::start(&dirs[1].0, Some(&cluster.url));
+
+    let body = json!({ "ruleset": RULESET.id, "map": RULESET.map, "options": { "rounds": 4 }, "seats": [{ "kind": "human" }, { "kind": "human" }, { "kind": "human" }] });
+    let (status, created) = http(&a.addr, "POST", "/api/games", None, Some(&body)).unwrap();
+    assert_eq!(status, 201, "{created}");
+    let game = created["id"].as_str().unwrap().to_owned();
+    let tokens: Vec<String> = created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|seat| seat["token"].as_str().unwrap().to_owned())
+        .collect();
+    // Server B knows the game made through A.
+    assert_eq!(view(&b.addr, &game, &tokens[0])["version"], 0);
+
+    // A spectator stream on each server.
+    let total = 12; // 4 rounds of 3 seats
+    let streams: Vec<_> = [&a.addr, &b.addr]
+        .into_iter()
+        .map(|addr| {
+            let (addr, game) = (addr.clone(), game.clone());
+            std::thread::spawn(move || {
+                read_stream(
+                    &addr,
+                    &format!("/api/games/{game}/stream?since=0"),
+                    Duration::from_secs(60),
+                    |updates| versions_seen(updates).len() >= total,
+                )
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+
+    let servers = [&a.addr, &b.addr];
+    let mut version = 0u64;
+    let mut races = 0;
+    while version < total as u64 {
+        let round_start = version;
+        for (seat, token) in tokens.iter().enumerate() {
+            let action = json!({ "version": version, "action": { "choose": [seat as u32 % 3] } });
+            if seat == 1 {
+                // Seat 1 sends the same move through both servers at once.
+                let barrier = Arc::new(Barrier::new(2));
+                let racers: Vec<_> = servers
+                    .iter()
+                    .map(|addr| {
+                        let (addr, game, token, action, barrier) = (
+                            addr.to_string(),
+                            game.clone(),
+                            token.clone(),
+                            action.clone(),
+                            barrier.clone(),
+                        );
+                        std::thread::spawn(move || {
+                            barrier.wait();
+                            http(
+                                &addr,
+                                "POST",
+                                &format!("/api/games/{game}/actions"),
+                                Some(&token),
+                                Some(&action),
+                            )
+                            .unwrap()
+                        })
+                    })
+                    .collect();
+                let answers: Vec<(u16, Value)> = racers
+                    .into_iter()
+                    .map(|racer| racer.join().unwrap())
+                    .collect();
+                let accepted = answers.iter().filter(|(status, _)| *status == 200).count();
+                assert_eq!(
+                    accepted, 1,
+                    "exactly one of the raced moves is accepted: {answers:?}"
+                );
+                assert!(
+                    answers
+                        .iter()
+                        .all(|(status, _)| *status == 200 || *status == 409 || *status == 422),
+                    "the loser is told the game moved on: {answers:?}"
+                );
+                races += 1;
+            } else {
+                // The others alternate between the servers.
+                let addr = servers[(seat + round_start as usize) % 2];
+                let (status, answer) = http(
+                    addr,
+                    "POST",
+                    &format!("/api/games/{game}/actions"),
+                    Some(token),
+                    Some(&action),
+                )
+                .unwrap();
+                assert_eq!(status, 200, "{answer}");
+            }
+            version += 1;
+            // Both servers agree on the version before the next move.
+            for addr in servers {
+                let deadline = std::time::Instant::now() + Duration::from_secs(10);
+                while view(addr, &game, &tokens[0])["version"].as_u64() != Some(version) {
+                    assert!(
+                        std::time::Instant::now() < deadline,
+                        "server {addr} never reached version {version}"
+                    );
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            }
+        }
+    }
+    assert_eq!(races, 4);
+    for stream in streams {
+        let seen = versions_seen(&stream.join().unwrap());
+        assert_eq!(
+            seen,
+            (1..=total as u64).collect::<Vec<_>>(),
+            "each stream saw every action once, in order"
+        );
+    }
+    let (_, log) = http(
+        &b.addr,
+        "GET",
+        &format!("/api/games/{game}/log"),
+        None,
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        log.as_array().unwrap().len(),
+        total,
+        "no raced move was stored twice"
+    );
+    assert_eq!(view(&a.addr, &game, &tokens[2])["status"], "finished");
+    drop((a, b));
+}

@@ -1,0 +1,454 @@
+//! Shared helpers of the game-server tests: an in-process server over a fresh database, a client
+//! that calls it as a browser would, and a blocking HTTP client for tests that run real server
+//! processes.
+//!
+//! The tests are generic over the ruleset: [`TestRuleset`] names the one they play.
+
+#[path = "../support/secret_draw.rs"]
+pub mod secret_draw;
+
+use std::io::{Read as _, Write as _};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use host::server::games::HubConfig;
+use host::server::storage::Storage;
+use host::server::{AppState, ServerConfig, app};
+use http_body_util::BodyExt as _;
+use serde_json::{Value, json};
+use tower::ServiceExt as _;
+
+/// The ruleset the server tests play, its map and a seat count it supports.
+pub struct TestRuleset {
+    /// The ruleset's id.
+    pub id: &'static str,
+    /// A shipped map.
+    pub map: &'static str,
+    /// The map's text, written into the test's maps folder.
+    pub map_toml: &'static str,
+}
+
+/// The ruleset most server tests play: small, quick, and with every secret marked.
+pub const RULESET: TestRuleset = TestRuleset {
+    id: "secret-draw",
+    map: "square",
+    map_toml: "name = \"Square\"\n",
+};
+
+/// The reference ruleset, played natively.
+pub const SHOGUN: TestRuleset = TestRuleset {
+    id: "shogun",
+    map: "sun",
+    map_toml: include_str!("../../maps/shogun/sun.toml"),
+};
+
+/// A runtime with the test ruleset loaded.
+pub fn runtime() -> Arc<host::Runtime> {
+    let runtime = host::Runtime::new(host::RuntimeConfig::default()).unwrap();
+    runtime
+        .register_native(sdk::native::adapt::<secret_draw::SecretDraw>())
+        .unwrap();
+    runtime
+        .register_native(sdk::native::adapt::<shogun::Shogun>())
+        .unwrap();
+    Arc::new(runtime)
+}
+
+/// A fresh temporary folder, removed when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    /// Creates it.
+    pub fn new(label: &str) -> TempDir {
+        let mut bytes = [0u8; 8];
+        for byte in &mut bytes {
+            *byte = rand_byte();
+        }
+        let dir = std::env::temp_dir().join(format!("tenka-{label}-{}", hex::encode(bytes)));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn rand_byte() -> u8 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(Instant::now().elapsed().as_nanos());
+    hasher.finish() as u8
+}
+
+/// Writes the test rulesets' maps folder under `dir`.
+pub fn write_maps(dir: &Path) -> PathBuf {
+    let maps = dir.join("maps");
+    for ruleset in [&RULESET, &SHOGUN] {
+        std::fs::create_dir_all(maps.join(ruleset.id)).unwrap();
+        std::fs::write(
+            maps.join(ruleset.id).join(format!("{}.toml", ruleset.map)),
+            ruleset.map_toml,
+        )
+        .unwrap();
+    }
+    maps
+}
+
+/// An in-process server: the router, called without a socket.
+pub struct TestApp {
+    /// The application.
+    pub router: Router,
+    /// Its state.
+    pub state: AppState,
+}
+
+impl TestApp {
+    /// A server on the SQLite database in `dir` (created if new) with bots acting at once.
+    pub async fn start(dir: &Path) -> TestApp {
+        Self::start_with(dir, None, 1000).await
+    }
+
+    /// A server on `database` (or SQLite in `dir`), storing a snapshot every `snapshot_every`.
+    pub async fn start_with(dir: &Path, database: Option<&str>, snapshot_every: u64) -> TestApp {
+        let storage = Storage::open(database, &dir.join("data")).await.unwrap();
+        let maps = write_maps(dir);
+        let state = AppState::new(
+            storage,
+            runtime(),
+            &maps,
+            HubConfig {
+                bot_pace: Duration::ZERO,
+                snapshot_every,
+                ..HubConfig::default()
+            },
+            ServerConfig {
+                allow_fixed_seeds: true,
+                web_dir: None,
+            },
+        )
+        .await
+        .unwrap();
+        TestApp {
+            router: app(state.clone()),
+            state,
+        }
+    }
+
+    /// Sends a request and returns the status and the JSON body (`Null` when not JSON).
+    pub async fn call(
+        &self,
+        method: &str,
+        uri: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut request = Request::builder().method(method).uri(uri);
+        if let Some(token) = token {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        let request = match body {
+            Some(body) => request
+                .header("content-type", "application/json")
+                .body(Body::from(body.to_string()))
+                .unwrap(),
+            None => request.body(Body::empty()).unwrap(),
+        };
+        self.send(request).await
+    }
+
+    /// Sends a prepared request.
+    pub async fn send(&self, request: Request<Body>) -> (StatusCode, Value) {
+        let response = self.router.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        (status, body)
+    }
+
+    /// Creates a game with these seats (`None` = human, `Some(bot)` = bot); returns the id and
+    /// the human seats' tokens by seat.
+    pub async fn create(
+        &self,
+        seats: &[Option<&str>],
+        options: Value,
+    ) -> (String, Vec<(u32, String)>) {
+        self.create_game(&RULESET, seats, options).await
+    }
+
+    /// [`TestApp::create`] for any ruleset.
+    pub async fn create_game(
+        &self,
+        ruleset: &TestRuleset,
+        seats: &[Option<&str>],
+        options: Value,
+    ) -> (String, Vec<(u32, String)>) {
+        let seats: Vec<Value> = seats
+            .iter()
+            .map(|seat| match seat {
+                None => json!({ "kind": "human" }),
+                Some(bot) => json!({ "kind": "bot", "bot": bot }),
+            })
+            .collect();
+        let (status, body) = self
+            .call(
+                "POST",
+                "/api/games",
+                None,
+                Some(json!({ "ruleset": ruleset.id, "map": ruleset.map, "seats": seats, "options": options })),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        let tokens = body["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|seat| {
+                Some((
+                    seat["seat"].as_u64()? as u32,
+                    seat["token"].as_str()?.to_owned(),
+                ))
+            })
+            .collect();
+        (body["id"].as_str().unwrap().to_owned(), tokens)
+    }
+
+    /// Waits until the seat has a pending decision or the game is over; returns the view.
+    pub async fn wait_for_turn(&self, game: &str, token: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let (status, view) = self
+                .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
+                .await;
+            assert_eq!(status, StatusCode::OK, "{view}");
+            if view["status"] == "finished" || !view["pending"].as_array().unwrap().is_empty() {
+                return view;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the seat never got a turn: {view}"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+}
+
+/// A random legal answer to the first of `view`'s pending decisions.
+pub fn random_answer(view: &Value, rng: &mut sdk::testing::SeededTable) -> Value {
+    let decision: sdk::PendingDecision =
+        serde_json::from_value(view["pending"][0].clone()).unwrap();
+    serde_json::to_value(sdk::random_action(&decision.kind, rng)).unwrap()
+}
+
+/// A seeded table for picking random answers.
+pub fn answer_rng(seed: u8) -> sdk::testing::SeededTable {
+    sdk::testing::SeededTable::new([seed; 32])
+}
+
+// ---------------------------------------------------------------------------------------------
+// Real processes
+// ---------------------------------------------------------------------------------------------
+
+/// A `tenka serve` process (the test build with the test ruleset), killed when dropped.
+pub struct ServerProcess {
+    /// The process.
+    pub child: Child,
+    /// Where it serves.
+    pub addr: String,
+}
+
+impl ServerProcess {
+    /// Starts a server on a free port over `data` (and `database`, if given); waits until it
+    /// says it is serving.
+    pub fn start(dir: &Path, database: Option<&str>) -> ServerProcess {
+        let maps = write_maps(dir);
+        let mut command = Command::new(env!("CARGO_BIN_EXE_tenka-test-server"));
+        command
+            .args([
+                "--addr",
+                "127.0.0.1:0",
+                "--bot-pace-ms",
+                "0",
+                "--snapshot-every",
+                "7",
+            ])
+            .arg("--data")
+            .arg(dir.join("data"))
+            .arg("--maps")
+            .arg(&maps)
+            .arg("--web")
+            .arg(dir.join("no-web-ui"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        if let Some(database) = database {
+            command.args(["--database", database]);
+        }
+        let mut child = command.spawn().expect("the test server starts");
+        let stdout = child.stdout.take().unwrap();
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead as _;
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
+                if let Some(addr) = line.strip_prefix("tenka serving on http://") {
+                    let _ = sender.send(addr.to_owned());
+                }
+            }
+        });
+        let addr = receiver
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the server says where it serves");
+        ServerProcess { child, addr }
+    }
+
+    /// Kills the process at once, as a crash would (SIGKILL).
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A blocking HTTP/1.1 request; returns the status and the JSON body (`Null` if none), or an
+/// error when the server cannot be reached or hangs up.
+pub fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> std::io::Result<(u16, Value)> {
+    let mut stream = TcpStream::connect(addr)?;
+    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let mut request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if !body.is_empty() {
+        request.push_str("Content-Type: application/json\r\n");
+    }
+    if let Some(token) = token {
+        request.push_str(&format!("Authorization: Bearer {token}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(&body);
+    stream.write_all(request.as_bytes())?;
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response)?;
+    let text = String::from_utf8_lossy(&response);
+    let (head, rest) = text
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| std::io::Error::other("no complete response"))?;
+    let status: u16 = head
+        .split(' ')
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .ok_or_else(|| std::io::Error::other("no status"))?;
+    let chunked = head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked");
+    let payload = if chunked {
+        dechunk(rest)
+    } else {
+        rest.to_owned()
+    };
+    Ok((
+        status,
+        serde_json::from_str(&payload).unwrap_or(Value::Null),
+    ))
+}
+
+fn dechunk(mut rest: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, tail)) = rest.split_once("\r\n") {
+        let Ok(size) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
+        if size == 0 || tail.len() < size {
+            break;
+        }
+        out.push_str(&tail[..size]);
+        rest = tail[size..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// Reads a server-sent event stream until `done` says enough or `timeout` passes; returns the
+/// `data:` payloads of `update` events.
+pub fn read_stream(
+    addr: &str,
+    path: &str,
+    timeout: Duration,
+    mut done: impl FnMut(&[Value]) -> bool,
+) -> Vec<Value> {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"
+    )
+    .unwrap();
+    let deadline = Instant::now() + timeout;
+    let mut text = String::new();
+    let mut buffer = [0u8; 8192];
+    let mut updates = Vec::new();
+    while Instant::now() < deadline {
+        match stream.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => text.push_str(&String::from_utf8_lossy(&buffer[..n])),
+            Err(_) => {}
+        }
+        updates = text
+            .lines()
+            .filter_map(|line| line.strip_prefix("data: "))
+            .filter_map(|data| serde_json::from_str::<Value>(data).ok())
+            .collect();
+        if done(&updates) {
+            break;
+        }
+    }
+    updates
+}
+
+/// Replays an exported record from scratch with the runtime's verified replay and checks it
+/// ends exactly where the server's game ended.
+pub fn assert_record_replays(ruleset: &TestRuleset, record: &Value, final_view: &Value) {
+    let record =
+        host::GameRecord::from_json(&record.to_string()).expect("the export is a game record");
+    assert_eq!(
+        record.actions.len() as u64,
+        final_view["version"].as_u64().unwrap()
+    );
+    assert_eq!(
+        record.seed.as_deref(),
+        final_view["seed"].as_str(),
+        "a finished record has the seed"
+    );
+    let ruleset = runtime().ruleset(ruleset.id).unwrap();
+    let mut replayed = host::Session::replay(ruleset, &record).expect("the record replays");
+    assert!(replayed.is_over().unwrap());
+    assert_eq!(
+        serde_json::to_value(replayed.result().unwrap()).unwrap(),
+        final_view["result"],
+        "the replay ends with the server's result"
+    );
+}

@@ -1,0 +1,141 @@
+//! The Shogun component through the host: whole games by bots, the winter checkpoints of the
+//! game record, replay, and the same game natively and as WebAssembly.
+
+use std::sync::Arc;
+
+use host::bots::{BotKind, play_out};
+use host::{GameSpec, LoadedRuleset, Runtime, RuntimeConfig, Session};
+use serde_json::Value;
+
+use crate::runtime_support::shogun_wasm;
+
+const SUN: &str = include_str!("../../maps/shogun/sun.toml");
+const MOON: &str = include_str!("../../maps/shogun/moon.toml");
+
+fn spec(map: &str, seats: u32, seed_byte: u8) -> GameSpec {
+    GameSpec {
+        map_toml: map.to_owned(),
+        options: Vec::new(),
+        seats,
+        seed: [seed_byte; 32],
+        position: None,
+    }
+}
+
+fn play(ruleset: &Arc<LoadedRuleset>, spec: GameSpec) -> Session {
+    let seed = spec.seed;
+    let seats = spec.seats;
+    let mut session = ruleset.new_game(spec).expect("a Shogun game starts");
+    let mut bots: Vec<_> = (0..seats)
+        .map(|seat| BotKind::Random.create(&seed, seat))
+        .collect();
+    play_out(&mut session, &mut bots, 20_000).expect("the bots finish the game");
+    session
+}
+
+/// Points per seat in a list of score lines (the view's JSON form of `sdk::ScoreLine`).
+fn points_by_seat(lines: &Value, seats: usize) -> Vec<i64> {
+    let mut points = vec![0; seats];
+    for line in lines.as_array().expect("score lines are a list") {
+        points[line["seat"].as_u64().unwrap() as usize] += line["points"].as_i64().unwrap();
+    }
+    points
+}
+
+#[test]
+fn each_winter_is_recorded_with_the_board_and_every_players_score_breakdown() {
+    let ruleset = shogun_wasm();
+    let mut session = play(&ruleset, spec(SUN, 5, 7));
+    let record = session.record().unwrap();
+    let winters: Vec<_> = record
+        .checkpoints
+        .iter()
+        .filter(|c| {
+            c.milestone
+                .as_ref()
+                .is_some_and(|m| m.key == "milestone.winter-scored")
+        })
+        .collect();
+    assert_eq!(winters.len(), 2, "one checkpoint per winter");
+    for (year, checkpoint) in winters.iter().enumerate() {
+        let view = &checkpoint.spectator_view;
+        assert_eq!(
+            view["provinces"].as_array().unwrap().len(),
+            45,
+            "the board snapshot"
+        );
+        // The breakdown so far adds up to each player's victory points at that winter.
+        let points = points_by_seat(&view["score_lines"], 5);
+        let vp: Vec<i64> = view["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["vp"].as_i64().unwrap())
+            .collect();
+        assert_eq!(points, vp, "winter {}", year + 1);
+    }
+    // The final result's breakdown is the same per-seat sum as the last winter's.
+    let result = record.result.clone().expect("the game is over");
+    let mut final_points = vec![0; 5];
+    for line in &result.breakdown {
+        final_points[line.seat as usize] += line.points;
+    }
+    assert_eq!(
+        final_points,
+        points_by_seat(&winters[1].spectator_view["score_lines"], 5)
+    );
+    for placing in &result.placings {
+        assert_eq!(placing.score, final_points[placing.seat as usize]);
+    }
+}
+
+#[test]
+fn an_exported_shogun_record_replays_and_a_tampered_one_is_refused() {
+    let ruleset = shogun_wasm();
+    let mut session = play(&ruleset, spec(MOON, 3, 11));
+    let record = session.record().unwrap();
+    let json = serde_json::to_string(&record).unwrap();
+    let parsed = serde_json::from_str(&json).unwrap();
+    let mut replayed = Session::replay(ruleset.clone(), &parsed).expect("the record replays");
+    assert_eq!(replayed.result().unwrap(), record.result);
+
+    let mut tampered = record.clone();
+    let last = tampered.checkpoints.len() - 1;
+    tampered.checkpoints[last].spectator_view["players"][0]["vp"] = Value::from(999);
+    let error = Session::replay(ruleset, &tampered).expect_err("a changed checkpoint is refused");
+    assert!(format!("{error:#}").contains("checkpoint"), "{error:#}");
+}
+
+#[test]
+fn the_component_and_the_native_build_play_the_same_shogun_game() {
+    let native = Runtime::new(RuntimeConfig {
+        cache_dir: None,
+        ..RuntimeConfig::default()
+    })
+    .unwrap()
+    .register_native(sdk::native::adapt::<shogun::Shogun>())
+    .unwrap();
+    let mut from_wasm = play(&shogun_wasm(), spec(SUN, 4, 3));
+    let mut from_native = play(&native, spec(SUN, 4, 3));
+    assert_eq!(from_wasm.actions(), from_native.actions());
+    assert_eq!(from_wasm.result().unwrap(), from_native.result().unwrap());
+    assert_eq!(
+        from_wasm.view(sdk::Viewer::Spectator).unwrap(),
+        from_native.view(sdk::Viewer::Spectator).unwrap()
+    );
+}
+
+/// Regression: the map checker used `HashMap`, whose `RandomState` asks WASI for OS randomness;
+/// the host defines that import as a trap, so every `create` and `validate-map` of the Shogun
+/// component failed while the native build passed. `rulesets/clippy.toml` now forbids the type.
+#[test]
+fn regression_os_randomness_in_the_map_checker_trapped_the_component() {
+    let ruleset = shogun_wasm();
+    for map in [SUN, MOON] {
+        let diagnostics = ruleset
+            .validate_map(map)
+            .expect("validate-map runs in the component");
+        assert!(diagnostics.iter().all(|d| !d.is_error()), "{diagnostics:?}");
+    }
+    assert!(ruleset.new_game(spec(SUN, 3, 1)).is_ok());
+}
