@@ -67,6 +67,42 @@ enum Command {
     Replay(ReplayArgs),
     /// Serves games over HTTP (API under /api, web client at /).
     Serve(host::server::ServeArgs),
+    /// Checks or draws a map file with its ruleset's own validation.
+    #[command(subcommand)]
+    Map(MapCommand),
+}
+
+#[derive(Subcommand)]
+enum MapCommand {
+    /// Prints each finding as `file:line:col: severity: message`; exits non-zero on an error.
+    Check(MapCheckArgs),
+    /// Draws the board of a map as SVG, as a fresh game on it shows it to a spectator.
+    Render(MapRenderArgs),
+}
+
+#[derive(Args)]
+struct MapCheckArgs {
+    /// The map file (TOML).
+    file: PathBuf,
+    /// The ruleset the map is for; default: the map's own `ruleset` field, else the folder it
+    /// lies in (`maps/<ruleset>/...`).
+    #[arg(long)]
+    ruleset: Option<String>,
+}
+
+#[derive(Args)]
+struct MapRenderArgs {
+    /// The map file (TOML).
+    file: PathBuf,
+    /// Where to write the SVG.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// The ruleset the map is for (found as for `map check` when omitted).
+    #[arg(long)]
+    ruleset: Option<String>,
+    /// Seats of the game drawn; default: the ruleset's largest table.
+    #[arg(long)]
+    players: Option<u32>,
 }
 
 #[derive(Args)]
@@ -133,6 +169,8 @@ fn main() -> ExitCode {
         Command::Simulate(args) => simulate(&cli.places, &args),
         Command::Replay(args) => replay(&cli.places, &args),
         Command::Serve(args) => serve(&cli.places, args),
+        Command::Map(MapCommand::Check(args)) => map_check(&cli.places, &args),
+        Command::Map(MapCommand::Render(args)) => map_render(&cli.places, &args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -549,5 +587,112 @@ fn replay(places: &Places, args: &ReplayArgs) -> Result<()> {
             winners.join(" and ")
         );
     }
+    Ok(())
+}
+
+/// The ruleset a map file is for: named on the command line, in the map (`ruleset = "..."` at
+/// the top or under `[map]`), or by a folder the file lies in.
+fn ruleset_for_map(
+    runtime: &Runtime,
+    reports: &[host::LoadReport],
+    file: &Path,
+    text: &str,
+    named: Option<&str>,
+) -> Result<Arc<LoadedRuleset>> {
+    if let Some(id) = named {
+        return find_ruleset(runtime, reports, id);
+    }
+    if let Ok(table) = text.parse::<toml::Table>() {
+        let declared = table
+            .get("ruleset")
+            .or_else(|| table.get("map").and_then(|m| m.get("ruleset")))
+            .and_then(toml::Value::as_str);
+        if let Some(id) = declared {
+            return find_ruleset(runtime, reports, id);
+        }
+    }
+    let absolute = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+    for folder in absolute.ancestors().skip(1) {
+        if let Some(ruleset) = folder
+            .file_name()
+            .and_then(|n| runtime.ruleset(&n.to_string_lossy()))
+        {
+            return Ok(ruleset);
+        }
+    }
+    bail!(
+        "cannot tell which ruleset {} is for: pass --ruleset ID, or write `ruleset = \"ID\"` in the map",
+        file.display()
+    )
+}
+
+/// `tenka map check FILE`: the ruleset's own diagnostics, one per line.
+fn map_check(places: &Places, args: &MapCheckArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("failed to read {}", args.file.display()))?;
+    let (runtime, reports) = load_runtime(places)?;
+    let ruleset = ruleset_for_map(
+        &runtime,
+        &reports,
+        &args.file,
+        &text,
+        args.ruleset.as_deref(),
+    )?;
+    let diagnostics = ruleset.validate_map(&text)?;
+    for diagnostic in &diagnostics {
+        let severity = if diagnostic.is_error() {
+            "error"
+        } else {
+            "warning"
+        };
+        println!(
+            "{}:{}:{}: {severity}: {}",
+            args.file.display(),
+            diagnostic.line,
+            diagnostic.column,
+            diagnostic.text
+        );
+    }
+    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+    if errors > 0 {
+        bail!("{} has {errors} error(s)", args.file.display());
+    }
+    eprintln!(
+        "{}: ok for {} ({} warning(s))",
+        args.file.display(),
+        ruleset.info().id,
+        diagnostics.len()
+    );
+    Ok(())
+}
+
+/// `tenka map render FILE -o board.svg`: the board of a fresh game on the map, as a spectator
+/// sees it. The game's seed is fixed, so the same map always draws the same picture.
+fn map_render(places: &Places, args: &MapRenderArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("failed to read {}", args.file.display()))?;
+    let (runtime, reports) = load_runtime(places)?;
+    let ruleset = ruleset_for_map(
+        &runtime,
+        &reports,
+        &args.file,
+        &text,
+        args.ruleset.as_deref(),
+    )?;
+    let seats = args.players.unwrap_or(ruleset.info().max_seats);
+    let spec = GameSpec {
+        map_toml: text,
+        options: Vec::new(),
+        seats,
+        seed: [0; 32],
+        position: None,
+    };
+    let mut session = ruleset
+        .new_game(spec)
+        .map_err(|e| anyhow!("cannot start a game on {}: {e}", args.file.display()))?;
+    let svg = session.render(sdk::Viewer::Spectator)?;
+    std::fs::write(&args.output, svg)
+        .with_context(|| format!("failed to write {}", args.output.display()))?;
+    eprintln!("wrote {}", args.output.display());
     Ok(())
 }

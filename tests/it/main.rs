@@ -2,6 +2,7 @@
 mod bots; // The random and search bots.
 mod cli; // The `tenka` command line.
 mod hostile; // Misbehaving components fail only their own call.
+mod map_cli; // `tenka map check` and `tenka map render`.
 mod maps; // The worked example of an original Shogun map.
 mod replay; // Game records replay; tampered ones are refused.
 mod runtime; // Loading, the artifact cache, sessions, determinism, snapshots.

@@ -1,0 +1,55 @@
+// Hot-seat: two people share one device. After the first seat acts, the hand-over screen hides
+// every trace of its view (board, decision, log) until the next player confirms.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { allText, createGame, launch, openPage, pickRuleset, shot } from './lib.mjs';
+import { answer, newStats, rng, waitForTurn } from './play.mjs';
+
+test('a hot-seat hand-over shows none of the previous seat\'s view', { timeout: 10 * 60 * 1000 }, async () => {
+  const ruleset = await pickRuleset();
+  const map = (ruleset.maps.find((m) => m.valid !== false) || ruleset.maps[0]).id;
+  const seats = ['human', 'human', ...Array(Math.max(0, ruleset.min_seats - 2)).fill('bot:random')];
+  const browser = await launch();
+  try {
+    const page = await openPage(browser);
+    await createGame(page, { ruleset: ruleset.id, map, seats, seed: '5eed0002'.padEnd(64, '0') });
+    await page.click('[data-action="hotseat"]');
+    // Whoever is first to move is asked for by name, with nothing of the game shown.
+    await page.waitForSelector('.handover:not([hidden])');
+    await shot(page, 'hotseat-01-first-handover');
+    await page.click('[data-action="handover-ready"]');
+    const stats = newStats();
+    const random = rng(7);
+    const seen = new Set();
+    let handovers = 0;
+    for (let step = 0; step < 60 && handovers < 1; step += 1) {
+      await waitForTurn(page);
+      if (await page.locator('.handover:not([hidden])').count()) {
+        handovers += 1;
+        break;
+      }
+      const viewer = await page.locator('.game-status .viewer .seat-name').innerText();
+      seen.add(viewer);
+      const secretView = await allText(page);
+      assert.ok(secretView.length > 0);
+      await answer(page, random, stats);
+    }
+    assert.equal(handovers, 1, 'a second person was asked to take the device');
+    await shot(page, 'hotseat-02-handover');
+    // Nothing of the previous view: no board drawing, no decision, no log entries, and the
+    // previous player's text is gone from the page (shadow roots included).
+    const boardSvgs = await page.evaluate(() => [...document.querySelectorAll('.board-canvas')].filter((c) => c.shadowRoot && c.shadowRoot.querySelector('svg')).length);
+    assert.equal(boardSvgs, 0, 'the board is blank');
+    assert.equal(await page.locator('.decision-panel form').count(), 0, 'no decision is shown');
+    assert.equal(await page.locator('.log-entry').count(), 0, 'no log entry is shown');
+    assert.equal(await page.locator('.game-layout:not([hidden])').count(), 0, 'the game area is hidden');
+    const text = await allText(page);
+    assert.match(text, /Pass the device/);
+    await page.click('[data-action="handover-ready"]');
+    await waitForTurn(page);
+    await shot(page, 'hotseat-03-next-player');
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});

@@ -1,0 +1,59 @@
+// Languages: the UI has every text in English, Spanish, German and Romanian, the switch in the
+// page changes the UI's texts and the ruleset's (board and prompts), and the choice is kept.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { allText, api, createGame, launch, openPage, pickRuleset, ROOT, shot } from './lib.mjs';
+
+const LANGS = ['en', 'es', 'de', 'ro'];
+
+test('every UI text exists in every language', () => {
+  const read = (lang) => JSON.parse(fs.readFileSync(path.join(ROOT, 'web-ui', 'i18n', `${lang}.json`), 'utf8'));
+  const english = read('en');
+  for (const lang of LANGS) {
+    const texts = read(lang);
+    assert.deepEqual(Object.keys(texts).sort(), Object.keys(english).sort(), `${lang} has the same keys as en`);
+    for (const [key, value] of Object.entries(texts)) {
+      assert.ok(typeof value === 'string' && value.trim(), `${lang}:${key} is a text`);
+      const placeholders = (s) => (s.match(/\{[a-z]+\}/g) || []).sort().join();
+      assert.equal(placeholders(value), placeholders(english[key]), `${lang}:${key} keeps the placeholders of en`);
+    }
+  }
+});
+
+test('the language switch translates the page and the ruleset\'s texts', { timeout: 5 * 60 * 1000 }, async () => {
+  const ruleset = await pickRuleset();
+  const map = (ruleset.maps.find((m) => m.valid !== false) || ruleset.maps[0]).id;
+  const browser = await launch();
+  try {
+    const page = await openPage(browser);
+    await createGame(page, { ruleset: ruleset.id, map, seats: ['human', ...Array(ruleset.min_seats - 1).fill('bot:random')], seed: '5eed0003'.padEnd(64, '0') });
+    await page.click('[data-play-seat="0"]');
+    await page.waitForSelector('.game[data-version]');
+    await page.waitForSelector('.decision-panel:not([hidden]) .decision-prompt');
+    const english = { nav: await page.locator('.topbar nav').innerText(), prompt: await page.locator('.decision-prompt').innerText(), all: await allText(page) };
+    for (const lang of ['es', 'de', 'ro']) {
+      await page.selectOption('#language', lang);
+      await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+      await page.waitForTimeout(300);
+      const ui = JSON.parse(fs.readFileSync(path.join(ROOT, 'web-ui', 'i18n', `${lang}.json`), 'utf8'));
+      assert.match(await page.locator('.topbar nav').innerText(), new RegExp(ui['header.games']));
+      assert.notEqual(await page.locator('.topbar nav').innerText(), english.nav);
+      const catalogue = await api(`/api/rulesets/${ruleset.id}/catalogue/${lang}`);
+      if (Object.keys(catalogue).length) {
+        // The ruleset's prompt is now in this language.
+        assert.notEqual(await page.locator('.decision-prompt').innerText(), english.prompt, `the prompt is translated into ${lang}`);
+      }
+      await shot(page, `language-${lang}`);
+    }
+    // The choice is remembered on the next visit.
+    await page.reload();
+    await page.waitForSelector('#language');
+    assert.equal(await page.locator('#language').inputValue(), 'ro');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'ro');
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});

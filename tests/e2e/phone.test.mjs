@@ -1,0 +1,43 @@
+// A 390x844 phone: the lobby and the game fit the screen's width, the decision and the board are
+// reachable, and the whole of the page is operable by touch-sized controls.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, createGame, launch, openPage, pickRuleset, shot } from './lib.mjs';
+import { answer, newStats, rng, waitForTurn } from './play.mjs';
+
+async function assertFitsWidth(page, what) {
+  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  assert.ok(scroll <= client + 1, `${what} fits the phone's width (${scroll} > ${client})`);
+}
+
+test('the lobby and a game work on a 390x844 phone screen', { timeout: 5 * 60 * 1000 }, async () => {
+  const ruleset = await pickRuleset();
+  const map = (ruleset.maps.find((m) => m.valid !== false) || ruleset.maps[0]).id;
+  const browser = await launch();
+  try {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const page = await openPage(browser, { width: 390, height: 844, context });
+    await page.goto(`${BASE}/#/`);
+    await page.waitForSelector('#new-ruleset');
+    await assertFitsWidth(page, 'the lobby');
+    await shot(page, 'phone-01-lobby');
+    await createGame(page, { ruleset: ruleset.id, map, seats: ['human', ...Array(ruleset.min_seats - 1).fill('bot:random')], seed: '5eed0004'.padEnd(64, '0') });
+    await page.click('[data-play-seat="0"]');
+    await waitForTurn(page);
+    await assertFitsWidth(page, 'the game');
+    await shot(page, 'phone-02-decision');
+    // The board is on the page below the decision and has its zoom controls.
+    await page.locator('.board').scrollIntoViewIfNeeded();
+    assert.ok(await page.locator('.board-canvas').isVisible());
+    await page.click('[data-zoom="in"]');
+    await shot(page, 'phone-03-board');
+    await page.click('[data-zoom="reset"]');
+    await page.locator('.decision-panel').scrollIntoViewIfNeeded();
+    const outcome = await answer(page, rng(3), newStats());
+    assert.ok(outcome === 'sent' || outcome === 'rejected');
+    await assertFitsWidth(page, 'the game after a decision');
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});

@@ -1,0 +1,175 @@
+// Answers the decisions the web UI shows, by clicking, for any ruleset: on the board where the
+// ruleset's SVG marks choices, items and slots, else through the UI's generic forms. Used by the
+// tests that play whole games.
+
+/** A small seeded random generator, so runs are repeatable. */
+export function rng(seed) {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 4294967296;
+  };
+}
+
+/** The version and status the game screen shows. */
+export async function screenState(page) {
+  return page.evaluate(() => {
+    const game = document.querySelector('.game');
+    return game ? { version: Number(game.dataset.version || -1), status: game.dataset.status, pending: Number(game.dataset.pending || 0) } : null;
+  });
+}
+
+/** Waits until the screen shows a decision of the viewer, the final results or a hand-over. */
+export async function waitForTurn(page, timeout = 120000) {
+  await page.waitForFunction(
+    () => {
+      const game = document.querySelector('.game');
+      if (!game) return false;
+      if (game.dataset.status === 'finished') return true;
+      if (document.querySelector('.handover:not([hidden])')) return true;
+      const panel = document.querySelector('.decision-panel:not([hidden])');
+      return !!panel && !panel.classList.contains('busy') && Number(game.dataset.pending) > 0;
+    },
+    null,
+    { timeout, polling: 100 },
+  );
+}
+
+/** The kind of the decision on screen: choose, number or assign. */
+async function decisionKind(page) {
+  return page.evaluate(() => {
+    const form = document.querySelector('.decision-panel:not([hidden]) form.decision');
+    if (!form) return null;
+    return ['choose', 'number', 'assign'].find((k) => form.classList.contains(`decision-${k}`)) || null;
+  });
+}
+
+/** Whether the board shows an element matching `selector` inside its visible area. */
+async function boardHas(page, selector) {
+  const element = page.locator(`.board-canvas ${selector}`).first();
+  if (!(await element.count())) return false;
+  await page.locator('.board-canvas').scrollIntoViewIfNeeded();
+  const [box, canvas] = await Promise.all([element.boundingBox(), page.locator('.board-canvas').boundingBox()]);
+  if (!box || !canvas) return false;
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  return cx > canvas.x && cx < canvas.x + canvas.width && cy > canvas.y && cy < canvas.y + canvas.height;
+}
+
+/** Fills an assign decision: slots in a random order, each with a random accepted unused item. */
+async function planAssign(page, random, attempt, stats) {
+  const slots = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-slot-select]')].map((select) => ({
+      slot: Number(select.dataset.slotSelect),
+      items: [...select.options].filter((o) => o.value !== '').map((o) => Number(o.value)),
+    })),
+  );
+  await page.click('.decision-panel [data-focus-key="clear"]');
+  const used = new Set();
+  // The most selective slots first, so a slot that takes few items still finds one free.
+  const order = slots
+    .map((s) => ({ slot: s.slot, key: s.items.length + random() }))
+    .sort((a, b) => a.key - b.key)
+    .map((s) => s.slot);
+  // After a refusal, leave a few slots empty (fewer placements may be what the rules want).
+  const skip = attempt > 0 ? Math.floor(random() * Math.min(3, attempt + 1)) : 0;
+  let placed = 0;
+  for (const slotIndex of order.slice(skip)) {
+    const slot = slots.find((s) => s.slot === slotIndex);
+    const free = slot.items.filter((i) => !used.has(i));
+    if (!free.length) continue;
+    const item = free[Math.floor(random() * free.length)];
+    used.add(item);
+    const onBoard = (await boardHas(page, `[data-item="${item}"]`)) && (await boardHas(page, `[data-slot="${slotIndex}"]`));
+    if (onBoard && placed === 0) {
+      // The first placement by dragging on the board.
+      const from = await page.locator(`.board-canvas [data-item="${item}"]`).first().boundingBox();
+      const to = await page.locator(`.board-canvas [data-slot="${slotIndex}"]`).first().boundingBox();
+      if (from && to) {
+        await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+        await page.mouse.down();
+        await page.mouse.move(from.x + from.width / 2 + 12, from.y + from.height / 2 + 12, { steps: 4 });
+        await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+        await page.mouse.up();
+        stats.boardDrags += 1;
+      }
+    } else if (onBoard && placed === 1) {
+      // The second by tapping item then slot on the board.
+      await page.locator(`.board-canvas [data-item="${item}"]`).first().click();
+      await page.locator(`.board-canvas [data-slot="${slotIndex}"]`).first().click();
+      stats.boardTaps += 1;
+    } else {
+      await page.click(`[data-item-button="${item}"]`);
+      await page.click(`[data-put="${slotIndex}"]`);
+    }
+    placed += 1;
+  }
+  // If the board placement did not take (a drawing may hide a slot), the form fixes it.
+  const placedNow = await page.evaluate(() => [...document.querySelectorAll('[data-slot-select]')].filter((s) => s.value !== '').length);
+  stats.placements.push(placedNow);
+}
+
+/**
+ * Answers the decision on screen once. Returns 'sent', 'rejected' or 'none'. `stats` counts what
+ * was done: {choose, number, assign, rejected, boardChoices, boardDrags, boardTaps, placements}.
+ */
+export async function answer(page, random, stats, attempt = 0) {
+  const kind = await decisionKind(page);
+  if (!kind) return 'none';
+  const before = (await screenState(page)).version;
+  if (kind === 'assign') await planAssign(page, random, attempt, stats);
+  const responded = page.waitForResponse((r) => r.url().includes('/actions') && r.request().method() === 'POST', { timeout: 30000 });
+  if (kind === 'assign') {
+    const send = page.locator('.decision-panel [data-action="send"]');
+    if (await send.isDisabled()) {
+      // The generic check refused the plan: fill every slot through the form instead.
+      for (const select of await page.locator('[data-slot-select]').all()) {
+        const values = await select.evaluate((el) => [...el.options].map((o) => o.value).filter(Boolean));
+        const taken = await page.evaluate(() => [...document.querySelectorAll('[data-slot-select]')].map((s) => s.value));
+        const free = values.find((v) => !taken.includes(v));
+        if (free !== undefined && (await select.inputValue()) === '') await select.selectOption(free);
+      }
+    }
+    await send.click();
+  } else if (kind === 'number') {
+    const quick = page.locator('.decision-panel [data-number]');
+    const count = await quick.count();
+    if (count) await quick.nth(count - 1 - Math.floor(random() * Math.min(count, 2))).click();
+    else {
+      const max = await page.locator('#decision-number').getAttribute('max');
+      await page.fill('#decision-number', max);
+      await page.click('.decision-panel [data-action="send"]');
+    }
+  } else {
+    const multi = (await page.locator('.decision-panel [data-action="send"]').count()) > 0;
+    const buttons = page.locator('.decision-panel [data-choice-button]');
+    const count = await buttons.count();
+    if (!multi) {
+      const pick = Math.floor(random() * count);
+      if (await boardHas(page, `[data-choice="${pick}"]`)) {
+        await page.locator(`.board-canvas [data-choice="${pick}"]`).first().click();
+        stats.boardChoices += 1;
+      } else await buttons.nth(pick).click();
+    } else {
+      const min = Number(await page.locator('.decision-panel form.decision').getAttribute('data-min'));
+      const picks = [...Array(count).keys()].sort(() => random() - 0.5).slice(0, Math.max(1, min));
+      for (const pick of picks) await buttons.nth(pick).click();
+      await page.click('.decision-panel [data-action="send"]');
+    }
+  }
+  stats[kind] += 1;
+  const response = await responded;
+  if (response.status() === 200) {
+    await page.waitForFunction((v) => Number(document.querySelector('.game')?.dataset.version) > v || !!document.querySelector('.handover:not([hidden])'), before, { timeout: 30000 });
+    return 'sent';
+  }
+  stats.rejected += 1;
+  return 'rejected';
+}
+
+/** A fresh stats record. */
+export function newStats() {
+  return { choose: 0, number: 0, assign: 0, rejected: 0, boardChoices: 0, boardDrags: 0, boardTaps: 0, placements: [] };
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Browser tests of the web UI: installs what they need (Debian's chromium, playwright-core from
+# the committed lock file), starts `tenka serve` on a free localhost port with a temporary data
+# directory, runs every tests/e2e/*.test.mjs with node's test runner, saves screenshots to
+# artifacts/screenshots/, and ends with the line "N passed, N failed".
+#
+# Run with: bash tests/e2e/run.sh            (after `cargo build -p host`)
+# Environment: TENKA_BIN (the tenka binary; default the newest of target/{debug,release}/tenka),
+# TENKA_RULESETS (the folder of ruleset components; default target/rulesets),
+# E2E_SERVER=mock (use the Node stand-in server instead, for work on the UI alone),
+# E2E_RULESET (the ruleset to play; default the first listed), E2E_FILTER (a test name pattern).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cd "$root"
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if [ ! -x /usr/bin/chromium ]; then
+  echo "e2e: installing Debian's chromium"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium >/dev/null
+fi
+if ! command -v node >/dev/null; then
+  echo "e2e: node is missing (apt-get install nodejs npm)" >&2
+  exit 1
+fi
+if [ ! -f "$here/node_modules/playwright-core/package.json" ]; then
+  echo "e2e: installing playwright-core (npm ci)"
+  (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+port="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
+data="$(mktemp -d "${TMPDIR:-/tmp}/tenka-e2e-data.XXXXXX")"
+server_log="$data/server.log"
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$data"
+}
+trap cleanup EXIT
+
+if [ "${E2E_SERVER:-tenka}" = mock ]; then
+  node "$here/mock/server.mjs" "$port" >"$server_log" 2>&1 &
+  server_pid=$!
+else
+  bin="${TENKA_BIN:-}"
+  if [ -z "$bin" ]; then
+    bin="$(ls -t target/debug/tenka target/release/tenka 2>/dev/null | head -n 1 || true)"
+  fi
+  if [ -z "$bin" ] || [ ! -x "$bin" ]; then
+    echo "e2e: no tenka binary (build it with 'cargo build -p host' or set TENKA_BIN)" >&2
+    echo "0 passed, 1 failed"
+    exit 1
+  fi
+  rulesets="${TENKA_RULESETS:-target/rulesets}"
+  # Bots move at once and fixed seeds are allowed, so runs are quick and repeatable.
+  "$bin" serve --addr "127.0.0.1:$port" --data "$data/db" --rulesets "$rulesets" --maps "$root/maps" \
+    --web "$root/web-ui" --bot-pace-ms 0 --allow-fixed-seeds >"$server_log" 2>&1 &
+  server_pid=$!
+fi
+
+base="http://127.0.0.1:$port"
+ready=""
+for _ in $(seq 1 150); do
+  if node -e "fetch('$base/api/rulesets').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))" 2>/dev/null; then ready=1; break; fi
+  if ! kill -0 "$server_pid" 2>/dev/null; then break; fi
+  sleep 0.2
+done
+if [ -z "$ready" ]; then
+  echo "e2e: the server did not start; its output:" >&2
+  cat "$server_log" >&2 || true
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+mkdir -p artifacts/screenshots
+export E2E_BASE_URL="$base" E2E_SCREENSHOTS="$root/artifacts/screenshots"
+args=(--test --test-reporter=tap --test-concurrency=1)
+if [ -n "${E2E_FILTER:-}" ]; then args+=(--test-name-pattern "$E2E_FILTER"); fi
+report="$data/report.tap"
+set +e
+node "${args[@]}" "$here"/*.test.mjs | tee "$report"
+status=${PIPESTATUS[0]}
+set -e
+passed="$(grep -E '^# pass ' "$report" | tail -n 1 | awk '{print $3}')"
+failed="$(grep -E '^# fail ' "$report" | tail -n 1 | awk '{print $3}')"
+if [ "$status" != 0 ] && [ "${failed:-0}" = 0 ]; then
+  failed=1
+  echo "e2e: the test runner failed; server output:" >&2
+  tail -n 40 "$server_log" >&2 || true
+fi
+if [ "${failed:-0}" != 0 ]; then
+  echo "e2e: server output (last lines):" >&2
+  tail -n 20 "$server_log" >&2 || true
+fi
+echo "screenshots: artifacts/screenshots/"
+echo "${passed:-0} passed, ${failed:-0} failed"
+[ "$status" = 0 ]

@@ -1,0 +1,26 @@
+// The web UI knows no game: its source names no ruleset-specific thing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './lib.mjs';
+
+function files(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.name === 'node_modules' || entry.name === 'dist') return [];
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? files(full) : [full];
+  });
+}
+
+test('web-ui contains no game-specific names', () => {
+  const banned = /shogun|daimyo/i;
+  const offenders = files(path.join(ROOT, 'web-ui')).filter((file) => banned.test(fs.readFileSync(file, 'utf8')) || banned.test(file));
+  assert.deepEqual(offenders, []);
+});
+
+test('web-ui loads nothing from another host', () => {
+  const external = /(src|href)\s*=\s*["'](https?:)?\/\/|@import\s+url\(\s*["']?https?:|from\s+["']https?:/i;
+  const offenders = files(path.join(ROOT, 'web-ui')).filter((file) => /\.(html|js|css)$/.test(file) && external.test(fs.readFileSync(file, 'utf8')));
+  assert.deepEqual(offenders, []);
+});

@@ -1,0 +1,349 @@
+// The board: the ruleset's SVG, made safe, translated, zoomable and pannable. It lives in a
+// shadow root so the ruleset's own <style> cannot restyle the page and the page's styles cannot
+// break the drawing; board.css (seat colours, patterns, focus rings) is loaded into it.
+
+import { messageText, normaliseArgs, t } from './i18n.js';
+import { h } from './dom.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const DROPPED_ELEMENTS = new Set(['script', 'foreignobject', 'iframe', 'object', 'embed', 'audio', 'video', 'animate', 'set', 'animatemotion', 'animatetransform']);
+const EXTERNAL_URL = /url\(\s*['"]?\s*(?!#)[^)]*\)/gi;
+
+/**
+ * Parses and cleans an SVG document: no scripts, no event handlers, no link or resource that
+ * leaves the page (the UI loads nothing from another host). Returns an <svg> element or null.
+ */
+export function sanitizeSvg(text) {
+  if (typeof text !== 'string' || !text.trim()) return null;
+  const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+  const root = doc.documentElement;
+  if (!root || root.localName !== 'svg' || doc.getElementsByTagName('parsererror').length) return null;
+  for (const el of [root, ...root.querySelectorAll('*')]) {
+    const name = el.localName.toLowerCase();
+    if (DROPPED_ELEMENTS.has(name)) {
+      el.remove();
+      continue;
+    }
+    for (const attr of [...el.attributes]) {
+      const attrName = attr.name.toLowerCase();
+      const value = attr.value.trim();
+      if (attrName.startsWith('on')) el.removeAttribute(attr.name);
+      else if (attrName === 'href' || attrName === 'xlink:href' || attrName === 'src') {
+        if (!value.startsWith('#') && !/^data:image\/(png|jpeg|gif|webp);/i.test(value)) el.removeAttribute(attr.name);
+      } else if (EXTERNAL_URL.test(value)) {
+        EXTERNAL_URL.lastIndex = 0;
+        el.setAttribute(attr.name, value.replace(EXTERNAL_URL, 'none'));
+      }
+      EXTERNAL_URL.lastIndex = 0;
+    }
+    if (name === 'style') {
+      el.textContent = el.textContent.replace(/@import[^;]*;?/gi, '').replace(EXTERNAL_URL, 'none');
+    }
+  }
+  return document.importNode(root, true);
+}
+
+/** Fills every `data-msg` text of an SVG from the ruleset's catalogue. */
+export function translateSvg(svg, rulesetId, seatName) {
+  for (const el of svg.querySelectorAll('[data-msg]')) {
+    let args = [];
+    const raw = el.getAttribute('data-args');
+    if (raw) {
+      try {
+        args = normaliseArgs(JSON.parse(raw));
+      } catch {
+        args = [];
+      }
+    }
+    el.textContent = messageText(rulesetId, { key: el.getAttribute('data-msg'), args }, seatName);
+  }
+}
+
+const SEAT_COLOURS = ['#d55e00', '#0072b2', '#009e73', '#e69f00', '#cc79a7', '#56b4e9', '#f0e442', '#000000'];
+// One mark per seat, drawn over the seat's colour in a 8x8 tile, so owners differ by pattern too.
+const SEAT_MARKS = [
+  '',
+  '<path d="M-2,2 l4,-4 M0,8 l8,-8 M6,10 l4,-4" stroke="#fff" stroke-width="1.6"/>',
+  '<circle cx="4" cy="4" r="1.7" fill="#fff"/>',
+  '<path d="M0,4 h8" stroke="#fff" stroke-width="1.8"/>',
+  '<path d="M0,0 l8,8 M8,0 l-8,8" stroke="#fff" stroke-width="1.2"/>',
+  '<path d="M4,0 v8" stroke="#000" stroke-opacity=".5" stroke-width="1.8"/>',
+  '<rect width="4" height="4" fill="#000" fill-opacity=".35"/><rect x="4" y="4" width="4" height="4" fill="#000" fill-opacity=".35"/>',
+  '<path d="M-2,6 l4,4 M0,0 l8,8 M6,-2 l4,4" stroke="#fff" stroke-width="1.6"/>',
+];
+
+/** The UI's seat patterns (ids tenka-pattern-0 ...), for the class seat-pattern-N. */
+function seatPatternDefs() {
+  const tiles = SEAT_COLOURS.map(
+    (colour, seat) => `<pattern id="tenka-pattern-${seat}" width="8" height="8" patternUnits="userSpaceOnUse"><rect width="8" height="8" fill="${colour}"/>${SEAT_MARKS[seat]}</pattern>`,
+  ).join('');
+  const doc = new DOMParser().parseFromString(`<svg xmlns="${SVG_NS}"><defs class="tk-defs">${tiles}</defs></svg>`, 'image/svg+xml');
+  return document.importNode(doc.documentElement.firstChild, true);
+}
+
+/** A view box as numbers, from the SVG's viewBox or its width and height. */
+function viewBoxOf(svg) {
+  const raw = (svg.getAttribute('viewBox') || '').trim().split(/[\s,]+/).map(Number);
+  if (raw.length === 4 && raw.every(Number.isFinite) && raw[2] > 0 && raw[3] > 0) return raw;
+  const width = parseFloat(svg.getAttribute('width')) || 800;
+  const height = parseFloat(svg.getAttribute('height')) || 600;
+  return [0, 0, width, height];
+}
+
+/** The board component: a toolbar (zoom in, out, reset) and the drawing. */
+export class Board {
+  constructor() {
+    this.element = h('section', { class: 'board', 'aria-label': t('game.board') });
+    this.toolbar = h('div', { class: 'board-tools' });
+    // Focusable, so + and − zoom and Shift+arrows pan from the keyboard.
+    this.host = h('div', { class: 'board-canvas', tabindex: '0', role: 'group', 'aria-label': t('board.keys') });
+    // The decision asked on the board itself: its prompt, and for numbers the picker.
+    this.banner = h('div', { class: 'board-banner', hidden: true, 'aria-live': 'polite' });
+    this.shadow = this.host.attachShadow({ mode: 'open' });
+    this.style = h('link', { rel: 'stylesheet', href: 'board.css' });
+    this.shadow.append(this.style);
+    this.element.append(h('div', { class: 'board-head' }, this.banner, this.toolbar), this.host);
+    this.svg = null;
+    this.home = null; // the drawing's own view box
+    this.box = null; // the current view box
+    this.pointers = new Map();
+    this.moved = false;
+    this.renderToolbar();
+    this.bindGestures();
+  }
+
+  renderToolbar() {
+    this.host.setAttribute('aria-label', t('board.keys'));
+    const button = (label, symbol, action, name) =>
+      h('button', { type: 'button', class: 'icon-button', 'aria-label': label, title: label, 'data-zoom': name, onclick: action }, symbol);
+    this.toolbar.replaceChildren(
+      button(t('board.zoom-in'), '+', () => this.zoomBy(1 / 1.25), 'in'),
+      button(t('board.zoom-out'), '−', () => this.zoomBy(1.25), 'out'),
+      button(t('board.zoom-reset'), '⟲', () => this.reset(), 'reset'),
+    );
+  }
+
+  /** Shows a new drawing (SVG text), keeping the zoom when the drawing keeps its size. */
+  show(svgText, rulesetId, seatName) {
+    const svg = sanitizeSvg(svgText);
+    if (this.svg) this.svg.remove();
+    this.svg = svg;
+    if (!svg) {
+      this.host.hidden = true;
+      this.toolbar.hidden = true;
+      return null;
+    }
+    this.host.hidden = false;
+    this.toolbar.hidden = false;
+    translateSvg(svg, rulesetId, seatName);
+    const home = viewBoxOf(svg);
+    const sameSize = this.home && this.home.every((v, i) => v === home[i]);
+    this.home = home;
+    if (!sameSize || !this.box) this.box = [...home];
+    // The canvas takes the drawing's proportions, so no screen space is lost around it.
+    this.host.style.aspectRatio = `${home[2]} / ${home[3]}`;
+    svg.removeAttribute('width');
+    svg.removeAttribute('height');
+    svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
+    svg.setAttribute('role', 'img');
+    if (!svg.getAttribute('aria-label')) svg.setAttribute('aria-label', t('game.board'));
+    svg.classList.add('tk-board');
+    svg.prepend(seatPatternDefs());
+    this.shadow.append(svg);
+    this.apply();
+    return svg;
+  }
+
+  /** Empties the board (the hot-seat hand-over hides everything). */
+  clear() {
+    if (this.svg) this.svg.remove();
+    this.svg = null;
+    this.setBanner(null);
+  }
+
+  /** Shows `content` (nodes) in the banner over the board, or hides it with null. */
+  setBanner(...content) {
+    if (content.length === 1 && content[0] === null) {
+      this.banner.hidden = true;
+      this.banner.replaceChildren();
+      return;
+    }
+    this.banner.replaceChildren(...content);
+    this.banner.hidden = false;
+  }
+
+  apply() {
+    if (this.svg && this.box) this.svg.setAttribute('viewBox', this.box.map((v) => Math.round(v * 100) / 100).join(' '));
+  }
+
+  reset() {
+    if (!this.home) return;
+    this.box = [...this.home];
+    this.apply();
+  }
+
+  /** Zooms by `factor` (below 1 zooms in) around a point in drawing units (default: centre). */
+  zoomBy(factor, cx, cy) {
+    if (!this.box) return;
+    const [x, y, w, hgt] = this.box;
+    const minW = this.home[2] / 8;
+    const maxW = this.home[2] * 1.5;
+    const newW = Math.min(maxW, Math.max(minW, w * factor));
+    const f = newW / w;
+    const px = cx ?? x + w / 2;
+    const py = cy ?? y + hgt / 2;
+    this.box = [px - (px - x) * f, py - (py - y) * f, w * f, hgt * f];
+    this.apply();
+  }
+
+  /** Converts a client (screen) point to drawing units. */
+  toDrawing(clientX, clientY) {
+    const rect = this.svg.getBoundingClientRect();
+    const [x, y, w, hgt] = this.box;
+    // preserveAspectRatio meet: the drawing is scaled uniformly and centred.
+    const scale = Math.min(rect.width / w, rect.height / hgt);
+    const offsetX = (rect.width - w * scale) / 2;
+    const offsetY = (rect.height - hgt * scale) / 2;
+    return [x + (clientX - rect.left - offsetX) / scale, y + (clientY - rect.top - offsetY) / scale, scale];
+  }
+
+  bindGestures() {
+    const host = this.host;
+    host.addEventListener(
+      'wheel',
+      (event) => {
+        if (!this.svg) return;
+        event.preventDefault();
+        const [px, py] = this.toDrawing(event.clientX, event.clientY);
+        this.zoomBy(event.deltaY > 0 ? 1.15 : 1 / 1.15, px, py);
+      },
+      { passive: false },
+    );
+    host.addEventListener('pointerdown', (event) => {
+      if (!this.svg || event.button > 0) return;
+      // Dragging a piece of an assign decision is not a pan.
+      const target = event.composedPath()[0];
+      if (target && target.closest && target.closest('.tk-item')) return;
+      this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      this.moved = false;
+      this.startDistance = null;
+    });
+    host.addEventListener('pointermove', (event) => {
+      const last = this.pointers.get(event.pointerId);
+      if (!last || !this.svg) return;
+      const dx = event.clientX - last.x;
+      const dy = event.clientY - last.y;
+      if (!this.moved && Math.hypot(dx, dy) < 6) return;
+      if (!this.moved) {
+        this.moved = true;
+        try {
+          host.setPointerCapture(event.pointerId);
+        } catch {
+          // The pointer may already be gone.
+        }
+      }
+      if (this.pointers.size >= 2) {
+        // Pinch: zoom by the change of distance between the first two pointers.
+        this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+        const [a, b] = [...this.pointers.values()];
+        const distance = Math.hypot(a.x - b.x, a.y - b.y);
+        if (this.startDistance) {
+          const [px, py] = this.toDrawing((a.x + b.x) / 2, (a.y + b.y) / 2);
+          this.zoomBy(this.startDistance / distance, px, py);
+        }
+        this.startDistance = distance;
+        return;
+      }
+      const [, , scale] = this.toDrawing(event.clientX, event.clientY);
+      this.box[0] -= dx / scale;
+      this.box[1] -= dy / scale;
+      this.apply();
+      this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    });
+    const end = (event) => {
+      this.pointers.delete(event.pointerId);
+      if (this.pointers.size < 2) this.startDistance = null;
+    };
+    host.addEventListener('pointerup', end);
+    host.addEventListener('pointercancel', end);
+    // A click that ends a pan is not a pick.
+    host.addEventListener(
+      'click',
+      (event) => {
+        if (this.moved) {
+          event.stopPropagation();
+          event.preventDefault();
+          this.moved = false;
+        }
+      },
+      true,
+    );
+    host.addEventListener('keydown', (event) => {
+      if (!this.svg) return;
+      const step = this.box[2] / 10;
+      const keys = {
+        '+': () => this.zoomBy(1 / 1.25),
+        '=': () => this.zoomBy(1 / 1.25),
+        '-': () => this.zoomBy(1.25),
+        0: () => this.reset(),
+      };
+      if (keys[event.key]) {
+        keys[event.key]();
+        event.preventDefault();
+        return;
+      }
+      if (event.altKey || event.ctrlKey) return;
+      const pan = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[event.key];
+      if (pan && event.shiftKey) {
+        this.box[0] += pan[0];
+        this.box[1] += pan[1];
+        this.apply();
+        event.preventDefault();
+      }
+    });
+  }
+
+  /** The elements of the drawing matching a selector. */
+  all(selector) {
+    return this.svg ? [...this.svg.querySelectorAll(selector)] : [];
+  }
+
+  /** A layer on top of the drawing for the UI's own marks (placed items). */
+  overlay() {
+    if (!this.svg) return null;
+    let layer = this.svg.querySelector(':scope > g.tk-overlay');
+    if (!layer) {
+      layer = document.createElementNS(SVG_NS, 'g');
+      layer.setAttribute('class', 'tk-overlay');
+      layer.setAttribute('pointer-events', 'none');
+      this.svg.append(layer);
+    }
+    return layer;
+  }
+
+  /** The bounding box of an element in the drawing's root units. */
+  boxOf(el) {
+    try {
+      const box = el.getBBox();
+      const matrix = this.svg.getScreenCTM().inverse().multiply(el.getScreenCTM());
+      const corners = [
+        [box.x, box.y],
+        [box.x + box.width, box.y],
+        [box.x, box.y + box.height],
+        [box.x + box.width, box.y + box.height],
+      ].map(([x, y]) => new DOMPoint(x, y).matrixTransform(matrix));
+      const xs = corners.map((p) => p.x);
+      const ys = corners.map((p) => p.y);
+      return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
+    } catch {
+      return null;
+    }
+  }
+
+  /** The board element under a screen point, or null. */
+  elementAt(x, y) {
+    return this.shadow.elementFromPoint ? this.shadow.elementFromPoint(x, y) : null;
+  }
+}
+
+export { SVG_NS };

@@ -1,0 +1,531 @@
+// Answering a pending decision, for any ruleset. Every kind (choose, number, assign) has a plain
+// form that always works; where the ruleset's SVG marks elements with data-choice, data-slot or
+// data-item, the same answer can be given on the board itself: click or tap, drag an item onto a
+// slot, or Tab to an element and press Enter or Space.
+
+import { h, messageNode, replace } from './dom.js';
+import { messageText, t } from './i18n.js';
+import { seatName } from './seats.js';
+import { SVG_NS } from './board.js';
+
+/** The kind name and body of a decision: ['choose', {...}]. */
+export function decisionKind(decision) {
+  const kind = decision && decision.kind ? decision.kind : {};
+  const name = Object.keys(kind)[0];
+  return [name, kind[name]];
+}
+
+/** Whether an assign answer fits the decision's shape; returns an error text or null. */
+export function checkAssignment(body, placements) {
+  const usedItems = new Set();
+  for (const [slot, item] of placements) {
+    const slotInfo = body.slots[slot];
+    if (!slotInfo || item >= body.items.length) return t('decision.check-unknown');
+    if (usedItems.has(item)) return t('decision.check-item-twice');
+    usedItems.add(item);
+    if (slotInfo.accepts && slotInfo.accepts.length && !slotInfo.accepts.includes(item)) return t('decision.check-not-accepted');
+  }
+  if (placements.size < body.min_placements) return t('decision.check-too-few', { min: body.min_placements, n: placements.size });
+  return null;
+}
+
+/**
+ * One pending decision, shown in `panel` and on `board`. `send(action)` posts the answer and
+ * resolves to true when the server took it.
+ */
+export class DecisionController {
+  constructor({ decision, board, panel, rulesetId, seats, send }) {
+    this.decision = decision;
+    this.board = board;
+    this.panel = panel;
+    this.rulesetId = rulesetId;
+    this.seats = seats;
+    this.send = send;
+    [this.kindName, this.body] = decisionKind(decision);
+    this.selected = new Set(); // choose: picked indices
+    this.placements = new Map(); // assign: slot -> item
+    this.heldItem = null; // assign: the item picked up by tap or keyboard
+    this.busy = false;
+    this.drag = null;
+    this.onDocumentMove = (event) => this.dragMove(event);
+    this.onDocumentUp = (event) => this.dragEnd(event);
+  }
+
+  label(message) {
+    return messageText(this.rulesetId, message, (seat) => seatName(this.seats, seat));
+  }
+
+  /** Draws the form and decorates the board. Called again after each board refresh. */
+  render() {
+    this.decorateBoard();
+    this.renderPanel();
+    this.renderBanner();
+  }
+
+  /** The decision on the board itself: the prompt, what to do there, and a number picker. */
+  renderBanner() {
+    if (!this.board) return;
+    const prompt = messageNode(this.rulesetId, this.decision.prompt, this.seats, 'strong');
+    const onBoard = (selector) => this.board.all(selector).length > 0;
+    let extra = null;
+    if (this.kindName === 'choose' && onBoard('.tk-choice')) extra = h('span', { class: 'banner-hint' }, t('decision.pick-on-board'));
+    else if (this.kindName === 'assign' && onBoard('.tk-item') && onBoard('.tk-slot')) extra = h('span', { class: 'banner-hint' }, t('decision.drag-on-board'));
+    else if (this.kindName === 'number') {
+      const { min, max } = this.body;
+      const values = [];
+      if (max - min <= 12) for (let value = min; value <= max; value += 1) values.push(value);
+      extra = values.length
+        ? h('span', { class: 'banner-numbers', role: 'group' }, values.map((value) => h('button', { type: 'button', class: 'small', 'data-board-number': value, onclick: () => this.submit({ number: value }) }, String(value))))
+        : h('span', { class: 'banner-hint' }, t('decision.range', { min, max }));
+    }
+    this.board.setBanner(prompt, extra);
+  }
+
+  /** Removes listeners that outlive the panel. */
+  destroy() {
+    if (this.board) this.board.setBanner(null);
+    document.removeEventListener('pointermove', this.onDocumentMove);
+    document.removeEventListener('pointerup', this.onDocumentUp);
+    if (this.drag && this.drag.ghost) this.drag.ghost.remove();
+    this.drag = null;
+  }
+
+  async submit(action) {
+    if (this.busy) return;
+    this.busy = true;
+    this.panel.classList.add('busy');
+    try {
+      await this.send(action);
+    } finally {
+      this.busy = false;
+      this.panel.classList.remove('busy');
+    }
+  }
+
+  // ---- the board -------------------------------------------------------------------------
+
+  makeInteractive(el, label, onActivate) {
+    el.setAttribute('tabindex', '0');
+    el.setAttribute('role', 'button');
+    el.setAttribute('aria-label', label);
+    el.classList.add('tk-interactive');
+    if (!el.querySelector(':scope > title')) {
+      const title = document.createElementNS(SVG_NS, 'title');
+      title.textContent = label;
+      el.prepend(title);
+    }
+    el.addEventListener('click', (event) => {
+      event.stopPropagation();
+      onActivate(event);
+    });
+    el.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' || event.key === ' ') {
+        event.preventDefault();
+        onActivate(event);
+      }
+    });
+  }
+
+  decorateBoard() {
+    if (!this.board || !this.board.svg) return;
+    if (this.kindName === 'choose') {
+      for (const el of this.board.all('[data-choice]')) {
+        const index = Number(el.getAttribute('data-choice'));
+        const choice = this.body.choices[index];
+        if (!Number.isInteger(index) || !choice) continue;
+        el.classList.add('tk-choice');
+        this.makeInteractive(el, this.label(choice.label), () => this.pick(index));
+      }
+    } else if (this.kindName === 'assign') {
+      for (const el of this.board.all('[data-item]')) {
+        const index = Number(el.getAttribute('data-item'));
+        const item = this.body.items[index];
+        if (!Number.isInteger(index) || !item) continue;
+        el.classList.add('tk-item');
+        this.makeInteractive(el, this.label(item.label), () => this.hold(index));
+        el.addEventListener('pointerdown', (event) => this.dragStart(event, index));
+      }
+      for (const el of this.board.all('[data-slot]')) {
+        const index = Number(el.getAttribute('data-slot'));
+        const slot = this.body.slots[index];
+        if (!Number.isInteger(index) || !slot) continue;
+        el.classList.add('tk-slot');
+        this.makeInteractive(el, this.label(slot.label), () => this.activateSlot(index));
+      }
+    }
+    this.refreshBoard();
+  }
+
+  /** Shows the current answer on the board: picked choices, held item, placed items. */
+  refreshBoard() {
+    if (!this.board || !this.board.svg) return;
+    if (this.kindName === 'choose') {
+      for (const el of this.board.all('.tk-choice')) {
+        const on = this.selected.has(Number(el.getAttribute('data-choice')));
+        el.classList.toggle('tk-selected', on);
+        el.setAttribute('aria-pressed', String(on));
+      }
+      return;
+    }
+    if (this.kindName !== 'assign') return;
+    const placedItems = new Set(this.placements.values());
+    for (const el of this.board.all('.tk-item')) {
+      const index = Number(el.getAttribute('data-item'));
+      el.classList.toggle('tk-used', placedItems.has(index));
+      el.classList.toggle('tk-held', this.heldItem === index);
+      el.setAttribute('aria-pressed', String(this.heldItem === index));
+    }
+    for (const el of this.board.all('.tk-slot')) {
+      const index = Number(el.getAttribute('data-slot'));
+      el.classList.toggle('tk-filled', this.placements.has(index));
+      const accepts = this.heldItem !== null && this.accepts(index, this.heldItem);
+      el.classList.toggle('tk-target', accepts);
+      el.classList.toggle('tk-refused', this.heldItem !== null && !accepts);
+    }
+    const layer = this.board.overlay();
+    if (!layer) return;
+    layer.replaceChildren();
+    for (const [slot, item] of this.placements) {
+      const slotEl = this.board.svg.querySelector(`[data-slot="${slot}"]`);
+      if (!slotEl) continue;
+      const box = this.board.boxOf(slotEl);
+      if (!box) continue;
+      const group = document.createElementNS(SVG_NS, 'g');
+      group.setAttribute('class', 'tk-placement');
+      const rect = document.createElementNS(SVG_NS, 'rect');
+      const pad = Math.min(box.width, box.height) * 0.08;
+      rect.setAttribute('x', box.x + pad);
+      rect.setAttribute('y', box.y + pad);
+      rect.setAttribute('width', Math.max(1, box.width - 2 * pad));
+      rect.setAttribute('height', Math.max(1, box.height - 2 * pad));
+      rect.setAttribute('rx', pad);
+      const text = document.createElementNS(SVG_NS, 'text');
+      text.setAttribute('x', box.x + box.width / 2);
+      text.setAttribute('y', box.y + box.height / 2);
+      text.setAttribute('text-anchor', 'middle');
+      text.setAttribute('dominant-baseline', 'central');
+      const size = Math.max(6, Math.min(box.height * 0.3, (box.width * 0.85) / (0.62 * Math.max(3, this.label(this.body.items[item].label).length))));
+      text.setAttribute('font-size', size.toFixed(1));
+      text.textContent = this.label(this.body.items[item].label);
+      group.append(rect, text);
+      layer.append(group);
+    }
+  }
+
+  // ---- choose -----------------------------------------------------------------------------
+
+  pick(index) {
+    if (this.busy) return;
+    const { min, max } = this.body;
+    if (max === 1 && min === 1) {
+      this.selected = new Set([index]);
+      this.refreshBoard();
+      this.submit({ choose: [index] });
+      return;
+    }
+    if (this.selected.has(index)) this.selected.delete(index);
+    else if (max === 1) this.selected = new Set([index]);
+    else if (this.selected.size < max) this.selected.add(index);
+    this.refreshBoard();
+    this.renderPanel();
+  }
+
+  // ---- assign -----------------------------------------------------------------------------
+
+  accepts(slot, item) {
+    const info = this.body.slots[slot];
+    return !!info && (!info.accepts || !info.accepts.length || info.accepts.includes(item));
+  }
+
+  hold(item) {
+    if (this.busy) return;
+    this.heldItem = this.heldItem === item ? null : item;
+    this.refreshBoard();
+    this.renderPanel();
+  }
+
+  activateSlot(slot) {
+    if (this.busy) return;
+    if (this.heldItem !== null) this.place(slot, this.heldItem);
+    else if (this.placements.has(slot)) {
+      // Tapping a filled slot picks its item up again.
+      this.heldItem = this.placements.get(slot);
+      this.placements.delete(slot);
+      this.refreshBoard();
+      this.renderPanel();
+    }
+  }
+
+  place(slot, item) {
+    if (!this.accepts(slot, item)) {
+      this.flash(t('decision.check-not-accepted'));
+      return;
+    }
+    for (const [s, i] of [...this.placements]) if (i === item) this.placements.delete(s);
+    this.placements.set(slot, item);
+    this.heldItem = null;
+    this.refreshBoard();
+    this.renderPanel();
+  }
+
+  unplace(slot) {
+    this.placements.delete(slot);
+    this.refreshBoard();
+    this.renderPanel();
+  }
+
+  dragStart(event, item) {
+    if (event.button > 0 || this.busy) return;
+    this.drag = { item, x: event.clientX, y: event.clientY, ghost: null };
+    document.addEventListener('pointermove', this.onDocumentMove);
+    document.addEventListener('pointerup', this.onDocumentUp);
+  }
+
+  dragMove(event) {
+    if (!this.drag) return;
+    if (!this.drag.ghost) {
+      if (Math.hypot(event.clientX - this.drag.x, event.clientY - this.drag.y) < 6) return;
+      this.drag.ghost = h('div', { class: 'drag-ghost', 'aria-hidden': 'true' }, this.label(this.body.items[this.drag.item].label));
+      document.body.append(this.drag.ghost);
+      this.heldItem = this.drag.item;
+      this.refreshBoard();
+    }
+    this.drag.ghost.style.left = `${event.clientX}px`;
+    this.drag.ghost.style.top = `${event.clientY}px`;
+    event.preventDefault();
+  }
+
+  dragEnd(event) {
+    document.removeEventListener('pointermove', this.onDocumentMove);
+    document.removeEventListener('pointerup', this.onDocumentUp);
+    const drag = this.drag;
+    this.drag = null;
+    if (!drag || !drag.ghost) return;
+    drag.ghost.remove();
+    // The click that follows a drag must not pick the item up again.
+    const swallow = (e) => {
+      e.stopPropagation();
+      e.preventDefault();
+    };
+    window.addEventListener('click', swallow, { capture: true, once: true });
+    setTimeout(() => window.removeEventListener('click', swallow, { capture: true }), 50);
+    const slot = this.slotAt(event.clientX, event.clientY);
+    if (slot !== null) this.place(slot, drag.item);
+    else {
+      this.heldItem = null;
+      this.refreshBoard();
+    }
+  }
+
+  slotAt(x, y) {
+    const onBoard = this.board && this.board.elementAt(x, y);
+    const boardSlot = onBoard && onBoard.closest && onBoard.closest('.tk-slot');
+    if (boardSlot) return Number(boardSlot.getAttribute('data-slot'));
+    const onPage = document.elementFromPoint(x, y);
+    const row = onPage && onPage.closest && onPage.closest('[data-panel-slot]');
+    return row ? Number(row.getAttribute('data-panel-slot')) : null;
+  }
+
+  // ---- the form ---------------------------------------------------------------------------
+
+  flash(text) {
+    const note = this.panel.querySelector('.decision-check');
+    if (note) {
+      note.textContent = text;
+      note.classList.add('error');
+    }
+  }
+
+  renderPanel() {
+    const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focusKey : null;
+    const prompt = messageNode(this.rulesetId, this.decision.prompt, this.seats, 'h2');
+    prompt.className = 'decision-prompt';
+    prompt.id = 'decision-prompt';
+    const form = h('form', { class: `decision decision-${this.kindName}`, 'aria-labelledby': 'decision-prompt', novalidate: true });
+    form.addEventListener('submit', (event) => event.preventDefault());
+    if (this.kindName === 'choose') this.chooseForm(form);
+    else if (this.kindName === 'number') this.numberForm(form);
+    else if (this.kindName === 'assign') this.assignForm(form);
+    else form.append(h('p', {}, t('decision.unknown-kind')));
+    replace(this.panel, prompt, form);
+    if (focusKey) {
+      const again = this.panel.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+      if (again) again.focus();
+    }
+  }
+
+  chooseForm(form) {
+    const { choices, min, max } = this.body;
+    const single = min === 1 && max === 1;
+    form.dataset.min = String(min);
+    form.dataset.max = String(max);
+    const list = h('div', { class: 'choice-list', role: 'group', 'aria-labelledby': 'decision-prompt' });
+    choices.forEach((choice, index) => {
+      const on = this.selected.has(index);
+      const button = h(
+        'button',
+        {
+          type: 'button',
+          class: `choice-button${on ? ' selected' : ''}`,
+          'aria-pressed': single ? undefined : String(on),
+          'data-choice-button': index,
+          'data-focus-key': `choice-${index}`,
+          onclick: () => this.pick(index),
+          onmouseenter: () => this.highlight(`[data-choice="${index}"]`, true),
+          onmouseleave: () => this.highlight(`[data-choice="${index}"]`, false),
+          onfocus: () => this.highlight(`[data-choice="${index}"]`, true),
+          onblur: () => this.highlight(`[data-choice="${index}"]`, false),
+        },
+        this.label(choice.label),
+      );
+      list.append(button);
+    });
+    form.append(list);
+    if (!single) {
+      const count = this.selected.size;
+      const ok = count >= min && count <= max;
+      form.append(
+        h('p', { class: 'decision-check', 'aria-live': 'polite' }, t('decision.chosen', { n: count, min, max })),
+        h(
+          'div',
+          { class: 'decision-actions' },
+          h('button', { type: 'button', class: 'secondary', 'data-focus-key': 'clear', onclick: () => { this.selected.clear(); this.refreshBoard(); this.renderPanel(); } }, t('decision.clear')),
+          h('button', { type: 'submit', class: 'primary', 'data-action': 'send', disabled: !ok, onclick: () => ok && this.submit({ choose: [...this.selected].sort((a, b) => a - b) }) }, t('decision.send')),
+        ),
+      );
+    }
+  }
+
+  highlight(selector, on) {
+    for (const el of this.board ? this.board.all(selector) : []) el.classList.toggle('tk-hover', on);
+  }
+
+  numberForm(form) {
+    const { min, max } = this.body;
+    const input = h('input', { type: 'number', min, max, step: 1, value: min, inputmode: 'numeric', id: 'decision-number', 'aria-labelledby': 'decision-prompt', 'data-focus-key': 'number' });
+    const note = h('p', { class: 'decision-check', 'aria-live': 'polite' }, t('decision.range', { min, max }));
+    const valid = () => {
+      const value = Number(input.value);
+      return Number.isInteger(value) && value >= min && value <= max;
+    };
+    const send = () => {
+      if (!valid()) {
+        note.textContent = t('decision.range', { min, max });
+        note.classList.add('error');
+        input.focus();
+        return;
+      }
+      this.submit({ number: Number(input.value) });
+    };
+    const step = (delta) => {
+      const value = Math.min(max, Math.max(min, (Number(input.value) || min) + delta));
+      input.value = String(value);
+    };
+    const row = h(
+      'div',
+      { class: 'number-row' },
+      h('button', { type: 'button', class: 'icon-button', 'aria-label': t('decision.less'), onclick: () => step(-1) }, '−'),
+      input,
+      h('button', { type: 'button', class: 'icon-button', 'aria-label': t('decision.more'), onclick: () => step(1) }, '+'),
+      h('button', { type: 'submit', class: 'primary', 'data-action': 'send', onclick: send }, t('decision.send')),
+    );
+    form.append(row);
+    if (max - min <= 12) {
+      const quick = h('div', { class: 'choice-list quick-numbers' });
+      for (let value = min; value <= max; value += 1) {
+        quick.append(h('button', { type: 'button', class: 'choice-button', 'data-number': value, onclick: () => this.submit({ number: value }) }, String(value)));
+      }
+      form.append(quick);
+    }
+    form.append(note);
+  }
+
+  assignForm(form) {
+    const { items, slots, min_placements: minPlacements } = this.body;
+    const placedItems = new Map([...this.placements].map(([slot, item]) => [item, slot]));
+    const tray = h('div', { class: 'item-tray', role: 'group', 'aria-label': t('decision.items') });
+    items.forEach((item, index) => {
+      const placed = placedItems.has(index);
+      const chip = h(
+        'button',
+        {
+          type: 'button',
+          class: `item-chip${placed ? ' used' : ''}${this.heldItem === index ? ' held' : ''}`,
+          'aria-pressed': String(this.heldItem === index),
+          'data-item-button': index,
+          'data-focus-key': `item-${index}`,
+          onclick: () => this.hold(index),
+          onmouseenter: () => this.highlight(`[data-item="${index}"]`, true),
+          onmouseleave: () => this.highlight(`[data-item="${index}"]`, false),
+        },
+        this.label(item.label),
+      );
+      chip.addEventListener('pointerdown', (event) => this.dragStart(event, index));
+      tray.append(chip);
+    });
+    const table = h('div', { class: 'slot-list' });
+    slots.forEach((slot, slotIndex) => {
+      const select = h('select', { 'aria-label': this.label(slot.label), 'data-slot-select': slotIndex, 'data-focus-key': `slot-${slotIndex}` });
+      select.append(h('option', { value: '' }, t('decision.empty-slot')));
+      items.forEach((item, itemIndex) => {
+        if (!this.accepts(slotIndex, itemIndex)) return;
+        const elsewhere = placedItems.has(itemIndex) && placedItems.get(itemIndex) !== slotIndex;
+        select.append(
+          h('option', { value: itemIndex, selected: this.placements.get(slotIndex) === itemIndex }, this.label(item.label) + (elsewhere ? ` (${t('decision.moves-here')})` : '')),
+        );
+      });
+      select.addEventListener('change', () => {
+        if (select.value === '') this.unplace(slotIndex);
+        else this.place(slotIndex, Number(select.value));
+      });
+      const row = h(
+        'div',
+        {
+          class: `slot-row${this.heldItem !== null && this.accepts(slotIndex, this.heldItem) ? ' target' : ''}${this.placements.has(slotIndex) ? ' filled' : ''}`,
+          'data-panel-slot': slotIndex,
+          onmouseenter: () => this.highlight(`[data-slot="${slotIndex}"]`, true),
+          onmouseleave: () => this.highlight(`[data-slot="${slotIndex}"]`, false),
+        },
+        h('span', { class: 'slot-label' }, this.label(slot.label)),
+        select,
+      );
+      if (this.heldItem !== null) {
+        row.append(
+          h('button', { type: 'button', class: 'small', 'data-put': slotIndex, disabled: !this.accepts(slotIndex, this.heldItem), onclick: () => this.place(slotIndex, this.heldItem) }, t('decision.put-here')),
+        );
+      }
+      table.append(row);
+    });
+    const problem = checkAssignment(this.body, this.placements);
+    const note = h(
+      'p',
+      { class: `decision-check${problem ? ' warn' : ' ok'}`, 'aria-live': 'polite' },
+      problem || t('decision.plan-ok', { n: this.placements.size }),
+    );
+    form.append(
+      h('p', { class: 'hint' }, t('decision.assign-hint', { min: minPlacements })),
+      tray,
+      table,
+      note,
+      h(
+        'div',
+        { class: 'decision-actions' },
+        h('button', { type: 'button', class: 'secondary', 'data-focus-key': 'clear', onclick: () => { this.placements.clear(); this.heldItem = null; this.refreshBoard(); this.renderPanel(); } }, t('decision.clear')),
+        h(
+          'button',
+          {
+            type: 'submit',
+            class: 'primary',
+            'data-action': 'send',
+            disabled: !!problem,
+            onclick: () => {
+              if (checkAssignment(this.body, this.placements)) return;
+              this.submit({ assign: [...this.placements].sort((a, b) => a[0] - b[0]) });
+            },
+          },
+          t('decision.send-plan'),
+        ),
+      ),
+    );
+  }
+}

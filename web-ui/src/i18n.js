@@ -1,0 +1,150 @@
+// Texts: the UI's own (i18n/<lang>.json) and the ruleset's (its message catalogue, fetched from
+// the server). A missing text falls back to English, then to its key, so a gap shows but never
+// breaks the page.
+
+import { pref, setPref } from './store.js';
+
+/** The languages the UI is translated into, with their names in their own language. */
+export const LANGUAGES = [
+  ['en', 'English'],
+  ['es', 'Español'],
+  ['de', 'Deutsch'],
+  ['ro', 'Română'],
+];
+
+let current = 'en';
+let uiTexts = {};
+let uiEnglish = {};
+const catalogues = new Map(); // `${ruleset}/${lang}` -> {key: template}
+const listeners = new Set();
+
+async function loadJson(path) {
+  const response = await fetch(path, { cache: 'no-cache' });
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  return response.json();
+}
+
+/** The language the browser asks for, if the UI has it. */
+function browserLanguage() {
+  const wanted = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || 'en'];
+  for (const tag of wanted) {
+    const base = String(tag).toLowerCase().split('-')[0];
+    if (LANGUAGES.some(([code]) => code === base)) return base;
+  }
+  return 'en';
+}
+
+/** Loads the UI texts of the stored or browser language. */
+export async function initI18n() {
+  uiEnglish = await loadJson('i18n/en.json');
+  await setLanguage(pref('lang', '') || browserLanguage(), { store: false });
+}
+
+/** The current language code. */
+export function language() {
+  return current;
+}
+
+/** Switches language; listeners re-render. */
+export async function setLanguage(code, { store = true } = {}) {
+  if (!LANGUAGES.some(([c]) => c === code)) code = 'en';
+  uiTexts = code === 'en' ? uiEnglish : await loadJson(`i18n/${code}.json`).catch(() => uiEnglish);
+  current = code;
+  document.documentElement.lang = code;
+  if (store) setPref('lang', code);
+  for (const listener of listeners) await listener(code);
+}
+
+/** Calls `listener` after each language switch; returns a function that removes it. */
+export function onLanguageChange(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function fill(template, params) {
+  return template.replace(/\{([a-zA-Z0-9_.-]+)\}/g, (whole, name) =>
+    params && params[name] !== undefined ? String(params[name]) : whole,
+  );
+}
+
+/** A UI text in the current language. */
+export function t(key, params) {
+  const template = uiTexts[key] ?? uiEnglish[key] ?? key;
+  return fill(template, params);
+}
+
+/** Fetches a ruleset's catalogue in the current language and in English (the fallback). */
+export async function loadCatalogue(rulesetId) {
+  const fetchOne = async (lang) => {
+    const cacheKey = `${rulesetId}/${lang}`;
+    if (!catalogues.has(cacheKey)) {
+      const value = await loadJson(`/api/rulesets/${encodeURIComponent(rulesetId)}/catalogue/${lang}`).catch(() => ({}));
+      catalogues.set(cacheKey, value && typeof value === 'object' ? value : {});
+    }
+  };
+  await Promise.all([fetchOne('en'), fetchOne(current)]);
+}
+
+function template(rulesetId, key) {
+  const local = catalogues.get(`${rulesetId}/${current}`);
+  if (local && typeof local[key] === 'string') return local[key];
+  const english = catalogues.get(`${rulesetId}/en`);
+  if (english && typeof english[key] === 'string') return english[key];
+  return null;
+}
+
+/** Whether the ruleset's catalogue has `key`. */
+export function hasKey(rulesetId, key) {
+  return template(rulesetId, key) !== null;
+}
+
+/**
+ * Normalises message arguments to [name, {text|number|seat|key}] pairs. The API sends
+ * `[["name", {"number": 3}], ...]`; SVG `data-args` holds an object, whose values may also be
+ * plain strings or numbers.
+ */
+export function normaliseArgs(args) {
+  const pairs = Array.isArray(args) ? args : args && typeof args === 'object' ? Object.entries(args) : [];
+  return pairs.map(([name, value]) => {
+    if (value && typeof value === 'object') return [name, value];
+    if (typeof value === 'number') return [name, { number: value }];
+    return [name, { text: String(value) }];
+  });
+}
+
+/**
+ * Renders a ruleset message as parts: strings, and {seat} objects for seat arguments (so the
+ * caller can show a seat chip).
+ */
+export function messageParts(rulesetId, message) {
+  if (!message || typeof message.key !== 'string') return [''];
+  const text = template(rulesetId, message.key);
+  if (text === null) return [message.key];
+  const args = new Map(normaliseArgs(message.args));
+  const parts = [];
+  let rest = text;
+  let open;
+  while ((open = rest.indexOf('{')) !== -1) {
+    const close = rest.indexOf('}', open + 1);
+    if (close === -1) break;
+    parts.push(rest.slice(0, open));
+    const name = rest.slice(open + 1, close);
+    const arg = args.get(name);
+    if (!arg) parts.push(`{${name}}`);
+    else if ('text' in arg) parts.push(String(arg.text));
+    else if ('number' in arg) parts.push(Number(arg.number).toLocaleString(current));
+    else if ('seat' in arg) parts.push({ seat: Number(arg.seat) });
+    else if ('key' in arg) parts.push(template(rulesetId, arg.key) ?? arg.key);
+    else parts.push(`{${name}}`);
+    rest = rest.slice(close + 1);
+  }
+  parts.push(rest);
+  return parts;
+}
+
+/** A ruleset message as plain text; `seatName(seat)` names seats. */
+export function messageText(rulesetId, message, seatName) {
+  return messageParts(rulesetId, message)
+    .map((part) => (typeof part === 'string' ? part : seatName(part.seat)))
+    .join('');
+}

@@ -1,0 +1,336 @@
+// The lobby: create a game (ruleset, board side, seats, bots, variant options generated from the
+// ruleset's option schema), share one invite link per person's seat, resume this browser's games
+// and watch any game.
+
+import { get, post } from './api.js';
+import { copyText, errorText, h, replace, toast } from './dom.js';
+import { hasKey, language, loadCatalogue, messageText, t } from './i18n.js';
+import { seatChip, seatName, seatSymbol } from './seats.js';
+import { myGames, saveSeat, seatsOf } from './store.js';
+
+const BOTS = ['random', 'search'];
+
+/** A name that may be a catalogue message or a plain string. */
+function nameOf(rulesetId, name) {
+  if (name && typeof name === 'object' && typeof name.key === 'string') return messageText(rulesetId, name, (s) => t('seat.default', { n: s + 1 }));
+  return String(name ?? '');
+}
+
+/** The display name of a choice option's value: the catalogue's `option.<name>.<value>` or `<value>` key, else the value. */
+function choiceName(rulesetId, optionName, value) {
+  for (const key of [`option.${optionName}.${value}`, value]) if (hasKey(rulesetId, key)) return nameOf(rulesetId, { key });
+  return value;
+}
+
+/** The JSON value of an OptionValue ({integer: 3} or plain 3). */
+function plainValue(value) {
+  if (value && typeof value === 'object') {
+    const [kind] = Object.keys(value);
+    return value[kind];
+  }
+  return value;
+}
+
+/** Mounts the lobby. */
+export async function mountLobby(root) {
+  const lobby = new Lobby(root);
+  await lobby.start();
+  return lobby;
+}
+
+class Lobby {
+  constructor(root) {
+    this.root = root;
+    this.rulesets = [];
+    this.form = { ruleset: null, map: null, variant: '', count: 0, seats: [], options: {}, seed: '' };
+  }
+
+  destroy() {}
+
+  async start() {
+    replace(this.root, h('p', { class: 'loading' }, t('common.loading')));
+    try {
+      this.rulesets = await get('/api/rulesets');
+    } catch (err) {
+      replace(this.root, h('div', { class: 'panel error-panel' }, h('p', {}, errorText(err))));
+      return;
+    }
+    this.createPanel = h('section', { class: 'panel create', 'aria-labelledby': 'create-title' });
+    this.createdPanel = h('section', { class: 'panel created', hidden: true, 'aria-labelledby': 'created-title', tabindex: '-1' });
+    this.mine = h('section', { class: 'panel my-games', 'aria-labelledby': 'mine-title' });
+    this.all = h('section', { class: 'panel all-games', 'aria-labelledby': 'all-title' });
+    replace(this.root, h('div', { class: 'lobby' }, h('div', { class: 'lobby-left' }, this.createdPanel, this.createPanel), h('div', { class: 'lobby-right' }, this.mine, this.all)));
+    // Start with a ruleset that can be played: one with a valid map.
+    const playable = this.rulesets.find((r) => (r.maps || []).some((m) => m.valid !== false)) || this.rulesets[0];
+    if (playable) await this.selectRuleset(playable.id);
+    else replace(this.createPanel, h('p', {}, t('lobby.no-rulesets')));
+    await this.renderGames();
+  }
+
+  ruleset() {
+    return this.rulesets.find((r) => r.id === this.form.ruleset);
+  }
+
+  async selectRuleset(id) {
+    const ruleset = this.rulesets.find((r) => r.id === id);
+    await loadCatalogue(id);
+    const valid = (ruleset.maps || []).filter((m) => m.valid !== false);
+    const count = Math.min(ruleset.max_seats, Math.max(ruleset.min_seats, 4));
+    this.form = {
+      ruleset: id,
+      map: (valid[0] || (ruleset.maps || [])[0] || {}).id || null,
+      variant: '',
+      count,
+      seats: Array.from({ length: ruleset.max_seats }, (_, i) => ({ kind: i === 0 ? 'human' : 'bot', bot: 'search', name: '' })),
+      options: Object.fromEntries((ruleset.options || []).map((o) => [o.name, plainValue(o.default)])),
+      seed: '',
+    };
+    this.renderCreate();
+  }
+
+  renderCreate() {
+    const ruleset = this.ruleset();
+    const f = this.form;
+    const field = (id, label, control, hint) => h('div', { class: 'field' }, h('label', { for: id }, label), control, hint ? h('p', { class: 'hint', id: `${id}-hint` }, hint) : null);
+
+    const rulesetSelect = h('select', { id: 'new-ruleset', name: 'ruleset' }, this.rulesets.map((r) => h('option', { value: r.id, selected: r.id === f.ruleset }, `${r.name} ${r.version}`)));
+    rulesetSelect.addEventListener('change', () => this.selectRuleset(rulesetSelect.value));
+
+    const mapSelect = h(
+      'select',
+      { id: 'new-map', name: 'map' },
+      (ruleset.maps || []).map((m) => h('option', { value: m.id, selected: m.id === f.map, disabled: m.valid === false }, nameOf(ruleset.id, m.name) + (m.valid === false ? ` (${t('lobby.map-invalid')})` : ''))),
+    );
+    mapSelect.addEventListener('change', () => (f.map = mapSelect.value));
+
+    const variantSelect = h(
+      'select',
+      { id: 'new-variant', name: 'variant' },
+      h('option', { value: '' }, t('lobby.variant-none')),
+      (ruleset.variants || []).map((v) => h('option', { value: v.id, selected: v.id === f.variant }, nameOf(ruleset.id, v.name) || v.id)),
+    );
+    variantSelect.addEventListener('change', () => {
+      f.variant = variantSelect.value;
+      const variant = (ruleset.variants || []).find((v) => v.id === f.variant);
+      f.options = Object.fromEntries((ruleset.options || []).map((o) => [o.name, plainValue(o.default)]));
+      if (variant) for (const [name, value] of Object.entries(variant.options || {})) f.options[name] = plainValue(value);
+      this.renderCreate();
+      this.createPanel.querySelector('#new-variant')?.focus();
+    });
+
+    const countSelect = h('select', { id: 'new-count', name: 'count' });
+    for (let n = ruleset.min_seats; n <= ruleset.max_seats; n += 1) countSelect.append(h('option', { value: n, selected: n === f.count }, String(n)));
+    countSelect.addEventListener('change', () => {
+      f.count = Number(countSelect.value);
+      this.renderCreate();
+      this.createPanel.querySelector('#new-count')?.focus();
+    });
+
+    const seatRows = h('fieldset', { class: 'seat-rows' }, h('legend', {}, t('lobby.seats')));
+    for (let i = 0; i < f.count; i += 1) {
+      const seat = f.seats[i];
+      const kind = h(
+        'select',
+        { id: `seat-${i}-kind`, 'aria-label': t('lobby.seat-kind', { n: i + 1 }), 'data-seat-kind': i },
+        h('option', { value: 'human', selected: seat.kind === 'human' }, t('lobby.kind-human')),
+        BOTS.map((bot) => h('option', { value: `bot:${bot}`, selected: seat.kind === 'bot' && seat.bot === bot }, t(`lobby.kind-bot-${bot}`))),
+      );
+      kind.addEventListener('change', () => {
+        if (kind.value === 'human') seat.kind = 'human';
+        else {
+          seat.kind = 'bot';
+          seat.bot = kind.value.slice(4);
+        }
+        name.disabled = seat.kind !== 'human';
+      });
+      const name = h('input', { type: 'text', id: `seat-${i}-name`, maxlength: 40, value: seat.name, placeholder: t('seat.default', { n: i + 1 }), 'aria-label': t('lobby.seat-name', { n: i + 1 }), disabled: seat.kind !== 'human' });
+      name.addEventListener('input', () => (seat.name = name.value));
+      seatRows.append(h('div', { class: 'seat-row' }, h('span', { class: `seat-chip seat-${i}` }, h('span', { class: 'seat-symbol', 'aria-hidden': 'true' }, seatSymbol(i)), h('span', { class: 'seat-name' }, t('seat.default', { n: i + 1 }))), kind, name));
+    }
+
+    const optionFields = h('fieldset', { class: 'options' }, h('legend', {}, t('lobby.options')));
+    for (const option of ruleset.options || []) optionFields.append(this.optionField(ruleset, option));
+    if (!(ruleset.options || []).length) optionFields.append(h('p', { class: 'hint' }, t('lobby.no-options')));
+
+    const seedInput = h('input', { type: 'text', id: 'new-seed', pattern: '[0-9a-fA-F]{64}', maxlength: 64, value: f.seed, spellcheck: 'false', autocomplete: 'off' });
+    seedInput.addEventListener('input', () => (f.seed = seedInput.value.trim()));
+
+    const form = h(
+      'form',
+      { class: 'create-form', novalidate: true },
+      field('new-ruleset', t('lobby.ruleset'), rulesetSelect),
+      field('new-map', t('lobby.map'), mapSelect),
+      field('new-variant', t('lobby.variant'), variantSelect),
+      field('new-count', t('lobby.players'), countSelect),
+      seatRows,
+      optionFields,
+      h('details', { class: 'advanced' }, h('summary', {}, t('lobby.advanced')), field('new-seed', t('lobby.seed'), seedInput, t('lobby.seed-hint'))),
+      h('p', { class: 'form-error', role: 'alert', hidden: true }),
+      h('button', { type: 'submit', class: 'primary big', 'data-action': 'create' }, t('lobby.create')),
+    );
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.create(form);
+    });
+    replace(this.createPanel, h('h1', { id: 'create-title' }, t('lobby.new-game')), form);
+  }
+
+  optionField(ruleset, option) {
+    const id = `opt-${option.name}`;
+    const f = this.form;
+    const description = option.description ? nameOf(ruleset.id, option.description) : option.name;
+    const kindName = Object.keys(option.kind && typeof option.kind === 'object' ? option.kind : { [option.kind]: null })[0];
+    const spec = option.kind && typeof option.kind === 'object' ? option.kind[kindName] : null;
+    let control;
+    if (kindName === 'boolean') {
+      control = h('input', { type: 'checkbox', id, checked: !!f.options[option.name] });
+      control.addEventListener('change', () => (f.options[option.name] = control.checked));
+      return h('div', { class: 'field checkbox' }, control, h('label', { for: id }, description));
+    }
+    if (kindName === 'choice') {
+      control = h('select', { id }, (spec || []).map((value) => h('option', { value, selected: value === f.options[option.name] }, choiceName(ruleset.id, option.name, value))));
+      control.addEventListener('change', () => (f.options[option.name] = control.value));
+    } else {
+      const integer = kindName === 'integer';
+      control = h('input', { type: 'number', id, min: spec && spec.min, max: spec && spec.max, step: integer ? 1 : 'any', value: f.options[option.name], required: true });
+      control.addEventListener('input', () => (f.options[option.name] = control.value === '' ? '' : Number(control.value)));
+    }
+    const range = spec && typeof spec === 'object' && 'min' in spec ? t('lobby.option-range', { min: spec.min, max: spec.max }) : null;
+    return h('div', { class: 'field' }, h('label', { for: id }, description), control, range ? h('p', { class: 'hint' }, range) : null);
+  }
+
+  /** Checks the form; returns an error text or null. */
+  check() {
+    const ruleset = this.ruleset();
+    const f = this.form;
+    if (!f.map) return t('lobby.error-map');
+    for (const option of ruleset.options || []) {
+      const kindName = Object.keys(option.kind && typeof option.kind === 'object' ? option.kind : { [option.kind]: null })[0];
+      const spec = option.kind && typeof option.kind === 'object' ? option.kind[kindName] : null;
+      const value = f.options[option.name];
+      if (kindName === 'integer' || kindName === 'decimal') {
+        const bad = typeof value !== 'number' || !Number.isFinite(value) || (kindName === 'integer' && !Number.isInteger(value)) || value < spec.min || value > spec.max;
+        if (bad) return t('lobby.error-option', { name: nameOf(ruleset.id, option.description) || option.name, min: spec.min, max: spec.max });
+      }
+    }
+    if (f.seed && !/^[0-9a-fA-F]{64}$/.test(f.seed)) return t('lobby.error-seed');
+    return null;
+  }
+
+  async create(form) {
+    const error = form.querySelector('.form-error');
+    const problem = this.check();
+    if (problem) {
+      error.textContent = problem;
+      error.hidden = false;
+      return;
+    }
+    error.hidden = true;
+    const ruleset = this.ruleset();
+    const f = this.form;
+    const options = {};
+    for (const option of ruleset.options || []) {
+      if (JSON.stringify(f.options[option.name]) !== JSON.stringify(plainValue(option.default))) options[option.name] = f.options[option.name];
+    }
+    const body = {
+      ruleset: f.ruleset,
+      map: f.map,
+      seats: f.seats.slice(0, f.count).map((s) => (s.kind === 'human' ? { kind: 'human', ...(s.name.trim() ? { name: s.name.trim() } : {}) } : { kind: 'bot', bot: s.bot })),
+    };
+    if (f.variant) body.variant = f.variant;
+    if (Object.keys(options).length) body.options = options;
+    if (f.seed) body.seed = f.seed.toLowerCase();
+    const button = form.querySelector('[data-action="create"]');
+    button.disabled = true;
+    try {
+      const created = await post('/api/games', body);
+      for (const seat of created.seats || []) if (seat.token) saveSeat(created.id, seat.seat, seat.token, { ruleset: f.ruleset });
+      this.showCreated(created);
+      await this.renderGames();
+    } catch (err) {
+      error.textContent = errorText(err);
+      error.hidden = false;
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  showCreated(created) {
+    const base = `${location.origin}${location.pathname}`;
+    const humans = (created.seats || []).filter((s) => s.token);
+    const rows = humans.map((seat) => {
+      const link = `${base}#/play/${encodeURIComponent(created.id)}?token=${encodeURIComponent(seat.token)}`;
+      const input = h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('lobby.invite-for', { seat: seat.name || t('seat.default', { n: seat.seat + 1 }) }), 'data-invite': seat.seat });
+      input.addEventListener('focus', () => input.select());
+      return h(
+        'li',
+        { class: 'invite' },
+        seatChip(created.seats, seat.seat),
+        input,
+        h('button', { type: 'button', class: 'secondary small', onclick: async () => toast((await copyText(link)) ? t('lobby.copied') : t('lobby.copy-failed'), 'ok') }, t('lobby.copy')),
+        h('a', { class: 'button small primary', href: `#/play/${encodeURIComponent(created.id)}?seat=${seat.seat}`, 'data-play-seat': seat.seat }, t('lobby.play-here')),
+      );
+    });
+    replace(
+      this.createdPanel,
+      h('h2', { id: 'created-title' }, t('lobby.created')),
+      h('p', { class: 'hint' }, t('lobby.invite-hint')),
+      h('ul', { class: 'invites' }, rows),
+      h(
+        'p',
+        { class: 'created-actions' },
+        humans.length > 1 ? h('a', { class: 'button', href: `#/hotseat/${encodeURIComponent(created.id)}`, 'data-action': 'hotseat' }, t('lobby.hotseat')) : null,
+        ' ',
+        h('a', { class: 'button secondary', href: `#/watch/${encodeURIComponent(created.id)}` }, t('lobby.watch')),
+      ),
+    );
+    this.createdPanel.hidden = false;
+    this.createdPanel.focus();
+  }
+
+  async renderGames() {
+    let games = [];
+    try {
+      games = await get('/api/games');
+    } catch (err) {
+      toast(errorText(err), 'error');
+    }
+    const byId = new Map(games.map((g) => [g.id, g]));
+    await Promise.all([...new Set(games.map((g) => g.ruleset))].filter((id) => this.rulesets.some((r) => r.id === id)).map((id) => loadCatalogue(id)));
+    const what = (game) => {
+      const ruleset = this.rulesets.find((r) => r.id === game.ruleset);
+      const map = ruleset && (ruleset.maps || []).find((m) => m.id === game.map);
+      const when = Number(game.created_at) ? new Date(Number(game.created_at)).toLocaleString(language(), { dateStyle: 'short', timeStyle: 'short' }) : '';
+      return h('span', { class: 'game-what' }, `${ruleset ? ruleset.name : game.ruleset} · ${map ? nameOf(ruleset.id, map.name) : game.map}`, when ? h('span', { class: 'game-when' }, ` · ${when}`) : null);
+    };
+    const status = (g) => (g && g.status === 'finished' ? t('lobby.status-finished') : t('lobby.status-active'));
+    const mine = myGames().filter((g) => byId.has(g.id));
+    const mineList = h('ul', { class: 'game-list' });
+    for (const entry of mine) {
+      const game = byId.get(entry.id);
+      const seats = seatsOf(entry.id);
+      const links = seats.map((s) => h('a', { class: 'button small', href: `#/play/${encodeURIComponent(entry.id)}?seat=${s.seat}`, title: t('lobby.play-as', { seat: seatName(game.seats, s.seat) }) }, seatChip(game.seats, s.seat)));
+      if (seats.length > 1) links.push(h('a', { class: 'button small secondary', href: `#/hotseat/${encodeURIComponent(entry.id)}` }, t('lobby.hotseat-short')));
+      if (game.status === 'finished') links.push(h('a', { class: 'button small secondary', href: `#/replay/${encodeURIComponent(entry.id)}` }, t('lobby.replay')));
+      mineList.append(h('li', { class: 'game-row', 'data-game': entry.id }, what(game), h('span', { class: `badge ${game.status}` }, status(game)), h('span', { class: 'game-links' }, links)));
+    }
+    replace(this.mine, h('h2', { id: 'mine-title' }, t('lobby.your-games')), mine.length ? mineList : h('p', { class: 'hint' }, t('lobby.none')));
+
+    const allList = h('ul', { class: 'game-list' });
+    for (const game of [...games].sort((a, b) => (Number(b.created_at) || 0) - (Number(a.created_at) || 0)).slice(0, 50)) {
+      const links = [h('a', { class: 'button small secondary', href: `#/watch/${encodeURIComponent(game.id)}` }, t('lobby.watch'))];
+      if (game.status === 'finished') links.push(h('a', { class: 'button small secondary', href: `#/replay/${encodeURIComponent(game.id)}` }, t('lobby.replay')));
+      allList.append(
+        h(
+          'li',
+          { class: 'game-row', 'data-game': game.id },
+          what(game),
+          h('span', { class: 'game-seats' }, (game.seats || []).map((s) => seatChip(game.seats, s.seat, { withName: false }))),
+          h('span', { class: `badge ${game.status}` }, status(game)),
+          h('span', { class: 'game-links' }, links),
+        ),
+      );
+    }
+    replace(this.all, h('h2', { id: 'all-title' }, t('lobby.all-games')), games.length ? allList : h('p', { class: 'hint' }, t('lobby.none')));
+  }
+}

@@ -1,0 +1,94 @@
+// The page's entry point: the header (navigation and language switch) and the hash router.
+// Routes: #/ lobby, #/play/{id}?token=...|?seat=n, #/watch/{id}, #/hotseat/{id}, #/replay/{id},
+// #/maps.
+
+import { h, replace, toast } from './dom.js';
+import { initI18n, language, LANGUAGES, onLanguageChange, setLanguage, t } from './i18n.js';
+import { mountGame } from './game.js';
+import { mountLobby } from './lobby.js';
+import { mountMaps } from './maps.js';
+import { mountReplay } from './replay.js';
+
+const app = document.getElementById('app');
+let current = null;
+let routeCounter = 0;
+
+/** Splits the hash into path parts and query parameters. */
+function parseHash() {
+  const raw = location.hash.replace(/^#/, '') || '/';
+  const [path, query = ''] = raw.split('?');
+  return { parts: path.split('/').filter(Boolean).map(decodeURIComponent), params: new URLSearchParams(query) };
+}
+
+async function route() {
+  const mine = ++routeCounter;
+  if (current && current.destroy) current.destroy();
+  current = null;
+  const { parts, params } = parseHash();
+  const [page, id] = parts;
+  // Notices belong to the screen that raised them.
+  document.getElementById('toasts')?.replaceChildren();
+  renderHeader(page || 'lobby');
+  let screen;
+  try {
+    if (!page) screen = await mountLobby(app);
+    else if (page === 'play' && id) screen = await mountGame(app, { gameId: id, mode: 'play', token: params.get('token'), seat: params.has('seat') ? Number(params.get('seat')) : null });
+    else if (page === 'watch' && id) screen = await mountGame(app, { gameId: id, mode: 'watch' });
+    else if (page === 'hotseat' && id) screen = await mountGame(app, { gameId: id, mode: 'hotseat' });
+    else if (page === 'replay' && id) screen = await mountReplay(app, { gameId: id });
+    else if (page === 'maps') screen = await mountMaps(app, { ruleset: params.get('ruleset'), map: params.get('map') });
+    else replace(app, h('div', { class: 'panel' }, h('h1', {}, t('error.no-page')), h('a', { class: 'button', href: '#/' }, t('results.lobby'))));
+  } catch (err) {
+    toast(String(err && err.message ? err.message : err), 'error');
+    console.error(err);
+  }
+  if (mine !== routeCounter) {
+    if (screen && screen.destroy) screen.destroy();
+    return;
+  }
+  current = screen;
+}
+
+function renderHeader(page) {
+  const header = document.getElementById('topbar');
+  const select = h('select', { id: 'language', 'aria-label': t('header.language') }, LANGUAGES.map(([code, name]) => h('option', { value: code, selected: code === language(), lang: code }, name)));
+  select.addEventListener('change', () => setLanguage(select.value));
+  const link = (href, label, name) => h('a', { href, 'aria-current': page === name ? 'page' : undefined }, label);
+  replace(
+    header,
+    h('a', { class: 'brand', href: '#/' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }), 'Tenka'),
+    h('nav', { 'aria-label': t('header.navigation') }, link('#/', t('header.games'), 'lobby'), link('#/maps', t('header.maps'), 'maps')),
+    h('label', { class: 'language-switch' }, h('span', { class: 'language-label' }, t('header.language')), select),
+  );
+}
+
+async function boot() {
+  try {
+    await initI18n();
+  } catch (err) {
+    replace(app, h('p', {}, `Tenka: ${err.message}`));
+    return;
+  }
+  const skip = document.querySelector('.skip-link');
+  if (skip) {
+    skip.textContent = t('header.skip');
+    // The hash is the router's: the skip link moves focus without changing it.
+    skip.addEventListener('click', (event) => {
+      event.preventDefault();
+      app.focus();
+    });
+  }
+  onLanguageChange(() => {
+    // Notices already shown are in the old language.
+    document.getElementById('toasts')?.replaceChildren();
+    const { parts } = parseHash();
+    renderHeader(parts[0] || 'lobby');
+    if (skip) skip.textContent = t('header.skip');
+    // Screens without their own language handling are simply drawn again.
+    if (!parts[0] || parts[0] === 'maps') route();
+  });
+  window.addEventListener('hashchange', route);
+  await route();
+}
+
+boot();

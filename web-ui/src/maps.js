@@ -1,0 +1,76 @@
+// The map preview: pick a ruleset and one of its maps; see the map drawn and every diagnostic
+// the ruleset's validation reports, with its line and column.
+
+import { get } from './api.js';
+import { Board } from './board.js';
+import { errorText, h, replace } from './dom.js';
+import { loadCatalogue, messageText, t } from './i18n.js';
+
+/** Mounts the map preview page. */
+export async function mountMaps(root, { ruleset: wantedRuleset, map: wantedMap } = {}) {
+  replace(root, h('p', { class: 'loading' }, t('common.loading')));
+  let rulesets;
+  try {
+    rulesets = await get('/api/rulesets');
+  } catch (err) {
+    replace(root, h('div', { class: 'panel error-panel' }, h('p', {}, errorText(err))));
+    return { destroy() {} };
+  }
+  const board = new Board();
+  const rulesetSelect = h('select', { id: 'maps-ruleset' }, rulesets.map((r) => h('option', { value: r.id, selected: r.id === wantedRuleset }, r.name)));
+  const mapSelect = h('select', { id: 'maps-map' });
+  const details = h('div', { class: 'map-details' });
+  const show = async () => {
+    const ruleset = rulesets.find((r) => r.id === rulesetSelect.value);
+    if (!ruleset || !mapSelect.value) return;
+    replace(details, h('p', { class: 'loading' }, t('common.loading')));
+    try {
+      const map = await get(`/api/rulesets/${encodeURIComponent(ruleset.id)}/maps/${encodeURIComponent(mapSelect.value)}`);
+      const diagnostics = map.diagnostics || [];
+      board.show(map.svg || '', ruleset.id, (s) => t('seat.default', { n: s + 1 }));
+      replace(
+        details,
+        h('h2', {}, t('maps.diagnostics')),
+        diagnostics.length
+          ? h(
+              'table',
+              { class: 'diagnostics' },
+              h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('maps.severity')), h('th', { scope: 'col' }, t('maps.where')), h('th', { scope: 'col' }, t('maps.finding')))),
+              h('tbody', {}, diagnostics.map((d) => h('tr', { class: `severity-${d.severity}` }, h('td', {}, d.severity === 'error' ? `✖ ${t('maps.error')}` : `⚠ ${t('maps.warning')}`), h('td', {}, d.line ? `${d.line}:${d.column || 0}` : t('maps.whole-file')), h('td', {}, d.text)))),
+            )
+          : h('p', { class: 'ok' }, `✔ ${t('maps.no-diagnostics')}`),
+        map.svg ? null : h('p', { class: 'hint' }, t('maps.no-drawing')),
+        h('details', {}, h('summary', {}, t('maps.source'), map.hash ? ` · ${String(map.hash).slice(0, 12)}` : ''), h('pre', { class: 'map-source' }, map.toml || '')),
+      );
+    } catch (err) {
+      board.show('', ruleset.id, () => '');
+      replace(details, h('p', { class: 'error' }, errorText(err)));
+    }
+  };
+  const fillMaps = async () => {
+    const ruleset = rulesets.find((r) => r.id === rulesetSelect.value);
+    if (!ruleset) return;
+    await loadCatalogue(ruleset.id);
+    replace(
+      mapSelect,
+      (ruleset.maps || []).map((m) =>
+        h('option', { value: m.id, selected: m.id === wantedMap }, (m.name && m.name.key ? messageText(ruleset.id, m.name, () => '') : m.id) + (m.valid === false ? ` (${t('lobby.map-invalid')})` : '')),
+      ),
+    );
+    await show();
+  };
+  rulesetSelect.addEventListener('change', fillMaps);
+  mapSelect.addEventListener('change', show);
+  replace(
+    root,
+    h(
+      'div',
+      { class: 'maps-page' },
+      h('h1', {}, t('maps.title')),
+      h('div', { class: 'maps-pickers' }, h('label', { for: 'maps-ruleset' }, t('lobby.ruleset')), rulesetSelect, h('label', { for: 'maps-map' }, t('lobby.map')), mapSelect),
+      h('div', { class: 'game-layout' }, h('div', { class: 'game-main' }, board.element), h('aside', { class: 'game-side' }, details)),
+    ),
+  );
+  if (rulesets.length) await fillMaps();
+  return { destroy() {} };
+}
