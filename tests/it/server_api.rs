@@ -807,6 +807,11 @@ async fn games_survive_a_restart_and_load_from_snapshots() {
         before["version"], version,
         "every action is still there after a restart"
     );
+    assert_eq!(
+        before["waiting_for"],
+        json!([1]),
+        "a reloaded game knows whose turn it is"
+    );
     let app = TestApp::start_with(&dir.0, None, 2).await;
     let (status, body) = app
         .call(

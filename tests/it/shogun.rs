@@ -139,3 +139,149 @@ fn regression_os_randomness_in_the_map_checker_trapped_the_component() {
     }
     assert!(ruleset.new_game(spec(SUN, 3, 1)).is_ok());
 }
+
+/// Viewers whose views are compared: every seat and a spectator.
+fn viewers(seats: u32) -> Vec<sdk::Viewer> {
+    (0..seats)
+        .map(sdk::Viewer::Seat)
+        .chain([sdk::Viewer::Spectator])
+        .collect()
+}
+
+/// Secrecy, by the ruleset's own account of what each seat cannot know: a copy of the game
+/// determinized for a seat has every hidden thing redrawn (other seats' unrevealed plans and bids,
+/// the face-down action cards, the event deck's order, the tower's shelves), so if that seat's
+/// view or board showed any of it, the copy's would differ from the real one.
+#[test]
+fn no_seat_sees_what_the_rules_keep_from_it_in_any_random_game() {
+    let native = Runtime::new(RuntimeConfig {
+        cache_dir: None,
+        ..RuntimeConfig::default()
+    })
+    .unwrap()
+    .register_native(sdk::native::adapt::<shogun::Shogun>())
+    .unwrap();
+    let mut compared = 0;
+    for (game, (map, seats)) in [
+        (SUN, 3),
+        (MOON, 4),
+        (SUN, 5),
+        (MOON, 5),
+        (SUN, 4),
+        (MOON, 3),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let seed = [game as u8 + 40; 32];
+        let mut session = native.new_game(spec(map, seats, seed[0])).unwrap();
+        let mut bots: Vec<_> = (0..seats)
+            .map(|seat| BotKind::Random.create(&seed, seat))
+            .collect();
+        let mut step = 0u64;
+        while let Some(decision) = session.pending().unwrap().into_iter().next() {
+            if step.is_multiple_of(7) {
+                for seat in 0..seats {
+                    let imagined = session.imagine(seat, &[step as u8; 32]).unwrap();
+                    let mut copy = Session::from_imagined(native.clone(), imagined).unwrap();
+                    let viewer = sdk::Viewer::Seat(seat);
+                    assert_eq!(
+                        copy.view(viewer).unwrap(),
+                        session.view(viewer).unwrap(),
+                        "game {game} step {step}: view of seat {seat}"
+                    );
+                    if step.is_multiple_of(35) {
+                        assert_eq!(
+                            copy.render(viewer).unwrap(),
+                            session.render(viewer).unwrap(),
+                            "game {game} step {step}: board of seat {seat}"
+                        );
+                    }
+                    compared += 1;
+                }
+            }
+            let action = bots[decision.seat as usize]
+                .decide(&mut session, &decision)
+                .unwrap();
+            if session.apply(decision.seat, &action).is_ok() {
+                step += 1;
+            }
+        }
+    }
+    assert!(compared > 300, "only {compared} comparisons");
+}
+
+/// Secrecy of plans, by experiment: the same game with a different plan for one seat looks the
+/// same to every other seat and to spectators until that plan is revealed, in views, boards and
+/// the events they are shown.
+#[test]
+fn another_plan_changes_nothing_the_other_seats_see_before_the_reveal() {
+    let native = Runtime::new(RuntimeConfig {
+        cache_dir: None,
+        ..RuntimeConfig::default()
+    })
+    .unwrap()
+    .register_native(sdk::native::adapt::<shogun::Shogun>())
+    .unwrap();
+    let mut planning_phases = 0;
+    for seats in [3, 4, 5] {
+        let seed = [seats as u8 + 60; 32];
+        let mut session = native.new_game(spec(SUN, seats, seed[0])).unwrap();
+        let mut bots: Vec<_> = (0..seats)
+            .map(|seat| BotKind::Random.create(&seed, seat))
+            .collect();
+        let mut other_plans = host::bots::RandomBot::new(&[seats as u8; 32]);
+        while let Some(decision) = session.pending().unwrap().into_iter().next() {
+            // Only while others still plan: the last plan in reveals the bids at once.
+            let pending_plans = session
+                .pending()
+                .unwrap()
+                .iter()
+                .filter(|d| matches!(d.kind, sdk::DecisionKind::Assign(_)))
+                .count();
+            if pending_plans > 1 {
+                // Fork the game, and let the first planner plan differently in the fork.
+                let snapshot = session.snapshot().unwrap();
+                let mut twin = Session::restore(native.clone(), snapshot).unwrap();
+                use host::bots::Bot;
+                let mine = bots[decision.seat as usize]
+                    .decide(&mut session, &decision)
+                    .unwrap();
+                let theirs = other_plans.decide(&mut twin, &decision).unwrap();
+                let (Ok(a), Ok(b)) = (
+                    session.apply(decision.seat, &mine),
+                    twin.apply(decision.seat, &theirs),
+                ) else {
+                    continue;
+                };
+                for viewer in viewers(seats).into_iter().filter(|v| !v.is(decision.seat)) {
+                    let visible = |events: &[sdk::Event]| -> Vec<sdk::Message> {
+                        events
+                            .iter()
+                            .filter(|e| e.audience.includes(viewer))
+                            .map(|e| e.text.clone())
+                            .collect()
+                    };
+                    assert_eq!(visible(&a.events), visible(&b.events), "{viewer:?}: events");
+                    assert_eq!(
+                        session.view(viewer).unwrap(),
+                        twin.view(viewer).unwrap(),
+                        "{viewer:?}: view"
+                    );
+                    assert_eq!(
+                        session.render(viewer).unwrap(),
+                        twin.render(viewer).unwrap(),
+                        "{viewer:?}: board"
+                    );
+                }
+                planning_phases += 1;
+                continue;
+            }
+            let action = bots[decision.seat as usize]
+                .decide(&mut session, &decision)
+                .unwrap();
+            let _ = session.apply(decision.seat, &action);
+        }
+    }
+    assert!(planning_phases >= 18, "{planning_phases} plans compared");
+}

@@ -182,11 +182,33 @@ fn test(browser: bool) -> Result<()> {
 
 fn bench() -> Result<()> {
     build()?;
-    let script = root().join("benches/run.sh");
-    if !script.exists() {
-        bail!("no benchmarks yet: benches/run.sh is missing");
+    let mut command = cargo();
+    command.args(["bench", "--package", "tests", "--bench", "throughput"]);
+    eprintln!("xtask: running {command:?}");
+    let output = command.output().context("failed to run the benchmarks")?;
+    if !output.status.success() {
+        bail!(
+            "the benchmarks failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
     }
-    let mut command = Command::new("bash");
-    command.current_dir(root()).arg(script);
-    run(command)
+    let results = String::from_utf8_lossy(&output.stdout);
+    print!("{results}");
+    let machine = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let report = format!(
+        "# Benchmarks\n\nProduced by `cargo xtask bench` (release build; {cores} cores, {machine}).\n\
+         Ratios compare with a baseline measured in the same run.\n\n{results}"
+    );
+    std::fs::write(root().join("BENCHMARKS.md"), report)
+        .context("failed to write BENCHMARKS.md")?;
+    eprintln!("xtask: wrote BENCHMARKS.md");
+    Ok(())
 }

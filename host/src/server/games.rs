@@ -350,6 +350,8 @@ impl Hub {
             .with_context(|| format!("failed to load game {}", game.id()))?;
             state.session = Some(session);
             state.version = version;
+            // Who is waiting is known only once the game runs.
+            self.refresh_summary(game, state).await?;
         } else if self.storage.kind() == DatabaseKind::Postgres {
             // Other processes may have moved the game on; one process on SQLite never needs to.
             self.catch_up(game, state).await?;

@@ -48,22 +48,22 @@ pub fn view(state: &State, viewer: Viewer) -> Value {
                             .position(|&x| x == a)
                             .unwrap_or(usize::MAX);
                         let content = plan.actions[a];
+                        // Until its action is played, another seat's card is "hidden" even
+                        // where the space is empty: this list is keyed by action card, so an
+                        // empty entry would tell which action a face-down space holds.
                         let shown = if own || position < played {
                             card_json(state, content)
-                        } else if content.is_some() {
-                            json!("hidden")
                         } else {
-                            Value::Null
+                            json!("hidden")
                         };
                         json!({"action": card.id, "card": shown})
                     })
                     .collect();
+                // Whether the bid space holds a card at all is part of the bid: hidden too.
                 let bid = if own || state.bids_revealed {
                     card_json(state, plan.bid)
-                } else if plan.bid.is_some() {
-                    json!("hidden")
                 } else {
-                    Value::Null
+                    json!("hidden")
                 };
                 json!({"actions": actions, "bid": bid})
             });

@@ -1,0 +1,164 @@
+//! Throughput benchmarks: each figure is printed with its ratio to a baseline measured in the
+//! same run, so the numbers compare across machines. `cargo xtask bench` runs this and writes
+//! the output to BENCHMARKS.md.
+//!
+//! Run with `cargo xtask bench` (it builds the components first), or after `cargo xtask build`:
+//! `cargo bench -p tests --bench throughput`.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use host::bots::{BotKind, play_out};
+use host::{GameSpec, LoadedRuleset, Runtime, RuntimeConfig, Session};
+
+const SUN: &str = include_str!("../../maps/shogun/sun.toml");
+
+/// Games per measurement: enough for a few seconds each on a 2-core machine.
+const GAMES: u8 = 12;
+
+fn spec(seed: u8) -> GameSpec {
+    GameSpec {
+        map_toml: SUN.to_owned(),
+        options: Vec::new(),
+        seats: 5,
+        seed: [seed; 32],
+        position: None,
+    }
+}
+
+/// Plays `GAMES` five-seat games with random bots; returns (actions, time in the games).
+fn play_games(ruleset: &Arc<LoadedRuleset>) -> (u64, Duration) {
+    let mut actions = 0;
+    let mut elapsed = Duration::ZERO;
+    for seed in 0..GAMES {
+        let start = Instant::now();
+        let mut session = ruleset.new_game(spec(seed)).expect("a game starts");
+        let mut bots: Vec<_> = (0..5)
+            .map(|seat| BotKind::Random.create(&[seed; 32], seat))
+            .collect();
+        actions += play_out(&mut session, &mut bots, 50_000).expect("the game ends");
+        elapsed += start.elapsed();
+    }
+    (actions, elapsed)
+}
+
+fn per(duration: Duration, count: u64) -> f64 {
+    duration.as_secs_f64() * 1e6 / count as f64
+}
+
+fn row(name: &str, micros: f64, baseline: f64) {
+    println!("| {name} | {micros:.1} µs | {:.2}x |", micros / baseline);
+}
+
+/// A session in the middle of a game: half of a recorded game's actions applied.
+fn mid_game(ruleset: &Arc<LoadedRuleset>) -> Session {
+    let mut session = ruleset.new_game(spec(99)).unwrap();
+    let mut bots: Vec<_> = (0..5)
+        .map(|seat| BotKind::Random.create(&[99; 32], seat))
+        .collect();
+    for _ in 0..300 {
+        let decision = session.pending().unwrap().remove(0);
+        let action = bots[decision.seat as usize]
+            .decide(&mut session, &decision)
+            .unwrap();
+        let _ = session.apply(decision.seat, &action);
+    }
+    session
+}
+
+fn main() {
+    let component = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/rulesets/shogun.wasm");
+    assert!(
+        component.exists(),
+        "build the components first: cargo xtask build"
+    );
+    let cache = std::env::temp_dir().join(format!("tenka-bench-cache-{}", std::process::id()));
+    let runtime = Runtime::new(RuntimeConfig {
+        cache_dir: Some(cache.clone()),
+        ..RuntimeConfig::default()
+    })
+    .unwrap();
+
+    println!("## Loading the Shogun component\n");
+    println!("| what | time | ratio to a cache hit |\n|---|---|---|");
+    let start = Instant::now();
+    runtime.load_file(&component).unwrap();
+    let compile = start.elapsed();
+    let start = Instant::now();
+    let (wasm, _) = runtime.load_file(&component).unwrap();
+    let hit = start.elapsed();
+    row(
+        "compile (cache miss)",
+        compile.as_secs_f64() * 1e6,
+        hit.as_secs_f64() * 1e6,
+    );
+    row(
+        "load from the artifact cache",
+        hit.as_secs_f64() * 1e6,
+        hit.as_secs_f64() * 1e6,
+    );
+    let _ = std::fs::remove_dir_all(&cache);
+
+    let native = Runtime::new(RuntimeConfig {
+        cache_dir: None,
+        ..RuntimeConfig::default()
+    })
+    .unwrap()
+    .register_native(sdk::native::adapt::<shogun::Shogun>())
+    .unwrap();
+
+    println!("\n## Five-seat Shogun games with random bots ({GAMES} games each)\n");
+    println!(
+        "Per applied action, including the bot's decision, the `pending` call and recovery points.\n"
+    );
+    println!("| what | per action | ratio to native |\n|---|---|---|");
+    let (native_actions, native_time) = play_games(&native);
+    let (wasm_actions, wasm_time) = play_games(&wasm);
+    assert_eq!(
+        native_actions, wasm_actions,
+        "the component and the native build play the same games"
+    );
+    let baseline = per(native_time, native_actions);
+    row("native ruleset (baseline)", baseline, baseline);
+    row(
+        "WebAssembly component",
+        per(wasm_time, wasm_actions),
+        baseline,
+    );
+    println!(
+        "\n{native_actions} actions per run; {:.1} games/s as a component on one thread.",
+        f64::from(GAMES) / wasm_time.as_secs_f64()
+    );
+
+    println!("\n## Keeping a game: snapshot and restore, mid-game (component)\n");
+    println!("| what | time | ratio to one view |\n|---|---|---|");
+    let mut session = mid_game(&wasm);
+    const REPEAT: u32 = 200;
+    let start = Instant::now();
+    for _ in 0..REPEAT {
+        session.view(sdk::Viewer::Spectator).unwrap();
+    }
+    let view = start.elapsed().as_secs_f64() * 1e6 / f64::from(REPEAT);
+    let start = Instant::now();
+    let mut snapshot = None;
+    for _ in 0..REPEAT {
+        snapshot = Some(session.snapshot().unwrap());
+    }
+    let snap = start.elapsed().as_secs_f64() * 1e6 / f64::from(REPEAT);
+    let snapshot = snapshot.unwrap();
+    let start = Instant::now();
+    for _ in 0..REPEAT {
+        Session::restore(wasm.clone(), snapshot.clone()).unwrap();
+    }
+    let restore = start.elapsed().as_secs_f64() * 1e6 / f64::from(REPEAT);
+    let start = Instant::now();
+    for _ in 0..20 {
+        session.render(sdk::Viewer::Seat(0)).unwrap();
+    }
+    let render = start.elapsed().as_secs_f64() * 1e6 / 20.0;
+    row("spectator view (baseline)", view, view);
+    row("SVG render for a seat", render, view);
+    row("session snapshot", snap, view);
+    row("session restore (new instance)", restore, view);
+}
