@@ -1,7 +1,7 @@
 //! `tenka`: the Tenka host on the command line.
 //!
 //! Run with `cargo run -p host --bin tenka -- rulesets`, or for example
-//! `tenka simulate --ruleset shogun --players 4 --games 100 --seed 1 --json`.
+//! `tenka simulate --ruleset <id> --players 4 --games 100 --seed 1 --json`.
 //!
 //! Rulesets are read from `--rulesets DIR` (or `$TENKA_RULESETS`, default `target/rulesets`),
 //! maps from `--maps DIR` (or `$TENKA_MAPS`, default `maps`).
@@ -626,18 +626,22 @@ fn ruleset_for_map(
     )
 }
 
+/// A map file's text and the loaded ruleset it is for.
+fn read_map(
+    places: &Places,
+    file: &Path,
+    ruleset: Option<&str>,
+) -> Result<(String, Arc<LoadedRuleset>)> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("failed to read {}", file.display()))?;
+    let (runtime, reports) = load_runtime(places)?;
+    let ruleset = ruleset_for_map(&runtime, &reports, file, &text, ruleset)?;
+    Ok((text, ruleset))
+}
+
 /// `tenka map check FILE`: the ruleset's own diagnostics, one per line.
 fn map_check(places: &Places, args: &MapCheckArgs) -> Result<()> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("failed to read {}", args.file.display()))?;
-    let (runtime, reports) = load_runtime(places)?;
-    let ruleset = ruleset_for_map(
-        &runtime,
-        &reports,
-        &args.file,
-        &text,
-        args.ruleset.as_deref(),
-    )?;
+    let (text, ruleset) = read_map(places, &args.file, args.ruleset.as_deref())?;
     let diagnostics = ruleset.validate_map(&text)?;
     for diagnostic in &diagnostics {
         let severity = if diagnostic.is_error() {
@@ -669,16 +673,7 @@ fn map_check(places: &Places, args: &MapCheckArgs) -> Result<()> {
 /// `tenka map render FILE -o board.svg`: the board of a fresh game on the map, as a spectator
 /// sees it. The game's seed is fixed, so the same map always draws the same picture.
 fn map_render(places: &Places, args: &MapRenderArgs) -> Result<()> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("failed to read {}", args.file.display()))?;
-    let (runtime, reports) = load_runtime(places)?;
-    let ruleset = ruleset_for_map(
-        &runtime,
-        &reports,
-        &args.file,
-        &text,
-        args.ruleset.as_deref(),
-    )?;
+    let (text, ruleset) = read_map(places, &args.file, args.ruleset.as_deref())?;
     let seats = args.players.unwrap_or(ruleset.info().max_seats);
     let spec = GameSpec {
         map_toml: text,

@@ -5,7 +5,7 @@
 //! seed's commitment and (once the game is over) the seed, and every action in order. It also
 //! keeps checkpoints so a reader can follow the game without running it, chosen by a rule that
 //! works for any ruleset: the spectator view after every [`CHECKPOINT_INTERVAL`] actions, after
-//! every public `milestone.` event (Shogun: each winter, whose view carries the score breakdown)
+//! every public `milestone.` event (a scoring round, say, whose view carries the score breakdown)
 //! and at the end of the game. The final result carries the score breakdown.
 //!
 //! [`Session::replay`] runs a record again and refuses it if anything differs: the hashes, the

@@ -58,9 +58,9 @@ pub const CONTRACT_SECTION: &str = "tenka-contract";
 /// Registers the type implementing [`Ruleset`] as this component's ruleset.
 ///
 /// ```text
-/// struct Shogun;
-/// impl sdk::Ruleset for Shogun { /* ... */ }
-/// sdk::register_ruleset!(Shogun);
+/// struct MyGame;
+/// impl sdk::Ruleset for MyGame { /* ... */ }
+/// sdk::register_ruleset!(MyGame);
 /// ```
 #[macro_export]
 macro_rules! register_ruleset {

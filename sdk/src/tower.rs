@@ -3,7 +3,7 @@
 //! The host owns each game's tower and runs this model on the game's random stream; it lives in
 //! the SDK so that a ruleset's native tests can drop cubes through the same tower the host uses.
 //!
-//! Model (decision 23 of the Shogun decisions file, parameters configurable): the dropped cubes,
+//! Model (the two-shelf tower of the reference ruleset, parameters configurable): the dropped cubes,
 //! in random order, fall onto the first shelf one at a time. For each falling cube, every cube
 //! lodged on the shelf is knocked loose with the shelf's release chance and falls on; then the
 //! falling cube lodges with the shelf's lodge chance, or falls on. What falls off the first shelf

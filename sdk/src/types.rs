@@ -171,7 +171,7 @@ pub struct MapInfo {
 /// What the host and clients need to know about a ruleset.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RulesetInfo {
-    /// Stable identifier, for example `shogun`.
+    /// Stable identifier: lowercase letters, digits and dashes.
     pub id: String,
     /// Display name.
     pub name: String,

@@ -134,6 +134,18 @@ async fn play_against_bots(ruleset: &TestRuleset, bots: &[Option<&str>]) {
         if view["status"] == "finished" {
             break view;
         }
+        if moves == 0 && view["version"].as_u64() > Some(0) {
+            // A running game's past may still hide what its present does not: no replay yet.
+            let (status, refused) = app
+                .call(
+                    "GET",
+                    &format!("/api/games/{game}/view?at=0"),
+                    Some(token),
+                    None,
+                )
+                .await;
+            assert_eq!(status, StatusCode::FORBIDDEN, "{refused}");
+        }
         assert!(
             view["pending"]
                 .as_array()
@@ -204,6 +216,36 @@ async fn play_against_bots(ruleset: &TestRuleset, bots: &[Option<&str>]) {
         "one log entry per action"
     );
     crate::server_support::assert_record_replays(ruleset, &record, &view);
+
+    // The replay viewer steps through the finished game's past boards.
+    let (status, first) = app
+        .call("GET", &format!("/api/games/{game}/view?at=1"), None, None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    assert_eq!(first["version"], 1);
+    assert!(
+        first["svg"]
+            .as_str()
+            .is_some_and(|svg| svg.contains("<svg"))
+    );
+    assert_ne!(
+        first["state"], view["state"],
+        "the board after one action is not the final one"
+    );
+    let (_, spectator_final) = app
+        .call("GET", &format!("/api/games/{game}/view"), None, None)
+        .await;
+    let (_, last) = app
+        .call(
+            "GET",
+            &format!("/api/games/{game}/view?at={}", version - 1),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(last["version"], version - 1);
+    assert_ne!(last["svg"], Value::Null);
+    assert_eq!(spectator_final["version"], version);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -426,6 +426,9 @@ pub struct ReadQuery {
     /// Only entries after this version.
     #[serde(default)]
     pub since: Option<u64>,
+    /// For `/view` of a finished game: the board after this many actions (the replay viewer).
+    #[serde(default)]
+    pub at: Option<u64>,
 }
 
 /// `GET /api/games/{id}/view`
@@ -437,9 +440,12 @@ pub async fn view(
 ) -> AppResult<Json<Value>> {
     let game = state.hub.game(&id).await?;
     let viewer = viewer_of(&game, &headers, query.token.as_deref())?;
-    let view = state.hub.view(&game, viewer).await?;
     let summary = game.summary();
-    let finished = view.result.is_some();
+    let view = match query.at {
+        Some(at) if at < summary.version => Arc::new(state.hub.view_at(&game, viewer, at).await?),
+        _ => state.hub.view(&game, viewer).await?,
+    };
+    let finished = summary.finished;
     let mut body = json!({
         "version": view.version,
         "viewer": viewer,

@@ -568,6 +568,50 @@ impl Hub {
         Ok(view)
     }
 
+    /// The board and view as `viewer` saw them after the first `at` actions, for the replay
+    /// viewer. Only for finished games: by then every secret is out, and a running game's past
+    /// could still hide something its present does not (a plan not yet played).
+    pub async fn view_at(
+        &self,
+        game: &Arc<LiveGame>,
+        viewer: Viewer,
+        at: u64,
+    ) -> AppResult<ViewData> {
+        let mut state = game.state.lock().await;
+        self.ensure_loaded(game, &mut state).await?;
+        if !game.summary().finished {
+            return Err(AppError::Forbidden(
+                "past boards are shown once the game is over".to_owned(),
+            ));
+        }
+        let computed = with_session(&mut state, move |session| {
+            let actions = session.actions();
+            let Some(replayed) = actions.get(..at as usize) else {
+                return Ok(None);
+            };
+            let replayed = replayed.to_vec();
+            let mut past = Session::new(session.ruleset().clone(), session.spec().clone())?;
+            for recorded in &replayed {
+                past.apply(recorded.seat, &recorded.action)?;
+            }
+            Ok::<_, crate::session::SessionError>(Some((past.view(viewer)?, past.render(viewer)?)))
+        })
+        .await?;
+        match computed {
+            Ok(Some((state_json, svg))) => Ok(ViewData {
+                version: at,
+                pending: Vec::new(),
+                state: engine::view_json(state_json),
+                svg,
+                result: None,
+            }),
+            Ok(None) => Err(AppError::BadRequest(format!(
+                "the game has no version {at}"
+            ))),
+            Err(error) => Err(engine::classify(error).0),
+        }
+    }
+
     /// The game's full record; only for finished games (it holds every secret, the seed too).
     pub async fn record(&self, game: &Arc<LiveGame>) -> AppResult<serde_json::Value> {
         let mut state = game.state.lock().await;

@@ -99,8 +99,12 @@ pub fn spec() -> Value {
                 "responses": { "200": json_response("The claimed seat.", any_object()), "403": error_response("Wrong or missing token."), "404": error_response("No such game.") }
             }},
             "/api/games/{id}/view": { "get": {
-                "summary": "The game as the token's seat (or a spectator) sees it.",
-                "parameters": [game_id, token_query],
+                "summary": "The game as the token's seat (or a spectator) sees it; with `at`, as it was after that many actions (finished games only: the replay viewer).",
+                "parameters": [game_id, token_query, {
+                    "name": "at", "in": "query", "required": false,
+                    "description": "The board after this many actions; only once the game is over (403 before).",
+                    "schema": { "type": "integer", "minimum": 0 }
+                }],
                 "security": bearer,
                 "responses": { "200": json_response("The view.", json!({ "$ref": "#/components/schemas/View" })), "403": error_response("Wrong token."), "404": error_response("No such game.") }
             }},

@@ -5,7 +5,7 @@
 
 use sdk::{CubeCount, CubeOwner, Event, Message, ScoreLine, Seat, SetupError, Table, TableExt};
 
-use crate::data::{ActionKind, Board, EventEffect, ProvinceId, SpecialEffect};
+use crate::data::{ActionCard, ActionKind, Board, EventEffect, ProvinceId, SpecialEffect};
 use crate::state::{CardRef, Draft, Phase, Player, ProvinceState, Settings, Stage, State};
 
 /// The name of the farmers' cubes in the battle tower.
@@ -554,6 +554,39 @@ fn skip(log: &mut Log, seat: Seat, action_name: &str, reason: &str) {
     );
 }
 
+/// Pays for a recruit action and places its armies, or skips it in full when the chests or the
+/// supply fall short (decision 12). Returns whether the armies were placed.
+fn deploy(
+    state: &mut State,
+    log: &mut Log,
+    seat: Seat,
+    p: ProvinceId,
+    card: &ActionCard,
+    armies: u32,
+) -> bool {
+    let s = seat as usize;
+    if state.players[s].chests < card.cost {
+        skip(log, seat, &card.name, "reason.no-chests");
+        return false;
+    }
+    if state.players[s].supply < armies {
+        skip(log, seat, &card.name, "reason.no-armies");
+        return false;
+    }
+    state.players[s].chests -= card.cost;
+    state.players[s].supply -= armies;
+    state.provinces[p].armies += armies;
+    let province = state.province_key(p);
+    say(
+        log,
+        Message::new("log.deployed")
+            .seat("player", seat)
+            .number("armies", armies)
+            .key("province", province),
+    );
+    true
+}
+
 /// Carries out one seat's planned action; returns the stage awaited (Ready when done).
 fn run_action(
     state: &mut State,
@@ -677,45 +710,15 @@ fn run_action(
             if card.kind == ActionKind::Recruit5 {
                 armies += special.recruit_5_bonus;
             }
-            if state.players[s].chests < card.cost {
-                skip(log, seat, &card.name, "reason.no-chests");
+            if !deploy(state, log, seat, p, &card, armies) {
                 return Stage::Ready;
             }
-            if state.players[s].supply < armies {
-                skip(log, seat, &card.name, "reason.no-armies");
-                return Stage::Ready;
-            }
-            state.players[s].chests -= card.cost;
-            state.players[s].supply -= armies;
-            state.provinces[p].armies += armies;
-            say(
-                log,
-                Message::new("log.deployed")
-                    .seat("player", seat)
-                    .number("armies", armies)
-                    .key("province", pkey),
-            );
         }
         ActionKind::Recruit1Move => {
             let armies = card.armies.max(1);
-            if state.players[s].chests < card.cost {
-                skip(log, seat, &card.name, "reason.no-chests");
+            if !deploy(state, log, seat, p, &card, armies) {
                 return Stage::Ready;
             }
-            if state.players[s].supply < armies {
-                skip(log, seat, &card.name, "reason.no-armies");
-                return Stage::Ready;
-            }
-            state.players[s].chests -= card.cost;
-            state.players[s].supply -= armies;
-            state.provinces[p].armies += armies;
-            say(
-                log,
-                Message::new("log.deployed")
-                    .seat("player", seat)
-                    .number("armies", armies)
-                    .key("province", pkey),
-            );
             if state.provinces[p].armies >= 2 && !move_targets(state, seat, p).is_empty() {
                 return Stage::MoveTarget { from: p };
             }
