@@ -440,11 +440,13 @@ pub async fn view(
 ) -> AppResult<Json<Value>> {
     let game = state.hub.game(&id).await?;
     let viewer = viewer_of(&game, &headers, query.token.as_deref())?;
+    // The current view first: it loads a game that is not in memory (after a restart, say),
+    // and only a loaded game has an up-to-date summary.
+    let mut view = state.hub.view(&game, viewer).await?;
     let summary = game.summary();
-    let view = match query.at {
-        Some(at) if at < summary.version => Arc::new(state.hub.view_at(&game, viewer, at).await?),
-        _ => state.hub.view(&game, viewer).await?,
-    };
+    if let Some(at) = query.at.filter(|&at| at < summary.version) {
+        view = Arc::new(state.hub.view_at(&game, viewer, at).await?);
+    }
     let finished = summary.finished;
     let mut body = json!({
         "version": view.version,
