@@ -22,6 +22,17 @@ fn spec(map: &str, seats: u32, seed_byte: u8) -> GameSpec {
     }
 }
 
+/// Shogun compiled natively, in a runtime of its own: the same rules without WebAssembly.
+fn shogun_native() -> Arc<LoadedRuleset> {
+    Runtime::new(RuntimeConfig {
+        cache_dir: None,
+        ..RuntimeConfig::default()
+    })
+    .unwrap()
+    .register_native(sdk::native::adapt::<shogun::Shogun>())
+    .unwrap()
+}
+
 fn play(ruleset: &Arc<LoadedRuleset>, spec: GameSpec) -> Session {
     let seed = spec.seed;
     let seats = spec.seats;
@@ -108,13 +119,7 @@ fn an_exported_shogun_record_replays_and_a_tampered_one_is_refused() {
 
 #[test]
 fn the_component_and_the_native_build_play_the_same_shogun_game() {
-    let native = Runtime::new(RuntimeConfig {
-        cache_dir: None,
-        ..RuntimeConfig::default()
-    })
-    .unwrap()
-    .register_native(sdk::native::adapt::<shogun::Shogun>())
-    .unwrap();
+    let native = shogun_native();
     let mut from_wasm = play(&shogun_wasm(), spec(SUN, 4, 3));
     let mut from_native = play(&native, spec(SUN, 4, 3));
     assert_eq!(from_wasm.actions(), from_native.actions());
@@ -154,13 +159,7 @@ fn viewers(seats: u32) -> Vec<sdk::Viewer> {
 /// view or board showed any of it, the copy's would differ from the real one.
 #[test]
 fn no_seat_sees_what_the_rules_keep_from_it_in_any_random_game() {
-    let native = Runtime::new(RuntimeConfig {
-        cache_dir: None,
-        ..RuntimeConfig::default()
-    })
-    .unwrap()
-    .register_native(sdk::native::adapt::<shogun::Shogun>())
-    .unwrap();
+    let native = shogun_native();
     let mut compared = 0;
     for (game, (map, seats)) in [
         (SUN, 3),
@@ -216,13 +215,7 @@ fn no_seat_sees_what_the_rules_keep_from_it_in_any_random_game() {
 /// the events they are shown.
 #[test]
 fn another_plan_changes_nothing_the_other_seats_see_before_the_reveal() {
-    let native = Runtime::new(RuntimeConfig {
-        cache_dir: None,
-        ..RuntimeConfig::default()
-    })
-    .unwrap()
-    .register_native(sdk::native::adapt::<shogun::Shogun>())
-    .unwrap();
+    let native = shogun_native();
     let mut planning_phases = 0;
     for seats in [3, 4, 5] {
         let seed = [seats as u8 + 60; 32];
