@@ -17,7 +17,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use sdk::{OptionKind, OptionSetting, OptionSpec, OptionValue};
+use sdk::{LineIndex, OptionKind, OptionSetting, OptionSpec, OptionValue};
 use serde::{Deserialize, Serialize};
 
 /// A checked variant.
@@ -74,22 +74,15 @@ struct Header {
     description: String,
 }
 
-/// 1-based line and column of a byte offset.
-pub fn line_column(text: &str, offset: usize) -> (u32, u32) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() as u32 + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
-    (line, column)
-}
-
 /// Reads and checks one variant file's text against `schema`.
 pub fn parse_variant(
     file: &Path,
     text: &str,
     schema: &[OptionSpec],
 ) -> Result<Variant, VariantError> {
+    let lines = LineIndex::new(text);
     let error = |offset: Option<usize>, option: Option<&str>, message: String| {
-        let (line, column) = offset.map_or((0, 0), |o| line_column(text, o));
+        let (line, column) = offset.map_or((0, 0), |o| lines.position(o));
         VariantError {
             file: file.to_path_buf(),
             line,

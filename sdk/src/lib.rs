@@ -18,6 +18,7 @@
 
 mod catalogue;
 mod dynamic;
+mod line_index;
 mod options;
 mod random_action;
 mod ruleset;
@@ -35,6 +36,7 @@ pub mod guest;
 
 // The author-facing API, in the order an author meets it.
 pub use crate::catalogue::{Catalogue, CatalogueError};
+pub use crate::line_index::LineIndex;
 pub use crate::options::{OptionError, Options};
 pub use crate::random_action::random_action;
 pub use crate::ruleset::check_action_shape;

@@ -5,9 +5,9 @@
 //! border, bad number or cut-off province is reported, all at once, each at its own line.
 
 use super::raw::{RawCards, RawMap, RawProvince};
-use super::span::LineIndex;
 use super::*;
 use sdk::Diagnostic;
+use sdk::LineIndex;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use toml::Spanned;

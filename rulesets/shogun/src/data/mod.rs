@@ -11,7 +11,6 @@
 mod cards;
 mod check;
 mod raw;
-mod span;
 
 pub use cards::*;
 

@@ -1,23 +1,26 @@
-//! Turning byte offsets of a TOML file into the 1-based line and column a diagnostic names.
+//! Turning byte offsets of a text (a map, a variant file) into the 1-based line and column a
+//! [`Diagnostic`](crate::Diagnostic) names. Parsers such as `toml` report byte spans; people read
+//! lines and columns, counted in characters.
 
 use std::ops::Range;
 
-/// Where each line of a text starts, to turn byte offsets into lines and columns.
-pub(super) struct LineIndex<'a> {
+/// Where each line of a text starts, to turn byte offsets into lines and columns. Build it once
+/// per text and ask it for as many positions as needed.
+pub struct LineIndex<'a> {
     text: &'a str,
     line_starts: Vec<usize>,
 }
 
 impl<'a> LineIndex<'a> {
     /// Indexes `text`.
-    pub(super) fn new(text: &'a str) -> Self {
+    pub fn new(text: &'a str) -> Self {
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         LineIndex { text, line_starts }
     }
 
     /// The 1-based line and column (in characters) of a byte offset.
-    pub(super) fn position(&self, offset: usize) -> (u32, u32) {
+    pub fn position(&self, offset: usize) -> (u32, u32) {
         let offset = offset.min(self.text.len());
         let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
         let start = self.line_starts[line];
@@ -29,7 +32,7 @@ impl<'a> LineIndex<'a> {
     }
 
     /// The text of a 1-based line, without its line break.
-    pub(super) fn line_text(&self, line: u32) -> Option<&'a str> {
+    pub fn line_text(&self, line: u32) -> Option<&'a str> {
         let index = usize::try_from(line).ok()?.checked_sub(1)?;
         let start = *self.line_starts.get(index)?;
         let end = self
@@ -40,7 +43,7 @@ impl<'a> LineIndex<'a> {
     }
 
     /// The 1-based line and column where a span starts.
-    pub(super) fn start(&self, span: &Range<usize>) -> (u32, u32) {
+    pub fn start(&self, span: &Range<usize>) -> (u32, u32) {
         self.position(span.start)
     }
 }
