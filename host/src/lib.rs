@@ -8,8 +8,12 @@
 //! - [`record`]: game records and their verified replay.
 //! - [`bots`]: a random bot and a determinized Monte Carlo search bot, generic over the contract.
 //! - [`native`]: running a ruleset natively, for tests and measurements.
+//! - [`maps`]: a ruleset's map files in a maps folder, and a map's board drawn.
+//! - [`variants`]: named option sets read from files and checked against a ruleset's options.
+//! - [`server`]: the game server behind `tenka serve`.
 
 pub mod bots;
+pub mod maps;
 pub mod native;
 pub mod record;
 pub mod runtime;

@@ -192,9 +192,15 @@ fn serve(places: &Places, args: host::server::ServeArgs) -> Result<()> {
         );
     }
     let maps = places.maps_dir();
+    let rulesets = places.rulesets_dir();
     tokio::runtime::Runtime::new()
         .context("failed to start the async runtime")?
-        .block_on(host::server::serve(args, Arc::new(runtime), &maps))
+        .block_on(host::server::serve(
+            args,
+            Arc::new(runtime),
+            Some(&rulesets),
+            &maps,
+        ))
 }
 
 /// A runtime with every component of the rulesets directory loaded.
@@ -274,23 +280,27 @@ fn rulesets(places: &Places, args: &RulesetsArgs) -> Result<()> {
     Ok(())
 }
 
-/// The map text for a simulation: a file path, a map id of the ruleset, or the default.
+/// The map text for a simulation: a file path, a map id of the ruleset (a listed map or an
+/// example), or the ruleset's first listed map.
 fn resolve_map(places: &Places, ruleset: &LoadedRuleset, map: Option<&str>) -> Result<String> {
     let info = ruleset.info();
     let read = |path: &Path| {
         std::fs::read_to_string(path)
             .with_context(|| format!("failed to read the map {}", path.display()))
     };
+    let maps_dir = places.maps_dir();
     match map {
         Some(map) if map.ends_with(".toml") || map.contains('/') => read(Path::new(map)),
-        Some(id) => read(&places.maps_dir().join(&info.id).join(format!("{id}.toml"))),
-        None => match info.maps.first() {
-            Some(first) => read(
-                &places
-                    .maps_dir()
-                    .join(&info.id)
-                    .join(format!("{}.toml", first.id)),
+        Some(id) => match host::maps::find_map(&maps_dir, info, id) {
+            Some(file) => read(&file.path),
+            None => bail!(
+                "ruleset `{}` has no map `{id}` in {}",
+                info.id,
+                maps_dir.join(&info.id).display()
             ),
+        },
+        None => match info.maps.first() {
+            Some(first) => read(&maps_dir.join(&info.id).join(format!("{}.toml", first.id))),
             // A ruleset that ships no map plays on its defaults, an empty map document.
             None => Ok(String::new()),
         },
@@ -675,17 +685,8 @@ fn map_check(places: &Places, args: &MapCheckArgs) -> Result<()> {
 fn map_render(places: &Places, args: &MapRenderArgs) -> Result<()> {
     let (text, ruleset) = read_map(places, &args.file, args.ruleset.as_deref())?;
     let seats = args.players.unwrap_or(ruleset.info().max_seats);
-    let spec = GameSpec {
-        map_toml: text,
-        options: Vec::new(),
-        seats,
-        seed: [0; 32],
-        position: None,
-    };
-    let mut session = ruleset
-        .new_game(spec)
-        .map_err(|e| anyhow!("cannot start a game on {}: {e}", args.file.display()))?;
-    let svg = session.render(sdk::Viewer::Spectator)?;
+    let svg = host::maps::render_board(&ruleset, &text, seats)
+        .with_context(|| format!("cannot draw {}", args.file.display()))?;
     std::fs::write(&args.output, svg)
         .with_context(|| format!("failed to write {}", args.output.display()))?;
     eprintln!("wrote {}", args.output.display());

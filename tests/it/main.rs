@@ -4,6 +4,7 @@ mod cli; // The `tenka` command line.
 mod hostile; // Misbehaving components fail only their own call.
 mod map_cli; // `tenka map check` and `tenka map render`.
 mod maps; // The worked example of an original Shogun map.
+mod reload; // Hot reload of maps, variants and components; games stay pinned.
 mod replay; // Game records replay; tampered ones are refused.
 mod runtime; // Loading, the artifact cache, sessions, determinism, snapshots.
 mod runtime_support; // Builds the test components once and loads them.

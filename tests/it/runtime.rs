@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use host::bots::{BotKind, play_out};
 use host::runtime::CacheOutcome;
-use host::{LoadedRuleset, Session, SessionError};
+use host::{LoadedRuleset, Runtime, RuntimeConfig, Session, SessionError};
 use sdk::{Action, Viewer};
 
 use crate::runtime_support::{FIXTURE, fixture_native, fixture_wasm, rulesets_dir, runtime, spec};
@@ -225,12 +225,20 @@ fn maps_options_and_positions_are_checked_through_the_component() {
 #[test]
 fn the_second_load_comes_from_the_cache_and_a_damaged_artifact_is_recompiled() {
     let runtime = runtime("cache");
+    let cache_dir = runtime.config().cache_dir.clone().unwrap();
+    // Each later load is a new process's: a runtime of its own over the same cache folder.
+    let next_runtime = || {
+        Runtime::new(RuntimeConfig {
+            cache_dir: Some(cache_dir.clone()),
+            ..RuntimeConfig::default()
+        })
+        .unwrap()
+    };
     let path = rulesets_dir().join(format!("{FIXTURE}.wasm"));
     let (first, outcome) = runtime.load_file(&path).unwrap();
     assert_eq!(outcome, CacheOutcome::Miss);
-    let (_, outcome) = runtime.load_file(&path).unwrap();
+    let (_, outcome) = next_runtime().load_file(&path).unwrap();
     assert_eq!(outcome, CacheOutcome::Hit);
-    let cache_dir = runtime.config().cache_dir.clone().unwrap();
     let artifact = std::fs::read_dir(&cache_dir)
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -240,13 +248,21 @@ fn the_second_load_comes_from_the_cache_and_a_damaged_artifact_is_recompiled() {
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0xff;
     std::fs::write(&artifact, bytes).unwrap();
-    let (reloaded, outcome) = runtime.load_file(&path).unwrap();
+    let (reloaded, outcome) = next_runtime().load_file(&path).unwrap();
     assert_eq!(outcome, CacheOutcome::Recompiled);
     assert_eq!(reloaded.hash(), first.hash());
     // The recompiled ruleset works and the fresh artifact is trusted again.
     let mut session = reloaded.new_game(spec(2, 1)).unwrap();
     assert!(!session.pending().unwrap().is_empty());
-    assert_eq!(runtime.load_file(&path).unwrap().1, CacheOutcome::Hit);
+    assert_eq!(
+        next_runtime().load_file(&path).unwrap().1,
+        CacheOutcome::Hit
+    );
+    // Within one runtime a version already loaded is not compiled or read from the cache again.
+    assert_eq!(
+        runtime.load_file(&path).unwrap().1,
+        CacheOutcome::AlreadyLoaded
+    );
 }
 
 #[test]

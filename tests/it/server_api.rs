@@ -892,6 +892,7 @@ async fn the_web_client_folder_is_served_with_an_index_fallback() {
         host::server::ServerConfig {
             allow_fixed_seeds: false,
             web_dir: Some(web),
+            rulesets_dir: None,
         },
     )
     .await

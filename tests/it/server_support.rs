@@ -133,6 +133,7 @@ impl TestApp {
             ServerConfig {
                 allow_fixed_seeds: true,
                 web_dir: None,
+                rulesets_dir: None,
             },
         )
         .await
@@ -285,13 +286,18 @@ impl ServerProcess {
             .arg("--maps")
             .arg(&maps)
             .arg("--web")
-            .arg(dir.join("no-web-ui"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .arg(dir.join("no-web-ui"));
         if let Some(database) = database {
             command.args(["--database", database]);
         }
-        let mut child = command.spawn().expect("the test server starts");
+        ServerProcess::spawn(command)
+    }
+
+    /// Runs a server command (`tenka serve ...` or the test server) with `--addr 127.0.0.1:0`
+    /// among its arguments; waits until it says where it serves.
+    pub fn spawn(mut command: Command) -> ServerProcess {
+        command.stdout(Stdio::piped()).stderr(Stdio::inherit());
+        let mut child = command.spawn().expect("the server starts");
         let stdout = child.stdout.take().unwrap();
         let (sender, receiver) = std::sync::mpsc::channel();
         std::thread::spawn(move || {

@@ -30,5 +30,5 @@ async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let runtime = host::Runtime::new(host::RuntimeConfig::default())?;
     runtime.register_native(sdk::native::adapt::<secret_draw::SecretDraw>())?;
-    host::server::serve(cli.serve, Arc::new(runtime), &cli.maps).await
+    host::server::serve(cli.serve, Arc::new(runtime), None, &cli.maps).await
 }

@@ -96,10 +96,19 @@ class Lobby {
     const rulesetSelect = h('select', { id: 'new-ruleset', name: 'ruleset' }, this.rulesets.map((r) => h('option', { value: r.id, selected: r.id === f.ruleset }, `${r.name} ${r.version}`)));
     rulesetSelect.addEventListener('change', () => this.selectRuleset(rulesetSelect.value));
 
+    // Every map on offer: the ruleset's own, then further maps (examples); a map with errors is
+    // shown but cannot be chosen.
+    const mapOption = (m) => h('option', { value: m.id, selected: m.id === f.map, disabled: m.valid === false }, nameOf(ruleset.id, m.name) + (m.valid === false ? ` (${t('lobby.map-invalid')})` : ''));
+    const examples = (ruleset.maps || []).filter((m) => m.origin === 'example');
     const mapSelect = h(
       'select',
       { id: 'new-map', name: 'map' },
-      (ruleset.maps || []).map((m) => h('option', { value: m.id, selected: m.id === f.map, disabled: m.valid === false }, nameOf(ruleset.id, m.name) + (m.valid === false ? ` (${t('lobby.map-invalid')})` : ''))),
+      examples.length
+        ? [
+            h('optgroup', { label: t('maps.listed') }, (ruleset.maps || []).filter((m) => m.origin !== 'example').map(mapOption)),
+            h('optgroup', { label: t('maps.examples') }, examples.map(mapOption)),
+          ]
+        : (ruleset.maps || []).map(mapOption),
     );
     mapSelect.addEventListener('change', () => (f.map = mapSelect.value));
 

@@ -1,5 +1,6 @@
-// The map preview: pick a ruleset and one of its maps; see the map drawn and every diagnostic
-// the ruleset's validation reports, with its line and column.
+// The map preview: pick a ruleset and one of its maps (the ruleset's own or an example); see the
+// map drawn and every diagnostic the ruleset's validation reports, with its line and column. The
+// server rereads map files when they change, so reopening a map shows the file as saved.
 
 import { get } from './api.js';
 import { Board } from './board.js';
@@ -10,6 +11,7 @@ import { loadCatalogue, messageText, t } from './i18n.js';
 export async function mountMaps(root, { ruleset: wantedRuleset, map: wantedMap } = {}) {
   replace(root, h('p', { class: 'loading' }, t('common.loading')));
   let rulesets;
+  let shownHash = null;
   try {
     rulesets = await get('/api/rulesets');
   } catch (err) {
@@ -26,6 +28,7 @@ export async function mountMaps(root, { ruleset: wantedRuleset, map: wantedMap }
     replace(details, h('p', { class: 'loading' }, t('common.loading')));
     try {
       const map = await get(`/api/rulesets/${encodeURIComponent(ruleset.id)}/maps/${encodeURIComponent(mapSelect.value)}`);
+      shownHash = map.hash;
       const diagnostics = map.diagnostics || [];
       board.show(map.svg || '', ruleset.id, (s) => t('seat.default', { n: s + 1 }));
       replace(
@@ -39,7 +42,7 @@ export async function mountMaps(root, { ruleset: wantedRuleset, map: wantedMap }
               h('tbody', {}, diagnostics.map((d) => h('tr', { class: `severity-${d.severity}` }, h('td', {}, d.severity === 'error' ? `✖ ${t('maps.error')}` : `⚠ ${t('maps.warning')}`), h('td', {}, d.line ? `${d.line}:${d.column || 0}` : t('maps.whole-file')), h('td', {}, d.text)))),
             )
           : h('p', { class: 'ok' }, `✔ ${t('maps.no-diagnostics')}`),
-        map.svg ? null : h('p', { class: 'hint' }, t('maps.no-drawing')),
+        map.svg ? null : h('p', { class: 'hint' }, map.board_error ? t('maps.no-drawing-because', { why: map.board_error }) : t('maps.no-drawing')),
         h('details', {}, h('summary', {}, t('maps.source'), map.hash ? ` · ${String(map.hash).slice(0, 12)}` : ''), h('pre', { class: 'map-source' }, map.toml || '')),
       );
     } catch (err) {
@@ -51,11 +54,17 @@ export async function mountMaps(root, { ruleset: wantedRuleset, map: wantedMap }
     const ruleset = rulesets.find((r) => r.id === rulesetSelect.value);
     if (!ruleset) return;
     await loadCatalogue(ruleset.id);
+    const keep = mapSelect.value || wantedMap;
+    const option = (m) =>
+      h('option', { value: m.id, selected: m.id === keep }, (m.name && m.name.key ? messageText(ruleset.id, m.name, () => '') : String(m.name || m.id)) + (m.valid === false ? ` (${t('lobby.map-invalid')})` : ''));
+    const maps = ruleset.maps || [];
+    const listed = maps.filter((m) => m.origin !== 'example');
+    const examples = maps.filter((m) => m.origin === 'example');
     replace(
       mapSelect,
-      (ruleset.maps || []).map((m) =>
-        h('option', { value: m.id, selected: m.id === wantedMap }, (m.name && m.name.key ? messageText(ruleset.id, m.name, () => '') : m.id) + (m.valid === false ? ` (${t('lobby.map-invalid')})` : '')),
-      ),
+      examples.length
+        ? [h('optgroup', { label: t('maps.listed') }, listed.map(option)), h('optgroup', { label: t('maps.examples') }, examples.map(option))]
+        : listed.map(option),
     );
     await show();
   };
@@ -72,5 +81,26 @@ export async function mountMaps(root, { ruleset: wantedRuleset, map: wantedMap }
     ),
   );
   if (rulesets.length) await fillMaps();
-  return { destroy() {} };
+  // The server rereads map files when they change: look for a new version of the shown map, or
+  // maps added or removed, every few seconds, so an author sees each save without reloading.
+  const mapList = (list) => JSON.stringify(list.map((r) => [r.id, (r.maps || []).map((m) => [m.id, m.valid])]));
+  const timer = setInterval(async () => {
+    let fresh;
+    try {
+      fresh = await get('/api/rulesets');
+    } catch {
+      return;
+    }
+    const listChanged = mapList(fresh) !== mapList(rulesets);
+    rulesets = fresh;
+    const ruleset = rulesets.find((r) => r.id === rulesetSelect.value);
+    const map = ruleset && (ruleset.maps || []).find((m) => m.id === mapSelect.value);
+    if (listChanged) await fillMaps();
+    else if (map && map.hash !== shownHash) await show();
+  }, 3000);
+  return {
+    destroy() {
+      clearInterval(timer);
+    },
+  };
 }

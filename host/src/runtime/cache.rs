@@ -33,6 +33,8 @@ pub enum CacheOutcome {
     Recompiled,
     /// Caching is off: the component was compiled in memory.
     Disabled,
+    /// The runtime had already loaded this exact component: nothing was compiled or read.
+    AlreadyLoaded,
 }
 
 /// A directory of precompiled artifacts.

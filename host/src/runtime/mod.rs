@@ -194,7 +194,7 @@ impl WasmRuleset {
 }
 
 pub(crate) enum RulesetKind {
-    Wasm(Box<WasmRuleset>),
+    Wasm(Arc<WasmRuleset>),
     Native(Box<dyn sdk::native::DynRuleset>),
 }
 
@@ -203,6 +203,8 @@ pub struct LoadedRuleset {
     info: sdk::RulesetInfo,
     hash: ContentHash,
     source: Option<PathBuf>,
+    /// The component's bytes, kept so a server can archive the exact version its games run on.
+    component: Option<Arc<[u8]>>,
     pub(crate) kind: RulesetKind,
     pub(crate) limits: CallLimits,
 }
@@ -255,9 +257,15 @@ impl LoadedRuleset {
         self.hash.clone()
     }
 
-    /// The component file it was loaded from; `None` for a native ruleset.
+    /// The component file it was loaded from; `None` for a native ruleset or one loaded from
+    /// bytes.
     pub fn source(&self) -> Option<&Path> {
         self.source.as_deref()
+    }
+
+    /// The component's bytes; `None` for a native ruleset.
+    pub fn component_bytes(&self) -> Option<&[u8]> {
+        self.component.as_deref()
     }
 
     /// Whether this is a native ruleset (tests) rather than a component.
@@ -404,12 +412,37 @@ pub fn check_component(bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// What the runtime has loaded. A ruleset id names one *current* version, the one new games get;
+/// every version ever loaded stays available by its hash for the games pinned to it.
+#[derive(Default)]
+struct Registry {
+    current: BTreeMap<String, Arc<LoadedRuleset>>,
+    versions: BTreeMap<ContentHash, Arc<LoadedRuleset>>,
+}
+
+/// What [`Runtime::sync_dir`] changed.
+#[derive(Debug, Default)]
+pub struct DirChanges {
+    /// Each new or changed component file and what loading it did.
+    pub loaded: Vec<LoadReport>,
+    /// The ids of rulesets whose file is gone: no longer offered for new games, still kept for
+    /// the games started on them.
+    pub removed: Vec<String>,
+}
+
+impl DirChanges {
+    /// Whether nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.loaded.is_empty() && self.removed.is_empty()
+    }
+}
+
 /// The host's rulesets: one engine, one linker, and every ruleset loaded so far.
 pub struct Runtime {
     engine: Engine,
     config: RuntimeConfig,
     cache: ArtifactCache,
-    rulesets: RwLock<BTreeMap<String, Arc<LoadedRuleset>>>,
+    rulesets: RwLock<Registry>,
 }
 
 impl fmt::Debug for Runtime {
@@ -433,7 +466,7 @@ impl Runtime {
             engine,
             cache: ArtifactCache::new(config.cache_dir.clone()),
             config,
-            rulesets: RwLock::new(BTreeMap::new()),
+            rulesets: RwLock::new(Registry::default()),
         })
     }
 
@@ -445,13 +478,7 @@ impl Runtime {
     /// Loads every `*.wasm` file of `dir`, in name order. A component that fails is reported
     /// and skipped; the others still load. Fails only when the directory cannot be read.
     pub fn load_dir(&self, dir: &Path) -> Result<Vec<LoadReport>> {
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-            .with_context(|| format!("failed to read the rulesets directory {}", dir.display()))?
-            .filter_map(|entry| entry.ok().map(|e| e.path()))
-            .filter(|path| path.extension().is_some_and(|ext| ext == "wasm"))
-            .collect();
-        paths.sort();
-        Ok(paths
+        Ok(wasm_files(dir)?
             .iter()
             .map(|path| self.load_file_report(path))
             .collect())
@@ -487,14 +514,55 @@ impl Runtime {
             .with_context(|| format!("refused the component {}", path.display()))
     }
 
-    /// Loads a component from its bytes and registers its ruleset.
+    /// Loads a component from its bytes and makes it the current version of its ruleset.
     pub fn load_bytes(
         &self,
         bytes: &[u8],
         source: Option<PathBuf>,
     ) -> Result<(Arc<LoadedRuleset>, CacheOutcome)> {
-        check_component(bytes)?;
+        let (ruleset, outcome) = self.compile(bytes, source)?;
+        self.register(ruleset.clone())?;
+        Ok((ruleset, outcome))
+    }
+
+    /// Loads a component as a kept version only: it is found by [`Runtime::ruleset_version`] but
+    /// does not become what new games get. For games pinned to a version no longer current.
+    pub fn load_version(&self, bytes: &[u8]) -> Result<Arc<LoadedRuleset>> {
+        let (ruleset, _) = self.compile(bytes, None)?;
+        let mut registry = self.registry_mut()?;
+        Ok(registry
+            .versions
+            .entry(ruleset.hash())
+            .or_insert(ruleset)
+            .clone())
+    }
+
+    /// Checks, compiles (or fetches from the cache) and describes a component. A version already
+    /// loaded is reused as it is.
+    fn compile(
+        &self,
+        bytes: &[u8],
+        source: Option<PathBuf>,
+    ) -> Result<(Arc<LoadedRuleset>, CacheOutcome)> {
         let hash = ContentHash::of(bytes);
+        if let Some(loaded) = self.ruleset_version(&hash.0) {
+            if loaded.source == source {
+                return Ok((loaded, CacheOutcome::AlreadyLoaded));
+            }
+            if let RulesetKind::Wasm(wasm) = &loaded.kind {
+                // The same compiled component, now also found at another place.
+                let moved = Arc::new(LoadedRuleset {
+                    info: loaded.info.clone(),
+                    hash,
+                    source,
+                    component: loaded.component.clone(),
+                    kind: RulesetKind::Wasm(wasm.clone()),
+                    limits: loaded.limits.clone(),
+                });
+                return Ok((moved, CacheOutcome::AlreadyLoaded));
+            }
+        }
+        check_component(bytes)?;
         let (component, outcome) = self.cache.load_or_compile(&self.engine, bytes, &hash.0)?;
         let pre = self.prepare(&component)?;
         let wasm = WasmRuleset {
@@ -528,11 +596,53 @@ impl Runtime {
             info,
             hash,
             source,
-            kind: RulesetKind::Wasm(Box::new(wasm)),
+            component: Some(Arc::from(bytes)),
+            kind: RulesetKind::Wasm(Arc::new(wasm)),
             limits: self.config.limits.clone(),
         });
-        self.register(ruleset.clone())?;
         Ok((ruleset, outcome))
+    }
+
+    /// Brings the rulesets loaded from `dir` in line with its `*.wasm` files: a new or changed
+    /// file is loaded and becomes current (a file that fails to load leaves the version before
+    /// it current), and a ruleset whose file is gone is no longer current. Versions that stop
+    /// being current stay loaded for the games pinned to them. Fails only when the directory
+    /// cannot be read.
+    pub fn sync_dir(&self, dir: &Path) -> Result<DirChanges> {
+        let mut changes = DirChanges::default();
+        let paths = wasm_files(dir)?;
+        for path in &paths {
+            let Ok(bytes) = std::fs::read(path) else {
+                // Being replaced right now: the next look sees the new file.
+                continue;
+            };
+            let hash = ContentHash::of(&bytes);
+            let unchanged = self
+                .rulesets()
+                .iter()
+                .any(|loaded| loaded.source() == Some(path.as_path()) && loaded.hash == hash);
+            if !unchanged {
+                changes.loaded.push(self.load_file_report(path));
+            }
+        }
+        let gone: Vec<String> = self
+            .rulesets()
+            .iter()
+            .filter(|loaded| {
+                loaded.source().is_some_and(|source| {
+                    source.parent() == Some(dir) && !paths.contains(&source.to_path_buf())
+                })
+            })
+            .map(|loaded| loaded.info().id.clone())
+            .collect();
+        if !gone.is_empty() {
+            let mut registry = self.registry_mut()?;
+            for id in gone {
+                registry.current.remove(&id);
+                changes.removed.push(id);
+            }
+        }
+        Ok(changes)
     }
 
     fn prepare(&self, component: &Component) -> Result<bindings::RulesetPre<StoreState>> {
@@ -569,6 +679,7 @@ impl Runtime {
             info,
             hash,
             source: None,
+            component: None,
             kind: RulesetKind::Native(ruleset),
             limits: self.config.limits.clone(),
         });
@@ -576,39 +687,71 @@ impl Runtime {
         Ok(loaded)
     }
 
-    fn register(&self, ruleset: Arc<LoadedRuleset>) -> Result<()> {
-        let mut rulesets = self
-            .rulesets
+    fn registry_mut(&self) -> Result<std::sync::RwLockWriteGuard<'_, Registry>> {
+        self.rulesets
             .write()
-            .map_err(|_| anyhow!("the ruleset registry is poisoned"))?;
+            .map_err(|_| anyhow!("the ruleset registry is poisoned"))
+    }
+
+    /// Makes `ruleset` the current version of its id. Another version of the same id may be
+    /// replaced only by a file at the same path (an edited component); two files or a native
+    /// ruleset claiming one id is an error.
+    fn register(&self, ruleset: Arc<LoadedRuleset>) -> Result<()> {
+        let mut registry = self.registry_mut()?;
         let id = ruleset.info().id.clone();
-        if let Some(existing) = rulesets.get(&id)
-            && existing.hash() != ruleset.hash()
-        {
-            bail!(
-                "ruleset id `{id}` is already loaded from {}",
-                existing.source().map_or_else(
-                    || "a native ruleset".to_owned(),
-                    |p| p.display().to_string()
-                )
-            );
+        if let Some(existing) = registry.current.get(&id) {
+            let same_file = existing.source().is_some() && existing.source() == ruleset.source();
+            if existing.hash() != ruleset.hash() && !same_file {
+                bail!(
+                    "ruleset id `{id}` is already loaded from {}",
+                    existing.source().map_or_else(
+                        || "a native ruleset".to_owned(),
+                        |p| p.display().to_string()
+                    )
+                );
+            }
         }
-        rulesets.insert(id, ruleset);
+        registry
+            .versions
+            .entry(ruleset.hash())
+            .or_insert_with(|| ruleset.clone());
+        registry.current.insert(id, ruleset);
         Ok(())
     }
 
-    /// Every loaded ruleset, by id.
+    /// The current version of every ruleset, by id.
     pub fn rulesets(&self) -> Vec<Arc<LoadedRuleset>> {
         self.rulesets
             .read()
-            .map(|r| r.values().cloned().collect())
+            .map(|r| r.current.values().cloned().collect())
             .unwrap_or_default()
     }
 
-    /// The loaded ruleset with this id.
+    /// The current version of the ruleset with this id: the one new games get.
     pub fn ruleset(&self, id: &str) -> Option<Arc<LoadedRuleset>> {
-        self.rulesets.read().ok()?.get(id).cloned()
+        self.rulesets.read().ok()?.current.get(id).cloned()
     }
+
+    /// A loaded version by its content hash (hex), current or not.
+    pub fn ruleset_version(&self, hash: &str) -> Option<Arc<LoadedRuleset>> {
+        self.rulesets
+            .read()
+            .ok()?
+            .versions
+            .get(&ContentHash(hash.to_owned()))
+            .cloned()
+    }
+}
+
+/// The `*.wasm` files of `dir`, in name order.
+fn wasm_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("failed to read the rulesets directory {}", dir.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "wasm"))
+        .collect();
+    paths.sort();
+    Ok(paths)
 }
 
 fn check_info(info: &sdk::RulesetInfo) -> Result<()> {

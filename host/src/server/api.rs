@@ -81,19 +81,21 @@ pub async fn list_rulesets(State(state): State<AppState>) -> Json<Value> {
     Json(Value::Array(
         state
             .catalog
+            .current()
             .rulesets
             .iter()
-            .map(RulesetEntry::summary)
+            .map(|entry| entry.summary())
             .collect(),
     ))
 }
 
-fn ruleset_entry<'a>(state: &'a AppState, id: &str) -> AppResult<&'a RulesetEntry> {
+/// The ruleset with this id as the newest catalogue offers it.
+fn ruleset_entry(state: &AppState, id: &str) -> AppResult<Arc<RulesetEntry>> {
     state
         .catalog
-        .rulesets
-        .iter()
-        .find(|entry| entry.info.id == id)
+        .current()
+        .ruleset(id)
+        .cloned()
         .ok_or_else(|| AppError::NotFound(format!("there is no ruleset `{id}`")))
 }
 
@@ -102,11 +104,11 @@ pub async fn catalogue(
     State(state): State<AppState>,
     Path((id, language)): Path<(String, String)>,
 ) -> AppResult<Json<BTreeMap<String, String>>> {
-    ruleset_entry(&state, &id)?;
+    let entry = ruleset_entry(&state, &id)?;
     let ruleset = state
         .hub
         .runtime()
-        .ruleset(&id)
+        .ruleset_version(&entry.hash)
         .ok_or_else(|| AppError::NotFound(format!("there is no ruleset `{id}`")))?;
     let pairs = tokio::task::spawn_blocking(move || super::engine::catalogue(&ruleset, &language))
         .await
@@ -121,16 +123,22 @@ pub async fn map_preview(
 ) -> AppResult<Json<Value>> {
     let entry = ruleset_entry(&state, &id)?;
     let map = entry
-        .maps
-        .iter()
-        .find(|candidate| candidate.id == map)
+        .map(&map)
         .ok_or_else(|| AppError::NotFound(format!("ruleset `{id}` has no map `{map}`")))?;
+    let (svg, board_error) = match &map.board {
+        Ok(svg) => (Some(svg.as_ref()), None),
+        Err(why) => (None, Some(why.as_str())),
+    };
     Ok(Json(json!({
         "id": map.id,
         "name": map.name,
+        "origin": map.origin,
         "toml": map.toml,
         "hash": map.hash,
+        "valid": map.is_valid(),
         "diagnostics": map.diagnostics,
+        "svg": svg,
+        "board_error": board_error,
     })))
 }
 
@@ -217,7 +225,9 @@ fn game_json(stored: &StoredGame, seats: &[StoredSeat], version: u64, finished: 
     json!({
         "id": stored.id,
         "ruleset": stored.ruleset_id,
+        "ruleset_hash": stored.ruleset_hash,
         "map": stored.map_id,
+        "map_hash": stored.map_hash,
         "variant": stored.variant,
         "seats": seats.iter().map(seat_json).collect::<Vec<_>>(),
         "version": version,
@@ -226,14 +236,17 @@ fn game_json(stored: &StoredGame, seats: &[StoredSeat], version: u64, finished: 
     })
 }
 
+/// A game in memory as listed; its `ruleset_hash` is the version its session actually runs on.
 fn live_game_json(game: &LiveGame) -> Value {
     let summary = game.summary();
-    game_json(
+    let mut json = game_json(
         &game.stored,
         &game.seats(),
         summary.version,
         summary.finished,
-    )
+    );
+    json["ruleset_hash"] = Value::from(game.ruleset.hash().0);
+    json
 }
 
 /// `POST /api/games`
@@ -252,7 +265,7 @@ pub async fn create_game(
     let (map_id, map_toml) = match (&request.map_toml, &request.map) {
         (Some(toml), _) => ("custom".to_owned(), toml.clone()),
         (None, Some(id)) => {
-            let map = entry.maps.iter().find(|map| &map.id == id).ok_or_else(|| {
+            let map = entry.map(id).ok_or_else(|| {
                 AppError::NotFound(format!("ruleset `{}` has no map `{id}`", entry.info.id))
             })?;
             (map.id.clone(), map.toml.clone())

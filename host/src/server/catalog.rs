@@ -1,29 +1,44 @@
-//! What the server offers: the loaded rulesets with their maps (checked once at start) and
-//! named variants. Built once on the blocking pool, then served from memory.
+//! What the server offers: the current version of every loaded ruleset with its maps (checked
+//! and drawn) and its named variants. A [`Catalog`] is an immutable picture of the files at one
+//! moment; [`LiveCatalog`] holds the newest and builds the next one when the files change (hot
+//! reload). Games never read the catalogue after they start: each stores its ruleset hash, map
+//! text and options, so a reload changes what new games get and nothing else.
 
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
 
-use sdk::{Diagnostic, Message, OptionValue, RulesetInfo};
+use sdk::{Diagnostic, OptionValue, RulesetInfo};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::engine::{self, Runtime};
+use super::engine::{self, LoadedRuleset, Runtime};
+use crate::maps::{MapName, MapOrigin};
 
-/// A map a ruleset ships, read from `<maps>/<ruleset id>/<map id>.toml`.
+/// A map on offer.
 #[derive(Clone, Debug)]
 pub struct MapEntry {
     /// The map's id.
     pub id: String,
     /// Its display name.
-    pub name: Message,
+    pub name: MapName,
+    /// A listed map or an example.
+    pub origin: MapOrigin,
     /// The map text.
     pub toml: String,
     /// SHA-256 of the text, hex.
     pub hash: String,
     /// What the ruleset's checker found.
     pub diagnostics: Vec<Diagnostic>,
+    /// The board of a fresh game on the map (SVG), or why there is none.
+    pub board: Result<Arc<str>, String>,
+}
+
+impl MapEntry {
+    /// Whether games can be started on the map: the checker found no error.
+    pub fn is_valid(&self) -> bool {
+        !self.diagnostics.iter().any(Diagnostic::is_error)
+    }
 }
 
 /// A named set of option values, read from `<maps>/<ruleset id>/variants/<variant id>.toml`
@@ -43,12 +58,14 @@ pub struct VariantEntry {
 pub struct RulesetEntry {
     /// The ruleset's description.
     pub info: RulesetInfo,
-    /// The hash the runtime gives the ruleset.
+    /// The hash of the version new games get.
     pub hash: String,
-    /// Its shipped maps that could be read.
+    /// Its maps that could be read: listed maps, then examples.
     pub maps: Vec<MapEntry>,
-    /// Its named variants.
+    /// Its named variants that passed the check.
     pub variants: Vec<VariantEntry>,
+    /// Each variant file refused, with why (file, line, column and option).
+    pub refused_variants: Vec<String>,
 }
 
 impl RulesetEntry {
@@ -65,8 +82,9 @@ impl RulesetEntry {
             "maps": self.maps.iter().map(|map| json!({
                 "id": map.id,
                 "name": map.name,
+                "origin": map.origin,
                 "hash": map.hash,
-                "valid": !map.diagnostics.iter().any(Diagnostic::is_error),
+                "valid": map.is_valid(),
             })).collect::<Vec<_>>(),
             "options": self.info.options,
             "variants": self.variants.iter().map(|variant| json!({
@@ -74,66 +92,190 @@ impl RulesetEntry {
                 "name": variant.name,
                 "options": variant.options,
             })).collect::<Vec<_>>(),
+            "refused_variants": self.refused_variants,
         })
+    }
+
+    /// The map with this id.
+    pub fn map(&self, id: &str) -> Option<&MapEntry> {
+        self.maps.iter().find(|map| map.id == id)
     }
 }
 
-/// Everything the server offers.
+/// Everything the server offers at one moment.
 #[derive(Clone, Debug, Default)]
 pub struct Catalog {
     /// The rulesets, in id order.
-    pub rulesets: Vec<RulesetEntry>,
+    pub rulesets: Vec<Arc<RulesetEntry>>,
 }
 
 impl Catalog {
-    /// Reads the maps and variants of every loaded ruleset from `maps_dir` and checks the maps.
-    /// Runs ruleset code: call it on the blocking pool.
-    pub fn build(runtime: &Arc<Runtime>, maps_dir: &Path) -> Catalog {
-        let mut rulesets: Vec<RulesetEntry> = engine::rulesets(runtime)
+    /// Reads the maps and variants of every current ruleset from `maps_dir`, checks the maps
+    /// and draws the valid ones. A map unchanged since `previous` (same ruleset version, same
+    /// text) keeps its diagnostics and board without running the ruleset again. Runs ruleset
+    /// code: call it on the blocking pool.
+    pub fn build(runtime: &Runtime, maps_dir: &Path, previous: &Catalog) -> Catalog {
+        let mut rulesets: Vec<Arc<RulesetEntry>> = engine::rulesets(runtime)
             .into_iter()
             .map(|ruleset| {
                 let info = engine::info(&ruleset);
-                let folder = maps_dir.join(&info.id);
-                let maps = info
-                    .maps
-                    .iter()
-                    .filter_map(|map| {
-                        let path = folder.join(format!("{}.toml", map.id));
-                        let toml = match std::fs::read_to_string(&path) {
+                let hash = engine::ruleset_hash(&ruleset);
+                let earlier = previous.rulesets.iter().find(|entry| entry.hash == hash);
+                let maps = crate::maps::map_files(maps_dir, &info)
+                    .into_iter()
+                    .filter_map(|file| {
+                        let toml = match std::fs::read_to_string(&file.path) {
                             Ok(toml) => toml,
                             Err(error) => {
-                                tracing::warn!("map {} of {}: {error}", map.id, info.id);
+                                tracing::warn!("map {} of {}: {error}", file.id, info.id);
                                 return None;
                             }
                         };
+                        let map_hash = hex::encode(Sha256::digest(toml.as_bytes()));
+                        let (diagnostics, board) = match earlier
+                            .and_then(|entry| entry.maps.iter().find(|map| map.hash == map_hash))
+                        {
+                            Some(known) => (known.diagnostics.clone(), known.board.clone()),
+                            None => check_and_draw(&ruleset, &info, &toml),
+                        };
                         Some(MapEntry {
-                            id: map.id.clone(),
-                            name: map.name.clone(),
-                            hash: hex::encode(Sha256::digest(toml.as_bytes())),
-                            diagnostics: engine::validate_map(&ruleset, &toml),
+                            id: file.id,
+                            name: file.name,
+                            origin: file.origin,
                             toml,
+                            hash: map_hash,
+                            diagnostics,
+                            board,
                         })
                     })
                     .collect();
-                RulesetEntry {
-                    hash: engine::ruleset_hash(&ruleset),
-                    variants: read_variants(&folder.join("variants"), &info),
+                let (variants, refused_variants) = read_variants(maps_dir, &info);
+                Arc::new(RulesetEntry {
+                    hash,
+                    variants,
+                    refused_variants,
                     maps,
                     info,
-                }
+                })
             })
             .collect();
         rulesets.sort_by(|a, b| a.info.id.cmp(&b.info.id));
         Catalog { rulesets }
     }
+
+    /// The ruleset with this id.
+    pub fn ruleset(&self, id: &str) -> Option<&Arc<RulesetEntry>> {
+        self.rulesets.iter().find(|entry| entry.info.id == id)
+    }
+
+    /// What differs from `earlier`, one line each, for the log.
+    pub fn changes_since(&self, earlier: &Catalog) -> Vec<String> {
+        let mut changes = Vec::new();
+        for entry in &self.rulesets {
+            let id = &entry.info.id;
+            let Some(before) = earlier.ruleset(id) else {
+                changes.push(format!("ruleset `{id}` added ({})", short(&entry.hash)));
+                continue;
+            };
+            if before.hash != entry.hash {
+                changes.push(format!(
+                    "ruleset `{id}` changed ({} -> {})",
+                    short(&before.hash),
+                    short(&entry.hash)
+                ));
+            }
+            for map in &entry.maps {
+                match before.map(&map.id) {
+                    None => changes.push(format!("map {id}/{} added", map.id)),
+                    Some(old) if old.hash != map.hash => changes.push(format!(
+                        "map {id}/{} changed ({} -> {})",
+                        map.id,
+                        short(&old.hash),
+                        short(&map.hash)
+                    )),
+                    Some(_) => {}
+                }
+            }
+            for map in &before.maps {
+                if entry.map(&map.id).is_none() {
+                    changes.push(format!("map {id}/{} removed", map.id));
+                }
+            }
+            let options = |variant: &VariantEntry| (variant.name.clone(), variant.options.clone());
+            for variant in &entry.variants {
+                match before.variants.iter().find(|old| old.id == variant.id) {
+                    None => changes.push(format!("variant {id}/{} added", variant.id)),
+                    Some(old) if options(old) != options(variant) => {
+                        changes.push(format!("variant {id}/{} changed", variant.id));
+                    }
+                    Some(_) => {}
+                }
+            }
+            for variant in &before.variants {
+                if !entry.variants.iter().any(|new| new.id == variant.id) {
+                    changes.push(format!("variant {id}/{} removed", variant.id));
+                }
+            }
+            for refused in &entry.refused_variants {
+                if !before.refused_variants.contains(refused) {
+                    changes.push(format!("variant refused: {refused}"));
+                }
+            }
+        }
+        for before in &earlier.rulesets {
+            if self.ruleset(&before.info.id).is_none() {
+                changes.push(format!("ruleset `{}` removed", before.info.id));
+            }
+        }
+        changes
+    }
 }
 
-fn read_variants(folder: &Path, info: &RulesetInfo) -> Vec<VariantEntry> {
-    let (variants, errors) = crate::variants::load_variants(folder, &info.options);
-    for error in errors {
-        tracing::warn!("variant refused: {error}");
-    }
-    variants
+fn short(hash: &str) -> &str {
+    super::games::short_hash(hash)
+}
+
+/// A map's diagnostics and, when it has no error, its board.
+fn check_and_draw(
+    ruleset: &Arc<LoadedRuleset>,
+    info: &RulesetInfo,
+    toml: &str,
+) -> (Vec<Diagnostic>, Result<Arc<str>, String>) {
+    let diagnostics = engine::validate_map(ruleset, toml);
+    let board = if diagnostics.iter().any(Diagnostic::is_error) {
+        Err("the map has errors".to_owned())
+    } else {
+        crate::maps::render_board(ruleset, toml, info.max_seats)
+            .map(Arc::from)
+            .map_err(|error| {
+                // A setup the ruleset refuses (say, a valid map without a setup for the
+                // default options) is the ruleset's words about the map: shown to authors.
+                tracing::warn!("drawing a map of {}: {error:#}", info.id);
+                format!("{error:#}")
+            })
+    };
+    (diagnostics, board)
+}
+
+/// The variants of a ruleset that pass the check, and a line for each refused file naming it
+/// relative to the maps folder.
+fn read_variants(maps_dir: &Path, info: &RulesetInfo) -> (Vec<VariantEntry>, Vec<String>) {
+    let folder = maps_dir.join(&info.id).join("variants");
+    let (variants, errors) = crate::variants::load_variants(&folder, &info.options);
+    let refused = errors
+        .into_iter()
+        .map(|error| {
+            let text = error.to_string();
+            // Name the file as `<ruleset>/variants/<file>`, never by the server's own path.
+            let prefix = format!("{}/", maps_dir.display());
+            let text = text
+                .strip_prefix(&prefix)
+                .map_or(text.clone(), str::to_owned);
+            tracing::warn!("variant refused: {text}");
+            text
+        })
+        .collect();
+    let variants = variants
         .into_iter()
         .map(|variant| VariantEntry {
             id: variant.id,
@@ -152,5 +294,97 @@ fn read_variants(folder: &Path, info: &RulesetInfo) -> Vec<VariantEntry> {
                 })
                 .collect(),
         })
-        .collect()
+        .collect();
+    (variants, refused)
+}
+
+/// The catalogue a running server offers: the newest [`Catalog`], rebuilt by [`LiveCatalog::reload`]
+/// when ruleset, map or variant files change.
+pub struct LiveCatalog {
+    runtime: Arc<Runtime>,
+    maps_dir: PathBuf,
+    rulesets_dir: Option<PathBuf>,
+    current: RwLock<Arc<Catalog>>,
+    /// One reload at a time: two would race to publish.
+    reloading: tokio::sync::Mutex<()>,
+}
+
+impl LiveCatalog {
+    /// Builds the first catalogue. `rulesets_dir` is the folder reloads rescan for components;
+    /// `None` keeps the rulesets registered by the caller as they are.
+    pub async fn start(
+        runtime: Arc<Runtime>,
+        maps_dir: PathBuf,
+        rulesets_dir: Option<PathBuf>,
+    ) -> anyhow::Result<LiveCatalog> {
+        let live = LiveCatalog {
+            runtime,
+            maps_dir,
+            rulesets_dir,
+            current: RwLock::new(Arc::new(Catalog::default())),
+            reloading: tokio::sync::Mutex::new(()),
+        };
+        live.rebuild().await?;
+        Ok(live)
+    }
+
+    /// The newest catalogue.
+    pub fn current(&self) -> Arc<Catalog> {
+        self.current
+            .read()
+            .map(|current| current.clone())
+            .unwrap_or_default()
+    }
+
+    /// The maps folder.
+    pub fn maps_dir(&self) -> &Path {
+        &self.maps_dir
+    }
+
+    /// The rulesets folder reloads rescan, if any.
+    pub fn rulesets_dir(&self) -> Option<&Path> {
+        self.rulesets_dir.as_deref()
+    }
+
+    /// Rescans the rulesets folder and rereads the maps and variants, then publishes the new
+    /// catalogue. Games in progress are untouched: they are pinned to what they started with.
+    /// Returns what changed, one line each.
+    pub async fn reload(&self) -> anyhow::Result<Vec<String>> {
+        let _one_at_a_time = self.reloading.lock().await;
+        if let Some(dir) = self.rulesets_dir.clone() {
+            let runtime = self.runtime.clone();
+            let changes = tokio::task::spawn_blocking(move || runtime.sync_dir(&dir)).await??;
+            for report in &changes.loaded {
+                match &report.error {
+                    Some(error) => {
+                        tracing::warn!("{} was not loaded: {error}", report.path.display())
+                    }
+                    None => tracing::info!(
+                        "loaded {} ({})",
+                        report.path.display(),
+                        report.hash.as_ref().map_or("", |hash| short(&hash.0))
+                    ),
+                }
+            }
+        }
+        self.rebuild().await
+    }
+
+    async fn rebuild(&self) -> anyhow::Result<Vec<String>> {
+        let previous = self.current();
+        let runtime = self.runtime.clone();
+        let maps_dir = self.maps_dir.clone();
+        let earlier = previous.clone();
+        let next =
+            tokio::task::spawn_blocking(move || Catalog::build(&runtime, &maps_dir, &earlier))
+                .await?;
+        let changes = next.changes_since(&previous);
+        for change in &changes {
+            tracing::info!("catalogue: {change}");
+        }
+        if let Ok(mut current) = self.current.write() {
+            *current = Arc::new(next);
+        }
+        Ok(changes)
+    }
 }

@@ -38,6 +38,9 @@ pub enum AppError {
     /// The game could not be created with this setup (bad map, options or seat count).
     #[error("{0}")]
     Setup(String),
+    /// The game was started on a ruleset version this server has neither loaded nor kept.
+    #[error("{0}")]
+    Unavailable(String),
     /// The body is larger than the server accepts.
     #[error("the request body is too large (the limit is 64 KiB)")]
     PayloadTooLarge,
@@ -58,6 +61,7 @@ impl AppError {
             AppError::Stale { .. } => (StatusCode::CONFLICT, "stale"),
             AppError::Rejected { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "rejected"),
             AppError::Setup(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad-setup"),
+            AppError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "ruleset-unavailable"),
             AppError::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "payload-too-large"),
             AppError::UnsupportedMediaType => {
                 (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type")

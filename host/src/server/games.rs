@@ -7,7 +7,7 @@
 //! one game's calls run one at a time while any number of games run side by side. Idle sessions
 //! are dropped and rebuilt on next use from the newest snapshot plus the actions after it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
@@ -181,6 +181,8 @@ pub struct Hub {
     runtime: Arc<Runtime>,
     config: HubConfig,
     games: Mutex<HashMap<String, Arc<LiveGame>>>,
+    /// The component hashes this process has made sure are kept in the database.
+    kept_components: Mutex<HashSet<String>>,
 }
 
 /// Runs `work` with the session on the blocking pool and gives the session back. A panic inside
@@ -208,7 +210,68 @@ impl Hub {
             runtime,
             config,
             games: Mutex::new(HashMap::new()),
+            kept_components: Mutex::new(HashSet::new()),
         })
+    }
+
+    /// The exact ruleset version a stored game was started on: loaded already, or read back
+    /// from the components the database keeps (after its file was replaced or the server
+    /// restarted with a newer one).
+    async fn pinned_ruleset(&self, stored: &StoredGame) -> AppResult<Arc<LoadedRuleset>> {
+        if let Some(ruleset) = self.runtime.ruleset_version(&stored.ruleset_hash) {
+            return Ok(ruleset);
+        }
+        let unavailable = || {
+            AppError::Unavailable(format!(
+                "game {} was started on version {} of ruleset `{}`, which this server no longer has",
+                stored.id,
+                short_hash(&stored.ruleset_hash),
+                stored.ruleset_id
+            ))
+        };
+        let bytes = self
+            .storage
+            .component(&stored.ruleset_hash)
+            .await?
+            .ok_or_else(unavailable)?;
+        let runtime = self.runtime.clone();
+        let ruleset = tokio::task::spawn_blocking(move || runtime.load_version(&bytes))
+            .await
+            .context("loading a kept ruleset version failed")?
+            .context("a kept ruleset version does not load")?;
+        if ruleset.hash().0 != stored.ruleset_hash {
+            return Err(unavailable());
+        }
+        tracing::info!(
+            "loaded kept version {} of ruleset `{}` for game {}",
+            short_hash(&stored.ruleset_hash),
+            stored.ruleset_id,
+            stored.id
+        );
+        Ok(ruleset)
+    }
+
+    /// Makes sure the database keeps the component a new game runs on, so the game can go on
+    /// after the component's file changes. Once per version and process.
+    async fn keep_component(&self, ruleset: &LoadedRuleset) -> AppResult<()> {
+        let Some(bytes) = ruleset.component_bytes() else {
+            return Ok(());
+        };
+        let hash = ruleset.hash().0;
+        let known = self
+            .kept_components
+            .lock()
+            .map(|kept| kept.contains(&hash))
+            .unwrap_or(false);
+        if !known {
+            self.storage
+                .keep_component(&hash, &ruleset.info().id, bytes)
+                .await?;
+            if let Ok(mut kept) = self.kept_components.lock() {
+                kept.insert(hash);
+            }
+        }
+        Ok(())
     }
 
     /// The database.
@@ -238,12 +301,7 @@ impl Hub {
             return Err(unknown());
         }
         let stored = self.storage.game(id).await?.ok_or_else(unknown)?;
-        let ruleset = self.runtime.ruleset(&stored.ruleset_id).ok_or_else(|| {
-            AppError::Internal(anyhow::anyhow!(
-                "game {id} needs ruleset `{}`, which is not loaded",
-                stored.ruleset_id
-            ))
-        })?;
+        let ruleset = self.pinned_ruleset(&stored).await?;
         let seats = self.storage.seats(id).await?;
         let version = self.storage.version(id).await?;
         let finished = stored.finished_at.is_some();
@@ -284,9 +342,14 @@ impl Hub {
         stored: StoredGame,
         seats: Vec<StoredSeat>,
     ) -> AppResult<Arc<LiveGame>> {
-        let ruleset = self.runtime.ruleset(&stored.ruleset_id).ok_or_else(|| {
-            AppError::NotFound(format!("there is no ruleset `{}`", stored.ruleset_id))
-        })?;
+        // By hash: the version the catalogue offered, even if a newer one was loaded since.
+        let ruleset = self
+            .runtime
+            .ruleset_version(&stored.ruleset_hash)
+            .ok_or_else(|| {
+                AppError::NotFound(format!("there is no ruleset `{}`", stored.ruleset_id))
+            })?;
+        self.keep_component(&ruleset).await?;
         let spec_game = stored.clone();
         let spec_ruleset = ruleset.clone();
         let seat_count = seats.len() as u32;
@@ -945,4 +1008,9 @@ impl Hub {
         }
         (games.len(), sessions)
     }
+}
+
+/// The first twelve digits of a hash, as the API and logs show versions.
+pub fn short_hash(hash: &str) -> &str {
+    hash.get(..12).unwrap_or(hash)
 }

@@ -2,8 +2,9 @@
 //! safe in SQLite or PostgreSQL, with live updates over server-sent events and server-side bots.
 //!
 //! Layout: [`storage`] is the database, [`games`] holds live games and runs every ruleset call on
-//! the blocking pool, [`api`] is the HTTP surface, [`catalog`] the rulesets and maps on offer,
-//! [`openapi`] the API's description and [`engine`] the narrow seam to the runtime.
+//! the blocking pool, [`api`] is the HTTP surface, [`catalog`] the rulesets, maps and variants on
+//! offer, [`reload`] picks up changed files while the server runs, [`openapi`] is the API's
+//! description and [`engine`] the narrow seam to the runtime.
 
 pub mod api;
 pub mod catalog;
@@ -11,6 +12,7 @@ pub mod engine;
 pub mod error;
 pub mod games;
 pub mod openapi;
+pub mod reload;
 pub mod storage;
 pub mod tokens;
 
@@ -26,7 +28,7 @@ use axum::response::Html;
 use axum::routing::{get, post};
 use tower_http::services::{ServeDir, ServeFile};
 
-use self::catalog::Catalog;
+use self::catalog::LiveCatalog;
 use self::engine::Runtime;
 use self::games::{Hub, HubConfig};
 use self::storage::{DatabaseKind, NOTIFY_CHANNEL, Storage};
@@ -42,6 +44,9 @@ pub struct ServerConfig {
     pub allow_fixed_seeds: bool,
     /// The folder of the web client; `None` serves a page that says it is missing.
     pub web_dir: Option<PathBuf>,
+    /// The folder of ruleset components a reload rescans; `None` keeps the rulesets the caller
+    /// registered as they are (maps and variants still reload).
+    pub rulesets_dir: Option<PathBuf>,
 }
 
 /// Everything a handler needs.
@@ -49,8 +54,8 @@ pub struct ServerConfig {
 pub struct AppState {
     /// The live games.
     pub hub: Arc<Hub>,
-    /// The rulesets, maps and variants on offer.
-    pub catalog: Arc<Catalog>,
+    /// The rulesets, maps and variants on offer, rebuilt when their files change.
+    pub catalog: Arc<LiveCatalog>,
     /// Settings of the HTTP layer.
     pub config: Arc<ServerConfig>,
 }
@@ -64,12 +69,13 @@ impl AppState {
         hub_config: HubConfig,
         config: ServerConfig,
     ) -> anyhow::Result<AppState> {
-        let catalog_runtime = runtime.clone();
-        let maps_dir = maps_dir.to_owned();
-        let catalog =
-            tokio::task::spawn_blocking(move || Catalog::build(&catalog_runtime, &maps_dir))
-                .await
-                .context("failed to read the maps")?;
+        let catalog = LiveCatalog::start(
+            runtime.clone(),
+            maps_dir.to_owned(),
+            config.rulesets_dir.clone(),
+        )
+        .await
+        .context("failed to read the maps")?;
         Ok(AppState {
             hub: Hub::new(storage, runtime, hub_config),
             catalog: Arc::new(catalog),
@@ -136,11 +142,20 @@ pub struct ServeArgs {
     /// Accept fixed seeds in `POST /api/games` (for tests only: a chosen seed reveals the dice).
     #[arg(long, hide = true)]
     pub allow_fixed_seeds: bool,
+    /// Do not watch the rulesets and maps folders for changes (`SIGHUP` still reloads).
+    #[arg(long)]
+    pub no_watch: bool,
 }
 
-/// Runs the server until interrupted, with the rulesets of `runtime` and the maps of `maps_dir`.
-/// Logs (and prints) the address it serves once it is ready.
-pub async fn serve(args: ServeArgs, runtime: Arc<Runtime>, maps_dir: &Path) -> anyhow::Result<()> {
+/// Runs the server until interrupted, with the rulesets of `runtime` (loaded from
+/// `rulesets_dir`, which hot reload rescans, or registered by the caller) and the maps of
+/// `maps_dir`. Logs (and prints) the address it serves once it is ready.
+pub async fn serve(
+    args: ServeArgs,
+    runtime: Arc<Runtime>,
+    rulesets_dir: Option<&Path>,
+    maps_dir: &Path,
+) -> anyhow::Result<()> {
     let storage = Storage::open(args.database.as_deref(), &args.data).await?;
     let hub_config = HubConfig {
         bot_pace: Duration::from_millis(args.bot_pace_ms),
@@ -150,8 +165,15 @@ pub async fn serve(args: ServeArgs, runtime: Arc<Runtime>, maps_dir: &Path) -> a
     let config = ServerConfig {
         allow_fixed_seeds: args.allow_fixed_seeds,
         web_dir: Some(args.web.clone()),
+        rulesets_dir: rulesets_dir.map(Path::to_owned),
     };
     let state = AppState::new(storage.clone(), runtime, maps_dir, hub_config, config).await?;
+    if !args.no_watch
+        && let Err(error) = reload::watch(state.catalog.clone())
+    {
+        tracing::warn!("hot reload is off: {error:#}");
+    }
+    reload::reload_on_hangup(state.catalog.clone())?;
     if storage.kind() == DatabaseKind::Postgres {
         spawn_listener(storage.url().to_owned(), state.hub.clone()).await?;
     }

@@ -62,7 +62,7 @@ pub fn spec() -> Value {
                 }
             }},
             "/api/rulesets/{id}/maps/{map}": { "get": {
-                "summary": "A shipped map: its text, hash and the ruleset's diagnostics.",
+                "summary": "A map on offer (listed or example): its text, hash, the ruleset's diagnostics and the board of a fresh game on it (`svg`, or `board_error` saying why there is none).",
                 "parameters": [path_param("id", "The ruleset's id."), path_param("map", "The map's id.")],
                 "responses": {
                     "200": json_response("The map.", any_object()),
@@ -158,7 +158,7 @@ pub fn spec() -> Value {
             },
             "schemas": {
                 "Error": { "type": "object", "required": ["error", "message"], "properties": {
-                    "error": { "type": "string", "enum": ["bad-request", "not-found", "forbidden", "stale", "rejected", "bad-setup", "payload-too-large", "unsupported-media-type", "internal"] },
+                    "error": { "type": "string", "enum": ["bad-request", "not-found", "forbidden", "stale", "rejected", "bad-setup", "ruleset-unavailable", "payload-too-large", "unsupported-media-type", "internal"] },
                     "message": { "type": "string" },
                     "version": { "type": "integer", "description": "With `stale`: the current version." },
                     "rejection": { "description": "With `rejected`: the ruleset's rejection." }
@@ -169,9 +169,16 @@ pub fn spec() -> Value {
                     "id": { "type": "string" }, "name": { "type": "string" }, "version": { "type": "string" }, "hash": { "type": "string" },
                     "min_seats": { "type": "integer" }, "max_seats": { "type": "integer" },
                     "languages": { "type": "array", "items": { "type": "string" } },
-                    "maps": { "type": "array", "items": { "type": "object" } },
+                    "maps": { "type": "array", "items": { "type": "object", "properties": {
+                        "id": { "type": "string" },
+                        "name": { "description": "A catalogue Message for a listed map, plain text for an example." },
+                        "origin": { "type": "string", "enum": ["listed", "example"] },
+                        "hash": { "type": "string" },
+                        "valid": { "type": "boolean", "description": "Whether games can start on it (no error diagnostic)." }
+                    }}},
                     "options": { "type": "array", "items": { "type": "object" } },
-                    "variants": { "type": "array", "items": { "type": "object" } }
+                    "variants": { "type": "array", "items": { "type": "object" } },
+                    "refused_variants": { "type": "array", "items": { "type": "string" }, "description": "Each variant file that failed its check, with file, line, column and option." }
                 }},
                 "CreateGame": { "type": "object", "required": ["ruleset", "seats"], "properties": {
                     "ruleset": { "type": "string" },
@@ -187,6 +194,8 @@ pub fn spec() -> Value {
                 }},
                 "Game": { "type": "object", "properties": {
                     "id": { "type": "string" }, "ruleset": { "type": "string" }, "map": { "type": "string" },
+                    "ruleset_hash": { "type": "string", "description": "The ruleset version the game runs on, for good." },
+                    "map_hash": { "type": "string", "description": "The SHA-256 of the map text the game was created with." },
                     "variant": { "type": ["string", "null"] },
                     "seats": { "type": "array", "items": { "type": "object" } },
                     "version": { "type": "integer" },

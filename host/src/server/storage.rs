@@ -412,6 +412,38 @@ impl Storage {
         Ok(())
     }
 
+    /// Keeps a ruleset component's bytes under its content hash, once; storing a hash already
+    /// kept changes nothing.
+    pub async fn keep_component(
+        &self,
+        hash: &str,
+        ruleset_id: &str,
+        bytes: &[u8],
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "INSERT INTO components (hash, ruleset_id, bytes, stored_at) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (hash) DO NOTHING",
+        )
+        .bind(hash)
+        .bind(ruleset_id)
+        .bind(bytes.to_vec())
+        .bind(now_millis())
+        .execute(&self.pool)
+        .await
+        .context("failed to keep a ruleset component")?;
+        Ok(())
+    }
+
+    /// A kept ruleset component's bytes by content hash.
+    pub async fn component(&self, hash: &str) -> anyhow::Result<Option<Vec<u8>>> {
+        let row = sqlx::query("SELECT bytes FROM components WHERE hash = $1")
+            .bind(hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| row.try_get(0).map_err(anyhow::Error::from))
+            .transpose()
+    }
+
     /// Tells the other server processes on this database that a game changed. Does nothing on
     /// SQLite, which has one process.
     pub async fn notify(&self, payload: &str) -> anyhow::Result<()> {

@@ -1,0 +1,151 @@
+//! A ruleset's map files in a maps folder, and a map's board as a fresh game draws it.
+//!
+//! The folder of one ruleset, `<maps>/<ruleset id>/`, holds:
+//! - `<map id>.toml` for each map the ruleset lists in its `info().maps` (its printed boards);
+//! - `examples/<map id>.toml`: any number of further maps, authored as data. The host cannot read
+//!   a map's format, so such a map's display name is its `name` (at the top or under `[map]`),
+//!   or else its file name;
+//! - `variants/*.toml`: named option sets (see [`crate::variants`]);
+//! - anything else the ruleset itself embeds (a card set), which is not a map.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context as _, Result, anyhow};
+use sdk::{Message, RulesetInfo, Viewer};
+use serde::Serialize;
+
+use crate::runtime::LoadedRuleset;
+use crate::session::GameSpec;
+
+/// The folder of further maps inside a ruleset's maps folder.
+pub const EXAMPLES_FOLDER: &str = "examples";
+
+/// Where a map comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MapOrigin {
+    /// A map the ruleset lists in its description.
+    Listed,
+    /// A map file in the ruleset's `examples/` folder.
+    Example,
+}
+
+/// A map's display name: a catalogue message for the maps a ruleset lists, plain text from the
+/// file for the others.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum MapName {
+    /// A key of the ruleset's message catalogue.
+    Catalogued(Message),
+    /// Text as written in the map file.
+    Plain(String),
+}
+
+/// One map file of a ruleset.
+#[derive(Clone, Debug)]
+pub struct MapFile {
+    /// The map's id: its file name without `.toml`.
+    pub id: String,
+    /// Its display name.
+    pub name: MapName,
+    /// Where it comes from.
+    pub origin: MapOrigin,
+    /// The file.
+    pub path: PathBuf,
+}
+
+/// The map files of a ruleset in `maps_dir`: its listed maps that exist, then its examples in
+/// name order. An example whose id a listed map already has is left out, with a warning.
+pub fn map_files(maps_dir: &Path, info: &RulesetInfo) -> Vec<MapFile> {
+    let folder = maps_dir.join(&info.id);
+    let mut files: Vec<MapFile> = info
+        .maps
+        .iter()
+        .map(|map| MapFile {
+            id: map.id.clone(),
+            name: MapName::Catalogued(map.name.clone()),
+            origin: MapOrigin::Listed,
+            path: folder.join(format!("{}.toml", map.id)),
+        })
+        .filter(|file| {
+            let exists = file.path.is_file();
+            if !exists {
+                tracing::warn!("map {} of {} is missing", file.id, info.id);
+            }
+            exists
+        })
+        .collect();
+    let mut examples: Vec<PathBuf> = std::fs::read_dir(folder.join(EXAMPLES_FOLDER))
+        .map(|entries| {
+            entries
+                .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+                .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
+                .collect()
+        })
+        .unwrap_or_default();
+    examples.sort();
+    for path in examples {
+        let Some(id) = path
+            .file_stem()
+            .map(|stem| stem.to_string_lossy().into_owned())
+        else {
+            continue;
+        };
+        if files.iter().any(|file| file.id == id) {
+            tracing::warn!(
+                "{} is left out: ruleset {} already has a map `{id}`",
+                path.display(),
+                info.id
+            );
+            continue;
+        }
+        let name = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|text| declared_name(&text))
+            .unwrap_or_else(|| id.clone());
+        files.push(MapFile {
+            id,
+            name: MapName::Plain(name),
+            origin: MapOrigin::Example,
+            path,
+        });
+    }
+    files
+}
+
+/// A map file's own name: `name` at the top, or under `[map]`.
+pub fn declared_name(text: &str) -> Option<String> {
+    let table = text.parse::<toml::Table>().ok()?;
+    table
+        .get("name")
+        .or_else(|| table.get("map").and_then(|map| map.get("name")))
+        .and_then(toml::Value::as_str)
+        .map(str::to_owned)
+}
+
+/// The map file with this id, if the ruleset has it in `maps_dir`.
+pub fn find_map(maps_dir: &Path, info: &RulesetInfo, id: &str) -> Option<MapFile> {
+    map_files(maps_dir, info)
+        .into_iter()
+        .find(|file| file.id == id)
+}
+
+/// The board of a fresh game on a map as a spectator sees it, as SVG: what a map preview shows.
+/// The seed is fixed, so the same map and ruleset always draw the same picture. Runs ruleset
+/// code.
+pub fn render_board(ruleset: &Arc<LoadedRuleset>, map_toml: &str, seats: u32) -> Result<String> {
+    let spec = GameSpec {
+        map_toml: map_toml.to_owned(),
+        options: Vec::new(),
+        seats,
+        seed: [0; 32],
+        position: None,
+    };
+    let mut session = ruleset
+        .new_game(spec)
+        .map_err(|error| anyhow!("a game cannot start on this map: {error}"))?;
+    session
+        .render(Viewer::Spectator)
+        .context("the ruleset failed to draw the board")
+}

@@ -1,0 +1,38 @@
+// The map preview page and the lobby offer every map the server has loaded: a ruleset's own maps
+// and the further maps of its examples folder. Each valid map is drawn; its checks are listed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, api, launch, openPage, shot } from './lib.mjs';
+
+test('the map preview draws an example map and the lobby offers it', { timeout: 5 * 60 * 1000 }, async () => {
+  const rulesets = await api('/api/rulesets');
+  const ruleset = rulesets.find((r) => (r.maps || []).some((m) => m.origin === 'example' && m.valid));
+  assert.ok(ruleset, 'a ruleset has a valid example map (the shipped maps folder has one)');
+  const example = ruleset.maps.find((m) => m.origin === 'example' && m.valid);
+  const browser = await launch();
+  try {
+    const page = await openPage(browser);
+    await page.goto(`${BASE}/#/maps?ruleset=${encodeURIComponent(ruleset.id)}&map=${encodeURIComponent(example.id)}`);
+    await page.waitForSelector('.map-details h2');
+    assert.equal(await page.locator('#maps-map').inputValue(), example.id);
+    const groups = await page.locator('#maps-map optgroup').count();
+    assert.equal(groups, 2, "the ruleset's own maps and the further maps are grouped apart");
+    await page.waitForFunction(() => Boolean(document.querySelector('.board-canvas')?.shadowRoot?.querySelector('svg')));
+    const drawn = await page.evaluate(() => document.querySelector('.board-canvas').shadowRoot.querySelector('svg').getBoundingClientRect().width);
+    assert.ok(drawn > 200, `the board is drawn (width ${drawn})`);
+    assert.ok(await page.locator('.map-details .ok, .map-details table.diagnostics').count(), 'the checks are listed');
+    await shot(page, 'maps-01-example');
+
+    // Every valid map of the ruleset, examples included, can be chosen in the lobby.
+    await page.goto(`${BASE}/#/`);
+    await page.waitForSelector('#new-ruleset');
+    await page.selectOption('#new-ruleset', ruleset.id);
+    const offered = await page.locator('#new-map option:not([disabled])').evaluateAll((options) => options.map((o) => o.value));
+    for (const map of ruleset.maps.filter((m) => m.valid)) assert.ok(offered.includes(map.id), `the lobby offers ${map.id}`);
+    const variants = await page.locator('#new-variant option').evaluateAll((options) => options.map((o) => o.value));
+    for (const variant of ruleset.variants) assert.ok(variants.includes(variant.id), `the lobby offers variant ${variant.id}`);
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});
