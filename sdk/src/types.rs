@@ -78,6 +78,12 @@ impl Message {
             .push((name.to_owned(), MessageArg::Key(key.into())));
         self
     }
+    /// Adds an argument built beforehand, e.g. a place that is a catalogue key on one map and
+    /// plain text on another.
+    pub fn arg(mut self, name: &str, value: MessageArg) -> Self {
+        self.args.push((name.to_owned(), value));
+        self
+    }
 }
 
 /// Who owns a cube dropped through the battle tower.

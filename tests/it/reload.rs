@@ -411,6 +411,21 @@ fn a_replaced_component_is_offered_at_once_while_games_stay_on_their_version_acr
         first_hash.as_str(),
         "the game runs on the version it started with"
     );
+    // Its page reads the texts of that version.
+    let catalogue = |version: &str| {
+        http(
+            &server.addr,
+            "GET",
+            &format!("/api/rulesets/{FIXTURE}/catalogue/en?version={version}"),
+            None,
+            None,
+        )
+        .unwrap()
+    };
+    let (status, texts) = catalogue(&first_hash);
+    assert_eq!(status, 200);
+    assert!(texts.as_object().is_some_and(|texts| !texts.is_empty()));
+    assert_eq!(catalogue(&"0".repeat(64)).0, 404, "an unknown version");
     let (status, _) = http(
         &server.addr,
         "POST",

@@ -65,7 +65,7 @@ class GameScreen {
     }
     this.rulesetId = this.game.ruleset;
     this.seats = this.game.seats || [];
-    await loadCatalogue(this.rulesetId);
+    await loadCatalogue(this.rulesetId, this.game.ruleset_hash);
 
     if (this.mode === 'play') {
       if (!token) {
@@ -88,7 +88,7 @@ class GameScreen {
 
     this.layout();
     this.offLanguage = onLanguageChange(async () => {
-      await loadCatalogue(this.rulesetId);
+      await loadCatalogue(this.rulesetId, this.game.ruleset_hash);
       this.layoutTexts();
       this.logView.redraw(this.seats);
       this.board.renderToolbar();

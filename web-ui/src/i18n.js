@@ -73,12 +73,27 @@ export function t(key, params) {
   return fill(template, params);
 }
 
-/** Fetches a ruleset's catalogue in the current language and in English (the fallback). */
-export async function loadCatalogue(rulesetId) {
+/** Which version of each ruleset the cached catalogues belong to: a content hash, or 'current'. */
+const catalogueVersions = new Map();
+
+/**
+ * Fetches a ruleset's catalogue in the current language and in English (the fallback). A game
+ * passes the ruleset version it runs on (its `ruleset_hash`): a server may offer a newer version
+ * to new games, whose texts can differ. Without a version, the version new games get.
+ */
+export async function loadCatalogue(rulesetId, version) {
+  const wanted = version || 'current';
+  if (catalogueVersions.get(rulesetId) !== wanted) {
+    for (const key of [...catalogues.keys()]) if (key.startsWith(`${rulesetId}/`)) catalogues.delete(key);
+    catalogueVersions.set(rulesetId, wanted);
+  }
+  const base = (lang) => `/api/rulesets/${encodeURIComponent(rulesetId)}/catalogue/${lang}`;
   const fetchOne = async (lang) => {
     const cacheKey = `${rulesetId}/${lang}`;
     if (!catalogues.has(cacheKey)) {
-      const value = await loadJson(`/api/rulesets/${encodeURIComponent(rulesetId)}/catalogue/${lang}`).catch(() => ({}));
+      let value = null;
+      if (version) value = await loadJson(`${base(lang)}?version=${encodeURIComponent(version)}`).catch(() => null);
+      if (!value) value = await loadJson(base(lang)).catch(() => ({}));
       catalogues.set(cacheKey, value && typeof value === 'object' ? value : {});
     }
   };

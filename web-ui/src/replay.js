@@ -42,7 +42,7 @@ class Replay {
     try {
       this.game = await get(this.api(''));
       this.rulesetId = this.game.ruleset;
-      await loadCatalogue(this.rulesetId);
+      await loadCatalogue(this.rulesetId, this.game.ruleset_hash);
       [this.entries, this.finalView] = await Promise.all([get(this.api('/log?since=0')), get(this.api('/view'))]);
     } catch (err) {
       replace(this.root, h('div', { class: 'panel error-panel' }, h('p', {}, errorText(err))));
@@ -88,7 +88,7 @@ class Replay {
       if (event.key === 'ArrowLeft' && event.target !== this.slider) this.go(this.step - 1);
     });
     this.offLanguage = onLanguageChange(async () => {
-      await loadCatalogue(this.rulesetId);
+      await loadCatalogue(this.rulesetId, this.game.ruleset_hash);
       this.board.renderToolbar();
       this.go(this.step, { force: true });
     });

@@ -99,17 +99,37 @@ fn ruleset_entry(state: &AppState, id: &str) -> AppResult<Arc<RulesetEntry>> {
         .ok_or_else(|| AppError::NotFound(format!("there is no ruleset `{id}`")))
 }
 
+/// `GET /api/rulesets/{id}/catalogue/{lang}` query.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CatalogueQuery {
+    /// A loaded version's content hash (a game's `ruleset_hash`); the current version if absent.
+    #[serde(default)]
+    pub version: Option<String>,
+}
+
 /// `GET /api/rulesets/{id}/catalogue/{lang}`
 pub async fn catalogue(
     State(state): State<AppState>,
     Path((id, language)): Path<(String, String)>,
+    Query(query): Query<CatalogueQuery>,
 ) -> AppResult<Json<BTreeMap<String, String>>> {
-    let entry = ruleset_entry(&state, &id)?;
-    let ruleset = state
-        .hub
-        .runtime()
-        .ruleset_version(&entry.hash)
-        .ok_or_else(|| AppError::NotFound(format!("there is no ruleset `{id}`")))?;
+    let runtime = state.hub.runtime();
+    let ruleset = match &query.version {
+        // Games pinned to an older version show that version's texts.
+        Some(version) => runtime
+            .ruleset_version(version)
+            .filter(|ruleset| ruleset.info().id == id)
+            .ok_or_else(|| {
+                AppError::NotFound(format!("ruleset `{id}` has no loaded version `{version}`"))
+            })?,
+        None => {
+            let entry = ruleset_entry(&state, &id)?;
+            runtime
+                .ruleset_version(&entry.hash)
+                .ok_or_else(|| AppError::NotFound(format!("there is no ruleset `{id}`")))?
+        }
+    };
     let pairs = tokio::task::spawn_blocking(move || super::engine::catalogue(&ruleset, &language))
         .await
         .context("reading a catalogue failed")?;

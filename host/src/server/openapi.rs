@@ -54,11 +54,15 @@ pub fn spec() -> Value {
                 "responses": { "200": json_response("The rulesets.", json!({ "type": "array", "items": { "$ref": "#/components/schemas/Ruleset" } })) }
             }},
             "/api/rulesets/{id}/catalogue/{lang}": { "get": {
-                "summary": "A ruleset's message catalogue for a language (empty if not shipped).",
-                "parameters": [path_param("id", "The ruleset's id."), path_param("lang", "A BCP 47 language tag.")],
+                "summary": "A ruleset's message catalogue for a language (empty if not shipped): of the version new games get, or of `version`, a game's `ruleset_hash`.",
+                "parameters": [
+                    path_param("id", "The ruleset's id."),
+                    path_param("lang", "A BCP 47 language tag."),
+                    { "name": "version", "in": "query", "required": false, "schema": { "type": "string" }, "description": "A loaded version's content hash, e.g. a game's `ruleset_hash`." }
+                ],
                 "responses": {
                     "200": json_response("Templates by message key.", json!({ "type": "object", "additionalProperties": { "type": "string" } })),
-                    "404": error_response("No such ruleset.")
+                    "404": error_response("No such ruleset, or no such loaded version.")
                 }
             }},
             "/api/rulesets/{id}/maps/{map}": { "get": {

@@ -23,7 +23,7 @@ fn choose(choices: Vec<Choice>) -> DecisionKind {
 fn province_choice(state: &State, p: ProvinceId) -> Choice {
     Choice {
         id: format!("province:{}", state.board.provinces[p].id),
-        label: Message::new(state.province_key(p)),
+        label: state.province_label(p),
     }
 }
 
@@ -42,7 +42,7 @@ fn card_item(state: &State, card: CardRef) -> AssignItem {
     match card {
         CardRef::Province(p) => AssignItem {
             id: format!("province:{}", state.board.provinces[p].id),
-            label: Message::new(state.province_key(p)),
+            label: state.province_label(p),
         },
         CardRef::Chest(v) => AssignItem {
             id: format!("chest:{v}"),
@@ -121,7 +121,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                     .map(|(i, &p)| Choice {
                         id: format!("face-up:{i}"),
                         label: Message::new("choice.face-up")
-                            .key("province", state.province_key(p)),
+                            .arg("province", state.province_arg(p)),
                     })
                     .collect();
                 if !draft.deck.is_empty() {
@@ -187,7 +187,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                     vec![PendingDecision {
                         seat,
                         prompt: Message::new("prompt.move-target")
-                            .key("province", state.province_key(from)),
+                            .arg("province", state.province_arg(from)),
                         kind: choose(choices),
                     }]
                 }
@@ -199,7 +199,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                     vec![PendingDecision {
                         seat,
                         prompt: Message::new("prompt.battle-target")
-                            .key("province", state.province_key(from)),
+                            .arg("province", state.province_arg(from)),
                         kind: choose(choices),
                     }]
                 }
@@ -207,8 +207,8 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                     vec![PendingDecision {
                         seat,
                         prompt: Message::new("prompt.armies")
-                            .key("from", state.province_key(from))
-                            .key("to", state.province_key(to)),
+                            .arg("from", state.province_arg(from))
+                            .arg("to", state.province_arg(to)),
                         kind: DecisionKind::Number(NumberDecision {
                             min: 1,
                             max: i64::from(state.provinces[from].armies) - 1,
@@ -301,10 +301,9 @@ pub fn apply(
                     .pop()
                     .ok_or_else(|| Rejection::Malformed("the deck is empty".into()))?;
                 draft.taken = Some(p);
-                let key = format!("province.{}", state.board.provinces[p].id);
                 log.push(Event::private(
                     seat,
-                    Message::new("log.drew-blind").key("province", key),
+                    Message::new("log.drew-blind").arg("province", state.board.province_arg(p)),
                 ));
             } else if let Some(i) = id.strip_prefix("face-up:") {
                 let i: usize = i.parse().map_err(|_| Rejection::Malformed(id.clone()))?;

@@ -488,12 +488,12 @@ fn end_planning(state: &mut State, table: &mut dyn Table, log: &mut Log) {
                 );
             }
             Some(CardRef::Province(p)) => {
-                let key = state.province_key(p);
+                let name = state.province_arg(p);
                 say(
                     log,
                     Message::new("log.bid-province")
                         .seat("player", seat)
-                        .key("province", key),
+                        .arg("province", name),
                 );
             }
             None => say(log, Message::new("log.bid-none").seat("player", seat)),
@@ -576,13 +576,13 @@ fn deploy(
     state.players[s].chests -= card.cost;
     state.players[s].supply -= armies;
     state.provinces[p].armies += armies;
-    let province = state.province_key(p);
+    let name = state.province_arg(p);
     say(
         log,
         Message::new("log.deployed")
             .seat("player", seat)
             .number("armies", armies)
-            .key("province", province),
+            .arg("province", name),
     );
     true
 }
@@ -606,7 +606,7 @@ fn run_action(
     let effect = event_effect(state);
     let special = special_effect(state, seat);
     let s = seat as usize;
-    let pkey = state.province_key(p);
+    let name = state.province_arg(p);
     match card.kind {
         ActionKind::BuildCastle | ActionKind::BuildTemple | ActionKind::BuildTheatre => {
             let prov = &state.provinces[p];
@@ -636,7 +636,7 @@ fn run_action(
                         say(
                             log,
                             Message::new("log.revolt-removed")
-                                .key("province", pkey.clone())
+                                .arg("province", name.clone())
                                 .number("markers", removed),
                         );
                     }
@@ -647,7 +647,7 @@ fn run_action(
                 Message::new("log.built")
                     .seat("player", seat)
                     .key("action", card.name)
-                    .key("province", pkey),
+                    .arg("province", name),
             );
         }
         ActionKind::ConfiscateRice | ActionKind::CollectTaxes => {
@@ -682,7 +682,7 @@ fn run_action(
                     Message::new("log.rice")
                         .seat("player", seat)
                         .number("rice", gain)
-                        .key("province", pkey.clone()),
+                        .arg("province", name.clone()),
                 );
             } else {
                 player.chests += gain;
@@ -691,7 +691,7 @@ fn run_action(
                     Message::new("log.taxes")
                         .seat("player", seat)
                         .number("chests", gain)
-                        .key("province", pkey.clone()),
+                        .arg("province", name.clone()),
                 );
             }
             // Decision 16: farmers rise where a marker already lies, one per marker.
@@ -777,14 +777,14 @@ pub fn move_armies(
 ) {
     state.provinces[from].armies -= n;
     state.provinces[to].armies += n;
-    let (a, b) = (state.province_key(from), state.province_key(to));
+    let (a, b) = (state.province_arg(from), state.province_arg(to));
     say(
         log,
         Message::new("log.moved")
             .seat("player", seat)
             .number("armies", n)
-            .key("from", a)
-            .key("to", b),
+            .arg("from", a)
+            .arg("to", b),
     );
 }
 
@@ -797,7 +797,7 @@ fn devastate(state: &mut State, p: ProvinceId, log: &mut Log) {
     *prov = ProvinceState::default();
     say(
         log,
-        Message::new("log.devastated").key("province", state.province_key(p)),
+        Message::new("log.devastated").arg("province", state.province_arg(p)),
     );
 }
 
@@ -829,7 +829,7 @@ pub fn attack(
     state.players[s].supply -= bonus;
     let mut added = vec![0; state.seats as usize];
     added[s] = n + bonus;
-    let to_key = state.province_key(to);
+    let to_name = state.province_arg(to);
     let Some(defender) = state.provinces[to].owner else {
         // Against a neutral province: farmers from the general supply defend it.
         let farmers = effect.neutral_farmers.unwrap_or(1).min(state.farmer_supply);
@@ -839,7 +839,7 @@ pub fn attack(
             Message::new("log.attack-neutral")
                 .seat("player", seat)
                 .number("armies", n + bonus)
-                .key("province", to_key.clone())
+                .arg("province", to_name.clone())
                 .number("farmers", farmers),
         );
         let out = drop_with_tray(state, &added, farmers, table);
@@ -864,11 +864,11 @@ pub fn attack(
                 log,
                 Message::new("log.conquered")
                     .seat("player", seat)
-                    .key("province", to_key),
+                    .arg("province", to_name),
             );
         } else {
             state.players[s].supply += a;
-            say(log, Message::new("log.repelled").key("province", to_key));
+            say(log, Message::new("log.repelled").arg("province", to_name));
         }
         return;
     };
@@ -889,7 +889,7 @@ pub fn attack(
         Message::new("log.attack-player")
             .seat("player", seat)
             .number("armies", n + bonus)
-            .key("province", to_key.clone())
+            .arg("province", to_name.clone())
             .seat("defender", defender)
             .number("defending", defending),
     );
@@ -923,7 +923,7 @@ pub fn attack(
             log,
             Message::new("log.conquered")
                 .seat("player", seat)
-                .key("province", to_key),
+                .arg("province", to_name),
         );
     } else if total > a {
         state.players[s].supply += a;
@@ -938,7 +938,7 @@ pub fn attack(
                 log,
                 Message::new("log.defended")
                     .seat("player", defender)
-                    .key("province", to_key),
+                    .arg("province", to_name),
             );
         }
     } else {
@@ -965,11 +965,11 @@ pub fn revolt(
     let mut added = vec![0; state.seats as usize];
     added[o] = state.provinces[p].armies;
     state.provinces[p].armies = 0;
-    let key = state.province_key(p);
+    let name = state.province_arg(p);
     say(
         log,
         Message::new("log.revolt")
-            .key("province", key.clone())
+            .arg("province", name.clone())
             .seat("player", owner)
             .number("farmers", farmers)
             .number("armies", added[o]),
@@ -996,7 +996,7 @@ pub fn revolt(
             log,
             Message::new("log.revolt-put-down")
                 .seat("player", owner)
-                .key("province", key),
+                .arg("province", name),
         );
         true
     }
@@ -1142,7 +1142,7 @@ pub fn score(state: &State) -> Vec<ScoreLine> {
         ("score.temples", 2, |p| p.temple),
         ("score.theatres", 1, |p| p.theatre),
     ];
-    for (r, region) in state.board.regions.iter().enumerate() {
+    for r in 0..state.board.regions.len() {
         let in_region: Vec<ProvinceId> = state
             .board
             .provinces_in_region(r)
@@ -1179,7 +1179,7 @@ pub fn score(state: &State) -> Vec<ScoreLine> {
                 lines.push(ScoreLine {
                     seat,
                     label: Message::new(key)
-                        .key("region", format!("region.{}", region.id))
+                        .arg("region", state.board.region_arg(r))
                         .number("year", year),
                     points: award,
                 });
@@ -1218,12 +1218,12 @@ pub fn draft_place(state: &mut State, armies: u32, table: &mut dyn Table, log: &
         armies: n,
         ..Default::default()
     };
-    let key = state.province_key(p);
+    let name = state.province_arg(p);
     say(
         log,
         Message::new("log.claimed")
             .seat("player", seat)
-            .key("province", key)
+            .arg("province", name)
             .number("armies", n),
     );
     if done {

@@ -8,6 +8,7 @@
 pub mod data;
 pub mod decide;
 pub mod engine;
+pub mod names;
 pub mod position;
 pub mod render;
 pub mod state;

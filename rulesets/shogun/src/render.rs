@@ -388,7 +388,7 @@ fn province(doc: &mut Svg, state: &State, p: ProvinceId, choices: &Choices) {
         doc.text(
             x,
             y - 4.0,
-            &Message::new(state.province_key(p)),
+            &state.province_label(p),
             r##"font-size="10" text-anchor="middle" fill="#6e6759""##,
         );
         doc.text(
@@ -433,7 +433,7 @@ fn province(doc: &mut Svg, state: &State, p: ProvinceId, choices: &Choices) {
     doc.text(
         x,
         y - 13.0,
-        &Message::new(state.province_key(p)),
+        &state.province_label(p),
         r#"font-size="10" font-weight="700" text-anchor="middle""#,
     );
     if here.armies > 0 || here.owner.is_some() {
@@ -685,7 +685,7 @@ fn players(doc: &mut Svg, state: &State, viewer: Viewer) {
             (_, Some(plan)) if state.bids_revealed => Some(match plan.bid {
                 Some(CardRef::Chest(v)) => Message::new("render.bid-chests").number("chests", v),
                 Some(CardRef::Province(p)) => {
-                    Message::new("render.bid-province").key("province", state.province_key(p))
+                    Message::new("render.bid-province").arg("province", state.province_arg(p))
                 }
                 None => Message::new("render.bid-none"),
             }),
@@ -880,7 +880,7 @@ fn action_row(doc: &mut Svg, state: &State) {
 /// The name of a card placed in a plan: a province's name or a war chest card's value.
 fn card_name(doc: &mut Svg, state: &State, card: CardRef, x: f32, y: f32, attrs: &str) {
     match card {
-        CardRef::Province(p) => doc.text(x, y, &Message::new(state.province_key(p)), attrs),
+        CardRef::Province(p) => doc.text(x, y, &state.province_label(p), attrs),
         CardRef::Chest(v) => {
             doc.raw(&icon(Icon::Chest, x + 6.0, y - 4.0, 11.0));
             doc.number(x + 15.0, y, v, attrs);
@@ -984,7 +984,7 @@ fn province_card(
     doc.text(
         x + w / 2.0,
         y + 29.0,
-        &Message::new(state.province_key(p)),
+        &state.province_label(p),
         r#"font-size="10.5" font-weight="700" text-anchor="middle""#,
     );
 }

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::data::{Board, ProvinceId};
-use sdk::{Options, ScoreLine, Seat};
+use sdk::{Message, MessageArg, Options, ScoreLine, Seat};
 
 /// The variant options of one game, read once from [`sdk::Options`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -254,9 +254,15 @@ impl State {
             .collect()
     }
 
-    /// The catalogue key of a province's name.
-    pub fn province_key(&self, p: ProvinceId) -> String {
-        format!("province.{}", self.board.provinces[p].id)
+    /// A province's name as a whole message (see [`Board::province_label`]).
+    pub fn province_label(&self, p: ProvinceId) -> Message {
+        self.board.province_label(p)
+    }
+
+    /// A province's name as an argument of a message (see [`Board::province_arg`]); add it with
+    /// [`Message::arg`].
+    pub fn province_arg(&self, p: ProvinceId) -> MessageArg {
+        self.board.province_arg(p)
     }
 
     /// Armies of `seat` standing on the board.

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use sdk::testing::{ScriptedTable, SeededTable};
 use sdk::{
-    Action, DecisionKind, Game, Options, PendingDecision, Ruleset, Setup, Table, Viewer,
-    random_action,
+    Action, DecisionKind, Game, Message, MessageArg, OptionSetting, OptionValue, Options,
+    PendingDecision, Ruleset, Setup, Table, Viewer, random_action,
 };
 use shogun::data::SUN_MAP;
 use shogun::state::Phase;
@@ -735,5 +735,179 @@ fn every_language_has_every_english_key_with_the_same_placeholders() {
                 "{language}: `{key}` is empty"
             );
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Authored maps
+
+/// An authored map whose provinces and regions are not on the printed board.
+const FIVE_ISLES: &str = include_str!("../../../maps/shogun/examples/five-isles.toml");
+
+/// The setup option that picks the fixed beginner setup instead of the draft.
+fn beginner() -> Vec<OptionSetting> {
+    vec![OptionSetting {
+        name: "setup".into(),
+        value: OptionValue::Choice("beginner".into()),
+    }]
+}
+
+/// A 4-seat game on `map` with these option settings.
+fn game_on(map: &str, settings: Vec<OptionSetting>, table: &mut dyn Table) -> ShogunGame {
+    let options = Options::resolve(&Shogun::info().options, &settings).expect("valid options");
+    let setup = Setup {
+        map: map.into(),
+        options: settings,
+        seats: 4,
+    };
+    Shogun::create(&setup, &options, table).expect("a valid setup")
+}
+
+/// A message as English text, with any `province.` or `region.` key left raw showing as it is.
+fn english_text(message: &Message) -> String {
+    let text = Shogun::catalogue("en").expect("an English catalogue");
+    sdk::Catalogue::from_toml(text)
+        .expect("the English catalogue reads")
+        .render(message, &|seat| format!("Player {}", seat + 1))
+}
+
+#[test]
+fn regression_an_authored_map_showed_catalogue_keys_for_its_province_names() {
+    let english = catalogue("en");
+    let mut table = seeded(41);
+    let mut game = game_on(FIVE_ISLES, Vec::new(), &mut table);
+    let board = game.state.board.clone();
+    assert_eq!(board.provinces[0].id, "windgate");
+    let names: BTreeSet<&str> = board.provinces.iter().map(|p| p.name.as_str()).collect();
+
+    // (1) The board names every province by the map's name, never by a raw key.
+    let svg = game.render(Viewer::Spectator);
+    check_document(&svg, &english, "five isles, spectator");
+    assert!(svg.contains(">Windgate<"), "Windgate is not named");
+    let doc = roxmltree::Document::parse(&svg).expect("XML");
+    for text in doc.descendants().filter_map(|n| n.text()) {
+        assert!(
+            !text.starts_with("province.") && !text.starts_with("region."),
+            "a raw key on the board: `{text}`"
+        );
+    }
+    for province in &board.provinces {
+        assert!(
+            !svg.contains(&format!(">province.{}<", province.id)),
+            "{}",
+            province.id
+        );
+        let group = doc
+            .descendants()
+            .find(|n| n.attribute("id") == Some(format!("province-{}", province.id).as_str()))
+            .unwrap_or_else(|| panic!("no #province-{}", province.id));
+        let label = group
+            .descendants()
+            .find(|n| n.attribute("data-msg") == Some("name"))
+            .unwrap_or_else(|| panic!("#province-{} has no name label", province.id));
+        assert_eq!(label.text(), Some(province.name.as_str()));
+        let args: serde_json::Value =
+            serde_json::from_str(label.attribute("data-args").expect("data-args")).expect("JSON");
+        assert_eq!(args["name"], province.name.as_str(), "{}", province.id);
+    }
+
+    // (2) The draft's first choices name the face-up cards by the map's names, as plain text.
+    let decision = game.pending().remove(0);
+    let DecisionKind::Choose(choose) = &decision.kind else {
+        panic!("the draft is a choose decision")
+    };
+    let face_up: Vec<_> = choose
+        .choices
+        .iter()
+        .filter(|c| c.id.starts_with("face-up:"))
+        .collect();
+    assert!(!face_up.is_empty(), "the draft shows face-up cards");
+    for choice in face_up {
+        let arg = choice
+            .label
+            .args
+            .iter()
+            .find(|(name, _)| name == "province")
+            .map(|(_, arg)| arg.clone())
+            .expect("a face-up choice names its province");
+        let MessageArg::Text(name) = arg else {
+            panic!("`{}` names its province by {arg:?}", choice.id)
+        };
+        assert!(names.contains(name.as_str()), "`{name}` is not on the map");
+        assert!(!english_text(&choice.label).contains("province."));
+    }
+    // The planning of the beginner setup labels each province card with the map's name alone.
+    let beginning = game_on(FIVE_ISLES, beginner(), &mut seeded(42));
+    let decision = beginning.pending().remove(0);
+    let DecisionKind::Assign(assign) = &decision.kind else {
+        panic!("planning is an assign decision")
+    };
+    let mut province_items = 0;
+    for item in &assign.items {
+        if let Some(id) = item.id.strip_prefix("province:") {
+            let p = board.province_by_id(id).expect("a province of the map");
+            assert_eq!(
+                item.label,
+                Message::new("name").text("name", board.provinces[p].name.as_str())
+            );
+            province_items += 1;
+        }
+    }
+    assert!(province_items > 0, "the beginner setup gives provinces");
+
+    // Nor does the log or the score of a whole game name a province or region by a raw key.
+    let mut region_lines = 0;
+    loop {
+        let pending = game.pending();
+        let Some(decision) = pending.first() else {
+            break;
+        };
+        let action = random_action(&decision.kind, &mut table);
+        let events = game
+            .apply(decision.seat, &action, &mut table)
+            .expect("a random legal answer is accepted");
+        for event in events {
+            let text = english_text(&event.text);
+            assert!(
+                !text.contains("province.") && !text.contains("region."),
+                "a raw key in the log: `{text}`"
+            );
+        }
+    }
+    let result = game.result().expect("the random game ends");
+    for line in &result.breakdown {
+        if let Some((_, arg)) = line.label.args.iter().find(|(name, _)| name == "region") {
+            let MessageArg::Text(name) = arg else {
+                panic!("a score line names its region by {arg:?}")
+            };
+            assert!(board.regions.iter().any(|r| &r.name == name), "`{name}`");
+            region_lines += 1;
+        }
+    }
+    assert!(region_lines > 0, "some region majority was scored");
+
+    // (3) The printed board keeps its catalogue keys, so every language translates its names.
+    let mut table = seeded(43);
+    let printed = game_on(SUN_MAP, Vec::new(), &mut table);
+    let svg = printed.render(Viewer::Spectator);
+    assert!(svg.contains(r#"data-msg="province.aki""#));
+    assert!(!svg.contains(r#"data-msg="name""#));
+    let decision = printed.pending().remove(0);
+    let DecisionKind::Choose(choose) = &decision.kind else {
+        panic!("the draft is a choose decision")
+    };
+    for choice in choose
+        .choices
+        .iter()
+        .filter(|c| c.id.starts_with("face-up:"))
+    {
+        assert!(
+            matches!(
+                choice.label.args.as_slice(),
+                [(name, MessageArg::Key(key))] if name == "province" && key.starts_with("province.")
+            ),
+            "{:?}",
+            choice.label
+        );
     }
 }

@@ -117,6 +117,26 @@ impl Board {
         self.provinces.iter().position(|p| p.id == id)
     }
 
+    /// A province's name as a whole message (a choice label, a text on the board): its catalogue
+    /// key on the printed board, else the map's own name (see [`crate::names`]).
+    pub fn province_label(&self, p: ProvinceId) -> sdk::Message {
+        let province = &self.provinces[p];
+        crate::names::place_label("province", &province.id, &province.name)
+    }
+
+    /// A province's name as an argument of a message, chosen as [`Board::province_label`] chooses.
+    pub fn province_arg(&self, p: ProvinceId) -> sdk::MessageArg {
+        let province = &self.provinces[p];
+        crate::names::place_arg("province", &province.id, &province.name)
+    }
+
+    /// A region's name as an argument of a message: its catalogue key on the printed board, else
+    /// the map's own name.
+    pub fn region_arg(&self, r: RegionId) -> sdk::MessageArg {
+        let region = &self.regions[r];
+        crate::names::place_arg("region", &region.id, &region.name)
+    }
+
     /// The region with this id.
     pub fn region_by_id(&self, id: &str) -> Option<RegionId> {
         self.regions.iter().position(|r| r.id == id)

@@ -1,0 +1,379 @@
+//! Capacity of the game server against the product goal: 10,000 live games in under 2 GiB and
+//! 2,000 actions per second on a 2-core machine. The server runs in this process (the real
+//! router over SQLite, called without a socket) with the Shogun component; every figure is
+//! printed with its ratio to a baseline measured in the same run. `cargo xtask bench` runs this
+//! after the throughput benchmark and writes both outputs to BENCHMARKS.md.
+//!
+//! Run with `cargo xtask bench` (it builds the components first), or after `cargo xtask build`:
+//! `cargo bench -p tests --bench server`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use host::bots::{BotKind, play_out};
+use host::server::games::HubConfig;
+use host::server::storage::Storage;
+use host::server::{AppState, ServerConfig, app};
+use host::{GameSpec, LoadedRuleset, Runtime, RuntimeConfig, Session};
+use http_body_util::BodyExt as _;
+use serde_json::{Value, json};
+use tower::ServiceExt as _;
+
+const SUN: &str = include_str!("../../maps/shogun/sun.toml");
+
+/// Live games held for the memory measurement.
+const LIVE_GAMES: usize = 500;
+/// Seats of every game: the most Shogun allows, the heaviest state.
+const SEATS: usize = 5;
+/// Games of random bots played at once for the action rate.
+const BOT_GAMES: u8 = 20;
+/// The goal's number of live games and their memory budget.
+const GOAL_GAMES: f64 = 10_000.0;
+const GOAL_BYTES: f64 = 2.0 * 1024.0 * 1024.0 * 1024.0;
+/// The goal's action rate.
+const GOAL_ACTIONS_PER_SECOND: f64 = 2_000.0;
+/// Linux's page size, the unit of /proc/self/statm.
+const PAGE_BYTES: u64 = 4096;
+const MIB: f64 = 1024.0 * 1024.0;
+
+/// This process's resident memory in bytes (second field of /proc/self/statm, in pages).
+fn resident_bytes() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").expect("/proc/self/statm is readable");
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|field| field.parse().ok())
+        .expect("/proc/self/statm has a resident page count");
+    pages * PAGE_BYTES
+}
+
+/// The same 32-byte seed as the server's `seed` field and as a session's.
+fn seed(game: u8) -> [u8; 32] {
+    [game; 32]
+}
+
+fn spec(game: u8) -> GameSpec {
+    GameSpec {
+        map_toml: SUN.to_owned(),
+        options: Vec::new(),
+        seats: SEATS as u32,
+        seed: seed(game),
+        position: None,
+    }
+}
+
+/// A temporary folder holding the database and the maps, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> TempDir {
+        let dir = std::env::temp_dir().join(format!("tenka-bench-server-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("maps/shogun")).unwrap();
+        std::fs::write(dir.join("maps/shogun/sun.toml"), SUN).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The in-process server: its router and state.
+struct Server {
+    router: Router,
+    state: AppState,
+}
+
+impl Server {
+    /// The server over a fresh SQLite database in `dir`, with bots acting at once.
+    async fn start(dir: &Path, runtime: Arc<Runtime>) -> Server {
+        let storage = Storage::open(None, &dir.join("data")).await.unwrap();
+        let state = AppState::new(
+            storage,
+            runtime,
+            &dir.join("maps"),
+            HubConfig {
+                bot_pace: Duration::ZERO,
+                snapshot_every: 32,
+                ..HubConfig::default()
+            },
+            ServerConfig {
+                allow_fixed_seeds: true,
+                web_dir: None,
+                rulesets_dir: None,
+            },
+        )
+        .await
+        .unwrap();
+        Server {
+            router: app(state.clone()),
+            state,
+        }
+    }
+
+    /// Sends a request as a browser would; returns the status and the JSON body.
+    async fn call(&self, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+        call(&self.router, method, uri, body).await
+    }
+}
+
+async fn call(
+    router: &Router,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let request = Request::builder().method(method).uri(uri);
+    let request = match body {
+        Some(body) => request
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap(),
+        None => request.body(Body::empty()).unwrap(),
+    };
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+/// Creates a five-seat game on the Sun map; returns its id.
+async fn create_game(router: &Router, seat: &Value, seed: Option<[u8; 32]>) -> String {
+    let mut body = json!({
+        "ruleset": "shogun",
+        "map": "sun",
+        "seats": vec![seat.clone(); SEATS],
+    });
+    if let Some(seed) = seed {
+        body["seed"] = Value::String(hex::encode(seed));
+    }
+    let (status, body) = call(router, "POST", "/api/games", Some(body)).await;
+    assert_eq!(
+        status,
+        StatusCode::CREATED,
+        "the server creates a game: {body}"
+    );
+    body["id"]
+        .as_str()
+        .expect("a new game has an id")
+        .to_owned()
+}
+
+fn human() -> Value {
+    json!({ "kind": "human" })
+}
+
+fn random_bot() -> Value {
+    json!({ "kind": "bot", "bot": "random" })
+}
+
+fn mib(bytes: f64) -> f64 {
+    bytes / MIB
+}
+
+/// Plays `BOT_GAMES` games with plain sessions and bots on two threads (the machine's two
+/// cores), each thread taking the next game; returns (actions, wall time).
+fn play_sessions(ruleset: &Arc<LoadedRuleset>) -> (u64, Duration) {
+    let next = AtomicUsize::new(0);
+    let start = Instant::now();
+    let actions: u64 = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut actions = 0;
+                    loop {
+                        let game = next.fetch_add(1, Ordering::Relaxed);
+                        let Ok(game) = u8::try_from(game) else { break };
+                        if game >= BOT_GAMES {
+                            break;
+                        }
+                        let mut session = ruleset.new_game(spec(game)).expect("a game starts");
+                        let mut bots: Vec<_> = (0..SEATS as u32)
+                            .map(|seat| BotKind::Random.create(&seed(game), seat))
+                            .collect();
+                        actions +=
+                            play_out(&mut session, &mut bots, 50_000).expect("the game ends");
+                    }
+                    actions
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| worker.join().unwrap())
+            .sum()
+    });
+    (actions, start.elapsed())
+}
+
+/// Creates `BOT_GAMES` games of random bots through the server all at once and waits until
+/// every one is finished; returns (actions, wall time from the first request).
+async fn play_server(server: &Server) -> (u64, Duration) {
+    let start = Instant::now();
+    let mut creating = tokio::task::JoinSet::new();
+    for game in 0..BOT_GAMES {
+        let router = server.router.clone();
+        creating.spawn(async move { create_game(&router, &random_bot(), Some(seed(game))).await });
+    }
+    let mut running = creating.join_all().await;
+    let deadline = start + Duration::from_secs(150);
+    let mut actions = 0;
+    while !running.is_empty() {
+        let mut still_running = Vec::new();
+        for id in running {
+            let (status, game) = server.call("GET", &format!("/api/games/{id}"), None).await;
+            assert_eq!(status, StatusCode::OK, "{game}");
+            if game["status"] == "finished" {
+                actions += game["version"].as_u64().expect("a game has a version");
+            } else {
+                still_running.push(id);
+            }
+        }
+        running = still_running;
+        assert!(
+            Instant::now() < deadline,
+            "{} bot games still running after {:?}",
+            running.len(),
+            deadline - start
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    (actions, start.elapsed())
+}
+
+fn main() {
+    let component = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/rulesets/shogun.wasm");
+    assert!(
+        component.exists(),
+        "build the components first: cargo xtask build"
+    );
+    let bench_start = Instant::now();
+    // Compiled in memory: the artifact cache is the throughput benchmark's subject, not this one's.
+    let runtime = Runtime::new(RuntimeConfig {
+        cache_dir: None,
+        ..RuntimeConfig::default()
+    })
+    .unwrap();
+    let (ruleset, _) = runtime.load_file(&component).unwrap();
+    let runtime = Arc::new(runtime);
+    let dir = TempDir::new();
+    let tokio = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let server = tokio.block_on(Server::start(&dir.0, runtime));
+
+    // --- Memory per live game -----------------------------------------------------------------
+    // One game first, so the database, the thread pools and the component's first instance are
+    // in the starting figure and not charged to the games.
+    tokio.block_on(create_game(&server.router, &human(), None));
+    let before = resident_bytes();
+    let start = Instant::now();
+    for _ in 0..LIVE_GAMES {
+        tokio.block_on(create_game(&server.router, &human(), None));
+    }
+    let creating = start.elapsed();
+    let after = resident_bytes();
+    let (in_memory, running) = tokio.block_on(server.state.hub.loaded());
+    assert_eq!(
+        (in_memory, running),
+        (LIVE_GAMES + 1, LIVE_GAMES + 1),
+        "every game created is in memory with its running session"
+    );
+    let per_server_game = after.saturating_sub(before) as f64 / LIVE_GAMES as f64;
+
+    // Baseline: the same number of bare sessions, no server, kept alive next to the games.
+    let mut sessions: Vec<Session> = vec![ruleset.new_game(spec(0)).unwrap()];
+    let before_sessions = resident_bytes();
+    for game in 0..LIVE_GAMES {
+        sessions.push(ruleset.new_game(spec(game as u8)).unwrap());
+    }
+    let per_session = resident_bytes().saturating_sub(before_sessions) as f64 / LIVE_GAMES as f64;
+    drop(sessions);
+
+    println!("## Server: memory per live game\n");
+    println!(
+        "{LIVE_GAMES} five-seat games with human seats created through `POST /api/games` (nobody \
+         moves, so each stays in memory with its WebAssembly instance); resident memory of the \
+         process (/proc/self/statm) before and after. A fresh game: the memory a game has grown \
+         to in play is not included.\n"
+    );
+    println!("| what | per live game | ratio to a bare session |\n|---|---|---|");
+    println!(
+        "| bare session, no server (baseline) | {:.3} MiB | 1.00x |",
+        mib(per_session)
+    );
+    println!(
+        "| server game (session, seats, summary, SQLite) | {:.3} MiB | {:.2}x |",
+        mib(per_server_game),
+        per_server_game / per_session
+    );
+    println!("\n| what | memory | ratio to the goal (10,000 games in 2 GiB) |\n|---|---|---|");
+    let extrapolated = per_server_game * GOAL_GAMES;
+    println!(
+        "| 10,000 live server games | {:.2} GiB | {:.2}x |",
+        extrapolated / (1024.0 * MIB),
+        extrapolated / GOAL_BYTES
+    );
+    println!(
+        "\nResident memory went from {:.0} MiB to {:.0} MiB; creating a game took {:.1} ms. \
+         Idle games are dropped from memory after {} minutes (`HubConfig::idle_after`) and \
+         rebuilt from storage on next use, so only games in use count against this.",
+        mib(before as f64),
+        mib(after as f64),
+        creating.as_secs_f64() * 1e3 / LIVE_GAMES as f64,
+        HubConfig::default().idle_after.as_secs() / 60
+    );
+
+    // --- Actions per second ---------------------------------------------------------------------
+    let (session_actions, session_time) = play_sessions(&ruleset);
+    let (server_actions, server_time) = tokio.block_on(play_server(&server));
+    assert_eq!(
+        server_actions, session_actions,
+        "the server and the plain sessions play the same games (same seeds, same bots)"
+    );
+    let per_action = |time: Duration| time.as_secs_f64() * 1e6 / server_actions as f64;
+    let rate = |time: Duration| server_actions as f64 / time.as_secs_f64();
+    let baseline = per_action(session_time);
+    println!("\n## Server: actions per second\n");
+    println!(
+        "{BOT_GAMES} five-seat games of random bots started at once, played to the end; wall time \
+         over both cores divided by the {server_actions} actions. Through the server each action \
+         is applied in the component, committed to SQLite with its events (a snapshot every 32), \
+         and published; the baseline plays the same games with plain sessions and bots on two \
+         threads.\n"
+    );
+    println!("| what | per action | actions/s | ratio to plain sessions |\n|---|---|---|---|");
+    println!(
+        "| plain sessions, two threads (baseline) | {baseline:.1} µs | {:.0} | 1.00x |",
+        rate(session_time)
+    );
+    println!(
+        "| server (component, SQLite, publish) | {:.1} µs | {:.0} | {:.2}x |",
+        per_action(server_time),
+        rate(server_time),
+        per_action(server_time) / baseline
+    );
+    println!(
+        "\nThe goal is {GOAL_ACTIONS_PER_SECOND:.0} actions/s: the server reaches {:.2}x of it.",
+        rate(server_time) / GOAL_ACTIONS_PER_SECOND
+    );
+    eprintln!(
+        "server bench: {:.1} s in all",
+        bench_start.elapsed().as_secs_f64()
+    );
+    drop(server);
+    drop(tokio);
+}
