@@ -1,6 +1,6 @@
 //! Variant options resolved against a ruleset's schema.
 
-use crate::{OptionKind, OptionSetting, OptionSpec, OptionValue};
+use crate::{Message, OptionKind, OptionSetting, OptionSpec, OptionValue};
 
 /// Why an option setting does not fit the schema.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -40,6 +40,52 @@ impl OptionError {
 }
 
 impl OptionSpec {
+    /// An option whose description is the catalogue key `option.<name>`.
+    pub fn new(name: &str, kind: OptionKind, default: OptionValue) -> OptionSpec {
+        OptionSpec {
+            name: name.to_owned(),
+            description: Message::new(format!("option.{name}")),
+            kind,
+            default,
+        }
+    }
+
+    /// A true-or-false option (see [`OptionSpec::new`] for its description).
+    pub fn boolean(name: &str, default: bool) -> OptionSpec {
+        OptionSpec::new(name, OptionKind::Boolean, OptionValue::Boolean(default))
+    }
+
+    /// A whole-number option in `min..=max`.
+    pub fn integer(name: &str, min: i64, max: i64, default: i64) -> OptionSpec {
+        OptionSpec::new(
+            name,
+            OptionKind::Integer { min, max },
+            OptionValue::Integer(default),
+        )
+    }
+
+    /// A decimal option in `min..=max`.
+    pub fn decimal(name: &str, min: f64, max: f64, default: f64) -> OptionSpec {
+        OptionSpec::new(
+            name,
+            OptionKind::Decimal { min, max },
+            OptionValue::Decimal(default),
+        )
+    }
+
+    /// An option naming one of `choices`.
+    pub fn choice<S: Into<String>>(
+        name: &str,
+        choices: impl IntoIterator<Item = S>,
+        default: &str,
+    ) -> OptionSpec {
+        OptionSpec::new(
+            name,
+            OptionKind::Choice(choices.into_iter().map(Into::into).collect()),
+            OptionValue::Choice(default.to_owned()),
+        )
+    }
+
     /// Checks that `value` is of this option's kind and within its bounds.
     pub fn check(&self, value: &OptionValue) -> Result<(), OptionError> {
         let out_of_range = |reason: String| OptionError::OutOfRange {

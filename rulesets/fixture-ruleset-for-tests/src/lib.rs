@@ -19,9 +19,9 @@ use serde::{Deserialize, Serialize};
 
 use sdk::{
     Action, AssignDecision, AssignItem, AssignSlot, Choice, ChooseDecision, CubeCount, CubeOwner,
-    DecisionKind, Diagnostic, Event, GameResult, Message, NumberDecision, OptionKind, OptionSpec,
-    OptionValue, Options, PendingDecision, Placing, Rejection, RulesetInfo, ScoreLine, Seat, Setup,
-    SetupError, Table, TableExt, TowerShelf, Viewer,
+    DecisionKind, Diagnostic, Event, GameResult, Message, NumberDecision, OptionSpec, Options,
+    PendingDecision, Placing, Rejection, RulesetInfo, ScoreLine, Seat, Setup, SetupError, Table,
+    TableExt, TowerShelf, Viewer,
 };
 
 /// The ruleset's id, as the host lists it.
@@ -615,15 +615,6 @@ impl sdk::Game for FixtureGame {
     }
 }
 
-fn option(name: &str, kind: OptionKind, default: OptionValue) -> OptionSpec {
-    OptionSpec {
-        name: name.into(),
-        description: Message::new(format!("option.{name}")),
-        kind,
-        default,
-    }
-}
-
 impl sdk::Ruleset for Fixture {
     type Game = FixtureGame;
 
@@ -636,22 +627,10 @@ impl sdk::Ruleset for Fixture {
             max_seats: 4,
             maps: Vec::new(),
             options: vec![
-                option(
-                    "rounds",
-                    OptionKind::Integer { min: 1, max: 10 },
-                    OptionValue::Integer(3),
-                ),
-                option("tower", OptionKind::Boolean, OptionValue::Boolean(true)),
-                option(
-                    "lodge",
-                    OptionKind::Decimal { min: 0.0, max: 1.0 },
-                    OptionValue::Decimal(0.15),
-                ),
-                option(
-                    "scoring",
-                    OptionKind::Choice(vec!["face".into(), "double-high".into()]),
-                    OptionValue::Choice("face".into()),
-                ),
+                OptionSpec::integer("rounds", 1, 10, 3),
+                OptionSpec::boolean("tower", true),
+                OptionSpec::decimal("lodge", 0.0, 1.0, 0.15),
+                OptionSpec::choice("scoring", ["face", "double-high"], "face"),
             ],
             languages: vec!["en".into()],
         }

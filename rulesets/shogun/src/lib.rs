@@ -15,9 +15,8 @@ pub mod state;
 pub mod view;
 
 use sdk::{
-    Action, Diagnostic, Event, GameResult, MapInfo, Message, OptionKind, OptionSpec, OptionValue,
-    Options, PendingDecision, Placing, Rejection, RulesetInfo, Seat, Setup, SetupError, Table,
-    Viewer,
+    Action, Diagnostic, Event, GameResult, MapInfo, Message, OptionSpec, Options, PendingDecision,
+    Placing, Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
 };
 
 use crate::data::Board;
@@ -34,15 +33,6 @@ pub struct Shogun;
 pub struct ShogunGame {
     /// The whole state.
     pub state: State,
-}
-
-fn option(name: &str, kind: OptionKind, default: OptionValue) -> OptionSpec {
-    OptionSpec {
-        name: name.into(),
-        description: Message::new(format!("option.{name}")),
-        kind,
-        default,
-    }
 }
 
 /// Reads the map of a setup, or says why it cannot be played.
@@ -74,36 +64,16 @@ impl sdk::Ruleset for Shogun {
                 },
             ],
             options: vec![
-                option(
-                    "setup",
-                    OptionKind::Choice(vec!["draft".into(), "beginner".into()]),
-                    OptionValue::Choice("draft".into()),
-                ),
-                option(
-                    "years",
-                    OptionKind::Integer { min: 1, max: 2 },
-                    OptionValue::Integer(2),
-                ),
-                option("events", OptionKind::Boolean, OptionValue::Boolean(true)),
-                option(
-                    "tower-lodge-chance",
-                    OptionKind::Decimal { min: 0.0, max: 1.0 },
-                    OptionValue::Decimal(0.15),
-                ),
-                option(
-                    "tower-release-chance",
-                    OptionKind::Decimal { min: 0.0, max: 1.0 },
-                    OptionValue::Decimal(0.025),
-                ),
-                option(
-                    "rice-cap",
-                    OptionKind::Integer { min: 0, max: 99 },
-                    OptionValue::Integer(0),
-                ),
-                option(
+                OptionSpec::choice("setup", ["draft", "beginner"], "draft"),
+                OptionSpec::integer("years", 1, 2, 2),
+                OptionSpec::boolean("events", true),
+                OptionSpec::decimal("tower-lodge-chance", 0.0, 1.0, 0.15),
+                OptionSpec::decimal("tower-release-chance", 0.0, 1.0, 0.025),
+                OptionSpec::integer("rice-cap", 0, 99, 0),
+                OptionSpec::choice(
                     "event-deck",
-                    OptionKind::Choice(data::event_deck_choices()),
-                    OptionValue::Choice(data::STANDARD_EVENT_DECK.into()),
+                    data::event_deck_choices(),
+                    data::STANDARD_EVENT_DECK,
                 ),
             ],
             languages: vec!["en".into(), "es".into(), "de".into(), "ro".into()],
