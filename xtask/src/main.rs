@@ -182,18 +182,28 @@ fn test(browser: bool) -> Result<()> {
 
 fn bench() -> Result<()> {
     build()?;
-    let mut command = cargo();
-    command.args(["bench", "--package", "tests", "--bench", "throughput"]);
-    eprintln!("xtask: running {command:?}");
-    let output = command.output().context("failed to run the benchmarks")?;
-    if !output.status.success() {
-        bail!(
-            "the benchmarks failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+    // Throughput first, then the server's capacity; BENCHMARKS.md gets both outputs in order.
+    let mut results = String::new();
+    for bench in ["throughput", "server"] {
+        let mut command = cargo();
+        command.args(["bench", "--package", "tests", "--bench", bench]);
+        eprintln!("xtask: running {command:?}");
+        let output = command
+            .output()
+            .with_context(|| format!("failed to run the `{bench}` benchmark"))?;
+        if !output.status.success() {
+            bail!(
+                "the `{bench}` benchmark failed:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        let printed = String::from_utf8_lossy(&output.stdout);
+        print!("{printed}");
+        if !results.is_empty() {
+            results.push('\n');
+        }
+        results.push_str(&printed);
     }
-    let results = String::from_utf8_lossy(&output.stdout);
-    print!("{results}");
     let machine = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|info| {
