@@ -439,13 +439,43 @@ struct RecoveryPoint {
     version: u64,
 }
 
+/// A checkpoint as a live session keeps it: the spectator view as compact JSON text. A parsed
+/// view takes several times the memory of its text, and a server keeps many sessions, each with
+/// a checkpoint every few dozen actions; records and snapshots parse it back.
+#[derive(Clone, Debug)]
+struct KeptCheckpoint {
+    after_action: u64,
+    spectator_view: Box<str>,
+    milestone: Option<sdk::Message>,
+}
+
+impl KeptCheckpoint {
+    fn keep(checkpoint: Checkpoint) -> KeptCheckpoint {
+        KeptCheckpoint {
+            after_action: checkpoint.after_action,
+            spectator_view: checkpoint.spectator_view.to_string().into_boxed_str(),
+            milestone: checkpoint.milestone,
+        }
+    }
+
+    fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            after_action: self.after_action,
+            // Always valid: the text was written from a JSON value.
+            spectator_view: serde_json::from_str(&self.spectator_view)
+                .unwrap_or(serde_json::Value::Null),
+            milestone: self.milestone.clone(),
+        }
+    }
+}
+
 /// One game in progress. `Send`, not `Sync`: one caller at a time.
 pub struct Session {
     ruleset: Arc<LoadedRuleset>,
     backend: Option<Backend>,
     spec: GameSpec,
     actions: Vec<RecordedAction>,
-    checkpoints: Vec<Checkpoint>,
+    checkpoints: Vec<KeptCheckpoint>,
     recovery: Option<RecoveryPoint>,
     version: u64,
     pending: Option<Vec<PendingDecision>>,
@@ -522,7 +552,11 @@ impl Session {
             backend: Some(backend),
             spec: snapshot.spec,
             actions: snapshot.actions,
-            checkpoints: snapshot.checkpoints,
+            checkpoints: snapshot
+                .checkpoints
+                .into_iter()
+                .map(KeptCheckpoint::keep)
+                .collect(),
             recovery: Some(RecoveryPoint {
                 game: snapshot.game,
                 table: snapshot.table,
@@ -632,11 +666,11 @@ impl Session {
         }
         let view = self.view(Viewer::Spectator)?;
         let spectator_view = serde_json::from_str(&view).unwrap_or(serde_json::Value::String(view));
-        self.checkpoints.push(Checkpoint {
+        self.checkpoints.push(KeptCheckpoint::keep(Checkpoint {
             after_action: self.version,
             spectator_view,
             milestone,
-        });
+        }));
         Ok(())
     }
 
@@ -737,8 +771,16 @@ impl Session {
             table,
             version: self.version,
             actions: self.actions.clone(),
-            checkpoints: self.checkpoints.clone(),
+            checkpoints: self.checkpoints(),
         })
+    }
+
+    /// The record's checkpoints so far.
+    pub fn checkpoints(&self) -> Vec<Checkpoint> {
+        self.checkpoints
+            .iter()
+            .map(KeptCheckpoint::checkpoint)
+            .collect()
     }
 
     /// The game's record. The seed is in it only once the game is over.
@@ -759,7 +801,7 @@ impl Session {
             seed_commitment: self.seed_commitment(),
             seed: over.then(|| hex::encode(self.spec.seed)),
             actions: self.actions.clone(),
-            checkpoints: self.checkpoints.clone(),
+            checkpoints: self.checkpoints(),
             result,
         })
     }
