@@ -45,6 +45,54 @@ pub struct Checkpoint {
     pub milestone: Option<sdk::Message>,
 }
 
+/// A checkpoint with its view kept as JSON text, as live sessions and their snapshots hold them:
+/// a parsed view takes several times the memory of its text, a server keeps many sessions, and a
+/// snapshot is stored every few dozen actions. Serialized, it is the same JSON as a [`Checkpoint`].
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CompactCheckpoint {
+    /// How many actions had been applied.
+    pub after_action: u64,
+    /// The spectator view as compact JSON.
+    pub spectator_view: Box<serde_json::value::RawValue>,
+    /// The ruleset's `milestone.` event that asked for this checkpoint, if one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub milestone: Option<sdk::Message>,
+}
+
+impl CompactCheckpoint {
+    /// The checkpoint with its view parsed, as records carry it.
+    pub fn expand(&self) -> Checkpoint {
+        Checkpoint {
+            after_action: self.after_action,
+            // Always valid JSON: it was written from a JSON value or read as one.
+            spectator_view: serde_json::from_str(self.spectator_view.get())
+                .unwrap_or(serde_json::Value::Null),
+            milestone: self.milestone.clone(),
+        }
+    }
+}
+
+/// Equal when the view texts are: both are compact JSON written by this crate.
+impl PartialEq for CompactCheckpoint {
+    fn eq(&self, other: &CompactCheckpoint) -> bool {
+        self.after_action == other.after_action
+            && self.milestone == other.milestone
+            && self.spectator_view.get() == other.spectator_view.get()
+    }
+}
+
+impl From<Checkpoint> for CompactCheckpoint {
+    fn from(checkpoint: Checkpoint) -> CompactCheckpoint {
+        let text = checkpoint.spectator_view.to_string();
+        CompactCheckpoint {
+            after_action: checkpoint.after_action,
+            spectator_view: serde_json::value::RawValue::from_string(text)
+                .expect("a JSON value writes valid JSON"),
+            milestone: checkpoint.milestone,
+        }
+    }
+}
+
 /// A game's record.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {

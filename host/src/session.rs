@@ -19,7 +19,7 @@ use sdk::{
 };
 
 use crate::native::NativeGame;
-use crate::record::{Checkpoint, GameRecord, RecordedAction};
+use crate::record::{Checkpoint, CompactCheckpoint, GameRecord, RecordedAction};
 use crate::runtime::bindings::{self, exports::tenka::ruleset::rules::GuestGame};
 use crate::runtime::{LoadedRuleset, RulesetKind, StoreState, describe_failure};
 use crate::table::{GameTable, Seed, TableState, TowerDrop, commitment};
@@ -135,7 +135,7 @@ pub struct SessionSnapshot {
     /// Every action applied, for the record.
     pub actions: Vec<RecordedAction>,
     /// The record's checkpoints so far.
-    pub checkpoints: Vec<Checkpoint>,
+    pub checkpoints: Vec<CompactCheckpoint>,
 }
 
 /// A copy of a game as one seat could imagine it, with its own table: what search bots play on.
@@ -439,43 +439,13 @@ struct RecoveryPoint {
     version: u64,
 }
 
-/// A checkpoint as a live session keeps it: the spectator view as compact JSON text. A parsed
-/// view takes several times the memory of its text, and a server keeps many sessions, each with
-/// a checkpoint every few dozen actions; records and snapshots parse it back.
-#[derive(Clone, Debug)]
-struct KeptCheckpoint {
-    after_action: u64,
-    spectator_view: Box<str>,
-    milestone: Option<sdk::Message>,
-}
-
-impl KeptCheckpoint {
-    fn keep(checkpoint: Checkpoint) -> KeptCheckpoint {
-        KeptCheckpoint {
-            after_action: checkpoint.after_action,
-            spectator_view: checkpoint.spectator_view.to_string().into_boxed_str(),
-            milestone: checkpoint.milestone,
-        }
-    }
-
-    fn checkpoint(&self) -> Checkpoint {
-        Checkpoint {
-            after_action: self.after_action,
-            // Always valid: the text was written from a JSON value.
-            spectator_view: serde_json::from_str(&self.spectator_view)
-                .unwrap_or(serde_json::Value::Null),
-            milestone: self.milestone.clone(),
-        }
-    }
-}
-
 /// One game in progress. `Send`, not `Sync`: one caller at a time.
 pub struct Session {
     ruleset: Arc<LoadedRuleset>,
     backend: Option<Backend>,
     spec: GameSpec,
     actions: Vec<RecordedAction>,
-    checkpoints: Vec<KeptCheckpoint>,
+    checkpoints: Vec<CompactCheckpoint>,
     recovery: Option<RecoveryPoint>,
     version: u64,
     pending: Option<Vec<PendingDecision>>,
@@ -552,11 +522,7 @@ impl Session {
             backend: Some(backend),
             spec: snapshot.spec,
             actions: snapshot.actions,
-            checkpoints: snapshot
-                .checkpoints
-                .into_iter()
-                .map(KeptCheckpoint::keep)
-                .collect(),
+            checkpoints: snapshot.checkpoints,
             recovery: Some(RecoveryPoint {
                 game: snapshot.game,
                 table: snapshot.table,
@@ -666,7 +632,7 @@ impl Session {
         }
         let view = self.view(Viewer::Spectator)?;
         let spectator_view = serde_json::from_str(&view).unwrap_or(serde_json::Value::String(view));
-        self.checkpoints.push(KeptCheckpoint::keep(Checkpoint {
+        self.checkpoints.push(CompactCheckpoint::from(Checkpoint {
             after_action: self.version,
             spectator_view,
             milestone,
@@ -771,7 +737,7 @@ impl Session {
             table,
             version: self.version,
             actions: self.actions.clone(),
-            checkpoints: self.checkpoints(),
+            checkpoints: self.checkpoints.clone(),
         })
     }
 
@@ -779,7 +745,7 @@ impl Session {
     pub fn checkpoints(&self) -> Vec<Checkpoint> {
         self.checkpoints
             .iter()
-            .map(KeptCheckpoint::checkpoint)
+            .map(CompactCheckpoint::expand)
             .collect()
     }
 
