@@ -94,7 +94,7 @@ struct MapCheckArgs {
 struct MapRenderArgs {
     /// The map file (TOML).
     file: PathBuf,
-    /// Where to write the SVG.
+    /// Where to write the board: SVG, or PNG when the name ends in `.png`.
     #[arg(short, long)]
     output: PathBuf,
     /// The ruleset the map is for (found as for `map check` when omitted).
@@ -680,14 +680,23 @@ fn map_check(places: &Places, args: &MapCheckArgs) -> Result<()> {
     Ok(())
 }
 
-/// `tenka map render FILE -o board.svg`: the board of a fresh game on the map, as a spectator
+/// `tenka map render FILE -o board.svg` (or `.png`): the board of a fresh game on the map, as a spectator
 /// sees it. The game's seed is fixed, so the same map always draws the same picture.
 fn map_render(places: &Places, args: &MapRenderArgs) -> Result<()> {
     let (text, ruleset) = read_map(places, &args.file, args.ruleset.as_deref())?;
     let seats = args.players.unwrap_or(ruleset.info().max_seats);
     let svg = host::maps::render_board(&ruleset, &text, seats)
         .with_context(|| format!("cannot draw {}", args.file.display()))?;
-    std::fs::write(&args.output, svg)
+    let png = args
+        .output
+        .extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("png"));
+    let bytes = if png {
+        host::maps::svg_to_png(&svg)?
+    } else {
+        svg.into_bytes()
+    };
+    std::fs::write(&args.output, bytes)
         .with_context(|| format!("failed to write {}", args.output.display()))?;
     eprintln!("wrote {}", args.output.display());
     Ok(())

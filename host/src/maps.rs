@@ -149,3 +149,43 @@ pub fn render_board(ruleset: &Arc<LoadedRuleset>, map_toml: &str, seats: u32) ->
         .render(Viewer::Spectator)
         .context("the ruleset failed to draw the board")
 }
+
+/// Families tried, in order, for the generic `sans-serif` a ruleset's SVG names: the host's
+/// fonts decide what is there, and the rasterizer's own default (Arial) rarely is on Linux.
+const SANS_SERIF_FAMILIES: &[&str] = &[
+    "DejaVu Sans",
+    "Liberation Sans",
+    "Noto Sans",
+    "Arial",
+    "Helvetica",
+];
+
+/// Draws an SVG document (a ruleset's board) as a PNG image at its own size, with the fonts
+/// installed on this machine. Without any font the picture is drawn without its texts.
+pub fn svg_to_png(svg: &str) -> Result<Vec<u8>> {
+    use resvg::{tiny_skia, usvg};
+    let mut options = usvg::Options::default();
+    options.fontdb_mut().load_system_fonts();
+    let installed: Vec<String> = options
+        .fontdb
+        .faces()
+        .flat_map(|face| face.families.iter().map(|(family, _)| family.clone()))
+        .collect();
+    let sans_serif = SANS_SERIF_FAMILIES
+        .iter()
+        .map(|family| (*family).to_owned())
+        .find(|family| installed.contains(family))
+        .or_else(|| installed.first().cloned());
+    match sans_serif {
+        Some(family) => options.fontdb_mut().set_sans_serif_family(family),
+        None => tracing::warn!("no fonts are installed: the PNG has no texts"),
+    }
+    let tree = usvg::Tree::from_str(svg, &options).context("the drawing is not a valid SVG")?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| anyhow!("the drawing has no area ({size:?})"))?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap
+        .encode_png()
+        .context("failed to encode the PNG image")
+}

@@ -74,6 +74,50 @@ fn a_map_with_a_one_way_border_fails_with_its_line() {
 }
 
 #[test]
+fn a_map_renders_to_a_png_board_of_the_svg_size() {
+    let dir = workspace_root().join("target/test-caches");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (svg_path, png_path) = (
+        dir.join("map-render-isles.svg"),
+        dir.join("map-render-isles.png"),
+    );
+    for out in [&svg_path, &png_path] {
+        let output = tenka_with_shogun()
+            .args([
+                "map",
+                "render",
+                "maps/shogun/examples/five-isles.toml",
+                "-o",
+            ])
+            .arg(out)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let png = std::fs::read(&png_path).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "a PNG file");
+    let header = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    let (width, height) = (header(16), header(20));
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    let attribute = |name: &str| -> u32 {
+        let start = svg.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        let value = &svg[start..start + svg[start..].find('"').unwrap()];
+        value.parse::<f32>().unwrap().ceil() as u32
+    };
+    assert_eq!((width, height), (attribute("width"), attribute("height")));
+    // A blank image of that size compresses to a few kilobytes; the board does not.
+    assert!(
+        png.len() > 50_000,
+        "the board is drawn: {} bytes",
+        png.len()
+    );
+}
+
+#[test]
 fn a_map_renders_to_an_svg_board() {
     let out: PathBuf = workspace_root().join("target/test-caches/map-render-sun.svg");
     std::fs::create_dir_all(out.parent().unwrap()).unwrap();
