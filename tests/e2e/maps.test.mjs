@@ -23,10 +23,12 @@ test('the map preview draws an example map and the lobby offers it', { timeout: 
     assert.ok(await page.locator('.map-details .ok, .map-details table.diagnostics').count(), 'the checks are listed');
     await shot(page, 'maps-01-example');
 
+    // The page leads to a new game on the map: the lobby opens with it chosen.
+    await page.click('.map-details a.button[href*="map="]');
+    await page.waitForSelector('#new-map');
+    assert.equal(await page.locator('#new-ruleset').inputValue(), ruleset.id);
+    assert.equal(await page.locator('#new-map').inputValue(), example.id);
     // Every valid map of the ruleset, examples included, can be chosen in the lobby.
-    await page.goto(`${BASE}/#/`);
-    await page.waitForSelector('#new-ruleset');
-    await page.selectOption('#new-ruleset', ruleset.id);
     const offered = await page.locator('#new-map option:not([disabled])').evaluateAll((options) => options.map((o) => o.value));
     for (const map of ruleset.maps.filter((m) => m.valid)) assert.ok(offered.includes(map.id), `the lobby offers ${map.id}`);
     const variants = await page.locator('#new-variant option').evaluateAll((options) => options.map((o) => o.value));

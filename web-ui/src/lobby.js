@@ -31,10 +31,10 @@ function plainValue(value) {
   return value;
 }
 
-/** Mounts the lobby. */
-export async function mountLobby(root) {
+/** Mounts the lobby; `ruleset` and `map` preselect the new-game form (the map page links here). */
+export async function mountLobby(root, { ruleset, map } = {}) {
   const lobby = new Lobby(root);
-  await lobby.start();
+  await lobby.start({ ruleset, map });
   return lobby;
 }
 
@@ -47,7 +47,7 @@ class Lobby {
 
   destroy() {}
 
-  async start() {
+  async start({ ruleset: wantedRuleset, map: wantedMap } = {}) {
     replace(this.root, h('p', { class: 'loading' }, t('common.loading')));
     try {
       this.rulesets = await get('/api/rulesets');
@@ -60,9 +60,10 @@ class Lobby {
     this.mine = h('section', { class: 'panel my-games', 'aria-labelledby': 'mine-title' });
     this.all = h('section', { class: 'panel all-games', 'aria-labelledby': 'all-title' });
     replace(this.root, h('div', { class: 'lobby' }, h('div', { class: 'lobby-left' }, this.createdPanel, this.createPanel), h('div', { class: 'lobby-right' }, this.mine, this.all)));
-    // Start with a ruleset that can be played: one with a valid map.
-    const playable = this.rulesets.find((r) => (r.maps || []).some((m) => m.valid !== false)) || this.rulesets[0];
-    if (playable) await this.selectRuleset(playable.id);
+    // Start with the ruleset asked for, else one that can be played: one with a valid map.
+    const playable =
+      this.rulesets.find((r) => r.id === wantedRuleset) || this.rulesets.find((r) => (r.maps || []).some((m) => m.valid !== false)) || this.rulesets[0];
+    if (playable) await this.selectRuleset(playable.id, wantedMap);
     else replace(this.createPanel, h('p', {}, t('lobby.no-rulesets')));
     await this.renderGames();
   }
@@ -71,14 +72,15 @@ class Lobby {
     return this.rulesets.find((r) => r.id === this.form.ruleset);
   }
 
-  async selectRuleset(id) {
+  async selectRuleset(id, wantedMap) {
     const ruleset = this.rulesets.find((r) => r.id === id);
     await loadCatalogue(id);
     const valid = (ruleset.maps || []).filter((m) => m.valid !== false);
+    const wanted = valid.find((m) => m.id === wantedMap);
     const count = Math.min(ruleset.max_seats, Math.max(ruleset.min_seats, 4));
     this.form = {
       ruleset: id,
-      map: (valid[0] || (ruleset.maps || [])[0] || {}).id || null,
+      map: (wanted || valid[0] || (ruleset.maps || [])[0] || {}).id || null,
       variant: '',
       count,
       seats: Array.from({ length: ruleset.max_seats }, (_, i) => ({ kind: i === 0 ? 'human' : 'bot', bot: 'search', name: '' })),

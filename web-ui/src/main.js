@@ -1,5 +1,5 @@
 // The page's entry point: the header (navigation and language switch) and the hash router.
-// Routes: #/ lobby, #/play/{id}?token=...|?seat=n, #/watch/{id}, #/hotseat/{id}, #/replay/{id},
+// Routes: #/ lobby (?ruleset=&map= preselect the new game), #/play/{id}?token=...|?seat=n, #/watch/{id}, #/hotseat/{id}, #/replay/{id},
 // #/maps.
 
 import { h, replace, toast } from './dom.js';
@@ -31,7 +31,7 @@ async function route() {
   renderHeader(page || 'lobby');
   let screen;
   try {
-    if (!page) screen = await mountLobby(app);
+    if (!page) screen = await mountLobby(app, { ruleset: params.get('ruleset'), map: params.get('map') });
     else if (page === 'play' && id) screen = await mountGame(app, { gameId: id, mode: 'play', token: params.get('token'), seat: params.has('seat') ? Number(params.get('seat')) : null });
     else if (page === 'watch' && id) screen = await mountGame(app, { gameId: id, mode: 'watch' });
     else if (page === 'hotseat' && id) screen = await mountGame(app, { gameId: id, mode: 'hotseat' });
