@@ -153,9 +153,25 @@ fn versions_seen(updates: &[Value]) -> Vec<u64> {
         .collect()
 }
 
+/// Ruleset components a game was started on are kept once per hash, byte for byte (the games
+/// pinned to them load them back after their file is gone).
+fn keeps_components_by_hash(url: &str) {
+    tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let storage = host::server::storage::Storage::open(Some(url), Path::new("unused"))
+            .await
+            .unwrap();
+        let bytes: Vec<u8> = (0..=255).collect();
+        storage.keep_component("h1", "r", &bytes).await.unwrap();
+        storage.keep_component("h1", "r", b"other").await.unwrap();
+        assert_eq!(storage.component("h1").await.unwrap(), Some(bytes));
+        assert_eq!(storage.component("h2").await.unwrap(), None);
+    });
+}
+
 #[test]
 fn two_servers_on_one_postgres_database_share_games_and_accept_a_raced_move_once() {
     let cluster = Cluster::start();
+    keeps_components_by_hash(&cluster.url);
     let dirs = [TempDir::new("pg-a"), TempDir::new("pg-b")];
     let a = ServerProcess::start(&dirs[0].0, Some(&cluster.url));
     let b = ServerProcess::start(&dirs[1].0, Some(&cluster.url));

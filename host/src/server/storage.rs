@@ -540,6 +540,12 @@ mod tests {
             (Some("random"), true, "Bea")
         );
 
+        let component: Vec<u8> = (0..=255).collect();
+        storage.keep_component("h1", "r", &component).await.unwrap();
+        storage.keep_component("h1", "r", b"other").await.unwrap();
+        assert_eq!(storage.component("h1").await.unwrap(), Some(component));
+        assert_eq!(storage.component("h2").await.unwrap(), None);
+
         // Everything survives a restart on the same directory.
         drop(storage);
         let reopened = Storage::open(None, &dir).await.unwrap();
