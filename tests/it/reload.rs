@@ -472,3 +472,55 @@ fn a_replaced_component_is_offered_at_once_while_games_stay_on_their_version_acr
     let mut replayed = host::Session::replay(ruleset, &record).expect("the record replays");
     assert!(replayed.is_over().unwrap());
 }
+
+#[test]
+fn a_rebuilt_component_replaces_the_current_version_and_an_unused_old_one_is_unloaded() {
+    let dir = TempDir::new("reload-versions");
+    let installed = dir.0.join(format!("{FIXTURE}.wasm"));
+    let original = std::fs::read(rulesets_dir().join(format!("{FIXTURE}.wasm"))).unwrap();
+    let (first, second) = (
+        another_version(&original, "one"),
+        another_version(&original, "two"),
+    );
+    let (first_hash, second_hash) = (
+        host::ContentHash::of(&first).0,
+        host::ContentHash::of(&second).0,
+    );
+    let runtime = crate::runtime_support::runtime("reload-versions");
+    std::fs::write(&installed, &first).unwrap();
+    assert_eq!(runtime.sync_dir(&dir.0).unwrap().loaded.len(), 1);
+    assert!(
+        runtime.sync_dir(&dir.0).unwrap().is_empty(),
+        "nothing changed"
+    );
+    let game = runtime
+        .ruleset(FIXTURE)
+        .unwrap()
+        .new_game(crate::runtime_support::spec(2, 1))
+        .unwrap();
+
+    std::fs::write(&installed, &second).unwrap();
+    let changes = runtime.sync_dir(&dir.0).unwrap();
+    assert_eq!(changes.loaded.len(), 1);
+    assert_eq!(runtime.ruleset(FIXTURE).unwrap().hash().0, second_hash);
+    // The game in memory holds the first version: it stays.
+    assert_eq!(runtime.forget_unused_versions(), 0);
+    assert!(runtime.ruleset_version(&first_hash).is_some());
+    drop(game);
+    assert_eq!(runtime.forget_unused_versions(), 1);
+    assert!(runtime.ruleset_version(&first_hash).is_none());
+    assert!(
+        runtime.ruleset_version(&second_hash).is_some(),
+        "the current version is never unloaded"
+    );
+
+    // A component that does not load leaves the version before it current.
+    std::fs::write(&installed, b"\0asm half-written").unwrap();
+    let changes = runtime.sync_dir(&dir.0).unwrap();
+    assert!(changes.loaded[0].error.is_some());
+    assert_eq!(runtime.ruleset(FIXTURE).unwrap().hash().0, second_hash);
+
+    std::fs::remove_file(&installed).unwrap();
+    assert_eq!(runtime.sync_dir(&dir.0).unwrap().removed, vec![FIXTURE]);
+    assert!(runtime.ruleset(FIXTURE).is_none());
+}

@@ -622,7 +622,24 @@ impl Runtime {
                 .iter()
                 .any(|loaded| loaded.source() == Some(path.as_path()) && loaded.hash == hash);
             if !unchanged {
-                changes.loaded.push(self.load_file_report(path));
+                let report = self.load_file_report(path);
+                if let Some(id) = &report.ruleset_id {
+                    // The file now holds another ruleset: the one it held is gone.
+                    let replaced: Vec<String> = self
+                        .rulesets()
+                        .iter()
+                        .filter(|loaded| {
+                            loaded.source() == Some(path.as_path()) && &loaded.info().id != id
+                        })
+                        .map(|loaded| loaded.info().id.clone())
+                        .collect();
+                    let mut registry = self.registry_mut()?;
+                    for old in replaced {
+                        registry.current.remove(&old);
+                        changes.removed.push(old);
+                    }
+                }
+                changes.loaded.push(report);
             }
         }
         let gone: Vec<String> = self
@@ -711,10 +728,9 @@ impl Runtime {
                 );
             }
         }
-        registry
-            .versions
-            .entry(ruleset.hash())
-            .or_insert_with(|| ruleset.clone());
+        // The current version and its entry by hash are one value, so a version is unused
+        // exactly when nothing but the registry holds it.
+        registry.versions.insert(ruleset.hash(), ruleset.clone());
         registry.current.insert(id, ruleset);
         Ok(())
     }
@@ -730,6 +746,22 @@ impl Runtime {
     /// The current version of the ruleset with this id: the one new games get.
     pub fn ruleset(&self, id: &str) -> Option<Arc<LoadedRuleset>> {
         self.rulesets.read().ok()?.current.get(id).cloned()
+    }
+
+    /// Unloads every version that is not current and that nothing holds any more (no game in
+    /// memory runs on it), so a server whose components are rebuilt again and again does not
+    /// keep each build. A game on a forgotten version loads it again when it is next used (the
+    /// server keeps the bytes in its database). Returns how many were unloaded.
+    pub fn forget_unused_versions(&self) -> usize {
+        let Ok(mut registry) = self.registry_mut() else {
+            return 0;
+        };
+        let before = registry.versions.len();
+        // The registry's own entry is one holder; a current version has a second.
+        registry
+            .versions
+            .retain(|_, version| Arc::strong_count(version) > 1);
+        before - registry.versions.len()
     }
 
     /// A loaded version by its content hash (hex), current or not.

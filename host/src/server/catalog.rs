@@ -354,6 +354,10 @@ impl LiveCatalog {
         if let Some(dir) = self.rulesets_dir.clone() {
             let runtime = self.runtime.clone();
             let changes = tokio::task::spawn_blocking(move || runtime.sync_dir(&dir)).await??;
+            let forgotten = self.runtime.forget_unused_versions();
+            if forgotten > 0 {
+                tracing::info!("unloaded {forgotten} ruleset version(s) no game in memory uses");
+            }
             for report in &changes.loaded {
                 match &report.error {
                     Some(error) => {
