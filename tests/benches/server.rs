@@ -15,16 +15,16 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use host::bots::{BotKind, play_out};
 use host::server::games::HubConfig;
 use host::server::storage::Storage;
 use host::server::{AppState, ServerConfig, app};
-use host::{GameSpec, LoadedRuleset, Runtime, RuntimeConfig, Session};
+use host::{LoadedRuleset, Runtime, RuntimeConfig, Session};
 use http_body_util::BodyExt as _;
 use serde_json::{Value, json};
 use tower::ServiceExt as _;
 
-const SUN: &str = include_str!("../../maps/shogun/sun.toml");
+mod shogun_games;
+use shogun_games::{SEATS, SUN, mid_game, seed, spec};
 
 /// Live games held for the memory measurement.
 const LIVE_GAMES: usize = 500;
@@ -32,8 +32,6 @@ const LIVE_GAMES: usize = 500;
 const MID_GAMES: usize = 100;
 /// Actions into a game for "the middle" (a five-seat game has about 200).
 const MID_GAME_ACTIONS: u32 = 150;
-/// Seats of every game: the most Shogun allows, the heaviest state.
-const SEATS: usize = 5;
 /// Games of random bots played at once for the action rate.
 const BOT_GAMES: u8 = 20;
 /// Rounds of the action-rate measurement.
@@ -145,20 +143,6 @@ impl Best {
 }
 
 /// The same 32-byte seed as the server's `seed` field and as a session's.
-fn seed(game: u8) -> [u8; 32] {
-    [game; 32]
-}
-
-fn spec(game: u8) -> GameSpec {
-    GameSpec {
-        map_toml: SUN.to_owned(),
-        options: Vec::new(),
-        seats: SEATS as u32,
-        seed: seed(game),
-        position: None,
-    }
-}
-
 /// A temporary folder holding the database and the maps, removed when dropped.
 struct TempDir(PathBuf);
 
@@ -245,7 +229,7 @@ async fn create_game(router: &Router, seat: &Value, seed: Option<[u8; 32]>) -> S
     let mut body = json!({
         "ruleset": "shogun",
         "map": "sun",
-        "seats": vec![seat.clone(); SEATS],
+        "seats": vec![seat.clone(); SEATS as usize],
     });
     if let Some(seed) = seed {
         body["seed"] = Value::String(hex::encode(seed));
@@ -274,25 +258,6 @@ fn mib(bytes: f64) -> f64 {
     bytes / MIB
 }
 
-/// A bare session `MID_GAME_ACTIONS` actions into a game of random bots.
-fn mid_game(ruleset: &Arc<LoadedRuleset>, game: u8) -> Session {
-    let mut session = ruleset.new_game(spec(game)).expect("a game starts");
-    let mut bots: Vec<_> = (0..SEATS as u32)
-        .map(|seat| BotKind::Random.create(&seed(game), seat))
-        .collect();
-    for _ in 0..MID_GAME_ACTIONS {
-        let Some(decision) = session.pending().unwrap().into_iter().next() else {
-            break;
-        };
-        let action = bots[decision.seat as usize]
-            .decide(&mut session, &decision)
-            .unwrap();
-        // A refused random answer changes nothing; the next turn asks again.
-        let _ = session.apply(decision.seat, &action);
-    }
-    session
-}
-
 /// Plays `BOT_GAMES` games with plain sessions and bots on two threads (the machine's two
 /// cores), each thread taking the next game; returns (actions, wall time).
 fn play_sessions(ruleset: &Arc<LoadedRuleset>) -> (u64, Duration) {
@@ -309,12 +274,7 @@ fn play_sessions(ruleset: &Arc<LoadedRuleset>) -> (u64, Duration) {
                         if game >= BOT_GAMES {
                             break;
                         }
-                        let mut session = ruleset.new_game(spec(game)).expect("a game starts");
-                        let mut bots: Vec<_> = (0..SEATS as u32)
-                            .map(|seat| BotKind::Random.create(&seed(game), seat))
-                            .collect();
-                        actions +=
-                            play_out(&mut session, &mut bots, 50_000).expect("the game ends");
+                        actions += shogun_games::play_to_the_end(ruleset, game);
                     }
                     actions
                 })
@@ -416,7 +376,7 @@ fn main() {
     // memory they would free is counted twice).
     let before_mid = Memory::now();
     let mid_sessions: Vec<Session> = (0..MID_GAMES)
-        .map(|game| mid_game(&ruleset, game as u8))
+        .map(|game| mid_game(&ruleset, game as u8, MID_GAME_ACTIONS))
         .collect();
     let mid_session = Memory::now().per_game_since(before_mid, MID_GAMES);
     drop(mid_sessions);

@@ -9,38 +9,20 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use host::bots::{BotKind, play_out};
-use host::{GameSpec, LoadedRuleset, Runtime, RuntimeConfig, Session};
+use host::{LoadedRuleset, Runtime, RuntimeConfig, Session};
 
-const SUN: &str = include_str!("../../maps/shogun/sun.toml");
+mod shogun_games;
 
 /// Games per measurement: enough for a few seconds each on a 2-core machine.
 const GAMES: u8 = 12;
 
-fn spec(seed: u8) -> GameSpec {
-    GameSpec {
-        map_toml: SUN.to_owned(),
-        options: Vec::new(),
-        seats: 5,
-        seed: [seed; 32],
-        position: None,
-    }
-}
-
 /// Plays `GAMES` five-seat games with random bots; returns (actions, time in the games).
 fn play_games(ruleset: &Arc<LoadedRuleset>) -> (u64, Duration) {
-    let mut actions = 0;
-    let mut elapsed = Duration::ZERO;
-    for seed in 0..GAMES {
-        let start = Instant::now();
-        let mut session = ruleset.new_game(spec(seed)).expect("a game starts");
-        let mut bots: Vec<_> = (0..5)
-            .map(|seat| BotKind::Random.create(&[seed; 32], seat))
-            .collect();
-        actions += play_out(&mut session, &mut bots, 50_000).expect("the game ends");
-        elapsed += start.elapsed();
-    }
-    (actions, elapsed)
+    let start = Instant::now();
+    let actions = (0..GAMES)
+        .map(|game| shogun_games::play_to_the_end(ruleset, game))
+        .sum();
+    (actions, start.elapsed())
 }
 
 fn per(duration: Duration, count: u64) -> f64 {
@@ -49,24 +31,6 @@ fn per(duration: Duration, count: u64) -> f64 {
 
 fn row(name: &str, micros: f64, baseline: f64) {
     println!("| {name} | {micros:.1} µs | {:.2}x |", micros / baseline);
-}
-
-/// A session in the middle of a game: 150 actions in (a five-seat game has about 200 to 300).
-fn mid_game(ruleset: &Arc<LoadedRuleset>) -> Session {
-    let mut session = ruleset.new_game(spec(99)).unwrap();
-    let mut bots: Vec<_> = (0..5)
-        .map(|seat| BotKind::Random.create(&[99; 32], seat))
-        .collect();
-    for _ in 0..150 {
-        let Some(decision) = session.pending().unwrap().into_iter().next() else {
-            break;
-        };
-        let action = bots[decision.seat as usize]
-            .decide(&mut session, &decision)
-            .unwrap();
-        let _ = session.apply(decision.seat, &action);
-    }
-    session
 }
 
 fn main() {
@@ -135,7 +99,7 @@ fn main() {
 
     println!("\n## Keeping a game: snapshot and restore, mid-game (component)\n");
     println!("| what | time | ratio to one view |\n|---|---|---|");
-    let mut session = mid_game(&wasm);
+    let mut session: Session = shogun_games::mid_game(&wasm, 99, 150);
     const REPEAT: u32 = 200;
     let start = Instant::now();
     for _ in 0..REPEAT {

@@ -1,31 +1,26 @@
 //! The `tenka` command line: listing rulesets, simulating bot games, exporting and replaying
 //! records.
 
-use crate::runtime_support::{FIXTURE, rulesets_dir, tenka, workspace_root};
+use crate::runtime_support::{FIXTURE, rulesets_dir, run_ok, tenka, workspace_root};
 
 #[test]
 fn simulate_plays_a_thousand_games_and_reports_them_as_json() {
-    let output = tenka()
-        .arg("simulate")
-        .arg("--rulesets")
-        .arg(rulesets_dir())
-        .args([
-            "--ruleset",
-            FIXTURE,
-            "--players",
-            "2",
-            "--games",
-            "1000",
-            "--seed",
-            "1",
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let output = run_ok(
+        tenka()
+            .arg("simulate")
+            .arg("--rulesets")
+            .arg(rulesets_dir())
+            .args([
+                "--ruleset",
+                FIXTURE,
+                "--players",
+                "2",
+                "--games",
+                "1000",
+                "--seed",
+                "1",
+                "--json",
+            ]),
     );
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["ruleset"], FIXTURE);
@@ -115,32 +110,27 @@ fn simulate_refuses_a_bad_request_clearly() {
 fn exported_records_replay_and_a_tampered_one_is_reported() {
     let export = workspace_root().join(format!("target/test-exports-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&export);
-    let output = tenka()
-        .arg("simulate")
-        .arg("--rulesets")
-        .arg(rulesets_dir())
-        .args([
-            "--ruleset",
-            FIXTURE,
-            "--players",
-            "3",
-            "--games",
-            "3",
-            "--seed",
-            "9",
-            "--bot",
-            "search,random",
-            "--option",
-            "scoring=double-high",
-            "--export",
-        ])
-        .arg(&export)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    run_ok(
+        tenka()
+            .arg("simulate")
+            .arg("--rulesets")
+            .arg(rulesets_dir())
+            .args([
+                "--ruleset",
+                FIXTURE,
+                "--players",
+                "3",
+                "--games",
+                "3",
+                "--seed",
+                "9",
+                "--bot",
+                "search,random",
+                "--option",
+                "scoring=double-high",
+                "--export",
+            ])
+            .arg(&export),
     );
     let record_path = export.join("game-00001.json");
     let replay = tenka()

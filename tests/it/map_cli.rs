@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::runtime_support::{shogun_wasm, tenka, workspace_root};
+use crate::runtime_support::{run_ok, shogun_wasm, tenka, workspace_root};
 
 /// A `tenka` command that loads only the Shogun component built for the tests.
 fn tenka_with_shogun() -> std::process::Command {
@@ -82,20 +82,15 @@ fn a_map_renders_to_a_png_board_of_the_svg_size() {
         dir.join("map-render-isles.png"),
     );
     for out in [&svg_path, &png_path] {
-        let output = tenka_with_shogun()
-            .args([
-                "map",
-                "render",
-                "maps/shogun/examples/five-isles.toml",
-                "-o",
-            ])
-            .arg(out)
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
+        run_ok(
+            tenka_with_shogun()
+                .args([
+                    "map",
+                    "render",
+                    "maps/shogun/examples/five-isles.toml",
+                    "-o",
+                ])
+                .arg(out),
         );
     }
     let png = std::fs::read(&png_path).unwrap();
@@ -121,15 +116,10 @@ fn a_map_renders_to_a_png_board_of_the_svg_size() {
 fn a_map_renders_to_an_svg_board() {
     let out: PathBuf = workspace_root().join("target/test-caches/map-render-sun.svg");
     std::fs::create_dir_all(out.parent().unwrap()).unwrap();
-    let output = tenka_with_shogun()
-        .args(["map", "render", "maps/shogun/sun.toml", "-o"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    run_ok(
+        tenka_with_shogun()
+            .args(["map", "render", "maps/shogun/sun.toml", "-o"])
+            .arg(&out),
     );
     let svg = std::fs::read_to_string(&out).unwrap();
     assert!(

@@ -161,6 +161,18 @@ pub fn spec(seats: u32, seed_byte: u8) -> GameSpec {
     }
 }
 
+/// Runs a command to its end and returns what it printed; a failure fails the test with the
+/// command's error output.
+pub fn run_ok(command: &mut Command) -> std::process::Output {
+    let output = command.output().expect("the command runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
 /// The `tenka` binary, built once.
 pub fn tenka() -> Command {
     static BINARY: OnceLock<Result<PathBuf, String>> = OnceLock::new();
