@@ -5,6 +5,7 @@
 import { get, post } from './api.js';
 import { copyText, errorText, h, replace, toast } from './dom.js';
 import { hasKey, language, loadCatalogue, messageText, t } from './i18n.js';
+import { mapOptions } from './maps.js';
 import { seatChip, seatName, seatSymbol } from './seats.js';
 import { myGames, saveSeat, seatsOf } from './store.js';
 
@@ -98,20 +99,8 @@ class Lobby {
     const rulesetSelect = h('select', { id: 'new-ruleset', name: 'ruleset' }, this.rulesets.map((r) => h('option', { value: r.id, selected: r.id === f.ruleset }, `${r.name} ${r.version}`)));
     rulesetSelect.addEventListener('change', () => this.selectRuleset(rulesetSelect.value));
 
-    // Every map on offer: the ruleset's own, then further maps (examples); a map with errors is
-    // shown but cannot be chosen.
-    const mapOption = (m) => h('option', { value: m.id, selected: m.id === f.map, disabled: m.valid === false }, nameOf(ruleset.id, m.name) + (m.valid === false ? ` (${t('lobby.map-invalid')})` : ''));
-    const examples = (ruleset.maps || []).filter((m) => m.origin === 'example');
-    const mapSelect = h(
-      'select',
-      { id: 'new-map', name: 'map' },
-      examples.length
-        ? [
-            h('optgroup', { label: t('maps.listed') }, (ruleset.maps || []).filter((m) => m.origin !== 'example').map(mapOption)),
-            h('optgroup', { label: t('maps.examples') }, examples.map(mapOption)),
-          ]
-        : (ruleset.maps || []).map(mapOption),
-    );
+    // Every map on offer; a map with errors is shown but cannot be chosen.
+    const mapSelect = h('select', { id: 'new-map', name: 'map' }, mapOptions(ruleset, f.map, { disableInvalid: true }));
     mapSelect.addEventListener('change', () => (f.map = mapSelect.value));
 
     const variantSelect = h(

@@ -7,6 +7,23 @@ import { Board } from './board.js';
 import { errorText, h, replace } from './dom.js';
 import { loadCatalogue, messageText, t } from './i18n.js';
 
+/**
+ * The <option>s of a map picker: the ruleset's own maps, then further maps (examples) in a group
+ * of their own. A map with errors is marked; `disableInvalid` also makes it unselectable.
+ */
+export function mapOptions(ruleset, selected, { disableInvalid = false } = {}) {
+  const name = (m) => (m.name && m.name.key ? messageText(ruleset.id, m.name, (s) => t('seat.default', { n: s + 1 })) : String(m.name || m.id));
+  const option = (m) =>
+    h('option', { value: m.id, selected: m.id === selected, disabled: disableInvalid && m.valid === false }, name(m) + (m.valid === false ? ` (${t('lobby.map-invalid')})` : ''));
+  const maps = ruleset.maps || [];
+  const examples = maps.filter((m) => m.origin === 'example');
+  if (!examples.length) return maps.map(option);
+  return [
+    h('optgroup', { label: t('maps.listed') }, maps.filter((m) => m.origin !== 'example').map(option)),
+    h('optgroup', { label: t('maps.examples') }, examples.map(option)),
+  ];
+}
+
 /** Mounts the map preview page. */
 export async function mountMaps(root, { ruleset: wantedRuleset, map: wantedMap } = {}) {
   replace(root, h('p', { class: 'loading' }, t('common.loading')));
@@ -56,17 +73,7 @@ export async function mountMaps(root, { ruleset: wantedRuleset, map: wantedMap }
     if (!ruleset) return;
     await loadCatalogue(ruleset.id);
     const keep = mapSelect.value || wantedMap;
-    const option = (m) =>
-      h('option', { value: m.id, selected: m.id === keep }, (m.name && m.name.key ? messageText(ruleset.id, m.name, () => '') : String(m.name || m.id)) + (m.valid === false ? ` (${t('lobby.map-invalid')})` : ''));
-    const maps = ruleset.maps || [];
-    const listed = maps.filter((m) => m.origin !== 'example');
-    const examples = maps.filter((m) => m.origin === 'example');
-    replace(
-      mapSelect,
-      examples.length
-        ? [h('optgroup', { label: t('maps.listed') }, listed.map(option)), h('optgroup', { label: t('maps.examples') }, examples.map(option))]
-        : listed.map(option),
-    );
+    replace(mapSelect, mapOptions(ruleset, keep));
     await show();
   };
   rulesetSelect.addEventListener('change', fillMaps);

@@ -480,11 +480,16 @@ impl Runtime {
     pub fn load_dir(&self, dir: &Path) -> Result<Vec<LoadReport>> {
         Ok(wasm_files(dir)?
             .iter()
-            .map(|path| self.load_file_report(path))
+            .map(|path| self.load_report(path, || self.load_file(path)))
             .collect())
     }
 
-    fn load_file_report(&self, path: &Path) -> LoadReport {
+    /// What loading the component at `path` with `load` did, and how long it took.
+    fn load_report(
+        &self,
+        path: &Path,
+        load: impl FnOnce() -> Result<(Arc<LoadedRuleset>, CacheOutcome)>,
+    ) -> LoadReport {
         let started = Instant::now();
         let mut report = LoadReport {
             path: path.to_owned(),
@@ -494,7 +499,7 @@ impl Runtime {
             elapsed: Duration::ZERO,
             error: None,
         };
-        match self.load_file(path) {
+        match load() {
             Ok((ruleset, cache)) => {
                 report.ruleset_id = Some(ruleset.info().id.clone());
                 report.hash = Some(ruleset.hash());
@@ -510,7 +515,16 @@ impl Runtime {
     pub fn load_file(&self, path: &Path) -> Result<(Arc<LoadedRuleset>, CacheOutcome)> {
         let bytes = std::fs::read(path)
             .with_context(|| format!("failed to read the component {}", path.display()))?;
-        self.load_bytes(&bytes, Some(path.to_owned()))
+        self.load_file_bytes(path, &bytes)
+    }
+
+    /// Registers the component read from `path`.
+    fn load_file_bytes(
+        &self,
+        path: &Path,
+        bytes: &[u8],
+    ) -> Result<(Arc<LoadedRuleset>, CacheOutcome)> {
+        self.load_bytes(bytes, Some(path.to_owned()))
             .with_context(|| format!("refused the component {}", path.display()))
     }
 
@@ -611,53 +625,40 @@ impl Runtime {
     pub fn sync_dir(&self, dir: &Path) -> Result<DirChanges> {
         let mut changes = DirChanges::default();
         let paths = wasm_files(dir)?;
+        let before = self.rulesets();
         for path in &paths {
             let Ok(bytes) = std::fs::read(path) else {
                 // Being replaced right now: the next look sees the new file.
                 continue;
             };
             let hash = ContentHash::of(&bytes);
-            let unchanged = self
-                .rulesets()
+            let from_here: Vec<&Arc<LoadedRuleset>> = before
                 .iter()
-                .any(|loaded| loaded.source() == Some(path.as_path()) && loaded.hash == hash);
-            if !unchanged {
-                let report = self.load_file_report(path);
-                if let Some(id) = &report.ruleset_id {
-                    // The file now holds another ruleset: the one it held is gone.
-                    let replaced: Vec<String> = self
-                        .rulesets()
-                        .iter()
-                        .filter(|loaded| {
-                            loaded.source() == Some(path.as_path()) && &loaded.info().id != id
-                        })
-                        .map(|loaded| loaded.info().id.clone())
-                        .collect();
-                    let mut registry = self.registry_mut()?;
-                    for old in replaced {
-                        registry.current.remove(&old);
-                        changes.removed.push(old);
-                    }
+                .filter(|loaded| loaded.source() == Some(path.as_path()))
+                .collect();
+            if from_here.iter().any(|loaded| loaded.hash == hash) {
+                continue;
+            }
+            let report = self.load_report(path, || self.load_file_bytes(path, &bytes));
+            if let Some(id) = &report.ruleset_id {
+                // The file now holds another ruleset: the one it held is gone.
+                let mut registry = self.registry_mut()?;
+                for old in from_here.iter().filter(|loaded| &loaded.info().id != id) {
+                    registry.current.remove(&old.info().id);
+                    changes.removed.push(old.info().id.clone());
                 }
-                changes.loaded.push(report);
             }
+            changes.loaded.push(report);
         }
-        let gone: Vec<String> = self
-            .rulesets()
-            .iter()
-            .filter(|loaded| {
-                loaded.source().is_some_and(|source| {
-                    source.parent() == Some(dir) && !paths.contains(&source.to_path_buf())
-                })
+        let gone = before.iter().filter(|loaded| {
+            loaded.source().is_some_and(|source| {
+                source.parent() == Some(dir) && !paths.iter().any(|path| path == source)
             })
-            .map(|loaded| loaded.info().id.clone())
-            .collect();
-        if !gone.is_empty() {
-            let mut registry = self.registry_mut()?;
-            for id in gone {
-                registry.current.remove(&id);
-                changes.removed.push(id);
-            }
+        });
+        let mut registry = self.registry_mut()?;
+        for loaded in gone {
+            registry.current.remove(&loaded.info().id);
+            changes.removed.push(loaded.info().id.clone());
         }
         Ok(changes)
     }

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::engine::{self, LoadedRuleset, Runtime};
+use super::games::short_hash as short;
 use crate::maps::{MapName, MapOrigin};
 
 /// A map on offer.
@@ -229,10 +230,6 @@ impl Catalog {
         }
         changes
     }
-}
-
-fn short(hash: &str) -> &str {
-    super::games::short_hash(hash)
 }
 
 /// A map's diagnostics and, when it has no error, its board.
