@@ -45,8 +45,11 @@ export async function openPage(browser, { width = 1280, height = 800, context, l
   if (context) await page.setViewportSize({ width, height });
   const foreign = [];
   const errors = [];
+  // Every URL the page asked for, so a test can check that no secret was put into one.
+  const urls = [];
   page.on('request', (request) => {
     const url = request.url();
+    urls.push(url);
     if (url.startsWith('data:') || url.startsWith('blob:') || url === 'about:blank') return;
     if (new URL(url).origin !== serverOrigin) foreign.push(url);
   });
@@ -56,6 +59,7 @@ export async function openPage(browser, { width = 1280, height = 800, context, l
     if (errors.length) throw new Error(`the page threw: ${errors.join(' | ')}`);
   };
   page.foreign = foreign;
+  page.urls = urls;
   return page;
 }
 
@@ -107,8 +111,9 @@ export async function setOption(page, name, value) {
 }
 
 /**
- * Creates a game through the lobby form by clicking: `seats` is a list of 'human' or
- * 'bot:<kind>'; `options` maps option names to values. Returns the game id.
+ * Creates a game through the lobby form by clicking: `seats` is a list of 'human' (played on this
+ * device), 'invite' (a person invited by link) or 'bot:<kind>'; `options` maps option names to
+ * values. Returns the game id.
  */
 export async function createGame(page, { ruleset, map, seats, options = {}, seed }) {
   await page.goto(`${BASE}/#/`);
@@ -123,7 +128,6 @@ export async function createGame(page, { ruleset, map, seats, options = {}, seed
     await page.fill('#new-seed', seed);
   }
   await page.click('[data-action="create"]');
-  await page.waitForSelector('.created:not([hidden]) [data-invite]');
-  const link = await page.locator('[data-invite]').first().inputValue();
-  return link.match(/#\/play\/([^?]+)/)[1];
+  await page.waitForSelector('.created:not([hidden])[data-game-id]');
+  return page.locator('.created').getAttribute('data-game-id');
 }

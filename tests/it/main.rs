@@ -2,6 +2,7 @@
 mod bots; // The random and search bots.
 mod cli; // The `tenka` command line.
 mod hostile; // Misbehaving components fail only their own call.
+mod invites; // Seat tokens, invite codes, the host token and stream tickets.
 mod map_cli; // `tenka map check` and `tenka map render`.
 mod maps; // The worked example of an original Shogun map.
 mod reload; // Hot reload of maps, variants and components; games stay pinned.

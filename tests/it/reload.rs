@@ -94,7 +94,7 @@ async fn hot_reload_of_a_map_while_a_game_on_the_old_version_continues_and_repla
     // A game on the map as it is, with a person who has not moved yet and two bots.
     let body = json!({
         "ruleset": SHOGUN.id, "map": SHOGUN.map, "variant": "quick",
-        "seats": [{ "kind": "human" }, { "kind": "bot", "bot": "random" }, { "kind": "bot", "bot": "random" }],
+        "seats": [{ "kind": "human", "creator": true }, { "kind": "bot", "bot": "random" }, { "kind": "bot", "bot": "random" }],
     });
     let (status, created) = app.call("POST", "/api/games", None, Some(body)).await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
@@ -363,7 +363,7 @@ fn a_replaced_component_is_offered_at_once_while_games_stay_on_their_version_acr
     assert_eq!(offered_hash(&server.addr).as_deref(), Some(&*first_hash));
     let create = json!({
         "ruleset": FIXTURE, "map_toml": "",
-        "seats": [{ "kind": "human" }, { "kind": "bot", "bot": "random" }],
+        "seats": [{ "kind": "human", "creator": true }, { "kind": "bot", "bot": "random" }],
     });
     let (status, created) = http(&server.addr, "POST", "/api/games", None, Some(&create)).unwrap();
     assert_eq!(status, 201, "{created}");

@@ -71,6 +71,10 @@ async fn rulesets_maps_catalogues_and_the_openapi_document_are_served() {
         "/api/games",
         "/api/games/{id}",
         "/api/games/{id}/claim",
+        "/api/games/{id}/join",
+        "/api/games/{id}/invites",
+        "/api/games/{id}/seats/{seat}/invite",
+        "/api/games/{id}/stream-ticket",
         "/api/games/{id}/view",
         "/api/games/{id}/actions",
         "/api/games/{id}/log",
@@ -114,18 +118,21 @@ async fn play_against_bots(ruleset: &TestRuleset, bots: &[Option<&str>]) {
     let seats: Vec<Option<&str>> = [None].into_iter().chain(bots.iter().copied()).collect();
     let (game, tokens) = app.create_game(ruleset, &seats, json!({})).await;
     assert_eq!(tokens.len(), 1, "only the human seat gets a token");
-    let (seat, token) = &tokens[0];
+    let (seat, old_token) = &tokens[0];
 
     let (status, claimed) = app
         .call(
             "POST",
             &format!("/api/games/{game}/claim"),
-            Some(token),
+            Some(old_token),
             Some(json!({ "name": "Ann" })),
         )
         .await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(claimed, json!({ "seat": seat, "name": "Ann" }));
+    assert_eq!((&claimed["seat"], &claimed["name"]), (&json!(seat), &json!("Ann")));
+    // Claiming gives the seat a fresh token.
+    let token = &claimed["token"].as_str().unwrap().to_owned();
+    assert_ne!(token, old_token);
 
     let mut rng = answer_rng(1);
     let mut moves = 0;
@@ -577,11 +584,24 @@ async fn no_seat_ever_receives_another_seats_secrets() {
     }
 }
 
-/// The first update of the game's event stream for `token`, as text.
-async fn stream_snapshot(app: &TestApp, game: &str, token: Option<&str>) -> String {
+/// The game's event stream from `since` as the browser opens it: for a seat, with a single-use
+/// ticket fetched with the seat's token (EventSource cannot send the header).
+pub async fn open_stream(app: &TestApp, game: &str, token: Option<&str>, since: u64) -> Body {
     let uri = match token {
-        Some(token) => format!("/api/games/{game}/stream?since=0&token={token}"),
-        None => format!("/api/games/{game}/stream?since=0"),
+        Some(token) => {
+            let (status, ticket) = app
+                .call(
+                    "POST",
+                    &format!("/api/games/{game}/stream-ticket"),
+                    Some(token),
+                    None,
+                )
+                .await;
+            assert_eq!(status, StatusCode::OK, "{ticket}");
+            let ticket = ticket["ticket"].as_str().unwrap();
+            format!("/api/games/{game}/stream?since={since}&ticket={ticket}")
+        }
+        None => format!("/api/games/{game}/stream?since={since}"),
     };
     let response = app
         .router
@@ -590,7 +610,12 @@ async fn stream_snapshot(app: &TestApp, game: &str, token: Option<&str>) -> Stri
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
-    let mut body = response.into_body();
+    response.into_body()
+}
+
+/// The first update of the game's event stream for `token`, as text.
+async fn stream_snapshot(app: &TestApp, game: &str, token: Option<&str>) -> String {
+    let mut body = open_stream(app, game, token, 0).await;
     let frame = tokio::time::timeout(Duration::from_secs(5), body.frame())
         .await
         .unwrap()
@@ -632,17 +657,8 @@ async fn live_updates_reach_every_seat_and_a_reconnecting_client_catches_up() {
     let (game, tokens) = app
         .create(&[None, None, None], json!({ "rounds": 3 }))
         .await;
-    let open = |token: Option<&str>, since: u64| {
-        let uri = match token {
-            Some(token) => format!("/api/games/{game}/stream?since={since}&token={token}"),
-            None => format!("/api/games/{game}/stream?since={since}"),
-        };
-        app.router
-            .clone()
-            .oneshot(Request::get(uri).body(Body::empty()).unwrap())
-    };
-    let mut spectator = open(None, 0).await.unwrap().into_body();
-    let mut seat0 = open(Some(&tokens[0].1), 0).await.unwrap().into_body();
+    let mut spectator = open_stream(&app, &game, None, 0).await;
+    let mut seat0 = open_stream(&app, &game, Some(&tokens[0].1), 0).await;
     let first = read_updates_until(&mut spectator, 0).await;
     assert_eq!(first[0]["version"], 0);
 
@@ -690,7 +706,7 @@ async fn live_updates_reach_every_seat_and_a_reconnecting_client_catches_up() {
     );
 
     // A client that left after version 1 reconnects and gets exactly what it missed.
-    let mut again = open(Some(&tokens[1].1), 1).await.unwrap().into_body();
+    let mut again = open_stream(&app, &game, Some(&tokens[1].1), 1).await;
     let caught_up = read_updates_until(&mut again, 3).await;
     assert_eq!(versions(&caught_up), vec![2, 3]);
 }

@@ -176,7 +176,7 @@ fn two_servers_on_one_postgres_database_share_games_and_accept_a_raced_move_once
     let a = ServerProcess::start(&dirs[0].0, Some(&cluster.url));
     let b = ServerProcess::start(&dirs[1].0, Some(&cluster.url));
 
-    let body = json!({ "ruleset": RULESET.id, "map": RULESET.map, "options": { "rounds": 4 }, "seats": [{ "kind": "human" }, { "kind": "human" }, { "kind": "human" }] });
+    let body = json!({ "ruleset": RULESET.id, "map": RULESET.map, "options": { "rounds": 4 }, "seats": [{ "kind": "human", "creator": true }, { "kind": "human", "creator": true }, { "kind": "human", "creator": true }] });
     let (status, created) = http(&a.addr, "POST", "/api/games", None, Some(&body)).unwrap();
     assert_eq!(status, 201, "{created}");
     let game = created["id"].as_str().unwrap().to_owned();

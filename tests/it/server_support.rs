@@ -195,7 +195,7 @@ impl TestApp {
         let seats: Vec<Value> = seats
             .iter()
             .map(|seat| match seat {
-                None => json!({ "kind": "human" }),
+                None => json!({ "kind": "human", "creator": true }),
                 Some(bot) => json!({ "kind": "bot", "bot": bot }),
             })
             .collect();

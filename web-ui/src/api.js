@@ -48,8 +48,12 @@ export const post = (path, body, token) => api('POST', path, { token, body });
 
 /**
  * Follows a game's live updates. Calls `onUpdate({version, log})` for each update and keeps the
- * last version seen, so that a reconnection asks for every entry it missed. Returns a function
- * that stops following.
+ * last version seen, so that a reconnection asks for every entry it missed. `token` (a string, or
+ * a function giving the seat's current token, which a claim replaces) follows as that seat:
+ * EventSource cannot send headers, so each connection first gets a single-use stream ticket with
+ * the token in the Authorization header; the token itself never goes into the URL. Returns a
+ * function that stops following. `onState` hears 'open', 'lost' and 'forbidden' (the token no
+ * longer holds the seat; following stops).
  */
 export function follow(gameId, { token, since, onUpdate, onState }) {
   let last = since || 0;
@@ -57,11 +61,31 @@ export function follow(gameId, { token, since, onUpdate, onState }) {
   let stopped = false;
   let retry = null;
   let delay = 1000;
-  const open = () => {
+  const game = `/api/games/${encodeURIComponent(gameId)}`;
+  const again = () => {
+    if (stopped) return;
+    onState && onState('lost');
+    retry = setTimeout(open, delay);
+    delay = Math.min(delay * 2, 15000);
+  };
+  const open = async () => {
     if (stopped) return;
     const params = new URLSearchParams({ since: String(last) });
-    if (token) params.set('token', token);
-    source = new EventSource(`/api/games/${encodeURIComponent(gameId)}/stream?${params}`);
+    const current = typeof token === 'function' ? token() : token;
+    if (current) {
+      try {
+        const { ticket } = await post(`${game}/stream-ticket`, undefined, current);
+        params.set('ticket', ticket);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 403) {
+          stopped = true;
+          onState && onState('forbidden');
+        } else again();
+        return;
+      }
+      if (stopped) return;
+    }
+    source = new EventSource(`${game}/stream?${params}`);
     source.addEventListener('open', () => {
       delay = 1000;
       onState && onState('open');
@@ -77,13 +101,11 @@ export function follow(gameId, { token, since, onUpdate, onState }) {
       onUpdate(data);
     });
     source.addEventListener('error', () => {
-      // The browser retries by itself with the original URL; reopen with the last version instead
-      // so that nothing is missed and nothing is received twice.
+      // The browser would retry by itself with the original URL, whose ticket is spent; reopen
+      // with a fresh ticket and the last version instead, so that nothing is missed and nothing
+      // is received twice.
       source.close();
-      if (stopped) return;
-      onState && onState('lost');
-      retry = setTimeout(open, delay);
-      delay = Math.min(delay * 2, 15000);
+      again();
     });
   };
   open();

@@ -9,7 +9,7 @@ import { loadCatalogue, messageText, onLanguageChange, t } from './i18n.js';
 import { LogView } from './log.js';
 import { resultsView } from './results.js';
 import { seatChip, seatName, seatSymbol } from './seats.js';
-import { saveSeat, seatsOf } from './store.js';
+import { forgetSeat, saveSeat, seatsOf } from './store.js';
 import { towerAnimation } from './tower.js';
 
 function rejectionText(rulesetId, body, seats) {
@@ -24,7 +24,8 @@ function rejectionText(rulesetId, body, seats) {
 
 /**
  * Mounts the game screen into `root`. `mode` is play, watch or hotseat; `token` is the seat's
- * token for play (from an invite link or this browser's store). Returns {destroy}.
+ * token for play (from this browser's store, or from a link of a game made before invites).
+ * Returns {destroy}.
  */
 export async function mountGame(root, { gameId, mode, token, seat: seatHint }) {
   const screen = new GameScreen(root, gameId, mode);
@@ -67,6 +68,7 @@ class GameScreen {
     this.seats = this.game.seats || [];
     await loadCatalogue(this.rulesetId, this.game.ruleset_hash);
 
+    let storedSeat = null;
     if (this.mode === 'play') {
       if (!token) {
         const held = seatsOf(this.gameId);
@@ -76,6 +78,7 @@ class GameScreen {
           return;
         }
         token = chosen.token;
+        storedSeat = chosen.seat;
       }
       this.token = token;
     } else if (this.mode === 'hotseat') {
@@ -100,6 +103,8 @@ class GameScreen {
       await this.refresh();
     } catch (err) {
       if (err instanceof ApiError && err.status === 403) {
+        // The seat was given away (its token replaced): this browser no longer holds it.
+        if (storedSeat !== null) forgetSeat(this.gameId, storedSeat);
         replace(this.root, h('div', { class: 'panel error-panel' }, h('h1', {}, t('game.bad-token')), h('p', {}, h('a', { href: `#/watch/${encodeURIComponent(this.gameId)}` }, t('game.watch-instead')))));
         return;
       }
@@ -211,11 +216,13 @@ class GameScreen {
     const lastVersion = () => (this.logView.entries.length ? this.logView.entries[this.logView.entries.length - 1].version : 0);
     this.stream = follow(this.gameId, {
       // A hot-seat device follows the public stream; each seat's own entries are fetched with
-      // that seat's token while it is at the screen.
-      token: this.mode === 'play' ? this.token : undefined,
+      // that seat's token while it is at the screen. A player follows with the seat's current
+      // token, which a claim replaces.
+      token: this.mode === 'play' ? () => this.token : undefined,
       since: lastVersion(),
       onState: (state) => {
         this.connection.hidden = state !== 'lost';
+        if (state === 'forbidden') toast(t('game.bad-token'), 'error');
       },
       onUpdate: async (data) => {
         // During a hand-over nothing is shown; the next player's log is fetched on confirming.
@@ -411,7 +418,11 @@ class GameScreen {
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       try {
-        await post(this.api('/claim'), { name: input.value.trim() || seatName(this.seats, seat) }, this.token);
+        // Claiming gives the seat a fresh token; the one used so far (which the game's creator
+        // may have seen, for games made before invites) stops working.
+        const claimed = await post(this.api('/claim'), { name: input.value.trim() || seatName(this.seats, seat) }, this.token);
+        this.token = claimed.token;
+        saveSeat(this.gameId, seat, claimed.token, { ruleset: this.rulesetId });
         this.game = await get(this.api(''));
         this.seats = this.game.seats;
         this.claim.hidden = true;

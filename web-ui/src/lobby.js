@@ -1,13 +1,15 @@
 // The lobby: create a game (ruleset, board side, seats, bots, variant options generated from the
-// ruleset's option schema), share one invite link per person's seat, resume this browser's games
-// and watch any game.
+// ruleset's option schema), share one single-use invite link per invited person's seat (copy,
+// revoke, new link), resume this browser's games and watch any game. The browser keeps the tokens
+// of the seats it plays and the host token of the games it created, never another person's seat.
 
 import { get, post } from './api.js';
-import { copyText, errorText, h, replace, toast } from './dom.js';
+import { errorText, h, replace, toast } from './dom.js';
 import { hasKey, language, loadCatalogue, messageText, t } from './i18n.js';
+import { invitesPanel, inviteRow } from './invites.js';
 import { mapOptions } from './maps.js';
 import { seatChip, seatName, seatSymbol } from './seats.js';
-import { myGames, saveSeat, seatsOf } from './store.js';
+import { myGames, saveHost, saveSeat, seatsOf } from './store.js';
 
 const BOTS = ['random', 'search'];
 
@@ -133,17 +135,18 @@ class Lobby {
         'select',
         { id: `seat-${i}-kind`, 'aria-label': t('lobby.seat-kind', { n: i + 1 }), 'data-seat-kind': i },
         h('option', { value: 'human', selected: seat.kind === 'human' }, t('lobby.kind-human')),
+        h('option', { value: 'invite', selected: seat.kind === 'invite' }, t('lobby.kind-invite')),
         BOTS.map((bot) => h('option', { value: `bot:${bot}`, selected: seat.kind === 'bot' && seat.bot === bot }, t(`lobby.kind-bot-${bot}`))),
       );
       kind.addEventListener('change', () => {
-        if (kind.value === 'human') seat.kind = 'human';
+        if (kind.value === 'human' || kind.value === 'invite') seat.kind = kind.value;
         else {
           seat.kind = 'bot';
           seat.bot = kind.value.slice(4);
         }
-        name.disabled = seat.kind !== 'human';
+        name.disabled = seat.kind === 'bot';
       });
-      const name = h('input', { type: 'text', id: `seat-${i}-name`, maxlength: 40, value: seat.name, placeholder: t('seat.default', { n: i + 1 }), 'aria-label': t('lobby.seat-name', { n: i + 1 }), disabled: seat.kind !== 'human' });
+      const name = h('input', { type: 'text', id: `seat-${i}-name`, maxlength: 40, value: seat.name, placeholder: t('seat.default', { n: i + 1 }), 'aria-label': t('lobby.seat-name', { n: i + 1 }), disabled: seat.kind === 'bot' });
       name.addEventListener('input', () => (seat.name = name.value));
       seatRows.append(h('div', { class: 'seat-row' }, h('span', { class: `seat-chip seat-${i}` }, h('span', { class: 'seat-symbol', 'aria-hidden': 'true' }, seatSymbol(i)), h('span', { class: 'seat-name' }, t('seat.default', { n: i + 1 }))), kind, name));
     }
@@ -235,7 +238,11 @@ class Lobby {
     const body = {
       ruleset: f.ruleset,
       map: f.map,
-      seats: f.seats.slice(0, f.count).map((s) => (s.kind === 'human' ? { kind: 'human', ...(s.name.trim() ? { name: s.name.trim() } : {}) } : { kind: 'bot', bot: s.bot })),
+      // 'human' is a seat played on this device (its token comes back); 'invite' one for another
+      // person (an invite code comes back).
+      seats: f.seats
+        .slice(0, f.count)
+        .map((s) => (s.kind === 'bot' ? { kind: 'bot', bot: s.bot } : { kind: 'human', ...(s.kind === 'human' ? { creator: true } : {}), ...(s.name.trim() ? { name: s.name.trim() } : {}) })),
     };
     if (f.variant) body.variant = f.variant;
     if (Object.keys(options).length) body.options = options;
@@ -244,6 +251,7 @@ class Lobby {
     button.disabled = true;
     try {
       const created = await post('/api/games', body);
+      saveHost(created.id, created.host_token, { ruleset: f.ruleset });
       for (const seat of created.seats || []) if (seat.token) saveSeat(created.id, seat.seat, seat.token, { ruleset: f.ruleset });
       this.showCreated(created);
       await this.renderGames();
@@ -256,32 +264,33 @@ class Lobby {
   }
 
   showCreated(created) {
-    const base = `${location.origin}${location.pathname}`;
-    const humans = (created.seats || []).filter((s) => s.token);
-    const rows = humans.map((seat) => {
-      const link = `${base}#/play/${encodeURIComponent(created.id)}?token=${encodeURIComponent(seat.token)}`;
-      const input = h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('lobby.invite-for', { seat: seat.name || t('seat.default', { n: seat.seat + 1 }) }), 'data-invite': seat.seat });
-      input.addEventListener('focus', () => input.select());
-      return h(
-        'li',
-        { class: 'invite' },
-        seatChip(created.seats, seat.seat),
-        input,
-        h('button', { type: 'button', class: 'secondary small', onclick: async () => toast((await copyText(link)) ? t('lobby.copied') : t('lobby.copy-failed'), 'ok') }, t('lobby.copy')),
-        h('a', { class: 'button small primary', href: `#/play/${encodeURIComponent(created.id)}?seat=${seat.seat}`, 'data-play-seat': seat.seat }, t('lobby.play-here')),
+    const id = encodeURIComponent(created.id);
+    const own = (created.seats || []).filter((s) => s.token);
+    const rows = (created.seats || [])
+      .filter((s) => s.token || s.invite)
+      .map((seat) =>
+        seat.token
+          ? h(
+              'li',
+              { class: 'invite own' },
+              seatChip(created.seats, seat.seat),
+              h('span', { class: 'invite-state' }, t('lobby.seat-yours')),
+              h('a', { class: 'button small primary', href: `#/play/${id}?seat=${seat.seat}`, 'data-play-seat': seat.seat }, t('lobby.play-here')),
+            )
+          : inviteRow({ gameId: created.id, seats: created.seats, seat: seat.seat, state: 'code', code: seat.invite }),
       );
-    });
+    this.createdPanel.dataset.gameId = created.id;
     replace(
       this.createdPanel,
       h('h2', { id: 'created-title' }, t('lobby.created')),
-      h('p', { class: 'hint' }, t('lobby.invite-hint')),
+      rows.length > own.length ? h('p', { class: 'hint' }, t('lobby.invite-hint')) : null,
       h('ul', { class: 'invites' }, rows),
       h(
         'p',
         { class: 'created-actions' },
-        humans.length > 1 ? h('a', { class: 'button', href: `#/hotseat/${encodeURIComponent(created.id)}`, 'data-action': 'hotseat' }, t('lobby.hotseat')) : null,
+        own.length > 1 ? h('a', { class: 'button', href: `#/hotseat/${id}`, 'data-action': 'hotseat' }, t('lobby.hotseat')) : null,
         ' ',
-        h('a', { class: 'button secondary', href: `#/watch/${encodeURIComponent(created.id)}` }, t('lobby.watch')),
+        h('a', { class: 'button secondary', href: `#/watch/${id}` }, t('lobby.watch')),
       ),
     );
     this.createdPanel.hidden = false;
@@ -312,7 +321,23 @@ class Lobby {
       const links = seats.map((s) => h('a', { class: 'button small', href: `#/play/${encodeURIComponent(entry.id)}?seat=${s.seat}`, title: t('lobby.play-as', { seat: seatName(game.seats, s.seat) }) }, seatChip(game.seats, s.seat)));
       if (seats.length > 1) links.push(h('a', { class: 'button small secondary', href: `#/hotseat/${encodeURIComponent(entry.id)}` }, t('lobby.hotseat-short')));
       if (game.status === 'finished') links.push(h('a', { class: 'button small secondary', href: `#/replay/${encodeURIComponent(entry.id)}` }, t('lobby.replay')));
-      mineList.append(h('li', { class: 'game-row', 'data-game': entry.id }, what(game), h('span', { class: `badge ${game.status}` }, status(game)), h('span', { class: 'game-links' }, links)));
+      const row = h('li', { class: 'game-row', 'data-game': entry.id }, what(game), h('span', { class: `badge ${game.status}` }, status(game)), h('span', { class: 'game-links' }, links));
+      if (entry.host && game.status !== 'finished' && game.seats.some((s) => s.kind === 'human' && !seats.some((own) => own.seat === s.seat))) {
+        // The creator's invite controls, fetched when asked for.
+        const toggle = h('button', { type: 'button', class: 'button small secondary', 'aria-expanded': 'false', 'data-invites': entry.id }, t('lobby.invites'));
+        toggle.addEventListener('click', async () => {
+          const open = row.querySelector('.invites-panel');
+          if (open) {
+            open.remove();
+            toggle.setAttribute('aria-expanded', 'false');
+            return;
+          }
+          toggle.setAttribute('aria-expanded', 'true');
+          row.append(await invitesPanel(entry.id));
+        });
+        row.querySelector('.game-links').append(toggle);
+      }
+      mineList.append(row);
     }
     replace(this.mine, h('h2', { id: 'mine-title' }, t('lobby.your-games')), mine.length ? mineList : h('p', { class: 'hint' }, t('lobby.none')));
 

@@ -1,10 +1,12 @@
 // The page's entry point: the header (navigation and language switch) and the hash router.
-// Routes: #/ lobby (?ruleset=&map= preselect the new game), #/play/{id}?token=...|?seat=n, #/watch/{id}, #/hotseat/{id}, #/replay/{id},
-// #/maps.
+// Routes: #/ lobby (?ruleset=&map= preselect the new game), #/play/{id}?seat=n (or ?token=, the
+// links of games made before invites), #/join/{id}?code= (an invite link), #/watch/{id},
+// #/hotseat/{id}, #/replay/{id}, #/maps.
 
 import { h, replace, toast } from './dom.js';
 import { initI18n, language, LANGUAGES, onLanguageChange, setLanguage, t } from './i18n.js';
 import { mountGame } from './game.js';
+import { mountJoin } from './invites.js';
 import { mountLobby } from './lobby.js';
 import { mountMaps } from './maps.js';
 import { mountReplay } from './replay.js';
@@ -33,6 +35,7 @@ async function route() {
   try {
     if (!page) screen = await mountLobby(app, { ruleset: params.get('ruleset'), map: params.get('map') });
     else if (page === 'play' && id) screen = await mountGame(app, { gameId: id, mode: 'play', token: params.get('token'), seat: params.has('seat') ? Number(params.get('seat')) : null });
+    else if (page === 'join' && id) screen = await mountJoin(app, { gameId: id, code: params.get('code') });
     else if (page === 'watch' && id) screen = await mountGame(app, { gameId: id, mode: 'watch' });
     else if (page === 'hotseat' && id) screen = await mountGame(app, { gameId: id, mode: 'hotseat' });
     else if (page === 'replay' && id) screen = await mountReplay(app, { gameId: id });

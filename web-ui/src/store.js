@@ -1,6 +1,7 @@
-// What this browser remembers: the seats it holds (game id -> seat -> token) and the language.
-// Tokens stay in this browser's localStorage only; they are never put into a shared link except
-// the invite link made for exactly one seat.
+// What this browser remembers: the seats it plays (game id -> seat -> token), the host token of
+// each game it created, and the language. Never another person's seat: invite codes are shown to
+// the creator and not kept (a link shown again is a new code). Tokens stay in this browser's
+// localStorage only and are never put into a link or a URL.
 
 const GAMES_KEY = 'tenka.games.v1';
 
@@ -21,26 +22,56 @@ function writeGames(games) {
   }
 }
 
-/** Remembers that this browser holds `seat` of `gameId` with `token`. */
+/** The stored entry of a game, created if missing. */
+function entryOf(games, gameId) {
+  const game = games[gameId] || { saved_at: new Date().toISOString() };
+  if (!game.seats || typeof game.seats !== 'object') game.seats = {};
+  games[gameId] = game;
+  return game;
+}
+
+/** Remembers that this browser holds `seat` of `gameId` with `token` (replacing an older one). */
 export function saveSeat(gameId, seat, token, meta = {}) {
   const games = readGames();
-  const game = games[gameId] || { seats: {}, saved_at: new Date().toISOString() };
+  const game = entryOf(games, gameId);
   game.seats[String(seat)] = token;
   Object.assign(game, meta);
-  games[gameId] = game;
   writeGames(games);
+}
+
+/** Forgets one seat of a game (its token no longer works: the seat was given away). */
+export function forgetSeat(gameId, seat) {
+  const games = readGames();
+  if (!games[gameId] || !games[gameId].seats) return;
+  delete games[gameId].seats[String(seat)];
+  writeGames(games);
+}
+
+/** Remembers the host token of a game this browser created (it manages the game's invites). */
+export function saveHost(gameId, hostToken, meta = {}) {
+  const games = readGames();
+  const game = entryOf(games, gameId);
+  game.host = hostToken;
+  Object.assign(game, meta);
+  writeGames(games);
+}
+
+/** The host token of a game this browser created, or null. */
+export function hostOf(gameId) {
+  const game = readGames()[gameId];
+  return (game && typeof game.host === 'string' && game.host) || null;
 }
 
 /** The seats held for a game, as [{seat, token}] in seat order. */
 export function seatsOf(gameId) {
   const game = readGames()[gameId];
-  if (!game) return [];
+  if (!game || !game.seats) return [];
   return Object.entries(game.seats)
     .map(([seat, token]) => ({ seat: Number(seat), token }))
     .sort((a, b) => a.seat - b.seat);
 }
 
-/** Every game this browser holds a seat of: [{id, seats, saved_at, ...meta}], newest first. */
+/** Every game this browser holds a seat of or created: [{id, seats, host?, saved_at, ...meta}], newest first. */
 export function myGames() {
   return Object.entries(readGames())
     .map(([id, game]) => ({ id, ...game }))

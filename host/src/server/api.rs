@@ -23,7 +23,9 @@ use super::AppState;
 use super::catalog::RulesetEntry;
 use super::error::{AppError, AppJson, AppResult};
 use super::games::{LiveGame, Update};
-use super::storage::{StoredAction, StoredGame, StoredSeat, now_millis};
+use super::storage::{
+    InviteChange, NewCredentials, StoredAction, StoredGame, StoredSeat, now_millis,
+};
 use super::tokens;
 
 /// The names bots answer to.
@@ -33,28 +35,33 @@ pub const BOT_NAMES: [&str; 2] = ["random", "search"];
 // Who is asking
 // ---------------------------------------------------------------------------------------------
 
-/// The token a request carries: `Authorization: Bearer <token>`, or `?token=` for EventSource,
-/// which cannot set headers.
-fn request_token<'a>(
-    headers: &'a HeaderMap,
-    query_token: Option<&'a str>,
-) -> AppResult<Option<&'a str>> {
-    if let Some(value) = headers.get(header::AUTHORIZATION) {
-        let value = value
-            .to_str()
-            .map_err(|_| AppError::BadRequest("the Authorization header is not text".to_owned()))?;
-        let token = value.strip_prefix("Bearer ").ok_or_else(|| {
-            AppError::BadRequest("the Authorization header must be `Bearer <token>`".to_owned())
-        })?;
-        return Ok(Some(token.trim()));
-    }
-    Ok(query_token.filter(|token| !token.is_empty()))
+/// The token a request carries: `Authorization: Bearer <token>`. Never from the URL: a URL ends
+/// up in logs, proxies and browser history (the event stream uses a ticket instead).
+fn request_token(headers: &HeaderMap) -> AppResult<Option<&str>> {
+    let Some(value) = headers.get(header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let value = value
+        .to_str()
+        .map_err(|_| AppError::BadRequest("the Authorization header is not text".to_owned()))?;
+    let token = value.strip_prefix("Bearer ").ok_or_else(|| {
+        AppError::BadRequest("the Authorization header must be `Bearer <token>`".to_owned())
+    })?;
+    Ok(Some(token.trim()))
+}
+
+/// The seat whose current token has this digest.
+fn seat_with_token_hash(game: &LiveGame, hash: &str) -> Option<Seat> {
+    game.seats()
+        .iter()
+        .find(|seat| seat.token_hash.as_deref() == Some(hash))
+        .map(|seat| seat.seat)
 }
 
 /// The viewer a request reads as: the token's seat, or a spectator without a token. A token that
 /// belongs to no seat of this game is refused rather than silently downgraded.
-fn viewer_of(game: &LiveGame, headers: &HeaderMap, query_token: Option<&str>) -> AppResult<Viewer> {
-    match request_token(headers, query_token)? {
+fn viewer_of(game: &LiveGame, headers: &HeaderMap) -> AppResult<Viewer> {
+    match request_token(headers)? {
         None => Ok(Viewer::Spectator),
         Some(token) => game.seat_of_token(token).map(Viewer::Seat).ok_or_else(|| {
             AppError::Forbidden("this token belongs to no seat of this game".to_owned())
@@ -63,13 +70,50 @@ fn viewer_of(game: &LiveGame, headers: &HeaderMap, query_token: Option<&str>) ->
 }
 
 /// The seat a request acts for; acting needs a token.
-fn seat_of(game: &LiveGame, headers: &HeaderMap, query_token: Option<&str>) -> AppResult<Seat> {
-    match viewer_of(game, headers, query_token)? {
+fn seat_of(game: &LiveGame, headers: &HeaderMap) -> AppResult<Seat> {
+    match viewer_of(game, headers)? {
         Viewer::Seat(seat) => Ok(seat),
         Viewer::Spectator => Err(AppError::Forbidden(
             "acting needs the seat's token: `Authorization: Bearer <token>`".to_owned(),
         )),
     }
+}
+
+/// Checks that the request carries the game's host token (the creator's credential).
+async fn require_host(state: &AppState, game: &LiveGame, headers: &HeaderMap) -> AppResult<()> {
+    let token = request_token(headers)?.ok_or_else(|| {
+        AppError::Forbidden(
+            "managing invites needs the game's host token: `Authorization: Bearer <host_token>`"
+                .to_owned(),
+        )
+    })?;
+    match state.hub.storage().host_token_hash(game.id()).await? {
+        Some(hash) if hash == tokens::token_hash(token) => Ok(()),
+        Some(_) => Err(AppError::Forbidden(
+            "this is not the game's host token".to_owned(),
+        )),
+        None => Err(AppError::Forbidden(
+            "this game was created before invites existed and has no host token".to_owned(),
+        )),
+    }
+}
+
+/// A display name as a person typed it: trimmed, 1 to 64 characters, no control characters and
+/// no bidirectional controls (which can make a name read as something else, or spill into the
+/// text around it).
+fn checked_name(name: &str) -> AppResult<&str> {
+    let name = name.trim();
+    let disguising = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if name.is_empty() || name.chars().count() > 64 || name.chars().any(disguising) {
+        return Err(AppError::BadRequest(
+            "a name has 1 to 64 characters, without control or bidirectional characters"
+                .to_owned(),
+        ));
+    }
+    Ok(name)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -170,11 +214,15 @@ pub async fn map_preview(
 #[derive(Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum SeatRequest {
-    /// A person, invited by link.
+    /// A person: the creator (`creator: true`, the seat's token is in the answer) or someone the
+    /// creator invites (an invite code is in the answer).
     Human {
         /// The display name until the person claims the seat.
         #[serde(default)]
         name: Option<String>,
+        /// Whether the creator plays this seat (on this device, hot-seat if several).
+        #[serde(default)]
+        creator: bool,
     },
     /// A server-side bot.
     Bot {
@@ -333,31 +381,43 @@ pub async fn create_game(
     };
 
     let id = tokens::new_game_id()?;
+    // The creator gets a host token to manage invites, a token for each seat it plays itself
+    // and an invite code for every other person's seat; no secret of a seat it does not play.
+    let host_token = tokens::new_token()?;
+    let mut credentials = NewCredentials {
+        host_token_hash: Some(tokens::token_hash(&host_token)),
+        invites: Vec::new(),
+    };
     let mut seats = Vec::new();
     let mut issued = Vec::new();
     for (index, seat) in request.seats.iter().enumerate() {
         let number = index as u32;
         match seat {
-            SeatRequest::Human { name } => {
-                let token = tokens::new_token()?;
-                let name = name
-                    .clone()
-                    .unwrap_or_else(|| format!("Player {}", index + 1));
-                if name.chars().count() > 64 {
-                    return Err(AppError::BadRequest(
-                        "a seat name has at most 64 characters".to_owned(),
-                    ));
-                }
+            SeatRequest::Human { name, creator } => {
+                let name = match name {
+                    Some(name) => checked_name(name)?.to_owned(),
+                    None => format!("Player {}", index + 1),
+                };
+                let secret = tokens::new_token()?;
+                let token_hash = if *creator {
+                    Some(tokens::token_hash(&secret))
+                } else {
+                    credentials
+                        .invites
+                        .push((number, tokens::token_hash(&secret)));
+                    None
+                };
                 seats.push(StoredSeat {
                     seat: number,
                     kind: "human".to_owned(),
                     name: name.clone(),
-                    token_hash: Some(tokens::token_hash(&token)),
+                    token_hash,
                     bot: None,
                     claimed: false,
                 });
-                issued
-                    .push(json!({ "seat": number, "kind": "human", "name": name, "token": token }));
+                let mut entry = json!({ "seat": number, "kind": "human", "name": name });
+                entry[if *creator { "token" } else { "invite" }] = Value::String(secret);
+                issued.push(entry);
             }
             SeatRequest::Bot { bot } => {
                 if !BOT_NAMES.contains(&bot.as_str()) {
@@ -391,10 +451,11 @@ pub async fn create_game(
         created_at: now_millis(),
         finished_at: None,
     };
-    let game = state.hub.create(stored, seats).await?;
+    let game = state.hub.create(stored, seats, &credentials).await?;
     let body = json!({
         "id": id,
         "version": game.summary().version,
+        "host_token": host_token,
         "seats": issued,
         "spectator_url": format!("/#/watch/{id}"),
     });
@@ -431,7 +492,9 @@ pub struct Claim {
     pub name: String,
 }
 
-/// `POST /api/games/{id}/claim`
+/// `POST /api/games/{id}/claim`: the holder of a seat's token takes the seat under a name and
+/// gets a fresh token; the old one stops working, so whoever else saw it (the creator of a game
+/// from before invites, an old invite link) can no longer act for the seat.
 pub async fn claim(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -439,29 +502,184 @@ pub async fn claim(
     AppJson(claim): AppJson<Claim>,
 ) -> AppResult<Json<Value>> {
     let game = state.hub.game(&id).await?;
-    let seat = seat_of(&game, &headers, None)?;
-    let name = claim.name.trim();
-    if name.is_empty() || name.chars().count() > 64 {
-        return Err(AppError::BadRequest(
-            "a name has 1 to 64 characters".to_owned(),
+    let seat = seat_of(&game, &headers)?;
+    let name = checked_name(&claim.name)?;
+    let old_hash = tokens::token_hash(request_token(&headers)?.unwrap_or_default());
+    let token = tokens::new_token()?;
+    let claimed = state
+        .hub
+        .storage()
+        .claim_with_new_token(game.id(), seat, &old_hash, &tokens::token_hash(&token), name)
+        .await?;
+    if !claimed {
+        return Err(AppError::Forbidden(
+            "this token was replaced meanwhile; it belongs to no seat any more".to_owned(),
         ));
     }
-    state.hub.claim(&game, seat, name).await?;
-    Ok(Json(json!({ "seat": seat, "name": name })))
+    state.hub.reload_seats(&game).await?;
+    Ok(Json(json!({ "seat": seat, "name": name, "token": token })))
 }
 
-/// Query of reading endpoints: a token for EventSource-style clients, and where to start.
+/// `POST /api/games/{id}/join` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Join {
+    /// The invite code from the invite link. In the body, never in a URL.
+    pub code: String,
+    /// The name to show for the seat; the seat's name so far if absent.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// `POST /api/games/{id}/join`: exchanges an invite code, once, for the seat's own fresh token.
+pub async fn join(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    AppJson(join): AppJson<Join>,
+) -> AppResult<Json<Value>> {
+    let game = state.hub.game(&id).await?;
+    let name = join.name.as_deref().map(checked_name).transpose()?;
+    let token = tokens::new_token()?;
+    let seat = state
+        .hub
+        .storage()
+        .redeem_invite(
+            game.id(),
+            &tokens::token_hash(join.code.trim()),
+            &tokens::token_hash(&token),
+            name,
+        )
+        .await?
+        .ok_or_else(|| {
+            AppError::Forbidden(
+                "this invite is not open: it was used, revoked or never issued for this game"
+                    .to_owned(),
+            )
+        })?;
+    state.hub.reload_seats(&game).await?;
+    let name = game
+        .seats()
+        .into_iter()
+        .find(|stored| stored.seat == seat)
+        .map(|stored| stored.name)
+        .unwrap_or_default();
+    Ok(Json(json!({ "seat": seat, "name": name, "token": token })))
+}
+
+/// `GET /api/games/{id}/invites`: the seats as the creator manages them (host token).
+pub async fn invites(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> AppResult<Json<Value>> {
+    let game = state.hub.game(&id).await?;
+    require_host(&state, &game, &headers).await?;
+    let open = state.hub.storage().open_invites(game.id()).await?;
+    Ok(Json(Value::Array(
+        game.seats()
+            .iter()
+            .map(|seat| {
+                let mut json = seat_json(seat);
+                json["invite_open"] = Value::Bool(open.contains(&seat.seat));
+                json
+            })
+            .collect(),
+    )))
+}
+
+/// The answer to an invite change that did not happen.
+fn invite_refusal(change: InviteChange, seat: u32) -> AppError {
+    match change {
+        InviteChange::Changed => AppError::Internal(anyhow::anyhow!("an invite change was done")),
+        InviteChange::NoSeat => AppError::NotFound(format!("the game has no seat {seat}")),
+        InviteChange::BotSeat => {
+            AppError::BadRequest(format!("seat {seat} is a bot's seat; nobody is invited to it"))
+        }
+        InviteChange::Claimed => AppError::Conflict(format!(
+            "seat {seat} is claimed by a person; its invite can no longer change"
+        )),
+    }
+}
+
+/// `POST /api/games/{id}/seats/{seat}/invite`: a new invite code for an unclaimed person's seat
+/// (host token). The seat's earlier invite is revoked, and a token someone holds for the seat
+/// (the creator's own, say) stops working: the seat is open to whoever gets the new code.
+pub async fn reissue_invite(
+    State(state): State<AppState>,
+    Path((id, seat)): Path<(String, u32)>,
+    headers: HeaderMap,
+) -> AppResult<Json<Value>> {
+    let game = state.hub.game(&id).await?;
+    require_host(&state, &game, &headers).await?;
+    if game.summary().finished || game.stored.finished_at.is_some() {
+        return Err(AppError::Conflict(
+            "the game is over; nobody can join it".to_owned(),
+        ));
+    }
+    let code = tokens::new_token()?;
+    match state
+        .hub
+        .storage()
+        .reissue_invite(game.id(), seat, &tokens::token_hash(&code))
+        .await?
+    {
+        InviteChange::Changed => {}
+        refused => return Err(invite_refusal(refused, seat)),
+    }
+    state.hub.reload_seats(&game).await?;
+    Ok(Json(json!({ "seat": seat, "invite": code })))
+}
+
+/// `DELETE /api/games/{id}/seats/{seat}/invite`: revokes an unclaimed seat's open invite (host
+/// token); the seat waits for a new one.
+pub async fn revoke_invite(
+    State(state): State<AppState>,
+    Path((id, seat)): Path<(String, u32)>,
+    headers: HeaderMap,
+) -> AppResult<Json<Value>> {
+    let game = state.hub.game(&id).await?;
+    require_host(&state, &game, &headers).await?;
+    match state.hub.storage().revoke_invite(game.id(), seat).await? {
+        InviteChange::Changed => Ok(Json(json!({ "seat": seat, "invite": null }))),
+        refused => Err(invite_refusal(refused, seat)),
+    }
+}
+
+/// Query of reading endpoints.
 #[derive(Debug, Default, Deserialize)]
 pub struct ReadQuery {
-    /// The seat's token, when no header can be sent.
+    /// Refused: a seat token in a URL ends up in logs. Named here only to say so clearly.
     #[serde(default)]
     pub token: Option<String>,
+    /// `/stream` only: a ticket from `POST /stream-ticket`, for clients that cannot send headers.
+    #[serde(default)]
+    pub ticket: Option<String>,
     /// Only entries after this version.
     #[serde(default)]
     pub since: Option<u64>,
     /// For `/view` of a finished game: the board after this many actions (the replay viewer).
     #[serde(default)]
     pub at: Option<u64>,
+}
+
+impl ReadQuery {
+    /// Refuses the secrets a URL must not carry here.
+    fn check(&self, ticket_allowed: bool) -> AppResult<()> {
+        if self.token.is_some() {
+            return Err(AppError::BadRequest(
+                "a seat token is not accepted in the URL (it would end up in logs): send \
+                 `Authorization: Bearer <token>`, or open the stream with a ticket from \
+                 `POST /api/games/{id}/stream-ticket`"
+                    .to_owned(),
+            ));
+        }
+        if self.ticket.is_some() && !ticket_allowed {
+            return Err(AppError::BadRequest(
+                "a stream ticket opens only `/stream`".to_owned(),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// `GET /api/games/{id}/view`
@@ -471,8 +689,9 @@ pub async fn view(
     Query(query): Query<ReadQuery>,
     headers: HeaderMap,
 ) -> AppResult<Json<Value>> {
+    query.check(false)?;
     let game = state.hub.game(&id).await?;
-    let viewer = viewer_of(&game, &headers, query.token.as_deref())?;
+    let viewer = viewer_of(&game, &headers)?;
     // The current view first: it loads a game that is not in memory (after a restart, say),
     // and only a loaded game has an up-to-date summary.
     let mut view = state.hub.view(&game, viewer).await?;
@@ -527,7 +746,7 @@ pub async fn submit_action(
     AppJson(request): AppJson<SubmitAction>,
 ) -> AppResult<Json<Value>> {
     let game = state.hub.game(&id).await?;
-    let seat = seat_of(&game, &headers, None)?;
+    let seat = seat_of(&game, &headers)?;
     if game
         .seats()
         .iter()
@@ -584,8 +803,9 @@ pub async fn log(
     Query(query): Query<ReadQuery>,
     headers: HeaderMap,
 ) -> AppResult<Json<Value>> {
+    query.check(false)?;
     let game = state.hub.game(&id).await?;
-    let viewer = viewer_of(&game, &headers, query.token.as_deref())?;
+    let viewer = viewer_of(&game, &headers)?;
     let entries = log_since(&state, &game, query.since.unwrap_or(0), viewer).await?;
     Ok(Json(Value::Array(entries)))
 }
@@ -598,16 +818,74 @@ struct StreamUpdate {
     seats_changed: bool,
 }
 
+/// `POST /api/games/{id}/stream-ticket`: a ticket that opens the game's event stream once, as
+/// the token's seat, within [`tokens::STREAM_TICKET_SECONDS`]. `EventSource` cannot send an
+/// `Authorization` header; a ticket in its URL is worthless once used or expired, where a seat
+/// token in a URL would stay valid in every log that recorded it.
+pub async fn stream_ticket(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> AppResult<Json<Value>> {
+    let game = state.hub.game(&id).await?;
+    seat_of(&game, &headers)?;
+    let token_hash = tokens::token_hash(request_token(&headers)?.unwrap_or_default());
+    let ticket = tokens::new_token()?;
+    state
+        .hub
+        .storage()
+        .insert_stream_ticket(
+            &tokens::token_hash(&ticket),
+            game.id(),
+            &token_hash,
+            now_millis() + tokens::STREAM_TICKET_SECONDS * 1000,
+        )
+        .await?;
+    Ok(Json(
+        json!({ "ticket": ticket, "expires_in": tokens::STREAM_TICKET_SECONDS }),
+    ))
+}
+
 /// `GET /api/games/{id}/stream` (server-sent events). A reconnecting client passes `since` (or
-/// its browser sends `Last-Event-ID`) and receives every entry it missed.
+/// its browser sends `Last-Event-ID`) and receives every entry it missed. A seat's stream ends
+/// when the seat's token changes (claimed, or reopened by the creator): it was opened for the
+/// old token, and the seat's next entries may be someone else's secrets.
 pub async fn stream(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Query(query): Query<ReadQuery>,
     headers: HeaderMap,
 ) -> AppResult<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>> {
+    query.check(true)?;
     let game = state.hub.game(&id).await?;
-    let viewer = viewer_of(&game, &headers, query.token.as_deref())?;
+    // The digest of the seat token the stream is opened for, if any.
+    let token_hash = match (&query.ticket, request_token(&headers)?) {
+        (Some(_), Some(_)) => {
+            return Err(AppError::BadRequest(
+                "send either a token or a ticket, not both".to_owned(),
+            ));
+        }
+        (Some(ticket), None) => Some(
+            state
+                .hub
+                .storage()
+                .take_stream_ticket(&tokens::token_hash(ticket), game.id())
+                .await?
+                .ok_or_else(|| {
+                    AppError::Forbidden(
+                        "this stream ticket is unknown, used or expired; get a new one".to_owned(),
+                    )
+                })?,
+        ),
+        (None, Some(token)) => Some(tokens::token_hash(token)),
+        (None, None) => None,
+    };
+    let viewer = match &token_hash {
+        None => Viewer::Spectator,
+        Some(hash) => Viewer::Seat(seat_with_token_hash(&game, hash).ok_or_else(|| {
+            AppError::Forbidden("this token belongs to no seat of this game".to_owned())
+        })?),
+    };
     let last_event_id = headers
         .get("last-event-id")
         .and_then(|value| value.to_str().ok())
@@ -625,6 +903,7 @@ pub async fn stream(
         state: AppState,
         game: Arc<LiveGame>,
         viewer: Viewer,
+        token_hash: Option<String>,
         updates: tokio::sync::broadcast::Receiver<Update>,
         sent: u64,
         first: bool,
@@ -633,6 +912,7 @@ pub async fn stream(
         state,
         game,
         viewer,
+        token_hash,
         updates,
         sent: since,
         first: true,
@@ -650,6 +930,11 @@ pub async fn stream(
                     Err(RecvError::Closed) => return None,
                 }
             };
+            if let (Viewer::Seat(seat), Some(hash)) = (cursor.viewer, &cursor.token_hash)
+                && seat_with_token_hash(&cursor.game, hash) != Some(seat)
+            {
+                return None;
+            }
             let log = match log_since(&cursor.state, &cursor.game, cursor.sent, cursor.viewer).await
             {
                 Ok(log) => log,
@@ -694,7 +979,7 @@ pub async fn hand_to_bot(
     AppJson(request): AppJson<HandToBot>,
 ) -> AppResult<Json<Value>> {
     let game = state.hub.game(&id).await?;
-    let own = seat_of(&game, &headers, None)?;
+    let own = seat_of(&game, &headers)?;
     if own != seat {
         return Err(AppError::Forbidden(
             "a token acts only for its own seat".to_owned(),

@@ -35,6 +35,10 @@ pub enum AppError {
         /// The ruleset's refusal, as the contract shapes it.
         rejection: Value,
     },
+    /// The request is well formed but the game's state forbids it now (a claimed seat's invite,
+    /// say).
+    #[error("{0}")]
+    Conflict(String),
     /// The game could not be created with this setup (bad map, options or seat count).
     #[error("{0}")]
     Setup(String),
@@ -59,6 +63,7 @@ impl AppError {
             AppError::NotFound(_) => (StatusCode::NOT_FOUND, "not-found"),
             AppError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
             AppError::Stale { .. } => (StatusCode::CONFLICT, "stale"),
+            AppError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
             AppError::Rejected { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "rejected"),
             AppError::Setup(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad-setup"),
             AppError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "ruleset-unavailable"),

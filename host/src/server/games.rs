@@ -19,7 +19,8 @@ use tokio::sync::broadcast;
 use super::engine::{self, LoadedRuleset, Runtime, Session};
 use super::error::{AppError, AppResult};
 use super::storage::{
-    DatabaseKind, Insert, Storage, StoredAction, StoredGame, StoredSeat, now_millis,
+    DatabaseKind, Insert, NewCredentials, Storage, StoredAction, StoredGame, StoredSeat,
+    now_millis,
 };
 use crate::bots::Bot;
 use crate::session::Applied;
@@ -336,11 +337,13 @@ impl Hub {
         Ok(game)
     }
 
-    /// Starts a new game: checks the setup by creating the session, then stores it.
+    /// Starts a new game: checks the setup by creating the session, then stores it with the
+    /// digests of its host token and invites.
     pub async fn create(
         self: &Arc<Self>,
         stored: StoredGame,
         seats: Vec<StoredSeat>,
+        credentials: &NewCredentials,
     ) -> AppResult<Arc<LiveGame>> {
         // By hash: the version the catalogue offered, even if a newer one was loaded since.
         let ruleset = self
@@ -358,7 +361,9 @@ impl Hub {
         })
         .await
         .context("starting a game failed")??;
-        self.storage.create_game(&stored, &seats).await?;
+        self.storage
+            .create_game_with(&stored, &seats, credentials)
+            .await?;
         let id = stored.id.clone();
         let game = Arc::new(LiveGame {
             stored,
@@ -710,19 +715,13 @@ impl Hub {
         Ok(())
     }
 
-    /// Marks a seat claimed by a person.
-    pub async fn claim(
-        self: &Arc<Self>,
-        game: &Arc<LiveGame>,
-        seat: Seat,
-        name: &str,
-    ) -> AppResult<()> {
-        self.storage.claim_seat(game.id(), seat, name).await?;
-        if let Ok(mut seats) = game.seats.write()
-            && let Some(stored) = seats.iter_mut().find(|stored| stored.seat == seat)
-        {
-            stored.claimed = true;
-            stored.name = name.to_owned();
+    /// Reads a game's seats again after the database changed them (a seat claimed, an invite
+    /// exchanged, a seat reopened), so a replaced token stops working at once, and tells the
+    /// game's subscribers and the other server processes.
+    pub async fn reload_seats(self: &Arc<Self>, game: &Arc<LiveGame>) -> AppResult<()> {
+        let seats = self.storage.seats(game.id()).await?;
+        if let Ok(mut current) = game.seats.write() {
+            *current = seats;
         }
         self.seats_changed(game).await;
         Ok(())

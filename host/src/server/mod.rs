@@ -93,6 +93,13 @@ pub fn app(state: AppState) -> Router {
         .route("/games", get(api::list_games).post(api::create_game))
         .route("/games/{id}", get(api::get_game))
         .route("/games/{id}/claim", post(api::claim))
+        .route("/games/{id}/join", post(api::join))
+        .route("/games/{id}/invites", get(api::invites))
+        .route(
+            "/games/{id}/seats/{seat}/invite",
+            post(api::reissue_invite).delete(api::revoke_invite),
+        )
+        .route("/games/{id}/stream-ticket", post(api::stream_ticket))
         .route("/games/{id}/view", get(api::view))
         .route("/games/{id}/actions", post(api::submit_action))
         .route("/games/{id}/log", get(api::log))

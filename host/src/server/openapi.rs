@@ -30,9 +30,10 @@ fn any_object() -> Value {
 /// The document.
 pub fn spec() -> Value {
     let game_id = path_param("id", "The game's id.");
-    let token_query = json!({
-        "name": "token", "in": "query", "required": false,
-        "description": "A seat's token, for clients that cannot send `Authorization` (EventSource).",
+    let seat_param = json!({ "name": "seat", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 0 } });
+    let ticket_query = json!({
+        "name": "ticket", "in": "query", "required": false,
+        "description": "A single-use stream ticket from `POST /api/games/{id}/stream-ticket`, for clients that cannot send `Authorization` (EventSource). Seat tokens are never accepted in a URL (`?token=` answers 400).",
         "schema": { "type": "string" }
     });
     let since_query = json!({
@@ -46,7 +47,7 @@ pub fn spec() -> Value {
         "info": {
             "title": "Tenka game server",
             "version": "1",
-            "description": "Play any loaded ruleset. A seat acts with its token (`Authorization: Bearer <token>`); without a token a client is a spectator and sees only what is public. Every error body is `{ error, message }`."
+            "description": "Play any loaded ruleset. A seat acts with its token (`Authorization: Bearer <token>`, never in a URL); without a token a client is a spectator and sees only what is public. A game's creator gets a host token (manages invites), the tokens of the seats it plays itself and one single-use invite code per other person's seat; a person exchanges the code for the seat's own token. Every error body is `{ error, message }`."
         },
         "paths": {
             "/api/rulesets": { "get": {
@@ -79,10 +80,10 @@ pub fn spec() -> Value {
                     "responses": { "200": json_response("The games.", json!({ "type": "array", "items": { "$ref": "#/components/schemas/Game" } })) }
                 },
                 "post": {
-                    "summary": "Create a game; every human seat gets a token, shown once.",
+                    "summary": "Create a game. The answer holds, once: the host token, a token for each seat marked `creator`, and an invite code for every other person's seat.",
                     "requestBody": json_body(json!({ "$ref": "#/components/schemas/CreateGame" })),
                     "responses": {
-                        "201": json_response("The game, with the human seats' tokens.", any_object()),
+                        "201": json_response("The game with its secrets, shown once.", json!({ "$ref": "#/components/schemas/CreatedGame" })),
                         "400": error_response("Malformed request or unknown option."),
                         "404": error_response("No such ruleset, map or variant."),
                         "413": error_response("Body over 64 KiB."),
@@ -92,19 +93,51 @@ pub fn spec() -> Value {
             },
             "/api/games/{id}": { "get": {
                 "summary": "One game.",
-                "parameters": [game_id],
+                "parameters": [game_id.clone()],
                 "responses": { "200": json_response("The game.", json!({ "$ref": "#/components/schemas/Game" })), "404": error_response("No such game.") }
             }},
             "/api/games/{id}/claim": { "post": {
-                "summary": "Claim the token's seat with a display name.",
-                "parameters": [game_id],
+                "summary": "Claim the token's seat with a display name. The seat gets a fresh token (in the answer); the one sent stops working.",
+                "parameters": [game_id.clone()],
                 "security": [{ "seatToken": [] }],
-                "requestBody": json_body(json!({ "type": "object", "required": ["name"], "properties": { "name": { "type": "string" } } })),
-                "responses": { "200": json_response("The claimed seat.", any_object()), "403": error_response("Wrong or missing token."), "404": error_response("No such game.") }
+                "requestBody": json_body(json!({ "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 64 } } })),
+                "responses": { "200": json_response("The claimed seat and its new token.", json!({ "$ref": "#/components/schemas/SeatToken" })), "400": error_response("Bad name."), "403": error_response("Wrong or missing token."), "404": error_response("No such game.") }
+            }},
+            "/api/games/{id}/join": { "post": {
+                "summary": "Exchange an invite code, once, for the seat's own fresh token; the seat is claimed.",
+                "parameters": [game_id.clone()],
+                "requestBody": json_body(json!({ "type": "object", "required": ["code"], "properties": { "code": { "type": "string" }, "name": { "type": "string", "minLength": 1, "maxLength": 64 } } })),
+                "responses": { "200": json_response("The seat and its token.", json!({ "$ref": "#/components/schemas/SeatToken" })), "400": error_response("Malformed body or bad name."), "403": error_response("The invite was used, revoked or never issued for this game."), "404": error_response("No such game.") }
+            }},
+            "/api/games/{id}/invites": { "get": {
+                "summary": "The seats as the creator manages them: the public seat facts plus `invite_open`.",
+                "parameters": [game_id.clone()],
+                "security": [{ "hostToken": [] }],
+                "responses": { "200": json_response("The seats.", json!({ "type": "array", "items": { "type": "object" } })), "403": error_response("Not the host token (or a game from before invites)."), "404": error_response("No such game.") }
+            }},
+            "/api/games/{id}/seats/{seat}/invite": {
+                "post": {
+                    "summary": "A new invite code for an unclaimed person's seat. The seat's earlier invite is revoked and any token held for the seat stops working.",
+                    "parameters": [game_id.clone(), seat_param.clone()],
+                    "security": [{ "hostToken": [] }],
+                    "responses": { "200": json_response("`{ seat, invite }`: the new code, shown once.", any_object()), "400": error_response("A bot's seat."), "403": error_response("Not the host token."), "404": error_response("No such game or seat."), "409": error_response("The seat is claimed, or the game is over.") }
+                },
+                "delete": {
+                    "summary": "Revoke an unclaimed seat's open invite.",
+                    "parameters": [game_id.clone(), seat_param.clone()],
+                    "security": [{ "hostToken": [] }],
+                    "responses": { "200": json_response("`{ seat, invite: null }`.", any_object()), "400": error_response("A bot's seat."), "403": error_response("Not the host token."), "404": error_response("No such game or seat."), "409": error_response("The seat is claimed.") }
+                }
+            },
+            "/api/games/{id}/stream-ticket": { "post": {
+                "summary": "A ticket that opens the event stream once, as the token's seat, within `expires_in` seconds.",
+                "parameters": [game_id.clone()],
+                "security": [{ "seatToken": [] }],
+                "responses": { "200": json_response("`{ ticket, expires_in }`.", any_object()), "403": error_response("Wrong or missing token."), "404": error_response("No such game.") }
             }},
             "/api/games/{id}/view": { "get": {
                 "summary": "The game as the token's seat (or a spectator) sees it; with `at`, as it was after that many actions (finished games only: the replay viewer).",
-                "parameters": [game_id, token_query, {
+                "parameters": [game_id.clone(), {
                     "name": "at", "in": "query", "required": false,
                     "description": "The board after this many actions; only once the game is over (403 before).",
                     "schema": { "type": "integer", "minimum": 0 }
@@ -114,7 +147,7 @@ pub fn spec() -> Value {
             }},
             "/api/games/{id}/actions": { "post": {
                 "summary": "Answer the token's seat's pending decision. Stored durably before the answer.",
-                "parameters": [game_id],
+                "parameters": [game_id.clone()],
                 "security": [{ "seatToken": [] }],
                 "requestBody": json_body(json!({ "type": "object", "required": ["version", "action"], "properties": { "version": { "type": "integer" }, "action": { "$ref": "#/components/schemas/Action" } } })),
                 "responses": {
@@ -129,19 +162,19 @@ pub fn spec() -> Value {
             }},
             "/api/games/{id}/log": { "get": {
                 "summary": "The log entries the viewer may see, after `since`.",
-                "parameters": [game_id, token_query.clone(), since_query.clone()],
+                "parameters": [game_id.clone(), since_query.clone()],
                 "security": bearer,
                 "responses": { "200": json_response("The entries.", json!({ "type": "array", "items": { "$ref": "#/components/schemas/LogEntry" } })), "403": error_response("Wrong token."), "404": error_response("No such game.") }
             }},
             "/api/games/{id}/stream": { "get": {
                 "summary": "Server-sent events: `update` with `{ version, log, seats_changed }` after every change, starting with what came after `since` (or `Last-Event-ID`).",
-                "parameters": [game_id, token_query, since_query],
+                "parameters": [game_id.clone(), ticket_query, since_query],
                 "security": bearer,
-                "responses": { "200": { "description": "An event stream.", "content": { "text/event-stream": { "schema": { "type": "string" } } } }, "403": error_response("Wrong token."), "404": error_response("No such game.") }
+                "responses": { "200": { "description": "An event stream. A seat's stream ends when the seat's token changes.", "content": { "text/event-stream": { "schema": { "type": "string" } } } }, "400": error_response("A token in the URL, or both a token and a ticket."), "403": error_response("Wrong token, or a used or expired ticket."), "404": error_response("No such game.") }
             }},
             "/api/games/{id}/seats/{seat}/bot": { "post": {
                 "summary": "Hand the token's seat to a bot, or take it back with `null`.",
-                "parameters": [game_id, { "name": "seat", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 0 } }],
+                "parameters": [game_id.clone(), seat_param],
                 "security": [{ "seatToken": [] }],
                 "requestBody": json_body(json!({ "type": "object", "required": ["bot"], "properties": { "bot": { "type": ["string", "null"], "enum": ["random", "search", null] } } })),
                 "responses": { "200": json_response("The seat's controller.", any_object()), "403": error_response("Not this seat's token."), "404": error_response("No such game.") }
@@ -158,11 +191,12 @@ pub fn spec() -> Value {
         },
         "components": {
             "securitySchemes": {
-                "seatToken": { "type": "http", "scheme": "bearer", "description": "The seat's token from the invite link." }
+                "seatToken": { "type": "http", "scheme": "bearer", "description": "A seat's token: from creating the game (the creator's own seats), from exchanging an invite code, or from claiming." },
+                "hostToken": { "type": "http", "scheme": "bearer", "description": "The game's host token from creating the game: manages invites, acts for no seat." }
             },
             "schemas": {
                 "Error": { "type": "object", "required": ["error", "message"], "properties": {
-                    "error": { "type": "string", "enum": ["bad-request", "not-found", "forbidden", "stale", "rejected", "bad-setup", "ruleset-unavailable", "payload-too-large", "unsupported-media-type", "internal"] },
+                    "error": { "type": "string", "enum": ["bad-request", "not-found", "forbidden", "stale", "conflict", "rejected", "bad-setup", "ruleset-unavailable", "payload-too-large", "unsupported-media-type", "internal"] },
                     "message": { "type": "string" },
                     "version": { "type": "integer", "description": "With `stale`: the current version." },
                     "rejection": { "description": "With `rejected`: the ruleset's rejection." }
@@ -191,10 +225,24 @@ pub fn spec() -> Value {
                     "variant": { "type": "string" },
                     "options": { "type": "object", "description": "Option values by name." },
                     "seats": { "type": "array", "items": { "oneOf": [
-                        { "type": "object", "required": ["kind"], "properties": { "kind": { "const": "human" }, "name": { "type": "string" } } },
+                        { "type": "object", "required": ["kind"], "properties": { "kind": { "const": "human" }, "name": { "type": "string", "minLength": 1, "maxLength": 64 }, "creator": { "type": "boolean", "default": false, "description": "The creator plays this seat: its token is in the answer. Otherwise the answer holds an invite code for it." } } },
                         { "type": "object", "required": ["kind", "bot"], "properties": { "kind": { "const": "bot" }, "bot": { "enum": ["random", "search"] } } }
                     ] } },
                     "seed": { "type": "string", "description": "64 hex digits; only on servers that allow fixed seeds." }
+                }},
+                "CreatedGame": { "type": "object", "required": ["id", "version", "host_token", "seats", "spectator_url"], "properties": {
+                    "id": { "type": "string" }, "version": { "type": "integer" },
+                    "host_token": { "type": "string", "description": "The creator's credential for managing invites; acts for no seat." },
+                    "seats": { "type": "array", "items": { "type": "object", "required": ["seat", "kind", "name"], "properties": {
+                        "seat": { "type": "integer" }, "kind": { "enum": ["human", "bot"] }, "name": { "type": "string" },
+                        "token": { "type": "string", "description": "Only for seats marked `creator`." },
+                        "invite": { "type": "string", "description": "Only for other people's seats: a single-use code for `POST /api/games/{id}/join`." }
+                    }}},
+                    "spectator_url": { "type": "string" }
+                }},
+                "SeatToken": { "type": "object", "required": ["seat", "name", "token"], "properties": {
+                    "seat": { "type": "integer" }, "name": { "type": "string" },
+                    "token": { "type": "string", "description": "The seat's new token; every earlier one has stopped working." }
                 }},
                 "Game": { "type": "object", "properties": {
                     "id": { "type": "string" }, "ruleset": { "type": "string" }, "map": { "type": "string" },

@@ -94,6 +94,28 @@ pub enum Insert {
     Conflict,
 }
 
+/// The secrets a new game starts with, as SHA-256 digests (never the secrets themselves).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NewCredentials {
+    /// The digest of the creator's host token, which manages the game's invites.
+    pub host_token_hash: Option<String>,
+    /// One open invite per seat offered to someone else: (seat, digest of the invite code).
+    pub invites: Vec<(u32, String)>,
+}
+
+/// What came of a request to change a seat's invite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InviteChange {
+    /// Done.
+    Changed,
+    /// The game has no such seat.
+    NoSeat,
+    /// The seat is played by a bot from the start; nobody is invited to it.
+    BotSeat,
+    /// A person has claimed the seat; it is theirs and no invite can change that.
+    Claimed,
+}
+
 /// The server's database.
 #[derive(Clone, Debug)]
 pub struct Storage {
@@ -171,13 +193,25 @@ impl Storage {
         &self.url
     }
 
-    /// Stores a new game and its seats in one transaction.
+    /// Stores a new game and its seats in one transaction, without a host token or invites.
     pub async fn create_game(&self, game: &StoredGame, seats: &[StoredSeat]) -> anyhow::Result<()> {
+        self.create_game_with(game, seats, &NewCredentials::default())
+            .await
+    }
+
+    /// Stores a new game, its seats, its host token's digest and its invites in one
+    /// transaction, so a game never exists without the credentials its creator was given.
+    pub async fn create_game_with(
+        &self,
+        game: &StoredGame,
+        seats: &[StoredSeat],
+        credentials: &NewCredentials,
+    ) -> anyhow::Result<()> {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO games (id, ruleset_id, ruleset_hash, map_id, map_hash, map_toml, variant, \
-             options_json, seed_hex, created_at, finished_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL)",
+             options_json, seed_hex, created_at, finished_at, host_token_hash) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11)",
         )
         .bind(&game.id)
         .bind(&game.ruleset_id)
@@ -189,6 +223,7 @@ impl Storage {
         .bind(&game.options_json)
         .bind(hex::encode(game.seed))
         .bind(game.created_at)
+        .bind(&credentials.host_token_hash)
         .execute(&mut *tx)
         .await
         .context("failed to store the game")?;
@@ -207,6 +242,18 @@ impl Storage {
             .execute(&mut *tx)
             .await
             .context("failed to store a seat")?;
+        }
+        for (seat, code_hash) in &credentials.invites {
+            sqlx::query(
+                "INSERT INTO invites (game_id, seat, code_hash, created_at) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&game.id)
+            .bind(i64::from(*seat))
+            .bind(code_hash)
+            .bind(game.created_at)
+            .execute(&mut *tx)
+            .await
+            .context("failed to store an invite")?;
         }
         tx.commit().await.context("failed to commit the new game")?;
         Ok(())
@@ -412,6 +459,252 @@ impl Storage {
         Ok(())
     }
 
+    /// The digest of a game's host token; `None` for a game stored before games had one (or an
+    /// unknown game).
+    pub async fn host_token_hash(&self, id: &str) -> anyhow::Result<Option<String>> {
+        let row = sqlx::query("SELECT host_token_hash FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(row) => row.try_get(0)?,
+            None => None,
+        })
+    }
+
+    /// The seats of a game that have an open invite, in seat order.
+    pub async fn open_invites(&self, id: &str) -> anyhow::Result<Vec<u32>> {
+        let rows = sqlx::query("SELECT seat FROM invites WHERE game_id = $1 ORDER BY seat")
+            .bind(id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|row| Ok(u32::try_from(row.try_get::<i64, _>(0)?)?))
+            .collect()
+    }
+
+    /// Exchanges an invite code (by digest) for a seat: the invite is used up, the seat gets
+    /// the new token's digest (any earlier token of the seat stops working) and is claimed,
+    /// under `name` if one is given. `None` when the game has no such open invite. Two
+    /// exchanges of one code, even by two server processes, give the seat to one of them: the
+    /// delete that uses the code up decides.
+    pub async fn redeem_invite(
+        &self,
+        id: &str,
+        code_hash: &str,
+        token_hash: &str,
+        name: Option<&str>,
+    ) -> anyhow::Result<Option<u32>> {
+        let mut tx = self.pool.begin().await?;
+        let row = sqlx::query(
+            "DELETE FROM invites WHERE game_id = $1 AND code_hash = $2 RETURNING seat",
+        )
+        .bind(id)
+        .bind(code_hash)
+        .fetch_optional(&mut *tx)
+        .await
+        .context("failed to use up an invite")?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let seat = u32::try_from(row.try_get::<i64, _>(0)?)?;
+        let update = match name {
+            Some(name) => sqlx::query(
+                "UPDATE seats SET token_hash = $1, claimed = 1, name = $2 \
+                 WHERE game_id = $3 AND seat = $4",
+            )
+            .bind(token_hash)
+            .bind(name),
+            None => sqlx::query(
+                "UPDATE seats SET token_hash = $1, claimed = 1 WHERE game_id = $2 AND seat = $3",
+            )
+            .bind(token_hash),
+        };
+        update
+            .bind(id)
+            .bind(i64::from(seat))
+            .execute(&mut *tx)
+            .await
+            .context("failed to give a seat its token")?;
+        tx.commit().await.context("failed to commit a joined seat")?;
+        Ok(Some(seat))
+    }
+
+    /// Claims a seat for the holder of its current token: the seat gets a new token (digest
+    /// `new_hash`) and a display name, and the old token stops working. `false` when the seat's
+    /// token is no longer `old_hash` (replaced meanwhile).
+    pub async fn claim_with_new_token(
+        &self,
+        id: &str,
+        seat: u32,
+        old_hash: &str,
+        new_hash: &str,
+        name: &str,
+    ) -> anyhow::Result<bool> {
+        let mut tx = self.pool.begin().await?;
+        let changed = sqlx::query(
+            "UPDATE seats SET token_hash = $1, claimed = 1, name = $2 \
+             WHERE game_id = $3 AND seat = $4 AND token_hash = $5",
+        )
+        .bind(new_hash)
+        .bind(name)
+        .bind(id)
+        .bind(i64::from(seat))
+        .bind(old_hash)
+        .execute(&mut *tx)
+        .await
+        .context("failed to claim a seat")?
+        .rows_affected();
+        if changed != 1 {
+            return Ok(false);
+        }
+        // A claimed seat is its person's: no invite may hand it to someone else.
+        sqlx::query("DELETE FROM invites WHERE game_id = $1 AND seat = $2")
+            .bind(id)
+            .bind(i64::from(seat))
+            .execute(&mut *tx)
+            .await
+            .context("failed to close a claimed seat's invite")?;
+        tx.commit().await.context("failed to commit a claim")?;
+        Ok(true)
+    }
+
+    /// Why a seat's invite cannot change, if it cannot.
+    async fn invite_refusal(&self, id: &str, seat: u32) -> anyhow::Result<Option<InviteChange>> {
+        let row = sqlx::query("SELECT kind, claimed FROM seats WHERE game_id = $1 AND seat = $2")
+            .bind(id)
+            .bind(i64::from(seat))
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else {
+            return Ok(Some(InviteChange::NoSeat));
+        };
+        let kind: String = row.try_get(0)?;
+        let claimed = row.try_get::<i64, _>(1)? != 0;
+        Ok(if kind != "human" {
+            Some(InviteChange::BotSeat)
+        } else if claimed {
+            Some(InviteChange::Claimed)
+        } else {
+            None
+        })
+    }
+
+    /// Opens an unclaimed person's seat to a new invite (digest `code_hash`): an earlier invite
+    /// of the seat is revoked and the seat's token, if someone holds one, stops working. Changes
+    /// nothing unless the answer is [`InviteChange::Changed`].
+    pub async fn reissue_invite(
+        &self,
+        id: &str,
+        seat: u32,
+        code_hash: &str,
+    ) -> anyhow::Result<InviteChange> {
+        let mut tx = self.pool.begin().await?;
+        // The write comes first, so the transaction holds the write lock from its first
+        // statement (SQLite) and the checks it makes cannot go stale.
+        let reopened = sqlx::query(
+            "UPDATE seats SET token_hash = NULL \
+             WHERE game_id = $1 AND seat = $2 AND kind = 'human' AND claimed = 0",
+        )
+        .bind(id)
+        .bind(i64::from(seat))
+        .execute(&mut *tx)
+        .await
+        .context("failed to reopen a seat")?
+        .rows_affected();
+        if reopened != 1 {
+            drop(tx);
+            return Ok(self
+                .invite_refusal(id, seat)
+                .await?
+                .unwrap_or(InviteChange::NoSeat));
+        }
+        sqlx::query("DELETE FROM invites WHERE game_id = $1 AND seat = $2")
+            .bind(id)
+            .bind(i64::from(seat))
+            .execute(&mut *tx)
+            .await
+            .context("failed to revoke an invite")?;
+        sqlx::query(
+            "INSERT INTO invites (game_id, seat, code_hash, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(id)
+        .bind(i64::from(seat))
+        .bind(code_hash)
+        .bind(now_millis())
+        .execute(&mut *tx)
+        .await
+        .context("failed to store an invite")?;
+        tx.commit().await.context("failed to commit an invite")?;
+        Ok(InviteChange::Changed)
+    }
+
+    /// Revokes an unclaimed seat's open invite, if it has one (the seat then waits for a new
+    /// invite). Changes nothing unless the answer is [`InviteChange::Changed`].
+    pub async fn revoke_invite(&self, id: &str, seat: u32) -> anyhow::Result<InviteChange> {
+        if let Some(refusal) = self.invite_refusal(id, seat).await? {
+            return Ok(refusal);
+        }
+        sqlx::query("DELETE FROM invites WHERE game_id = $1 AND seat = $2")
+            .bind(id)
+            .bind(i64::from(seat))
+            .execute(&self.pool)
+            .await
+            .context("failed to revoke an invite")?;
+        Ok(InviteChange::Changed)
+    }
+
+    /// Stores a stream ticket (by digest) for the seat token with digest `token_hash`, valid
+    /// until `expires_at` (ms since the epoch); forgets expired tickets on the way.
+    pub async fn insert_stream_ticket(
+        &self,
+        ticket_hash: &str,
+        id: &str,
+        token_hash: &str,
+        expires_at: i64,
+    ) -> anyhow::Result<()> {
+        sqlx::query("DELETE FROM stream_tickets WHERE expires_at < $1")
+            .bind(now_millis())
+            .execute(&self.pool)
+            .await
+            .context("failed to forget expired stream tickets")?;
+        sqlx::query(
+            "INSERT INTO stream_tickets (ticket_hash, game_id, token_hash, expires_at) \
+             VALUES ($1, $2, $3, $4)",
+        )
+        .bind(ticket_hash)
+        .bind(id)
+        .bind(token_hash)
+        .bind(expires_at)
+        .execute(&self.pool)
+        .await
+        .context("failed to store a stream ticket")?;
+        Ok(())
+    }
+
+    /// Uses up a stream ticket of a game: the digest of the seat token it was issued for, or
+    /// `None` when the ticket is unknown, used, expired or of another game.
+    pub async fn take_stream_ticket(
+        &self,
+        ticket_hash: &str,
+        id: &str,
+    ) -> anyhow::Result<Option<String>> {
+        let row = sqlx::query(
+            "DELETE FROM stream_tickets WHERE ticket_hash = $1 AND game_id = $2 \
+             RETURNING token_hash, expires_at",
+        )
+        .bind(ticket_hash)
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await
+        .context("failed to use a stream ticket")?;
+        let Some(row) = row else { return Ok(None) };
+        let expires_at: i64 = row.try_get(1)?;
+        Ok((expires_at >= now_millis())
+            .then(|| row.try_get(0))
+            .transpose()?)
+    }
+
     /// Keeps a ruleset component's bytes under its content hash, once; storing a hash already
     /// kept changes nothing.
     pub async fn keep_component(
@@ -551,6 +844,170 @@ mod tests {
         let reopened = Storage::open(None, &dir).await.unwrap();
         assert_eq!(reopened.version("g1").await.unwrap(), 2);
         assert_eq!(reopened.game_ids().await.unwrap(), vec!["g1".to_owned()]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    fn human(seat: u32, token_hash: Option<&str>) -> StoredSeat {
+        StoredSeat {
+            seat,
+            kind: "human".to_owned(),
+            name: format!("P{seat}"),
+            token_hash: token_hash.map(str::to_owned),
+            bot: None,
+            claimed: false,
+        }
+    }
+
+    #[tokio::test]
+    async fn invites_are_used_once_revoked_and_reissued_only_for_unclaimed_seats() {
+        let dir = tempdir();
+        let storage = Storage::open(None, &dir).await.unwrap();
+        let mut bot = human(2, None);
+        bot.kind = "bot".to_owned();
+        let seats = [human(0, Some("t0")), human(1, None), bot];
+        let credentials = NewCredentials {
+            host_token_hash: Some("host".to_owned()),
+            invites: vec![(1, "c1".to_owned())],
+        };
+        storage
+            .create_game_with(&game("g1"), &seats, &credentials)
+            .await
+            .unwrap();
+        assert_eq!(
+            storage.host_token_hash("g1").await.unwrap().as_deref(),
+            Some("host")
+        );
+        assert_eq!(storage.host_token_hash("nope").await.unwrap(), None);
+        assert_eq!(storage.open_invites("g1").await.unwrap(), vec![1]);
+
+        // Used once, then gone.
+        assert_eq!(
+            storage.redeem_invite("g1", "c1", "t1", Some("Bo")).await.unwrap(),
+            Some(1)
+        );
+        assert_eq!(storage.redeem_invite("g1", "c1", "t9", None).await.unwrap(), None);
+        let seat = &storage.seats("g1").await.unwrap()[1];
+        assert_eq!(
+            (seat.token_hash.as_deref(), seat.claimed, seat.name.as_str()),
+            (Some("t1"), true, "Bo")
+        );
+        assert!(storage.open_invites("g1").await.unwrap().is_empty());
+
+        // A claimed seat, a bot's seat and a missing seat refuse, changing nothing.
+        assert_eq!(
+            storage.reissue_invite("g1", 1, "c2").await.unwrap(),
+            InviteChange::Claimed
+        );
+        assert_eq!(
+            storage.reissue_invite("g1", 2, "c2").await.unwrap(),
+            InviteChange::BotSeat
+        );
+        assert_eq!(
+            storage.revoke_invite("g1", 7).await.unwrap(),
+            InviteChange::NoSeat
+        );
+        assert_eq!(storage.seats("g1").await.unwrap()[1].token_hash.as_deref(), Some("t1"));
+
+        // Reopening the creator's unclaimed seat retires its token; a new code replaces the old.
+        assert_eq!(
+            storage.reissue_invite("g1", 0, "c3").await.unwrap(),
+            InviteChange::Changed
+        );
+        assert_eq!(storage.seats("g1").await.unwrap()[0].token_hash, None);
+        assert_eq!(
+            storage.reissue_invite("g1", 0, "c4").await.unwrap(),
+            InviteChange::Changed
+        );
+        assert_eq!(storage.redeem_invite("g1", "c3", "x", None).await.unwrap(), None);
+        assert_eq!(
+            storage.revoke_invite("g1", 0).await.unwrap(),
+            InviteChange::Changed
+        );
+        assert_eq!(storage.redeem_invite("g1", "c4", "x", None).await.unwrap(), None);
+
+        // Claiming needs the current token and replaces it.
+        assert!(
+            !storage
+                .claim_with_new_token("g1", 1, "wrong", "t5", "Cy")
+                .await
+                .unwrap()
+        );
+        assert!(
+            storage
+                .claim_with_new_token("g1", 1, "t1", "t5", "Cy")
+                .await
+                .unwrap()
+        );
+        assert_eq!(storage.seats("g1").await.unwrap()[1].token_hash.as_deref(), Some("t5"));
+
+        // Stream tickets: once, unexpired, for their game only.
+        let later = now_millis() + 30_000;
+        storage.insert_stream_ticket("k1", "g1", "t5", later).await.unwrap();
+        assert_eq!(storage.take_stream_ticket("k1", "other").await.unwrap(), None);
+        assert_eq!(
+            storage.take_stream_ticket("k1", "g1").await.unwrap().as_deref(),
+            Some("t5")
+        );
+        assert_eq!(storage.take_stream_ticket("k1", "g1").await.unwrap(), None);
+        storage
+            .insert_stream_ticket("k2", "g1", "t5", now_millis() - 1)
+            .await
+            .unwrap();
+        assert_eq!(storage.take_stream_ticket("k2", "g1").await.unwrap(), None);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A database written before invites existed: its games keep their seats' tokens and get
+    /// no host token; the new tables start empty.
+    #[tokio::test]
+    async fn games_stored_before_the_invites_migration_keep_their_tokens() {
+        let dir = tempdir();
+        sqlx::any::install_default_drivers();
+        let url = format!("sqlite://{}?mode=rwc", dir.join("tenka.db").display());
+        let pool = AnyPoolOptions::new()
+            .max_connections(1)
+            .connect_with(AnyConnectOptions::from_str(&url).unwrap())
+            .await
+            .unwrap();
+        // The schema as it was, with one game of that time.
+        let migrator = sqlx::migrate!("./migrations/sqlite");
+        migrator.run_to(20261122000002, &pool).await.unwrap();
+        sqlx::query(
+            "INSERT INTO games (id, ruleset_id, ruleset_hash, map_id, map_hash, map_toml, variant, \
+             options_json, seed_hex, created_at, finished_at) \
+             VALUES ('old', 'fixture', 'abc', 'small', 'def', 'x', NULL, '[]', $1, 1, NULL)",
+        )
+        .bind(hex::encode([7u8; 32]))
+        .execute(&pool)
+        .await
+        .unwrap();
+        sqlx::query(
+            "INSERT INTO seats (game_id, seat, kind, name, token_hash, bot, claimed) \
+             VALUES ('old', 0, 'human', 'Ann', 'h0', NULL, 0), ('old', 1, 'human', 'Bo', 'h1', NULL, 1)",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        pool.close().await;
+
+        let storage = Storage::open(None, &dir).await.unwrap();
+        let seats = storage.seats("old").await.unwrap();
+        assert_eq!(
+            seats
+                .iter()
+                .map(|seat| (seat.token_hash.as_deref(), seat.claimed))
+                .collect::<Vec<_>>(),
+            vec![(Some("h0"), false), (Some("h1"), true)]
+        );
+        assert_eq!(storage.host_token_hash("old").await.unwrap(), None);
+        assert!(storage.open_invites("old").await.unwrap().is_empty());
+        assert!(
+            storage
+                .claim_with_new_token("old", 0, "h0", "n0", "Ann")
+                .await
+                .unwrap()
+        );
+        assert_eq!(storage.seats("old").await.unwrap()[0].token_hash.as_deref(), Some("n0"));
         std::fs::remove_dir_all(&dir).ok();
     }
 

@@ -1,5 +1,16 @@
-//! Seat tokens and game ids: unguessable random strings. Only the SHA-256 of a token is stored,
-//! so a copy of the database does not let anyone act for a seat.
+//! The game server's secrets and game ids: unguessable random strings. Only the SHA-256 of a
+//! secret is stored, so a copy of the database does not let anyone act for a seat.
+//!
+//! Four kinds of secret, all made by [`new_token`] and told apart only by where they are stored:
+//! - a **seat token** acts for one seat (`Authorization: Bearer`); it is given to the person who
+//!   plays the seat and to nobody else, and is replaced when the seat is claimed;
+//! - the **host token** is the creator's credential: it manages the game's invites and acts for
+//!   no seat;
+//! - an **invite code** is exchanged once for a fresh seat token; the creator can revoke it or
+//!   replace it while the seat is unclaimed;
+//! - a **stream ticket** opens the game's event stream once, within [`STREAM_TICKET_SECONDS`]:
+//!   `EventSource` cannot send headers, and a seat token in a URL would end up in logs and
+//!   browser history.
 
 use sha2::{Digest, Sha256};
 
@@ -14,7 +25,11 @@ pub fn random_bytes<const N: usize>() -> anyhow::Result<[u8; N]> {
     Ok(bytes)
 }
 
-/// A new seat token, as URL-safe lowercase hex.
+/// How long a stream ticket may wait before it is used: long enough for a slow connection to open
+/// the stream, short enough that a ticket seen in a log is long dead.
+pub const STREAM_TICKET_SECONDS: i64 = 30;
+
+/// A new secret (seat token, host token, invite code or stream ticket), as URL-safe lowercase hex.
 pub fn new_token() -> anyhow::Result<String> {
     Ok(hex::encode(random_bytes::<TOKEN_BYTES>()?))
 }

@@ -50,9 +50,10 @@ const token = () => crypto.randomBytes(18).toString('base64url');
 const msg = (key, args = {}) => ({ key, args: Object.entries(args) });
 
 function newGame(body) {
-  const seats = body.seats.map((s, i) => ({ seat: i, kind: s.kind, name: s.name || (s.kind === 'bot' ? `Bot ${i + 1}` : ''), claimed: false, bot: s.bot, token: s.kind === 'human' ? token() : undefined }));
+  // As the real server: a token for the creator's own seats, an invite code for the others.
+  const seats = body.seats.map((s, i) => ({ seat: i, kind: s.kind, name: s.name || (s.kind === 'bot' ? `Bot ${i + 1}` : ''), claimed: false, bot: s.bot, token: s.kind === 'human' && s.creator ? token() : undefined, invite: s.kind === 'human' && !s.creator ? token() : undefined }));
   const rounds = (body.options && body.options.rounds) || (body.variant === 'short' ? 1 : 2);
-  const game = { id: id(), ruleset: 'toy', map: body.map, variant: body.variant || null, seats, version: 0, status: 'active', created_at: new Date().toISOString(), log: [], listeners: new Set(), round: 1, rounds, phase: 'plan', turn: 0, done: new Set(), owners: { n: null, e: null, s: null, w: null }, gold: seats.map(() => 3), score: seats.map(() => 0), target: null, history: [] };
+  const game = { host: token(), tickets: new Map(), id: id(), ruleset: 'toy', map: body.map, variant: body.variant || null, seats, version: 0, status: 'active', created_at: new Date().toISOString(), log: [], listeners: new Set(), round: 1, rounds, phase: 'plan', turn: 0, done: new Set(), owners: { n: null, e: null, s: null, w: null }, gold: seats.map(() => 3), score: seats.map(() => 0), target: null, history: [] };
   game.log.push({ version: 0, events: [{ text: msg('log.round', { n: { number: 1 } }) }] });
   return game;
 }
@@ -191,7 +192,9 @@ function publicGame(game) {
 
 function viewerOf(game, req, url) {
   const auth = req.headers.authorization || '';
-  const tok = auth.startsWith('Bearer ') ? auth.slice(7) : url.searchParams.get('token');
+  const ticket = url.searchParams.get('ticket');
+  const tok = auth.startsWith('Bearer ') ? auth.slice(7) : ticket ? game.tickets.get(ticket) || 'spent' : null;
+  if (ticket) game.tickets.delete(ticket);
   if (!tok) return { seat: null };
   const seat = game.seats.find((s) => s.token === tok);
   return seat ? { seat: seat.seat } : { bad: true };
@@ -237,13 +240,30 @@ const server = http.createServer(async (req, res) => {
       const game = newGame(body);
       games.set(game.id, game);
       botsPlay(game);
-      return send(res, 201, { id: game.id, version: game.version, seats: game.seats.map(({ seat, kind, name, token: tk }) => ({ seat, kind, name, token: tk })), spectator_url: `/#/watch/${game.id}` });
+      return send(res, 201, { id: game.id, version: game.version, host_token: game.host, seats: game.seats.map(({ seat, kind, name, token: tk, invite }) => ({ seat, kind, name, token: tk, invite })), spectator_url: `/#/watch/${game.id}` });
     }
     if (p === '/api/games') return send(res, 200, [...games.values()].map(publicGame));
     if (!(m = p.match(/^\/api\/games\/(\w+)(\/.*)?$/))) return send(res, 404, { error: 'not-found', message: 'no such route' });
     const game = games.get(m[1]);
     if (!game) return send(res, 404, { error: 'not-found', message: 'no such game' });
     const rest = m[2] || '';
+    if (rest === '/join' && req.method === 'POST') {
+      const body = await readBody(req);
+      const seat = game.seats.find((s) => body && s.invite && s.invite === body.code);
+      if (!seat) return send(res, 403, { error: 'forbidden', message: 'this invite is not open' });
+      Object.assign(seat, { invite: undefined, token: token(), claimed: true, name: (body.name || seat.name) });
+      return send(res, 200, { seat: seat.seat, name: seat.name, token: seat.token });
+    }
+    const isHost = req.headers.authorization === `Bearer ${game.host}`;
+    if (rest === '/invites' && isHost) return send(res, 200, publicGame(game).seats.map((s) => ({ ...s, invite_open: !!game.seats[s.seat].invite })));
+    if ((m = rest.match(/^\/seats\/(\d+)\/invite$/)) && isHost) {
+      const seat = game.seats[Number(m[1])];
+      if (!seat || seat.kind !== 'human') return send(res, 400, { error: 'bad-request', message: 'no such person seat' });
+      if (seat.claimed) return send(res, 409, { error: 'conflict', message: 'claimed' });
+      if (req.method === 'DELETE') seat.invite = undefined;
+      else Object.assign(seat, { invite: token(), token: undefined });
+      return send(res, 200, { seat: seat.seat, invite: seat.invite || null });
+    }
     const viewer = viewerOf(game, req, url);
     if (viewer.bad) return send(res, 403, { error: 'forbidden', message: 'bad token' });
     if (rest === '') return send(res, 200, publicGame(game));
@@ -260,7 +280,14 @@ const server = http.createServer(async (req, res) => {
       const body = await readBody(req);
       game.seats[viewer.seat].name = body.name;
       game.seats[viewer.seat].claimed = true;
-      return send(res, 200, { seat: viewer.seat, name: body.name });
+      game.seats[viewer.seat].token = token();
+      return send(res, 200, { seat: viewer.seat, name: body.name, token: game.seats[viewer.seat].token });
+    }
+    if (rest === '/stream-ticket' && req.method === 'POST') {
+      if (viewer.seat === null) return send(res, 403, { error: 'forbidden', message: 'token needed' });
+      const ticket = token();
+      game.tickets.set(ticket, game.seats[viewer.seat].token);
+      return send(res, 200, { ticket, expires_in: 30 });
     }
     if ((m = rest.match(/^\/seats\/(\d+)\/bot$/)) && req.method === 'POST') {
       if (viewer.seat !== Number(m[1])) return send(res, 403, { error: 'forbidden', message: 'not your seat' });
