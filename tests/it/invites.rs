@@ -697,7 +697,11 @@ async fn no_secret_reaches_the_servers_log() {
 
     let dir = TempDir::new("invites-log");
     let app = TestApp::start(&dir.0).await;
-    let created = create(&app, json!([{ "kind": "human", "creator": true }, { "kind": "human" }])).await;
+    let created = create(
+        &app,
+        json!([{ "kind": "human", "creator": true }, { "kind": "human" }, { "kind": "human" }]),
+    )
+    .await;
     let id = &created.id;
     let mut secrets: Vec<String> = strings(&created.body)
         .into_iter()
@@ -710,16 +714,31 @@ async fn no_secret_reaches_the_servers_log() {
     let (_, claimed) = app
         .call("POST", &format!("/api/games/{id}/claim"), Some(created.token(0)), Some(json!({ "name": "Ann" })))
         .await;
-    let (_, reissued) = app
-        .call("POST", &format!("/api/games/{id}/seats/0/invite"), Some(created.host()), None)
+    let (status, reissued) = app
+        .call("POST", &format!("/api/games/{id}/seats/2/invite"), Some(created.host()), None)
         .await;
+    assert_eq!(status, StatusCode::OK, "{reissued}");
     let (_, ticket) = app
         .call("POST", &format!("/api/games/{id}/stream-ticket"), Some(&token), None)
         .await;
     let ticket = ticket["ticket"].as_str().unwrap().to_owned();
-    let _ = app
-        .call("GET", &format!("/api/games/{id}/stream?ticket={ticket}"), None, None)
-        .await;
+    // A stream never ends by itself: open it, read its first update, let it go.
+    let response = app
+        .router
+        .clone()
+        .oneshot(
+            Request::get(format!("/api/games/{id}/stream?ticket={ticket}"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut body = response.into_body();
+    tokio::time::timeout(Duration::from_secs(5), body.frame())
+        .await
+        .unwrap();
+    drop(body);
     let _ = app
         .call("GET", &format!("/api/games/{id}/view?token={token}"), None, None)
         .await;
@@ -732,6 +751,10 @@ async fn no_secret_reaches_the_servers_log() {
     drop(app);
 
     let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    // The capture works: the server says what happened to the seats (without a secret).
+    assert!(log.contains("seat 1 taken with its invite"), "{log}");
+    assert!(log.contains("seat 2 has a new invite"), "{log}");
+    assert!(log.contains("seat 0 claimed"), "{log}");
     for secret in &secrets {
         assert!(!log.contains(secret.as_str()), "a secret was logged");
     }

@@ -77,7 +77,9 @@ export function follow(gameId, { token, since, onUpdate, onState }) {
         const { ticket } = await post(`${game}/stream-ticket`, undefined, current);
         params.set('ticket', ticket);
       } catch (err) {
-        if (err instanceof ApiError && err.status === 403) {
+        // A claim may have replaced the token while this ticket was asked for: try the new one.
+        const replaced = typeof token === 'function' && token() !== current;
+        if (err instanceof ApiError && err.status === 403 && !replaced) {
           stopped = true;
           onState && onState('forbidden');
         } else again();

@@ -517,6 +517,8 @@ pub async fn claim(
         ));
     }
     state.hub.reload_seats(&game).await?;
+    // An audit trail for the operator; never a secret.
+    tracing::info!("game {}: seat {seat} claimed; its token was replaced", game.id());
     Ok(Json(json!({ "seat": seat, "name": name, "token": token })))
 }
 
@@ -557,6 +559,7 @@ pub async fn join(
             )
         })?;
     state.hub.reload_seats(&game).await?;
+    tracing::info!("game {}: seat {seat} taken with its invite", game.id());
     let name = game
         .seats()
         .into_iter()
@@ -627,6 +630,7 @@ pub async fn reissue_invite(
         refused => return Err(invite_refusal(refused, seat)),
     }
     state.hub.reload_seats(&game).await?;
+    tracing::info!("game {}: seat {seat} has a new invite; earlier ones were revoked", game.id());
     Ok(Json(json!({ "seat": seat, "invite": code })))
 }
 
@@ -640,7 +644,10 @@ pub async fn revoke_invite(
     let game = state.hub.game(&id).await?;
     require_host(&state, &game, &headers).await?;
     match state.hub.storage().revoke_invite(game.id(), seat).await? {
-        InviteChange::Changed => Ok(Json(json!({ "seat": seat, "invite": null }))),
+        InviteChange::Changed => {
+            tracing::info!("game {}: seat {seat}'s invite was revoked", game.id());
+            Ok(Json(json!({ "seat": seat, "invite": null })))
+        }
         refused => Err(invite_refusal(refused, seat)),
     }
 }
