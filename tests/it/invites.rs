@@ -203,7 +203,11 @@ async fn the_creator_gets_tokens_only_for_its_own_seats_and_codes_for_the_others
     let before = app.call("GET", "/api/games", None, None).await.1;
     for name in ["", " ", "a\u{1b}[2Jb", "\u{202e}gnp.exe"] {
         let (status, body) = create_raw(&app, json!([{ "kind": "human", "name": name }])).await;
-        assert_eq!((status, body["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad-request")), "{name:?}");
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("bad-request")),
+            "{name:?}"
+        );
     }
     assert_eq!(app.call("GET", "/api/games", None, None).await.1, before);
 }
@@ -233,17 +237,53 @@ async fn an_invite_code_is_exchanged_once_for_a_fresh_seat_token() {
 
     // Bad requests change nothing: the code stays open.
     for (body, status, error) in [
-        (json!({ "code": code, "name": "" }), StatusCode::BAD_REQUEST, "bad-request"),
-        (json!({ "code": code, "name": "a\u{7}b" }), StatusCode::BAD_REQUEST, "bad-request"),
-        (json!({ "code": code, "name": "x".repeat(65) }), StatusCode::BAD_REQUEST, "bad-request"),
-        (json!({ "code": code, "extra": 1 }), StatusCode::BAD_REQUEST, "bad-request"),
-        (json!({ "name": "Bo" }), StatusCode::BAD_REQUEST, "bad-request"),
-        (json!({ "code": "not-a-code" }), StatusCode::FORBIDDEN, "forbidden"),
-        (json!({ "code": created.token(0) }), StatusCode::FORBIDDEN, "forbidden"),
-        (json!({ "code": created.host() }), StatusCode::FORBIDDEN, "forbidden"),
+        (
+            json!({ "code": code, "name": "" }),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            json!({ "code": code, "name": "a\u{7}b" }),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            json!({ "code": code, "name": "x".repeat(65) }),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            json!({ "code": code, "extra": 1 }),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            json!({ "name": "Bo" }),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            json!({ "code": "not-a-code" }),
+            StatusCode::FORBIDDEN,
+            "forbidden",
+        ),
+        (
+            json!({ "code": created.token(0) }),
+            StatusCode::FORBIDDEN,
+            "forbidden",
+        ),
+        (
+            json!({ "code": created.host() }),
+            StatusCode::FORBIDDEN,
+            "forbidden",
+        ),
     ] {
         let (got, answer) = join(&app, &created.id, body.clone()).await;
-        assert_eq!((got, answer["error"].as_str()), (status, Some(error)), "{body}: {answer}");
+        assert_eq!(
+            (got, answer["error"].as_str()),
+            (status, Some(error)),
+            "{body}: {answer}"
+        );
     }
     let (status, _) = join(&app, "nosuchgame", json!({ "code": code })).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
@@ -251,21 +291,37 @@ async fn an_invite_code_is_exchanged_once_for_a_fresh_seat_token() {
 
     let (status, joined) = join(&app, &created.id, json!({ "code": code, "name": "Bo" })).await;
     assert_eq!(status, StatusCode::OK, "{joined}");
-    assert_eq!((&joined["seat"], &joined["name"]), (&json!(1), &json!("Bo")));
+    assert_eq!(
+        (&joined["seat"], &joined["name"]),
+        (&json!(1), &json!("Bo"))
+    );
     let token = joined["token"].as_str().unwrap();
     assert_ne!(token, code, "the token is fresh, not the code");
-    assert_eq!(viewer(&app, &created.id, token).await, Ok(json!({ "seat": 1 })));
+    assert_eq!(
+        viewer(&app, &created.id, token).await,
+        Ok(json!({ "seat": 1 }))
+    );
     let public = seats(&app, &created.id).await;
-    assert_eq!((&public[1]["claimed"], &public[1]["name"]), (&json!(true), &json!("Bo")));
+    assert_eq!(
+        (&public[1]["claimed"], &public[1]["name"]),
+        (&json!(true), &json!("Bo"))
+    );
 
     // Used up: a second exchange is refused and changes nothing.
     let (status, again) = join(&app, &created.id, json!({ "code": code, "name": "Eve" })).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{again}");
     assert_eq!(seats(&app, &created.id).await, public);
-    assert_eq!(viewer(&app, &created.id, token).await, Ok(json!({ "seat": 1 })));
+    assert_eq!(
+        viewer(&app, &created.id, token).await,
+        Ok(json!({ "seat": 1 }))
+    );
 
     // Without a name the seat keeps the name the creator gave it.
-    let other = create(&app, json!([{ "kind": "human" }, { "kind": "human", "name": "Cy" }])).await;
+    let other = create(
+        &app,
+        json!([{ "kind": "human" }, { "kind": "human", "name": "Cy" }]),
+    )
+    .await;
     let (status, joined) = join(&app, &other.id, json!({ "code": other.invite(1) })).await;
     assert_eq!(status, StatusCode::OK, "{joined}");
     assert_eq!(joined["name"], "Cy");
@@ -319,16 +375,32 @@ async fn claiming_gives_the_seat_a_fresh_token_and_retires_the_old_one() {
         async move { app.call("POST", &uri, Some(&token), Some(body)).await }
     };
     let (status, bad) = claim(old.to_owned(), " ").await;
-    assert_eq!((status, bad["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad-request")));
-    assert_eq!(viewer(&app, &created.id, old).await, Ok(json!({ "seat": 0 })), "a refused claim changes nothing");
+    assert_eq!(
+        (status, bad["error"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("bad-request"))
+    );
+    assert_eq!(
+        viewer(&app, &created.id, old).await,
+        Ok(json!({ "seat": 0 })),
+        "a refused claim changes nothing"
+    );
 
     let (status, claimed) = claim(old.to_owned(), " Ann ").await;
     assert_eq!(status, StatusCode::OK, "{claimed}");
-    assert_eq!((&claimed["seat"], &claimed["name"]), (&json!(0), &json!("Ann")));
+    assert_eq!(
+        (&claimed["seat"], &claimed["name"]),
+        (&json!(0), &json!("Ann"))
+    );
     let fresh = claimed["token"].as_str().unwrap().to_owned();
     assert_ne!(fresh, old);
-    assert_eq!(viewer(&app, &created.id, &fresh).await, Ok(json!({ "seat": 0 })));
-    assert_eq!(viewer(&app, &created.id, old).await, Err(StatusCode::FORBIDDEN));
+    assert_eq!(
+        viewer(&app, &created.id, &fresh).await,
+        Ok(json!({ "seat": 0 }))
+    );
+    assert_eq!(
+        viewer(&app, &created.id, old).await,
+        Err(StatusCode::FORBIDDEN)
+    );
     let (status, _) = app
         .call(
             "POST",
@@ -341,7 +413,10 @@ async fn claiming_gives_the_seat_a_fresh_token_and_retires_the_old_one() {
     let (status, _) = claim(old.to_owned(), "Mallory").await;
     assert_eq!(status, StatusCode::FORBIDDEN, "nor claim again");
     // The other seat is untouched; the holder of the new token may rename (and rotate) again.
-    assert_eq!(viewer(&app, &created.id, created.token(1)).await, Ok(json!({ "seat": 1 })));
+    assert_eq!(
+        viewer(&app, &created.id, created.token(1)).await,
+        Ok(json!({ "seat": 1 }))
+    );
     let (status, renamed) = claim(fresh.clone(), "Anne").await;
     assert_eq!(status, StatusCode::OK, "{renamed}");
     assert_eq!(seats(&app, &created.id).await[0]["name"], "Anne");
@@ -354,7 +429,10 @@ async fn claiming_gives_the_seat_a_fresh_token_and_retires_the_old_one() {
             None,
         )
         .await;
-    assert_eq!((status, refused["error"].as_str()), (StatusCode::CONFLICT, Some("conflict")));
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (StatusCode::CONFLICT, Some("conflict"))
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -392,31 +470,61 @@ async fn the_creator_revokes_and_reissues_invites_of_unclaimed_seats_only() {
     assert_eq!(open(&listing), vec![1, 3]);
 
     // Only the host token manages invites; nothing changes otherwise.
-    for token in [None, Some(created.token(0)), Some(created.invite(1)), Some("nonsense")] {
+    for token in [
+        None,
+        Some(created.token(0)),
+        Some(created.invite(1)),
+        Some("nonsense"),
+    ] {
         for method in ["POST", "DELETE"] {
             let (status, body) = app.call(method, &invite_uri(1), token, None).await;
-            assert_eq!((status, body["error"].as_str()), (StatusCode::FORBIDDEN, Some("forbidden")), "{body}");
+            assert_eq!(
+                (status, body["error"].as_str()),
+                (StatusCode::FORBIDDEN, Some("forbidden")),
+                "{body}"
+            );
         }
         let (status, _) = list(token.map(str::to_owned)).await;
         assert_eq!(status, StatusCode::FORBIDDEN);
     }
     let host = Some(created.host());
     let (status, body) = app.call("POST", &invite_uri(2), host, None).await;
-    assert_eq!((status, body["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad-request")), "a bot's seat");
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("bad-request")),
+        "a bot's seat"
+    );
     let (status, body) = app.call("DELETE", &invite_uri(9), host, None).await;
-    assert_eq!((status, body["error"].as_str()), (StatusCode::NOT_FOUND, Some("not-found")));
-    let (status, body) = app.call("POST", &format!("/api/games/{id}/seats/x/invite"), host, None).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("not-found"))
+    );
+    let (status, body) = app
+        .call(
+            "POST",
+            &format!("/api/games/{id}/seats/x/invite"),
+            host,
+            None,
+        )
+        .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     assert_eq!(open(&list(host.map(str::to_owned)).await.1), vec![1, 3]);
 
     // Revoked: the link is dead, and revoking again is harmless.
     let (status, body) = app.call("DELETE", &invite_uri(1), host, None).await;
-    assert_eq!((status, &body), (StatusCode::OK, &json!({ "seat": 1, "invite": null })));
+    assert_eq!(
+        (status, &body),
+        (StatusCode::OK, &json!({ "seat": 1, "invite": null }))
+    );
     let (status, _) = app.call("DELETE", &invite_uri(1), host, None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(open(&list(host.map(str::to_owned)).await.1), vec![3]);
     let (status, _) = join(&app, id, json!({ "code": created.invite(1) })).await;
-    assert_eq!(status, StatusCode::FORBIDDEN, "a revoked code opens nothing");
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "a revoked code opens nothing"
+    );
 
     // Reissued: a new code works; the one before it no longer does.
     let (status, first) = app.call("POST", &invite_uri(3), host, None).await;
@@ -433,7 +541,11 @@ async fn the_creator_revokes_and_reissues_invites_of_unclaimed_seats_only() {
     // Claimed by exchanging the code: the seat is the person's for good.
     for method in ["POST", "DELETE"] {
         let (status, body) = app.call(method, &invite_uri(3), host, None).await;
-        assert_eq!((status, body["error"].as_str()), (StatusCode::CONFLICT, Some("conflict")), "{body}");
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (StatusCode::CONFLICT, Some("conflict")),
+            "{body}"
+        );
     }
     assert_eq!(
         viewer(&app, id, joined["token"].as_str().unwrap()).await,
@@ -443,7 +555,10 @@ async fn the_creator_revokes_and_reissues_invites_of_unclaimed_seats_only() {
     // The creator's own unclaimed seat can be given away: its token stops working.
     let (status, given) = app.call("POST", &invite_uri(0), host, None).await;
     assert_eq!(status, StatusCode::OK, "{given}");
-    assert_eq!(viewer(&app, id, created.token(0)).await, Err(StatusCode::FORBIDDEN));
+    assert_eq!(
+        viewer(&app, id, created.token(0)).await,
+        Err(StatusCode::FORBIDDEN)
+    );
     let (status, joined) = join(&app, id, json!({ "code": given["invite"] })).await;
     assert_eq!(status, StatusCode::OK, "{joined}");
     assert_eq!(joined["seat"], 0);
@@ -478,9 +593,18 @@ async fn the_stream_opens_with_a_single_use_ticket_and_never_a_token_in_the_url(
     // A token in the URL is refused, wherever it is put.
     for what in ["view", "log", "stream"] {
         let (status, body) = app
-            .call("GET", &format!("/api/games/{id}/{what}?token={token}"), None, None)
+            .call(
+                "GET",
+                &format!("/api/games/{id}/{what}?token={token}"),
+                None,
+                None,
+            )
             .await;
-        assert_eq!((status, body["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad-request")), "{what}: {body}");
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("bad-request")),
+            "{what}: {body}"
+        );
     }
 
     let ticket = |token: Option<String>| {
@@ -488,9 +612,16 @@ async fn the_stream_opens_with_a_single_use_ticket_and_never_a_token_in_the_url(
         let uri = format!("/api/games/{id}/stream-ticket");
         async move { app.call("POST", &uri, token.as_deref(), None).await }
     };
-    for bad in [None, Some(created.host().to_owned()), Some("nonsense".to_owned())] {
+    for bad in [
+        None,
+        Some(created.host().to_owned()),
+        Some("nonsense".to_owned()),
+    ] {
         let (status, body) = ticket(bad).await;
-        assert_eq!((status, body["error"].as_str()), (StatusCode::FORBIDDEN, Some("forbidden")));
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (StatusCode::FORBIDDEN, Some("forbidden"))
+        );
     }
     let (status, issued) = ticket(Some(token.to_owned())).await;
     assert_eq!(status, StatusCode::OK, "{issued}");
@@ -508,13 +639,32 @@ async fn the_stream_opens_with_a_single_use_ticket_and_never_a_token_in_the_url(
     };
     // Not on other endpoints, not with a token besides, not for another game.
     let (status, _) = app
-        .call("GET", &format!("/api/games/{id}/view?ticket={first}"), None, None)
+        .call(
+            "GET",
+            &format!("/api/games/{id}/view?ticket={first}"),
+            None,
+            None,
+        )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    let response = get(format!("/api/games/{id}/stream?ticket={first}"), Some(token)).await.unwrap();
+    let response = get(
+        format!("/api/games/{id}/stream?ticket={first}"),
+        Some(token),
+    )
+    .await
+    .unwrap();
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
-    let other = create(&app, json!([{ "kind": "human", "creator": true }, { "kind": "human" }])).await;
-    let response = get(format!("/api/games/{}/stream?ticket={first}", other.id), None).await.unwrap();
+    let other = create(
+        &app,
+        json!([{ "kind": "human", "creator": true }, { "kind": "human" }]),
+    )
+    .await;
+    let response = get(
+        format!("/api/games/{}/stream?ticket={first}", other.id),
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(response.status(), StatusCode::FORBIDDEN);
 
     // Once, as the seat: the seat's own secret comes through.
@@ -527,14 +677,29 @@ async fn the_stream_opens_with_a_single_use_ticket_and_never_a_token_in_the_url(
         )
         .await;
     assert_eq!(status, StatusCode::OK);
-    let response = get(format!("/api/games/{id}/stream?since=0&ticket={first}"), None).await.unwrap();
+    let response = get(
+        format!("/api/games/{id}/stream?since=0&ticket={first}"),
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     let mut body = response.into_body();
-    let frame = tokio::time::timeout(Duration::from_secs(5), body.frame()).await.unwrap().unwrap().unwrap();
+    let frame = tokio::time::timeout(Duration::from_secs(5), body.frame())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
     let text = String::from_utf8_lossy(frame.data_ref().unwrap()).into_owned();
     assert!(text.contains("secret-0-"), "{text}");
-    let response = get(format!("/api/games/{id}/stream?ticket={first}"), None).await.unwrap();
-    assert_eq!(response.status(), StatusCode::FORBIDDEN, "a ticket works once");
+    let response = get(format!("/api/games/{id}/stream?ticket={first}"), None)
+        .await
+        .unwrap();
+    assert_eq!(
+        response.status(),
+        StatusCode::FORBIDDEN,
+        "a ticket works once"
+    );
 
     // An expired ticket opens nothing.
     let stale = "ab".repeat(32);
@@ -549,21 +714,36 @@ async fn the_stream_opens_with_a_single_use_ticket_and_never_a_token_in_the_url(
         )
         .await
         .unwrap();
-    let response = get(format!("/api/games/{id}/stream?ticket={stale}"), None).await.unwrap();
+    let response = get(format!("/api/games/{id}/stream?ticket={stale}"), None)
+        .await
+        .unwrap();
     assert_eq!(response.status(), StatusCode::FORBIDDEN);
 
     // A ticket issued for a token that was replaced before use opens nothing.
     let (_, unused) = ticket(Some(token.to_owned())).await;
     let (status, claimed) = app
-        .call("POST", &format!("/api/games/{id}/claim"), Some(token), Some(json!({ "name": "Ann" })))
+        .call(
+            "POST",
+            &format!("/api/games/{id}/claim"),
+            Some(token),
+            Some(json!({ "name": "Ann" })),
+        )
         .await;
     assert_eq!(status, StatusCode::OK);
-    let response = get(format!("/api/games/{id}/stream?ticket={}", unused["ticket"].as_str().unwrap()), None)
-        .await
-        .unwrap();
+    let response = get(
+        format!(
+            "/api/games/{id}/stream?ticket={}",
+            unused["ticket"].as_str().unwrap()
+        ),
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(response.status(), StatusCode::FORBIDDEN);
     // Headers still work for clients that can send them.
-    let response = get(format!("/api/games/{id}/stream"), claimed["token"].as_str()).await.unwrap();
+    let response = get(format!("/api/games/{id}/stream"), claimed["token"].as_str())
+        .await
+        .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
 }
 
@@ -589,8 +769,14 @@ async fn a_seats_stream_ends_when_its_token_is_replaced() {
         )
         .await;
     assert_eq!(status, StatusCode::OK);
-    assert!(stream_ends_within(&mut seat1, Duration::from_secs(5)).await, "the seat's stream ended");
-    assert!(!stream_ends_within(&mut spectator, Duration::from_millis(300)).await, "a spectator's goes on");
+    assert!(
+        stream_ends_within(&mut seat1, Duration::from_secs(5)).await,
+        "the seat's stream ended"
+    );
+    assert!(
+        !stream_ends_within(&mut spectator, Duration::from_millis(300)).await,
+        "a spectator's goes on"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -637,21 +823,42 @@ async fn games_stored_before_invites_keep_their_tokens_and_claiming_retires_them
         created_at: host::server::storage::now_millis(),
         finished_at: None,
     };
-    app.state.hub.storage().create_game(&stored, &seats).await.unwrap();
+    app.state
+        .hub
+        .storage()
+        .create_game(&stored, &seats)
+        .await
+        .unwrap();
 
     assert_eq!(viewer(&app, id, &tokens[0]).await, Ok(json!({ "seat": 0 })));
     assert_eq!(viewer(&app, id, &tokens[1]).await, Ok(json!({ "seat": 1 })));
     // It has no host token: invites cannot be managed, by anyone.
     let (status, body) = app
-        .call("GET", &format!("/api/games/{id}/invites"), Some(&tokens[0]), None)
+        .call(
+            "GET",
+            &format!("/api/games/{id}/invites"),
+            Some(&tokens[0]),
+            None,
+        )
         .await;
-    assert_eq!((status, body["error"].as_str()), (StatusCode::FORBIDDEN, Some("forbidden")));
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("forbidden"))
+    );
     // The person at seat 1 claims it: the token the creator also holds stops working.
     let (status, claimed) = app
-        .call("POST", &format!("/api/games/{id}/claim"), Some(&tokens[1]), Some(json!({ "name": "Bo" })))
+        .call(
+            "POST",
+            &format!("/api/games/{id}/claim"),
+            Some(&tokens[1]),
+            Some(json!({ "name": "Bo" })),
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{claimed}");
-    assert_eq!(viewer(&app, id, &tokens[1]).await, Err(StatusCode::FORBIDDEN));
+    assert_eq!(
+        viewer(&app, id, &tokens[1]).await,
+        Err(StatusCode::FORBIDDEN)
+    );
     assert_eq!(
         viewer(&app, id, claimed["token"].as_str().unwrap()).await,
         Ok(json!({ "seat": 1 }))
@@ -712,14 +919,29 @@ async fn no_secret_reaches_the_servers_log() {
     assert_eq!(again["error"], "forbidden");
     let token = joined["token"].as_str().unwrap().to_owned();
     let (_, claimed) = app
-        .call("POST", &format!("/api/games/{id}/claim"), Some(created.token(0)), Some(json!({ "name": "Ann" })))
+        .call(
+            "POST",
+            &format!("/api/games/{id}/claim"),
+            Some(created.token(0)),
+            Some(json!({ "name": "Ann" })),
+        )
         .await;
     let (status, reissued) = app
-        .call("POST", &format!("/api/games/{id}/seats/2/invite"), Some(created.host()), None)
+        .call(
+            "POST",
+            &format!("/api/games/{id}/seats/2/invite"),
+            Some(created.host()),
+            None,
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{reissued}");
     let (_, ticket) = app
-        .call("POST", &format!("/api/games/{id}/stream-ticket"), Some(&token), None)
+        .call(
+            "POST",
+            &format!("/api/games/{id}/stream-ticket"),
+            Some(&token),
+            None,
+        )
         .await;
     let ticket = ticket["ticket"].as_str().unwrap().to_owned();
     // A stream never ends by itself: open it, read its first update, let it go.
@@ -740,14 +962,32 @@ async fn no_secret_reaches_the_servers_log() {
         .unwrap();
     drop(body);
     let _ = app
-        .call("GET", &format!("/api/games/{id}/view?token={token}"), None, None)
+        .call(
+            "GET",
+            &format!("/api/games/{id}/view?token={token}"),
+            None,
+            None,
+        )
         .await;
     let _ = app
-        .call("GET", &format!("/api/games/{id}/view"), Some(created.token(0)), None)
+        .call(
+            "GET",
+            &format!("/api/games/{id}/view"),
+            Some(created.token(0)),
+            None,
+        )
         .await;
     secrets.extend([token, ticket]);
-    secrets.extend(strings(&claimed).into_iter().filter(|text| text.len() >= 32));
-    secrets.extend(strings(&reissued).into_iter().filter(|text| text.len() >= 32));
+    secrets.extend(
+        strings(&claimed)
+            .into_iter()
+            .filter(|text| text.len() >= 32),
+    );
+    secrets.extend(
+        strings(&reissued)
+            .into_iter()
+            .filter(|text| text.len() >= 32),
+    );
     drop(app);
 
     let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();

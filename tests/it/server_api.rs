@@ -129,7 +129,10 @@ async fn play_against_bots(ruleset: &TestRuleset, bots: &[Option<&str>]) {
         )
         .await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!((&claimed["seat"], &claimed["name"]), (&json!(seat), &json!("Ann")));
+    assert_eq!(
+        (&claimed["seat"], &claimed["name"]),
+        (&json!(seat), &json!("Ann"))
+    );
     // Claiming gives the seat a fresh token.
     let token = &claimed["token"].as_str().unwrap().to_owned();
     assert_ne!(token, old_token);

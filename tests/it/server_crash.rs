@@ -72,7 +72,9 @@ fn play_until_gone(
 }
 
 fn create_game(addr: &str, seats: usize, rounds: i64) -> (String, Vec<(u32, String)>) {
-    let seats: Vec<Value> = (0..seats).map(|_| json!({ "kind": "human", "creator": true })).collect();
+    let seats: Vec<Value> = (0..seats)
+        .map(|_| json!({ "kind": "human", "creator": true }))
+        .collect();
     let body = json!({ "ruleset": RULESET.id, "map": RULESET.map, "seats": seats, "options": { "rounds": rounds } });
     let (status, created) = http(addr, "POST", "/api/games", None, Some(&body)).unwrap();
     assert_eq!(status, 201, "{created}");

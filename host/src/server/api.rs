@@ -109,8 +109,7 @@ fn checked_name(name: &str) -> AppResult<&str> {
     };
     if name.is_empty() || name.chars().count() > 64 || name.chars().any(disguising) {
         return Err(AppError::BadRequest(
-            "a name has 1 to 64 characters, without control or bidirectional characters"
-                .to_owned(),
+            "a name has 1 to 64 characters, without control or bidirectional characters".to_owned(),
         ));
     }
     Ok(name)
@@ -509,7 +508,13 @@ pub async fn claim(
     let claimed = state
         .hub
         .storage()
-        .claim_with_new_token(game.id(), seat, &old_hash, &tokens::token_hash(&token), name)
+        .claim_with_new_token(
+            game.id(),
+            seat,
+            &old_hash,
+            &tokens::token_hash(&token),
+            name,
+        )
         .await?;
     if !claimed {
         return Err(AppError::Forbidden(
@@ -518,7 +523,10 @@ pub async fn claim(
     }
     state.hub.reload_seats(&game).await?;
     // An audit trail for the operator; never a secret.
-    tracing::info!("game {}: seat {seat} claimed; its token was replaced", game.id());
+    tracing::info!(
+        "game {}: seat {seat} claimed; its token was replaced",
+        game.id()
+    );
     Ok(Json(json!({ "seat": seat, "name": name, "token": token })))
 }
 
@@ -595,9 +603,9 @@ fn invite_refusal(change: InviteChange, seat: u32) -> AppError {
     match change {
         InviteChange::Changed => AppError::Internal(anyhow::anyhow!("an invite change was done")),
         InviteChange::NoSeat => AppError::NotFound(format!("the game has no seat {seat}")),
-        InviteChange::BotSeat => {
-            AppError::BadRequest(format!("seat {seat} is a bot's seat; nobody is invited to it"))
-        }
+        InviteChange::BotSeat => AppError::BadRequest(format!(
+            "seat {seat} is a bot's seat; nobody is invited to it"
+        )),
         InviteChange::Claimed => AppError::Conflict(format!(
             "seat {seat} is claimed by a person; its invite can no longer change"
         )),
@@ -630,7 +638,10 @@ pub async fn reissue_invite(
         refused => return Err(invite_refusal(refused, seat)),
     }
     state.hub.reload_seats(&game).await?;
-    tracing::info!("game {}: seat {seat} has a new invite; earlier ones were revoked", game.id());
+    tracing::info!(
+        "game {}: seat {seat} has a new invite; earlier ones were revoked",
+        game.id()
+    );
     Ok(Json(json!({ "seat": seat, "invite": code })))
 }
 

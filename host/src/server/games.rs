@@ -19,8 +19,7 @@ use tokio::sync::broadcast;
 use super::engine::{self, LoadedRuleset, Runtime, Session};
 use super::error::{AppError, AppResult};
 use super::storage::{
-    DatabaseKind, Insert, NewCredentials, Storage, StoredAction, StoredGame, StoredSeat,
-    now_millis,
+    DatabaseKind, Insert, NewCredentials, Storage, StoredAction, StoredGame, StoredSeat, now_millis,
 };
 use crate::bots::Bot;
 use crate::session::Applied;

@@ -496,14 +496,13 @@ impl Storage {
         name: Option<&str>,
     ) -> anyhow::Result<Option<u32>> {
         let mut tx = self.pool.begin().await?;
-        let row = sqlx::query(
-            "DELETE FROM invites WHERE game_id = $1 AND code_hash = $2 RETURNING seat",
-        )
-        .bind(id)
-        .bind(code_hash)
-        .fetch_optional(&mut *tx)
-        .await
-        .context("failed to use up an invite")?;
+        let row =
+            sqlx::query("DELETE FROM invites WHERE game_id = $1 AND code_hash = $2 RETURNING seat")
+                .bind(id)
+                .bind(code_hash)
+                .fetch_optional(&mut *tx)
+                .await
+                .context("failed to use up an invite")?;
         let Some(row) = row else {
             return Ok(None);
         };
@@ -526,7 +525,9 @@ impl Storage {
             .execute(&mut *tx)
             .await
             .context("failed to give a seat its token")?;
-        tx.commit().await.context("failed to commit a joined seat")?;
+        tx.commit()
+            .await
+            .context("failed to commit a joined seat")?;
         Ok(Some(seat))
     }
 
@@ -882,10 +883,16 @@ mod tests {
 
         // Used once, then gone.
         assert_eq!(
-            storage.redeem_invite("g1", "c1", "t1", Some("Bo")).await.unwrap(),
+            storage
+                .redeem_invite("g1", "c1", "t1", Some("Bo"))
+                .await
+                .unwrap(),
             Some(1)
         );
-        assert_eq!(storage.redeem_invite("g1", "c1", "t9", None).await.unwrap(), None);
+        assert_eq!(
+            storage.redeem_invite("g1", "c1", "t9", None).await.unwrap(),
+            None
+        );
         let seat = &storage.seats("g1").await.unwrap()[1];
         assert_eq!(
             (seat.token_hash.as_deref(), seat.claimed, seat.name.as_str()),
@@ -906,7 +913,10 @@ mod tests {
             storage.revoke_invite("g1", 7).await.unwrap(),
             InviteChange::NoSeat
         );
-        assert_eq!(storage.seats("g1").await.unwrap()[1].token_hash.as_deref(), Some("t1"));
+        assert_eq!(
+            storage.seats("g1").await.unwrap()[1].token_hash.as_deref(),
+            Some("t1")
+        );
 
         // Reopening the creator's unclaimed seat retires its token; a new code replaces the old.
         assert_eq!(
@@ -918,12 +928,18 @@ mod tests {
             storage.reissue_invite("g1", 0, "c4").await.unwrap(),
             InviteChange::Changed
         );
-        assert_eq!(storage.redeem_invite("g1", "c3", "x", None).await.unwrap(), None);
+        assert_eq!(
+            storage.redeem_invite("g1", "c3", "x", None).await.unwrap(),
+            None
+        );
         assert_eq!(
             storage.revoke_invite("g1", 0).await.unwrap(),
             InviteChange::Changed
         );
-        assert_eq!(storage.redeem_invite("g1", "c4", "x", None).await.unwrap(), None);
+        assert_eq!(
+            storage.redeem_invite("g1", "c4", "x", None).await.unwrap(),
+            None
+        );
 
         // Claiming needs the current token and replaces it.
         assert!(
@@ -938,14 +954,27 @@ mod tests {
                 .await
                 .unwrap()
         );
-        assert_eq!(storage.seats("g1").await.unwrap()[1].token_hash.as_deref(), Some("t5"));
+        assert_eq!(
+            storage.seats("g1").await.unwrap()[1].token_hash.as_deref(),
+            Some("t5")
+        );
 
         // Stream tickets: once, unexpired, for their game only.
         let later = now_millis() + 30_000;
-        storage.insert_stream_ticket("k1", "g1", "t5", later).await.unwrap();
-        assert_eq!(storage.take_stream_ticket("k1", "other").await.unwrap(), None);
+        storage
+            .insert_stream_ticket("k1", "g1", "t5", later)
+            .await
+            .unwrap();
         assert_eq!(
-            storage.take_stream_ticket("k1", "g1").await.unwrap().as_deref(),
+            storage.take_stream_ticket("k1", "other").await.unwrap(),
+            None
+        );
+        assert_eq!(
+            storage
+                .take_stream_ticket("k1", "g1")
+                .await
+                .unwrap()
+                .as_deref(),
             Some("t5")
         );
         assert_eq!(storage.take_stream_ticket("k1", "g1").await.unwrap(), None);
@@ -1007,7 +1036,10 @@ mod tests {
                 .await
                 .unwrap()
         );
-        assert_eq!(storage.seats("old").await.unwrap()[0].token_hash.as_deref(), Some("n0"));
+        assert_eq!(
+            storage.seats("old").await.unwrap()[0].token_hash.as_deref(),
+            Some("n0")
+        );
         std::fs::remove_dir_all(&dir).ok();
     }
 
