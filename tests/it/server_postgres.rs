@@ -306,5 +306,109 @@ fn two_servers_on_one_postgres_database_share_games_and_accept_a_raced_move_once
         "no raced move was stored twice"
     );
     assert_eq!(view(&a.addr, &game, &tokens[2])["status"], "finished");
+    invites_hold_across_two_servers(&a.addr, &b.addr, &cluster.url);
     drop((a, b));
+}
+
+/// The status of `GET /view` for `token` on `addr`, once it equals `want` (the other server
+/// learns of a seat change by notification, a moment later); fails after ten seconds.
+fn await_view_status(addr: &str, game: &str, token: &str, want: u16) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (status, body) = http(addr, "GET", &format!("/api/games/{game}/view"), Some(token), None).unwrap();
+        if status == want {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "{addr} still answers {status}: {body}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Invite codes, stream tickets and token changes on PostgreSQL, with two server processes: a
+/// code works once whichever server takes it, a ticket from one server opens the other's stream,
+/// and a token replaced through one server stops working on the other. A game stored without a
+/// host token (as before invites) keeps its tokens.
+fn invites_hold_across_two_servers(a: &str, b: &str, url: &str) {
+    let body = json!({ "ruleset": RULESET.id, "map": RULESET.map, "seats": [{ "kind": "human", "creator": true }, { "kind": "human" }, { "kind": "human" }] });
+    let (status, created) = http(a, "POST", "/api/games", None, Some(&body)).unwrap();
+    assert_eq!(status, 201, "{created}");
+    let game = created["id"].as_str().unwrap();
+    let host = created["host_token"].as_str().unwrap();
+    let own = created["seats"][0]["token"].as_str().unwrap();
+    let join = |addr: &str, code: &Value| {
+        http(addr, "POST", &format!("/api/games/{game}/join"), None, Some(&json!({ "code": code, "name": "Bo" }))).unwrap()
+    };
+
+    let (status, joined) = join(b, &created["seats"][1]["invite"]);
+    assert_eq!(status, 200, "{joined}");
+    let (status, again) = join(a, &created["seats"][1]["invite"]);
+    assert_eq!(status, 403, "a code works once, on any server: {again}");
+    let token = joined["token"].as_str().unwrap();
+    await_view_status(a, game, token, 200);
+
+    // A ticket from server A opens the stream on server B, once.
+    let (status, ticket) = http(a, "POST", &format!("/api/games/{game}/stream-ticket"), Some(token), None).unwrap();
+    assert_eq!(status, 200, "{ticket}");
+    let path = format!("/api/games/{game}/stream?since=0&ticket={}", ticket["ticket"].as_str().unwrap());
+    let updates = read_stream(b, &path, Duration::from_secs(10), |updates| !updates.is_empty());
+    assert_eq!(updates.len(), 1, "the stream opened with the ticket");
+    let (status, _) = http(b, "GET", &path, None, None).unwrap();
+    assert_eq!(status, 403, "a spent ticket opens nothing");
+
+    // Revoked through A, refused through B; claimed through B, the old token dies on A.
+    let (status, _) = http(a, "DELETE", &format!("/api/games/{game}/seats/2/invite"), Some(host), None).unwrap();
+    assert_eq!(status, 200);
+    let (status, _) = join(b, &created["seats"][2]["invite"]);
+    assert_eq!(status, 403);
+    await_view_status(a, game, own, 200);
+    let (status, claimed) = http(b, "POST", &format!("/api/games/{game}/claim"), Some(own), Some(&json!({ "name": "Ann" }))).unwrap();
+    assert_eq!(status, 200, "{claimed}");
+    await_view_status(a, game, own, 403);
+    await_view_status(a, game, claimed["token"].as_str().unwrap(), 200);
+
+    // A game stored as before invites: its tokens work, nobody manages its invites.
+    let (_, rulesets) = http(a, "GET", "/api/rulesets", None, None).unwrap();
+    let ruleset_hash = rulesets
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|ruleset| ruleset["id"] == RULESET.id)
+        .unwrap()["hash"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let legacy = "4e4e4e4e4e4e4e4e".to_owned();
+    let legacy_token = "5".repeat(64);
+    tokio::runtime::Runtime::new().unwrap().block_on(async {
+        use host::server::storage::{Storage, StoredGame, StoredSeat, now_millis};
+        use sha2::{Digest, Sha256};
+        let storage = Storage::open(Some(url), Path::new("unused")).await.unwrap();
+        let seats: Vec<StoredSeat> = (0..2)
+            .map(|seat| StoredSeat {
+                seat,
+                kind: "human".to_owned(),
+                name: format!("Player {}", seat + 1),
+                token_hash: (seat == 0).then(|| hex::encode(Sha256::digest(legacy_token.as_bytes()))),
+                bot: None,
+                claimed: false,
+            })
+            .collect();
+        let stored = StoredGame {
+            id: legacy.clone(),
+            ruleset_id: RULESET.id.to_owned(),
+            ruleset_hash,
+            map_id: RULESET.map.to_owned(),
+            map_hash: hex::encode(Sha256::digest(RULESET.map_toml.as_bytes())),
+            map_toml: RULESET.map_toml.to_owned(),
+            variant: None,
+            options_json: "[]".to_owned(),
+            seed: [3; 32],
+            created_at: now_millis(),
+            finished_at: None,
+        };
+        storage.create_game(&stored, &seats).await.unwrap();
+    });
+    await_view_status(b, &legacy, &legacy_token, 200);
+    let (status, _) = http(b, "GET", &format!("/api/games/{legacy}/invites"), Some(&legacy_token), None).unwrap();
+    assert_eq!(status, 403);
 }
