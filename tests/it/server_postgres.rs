@@ -315,11 +315,21 @@ fn two_servers_on_one_postgres_database_share_games_and_accept_a_raced_move_once
 fn await_view_status(addr: &str, game: &str, token: &str, want: u16) {
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     loop {
-        let (status, body) = http(addr, "GET", &format!("/api/games/{game}/view"), Some(token), None).unwrap();
+        let (status, body) = http(
+            addr,
+            "GET",
+            &format!("/api/games/{game}/view"),
+            Some(token),
+            None,
+        )
+        .unwrap();
         if status == want {
             return;
         }
-        assert!(std::time::Instant::now() < deadline, "{addr} still answers {status}: {body}");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{addr} still answers {status}: {body}"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -336,7 +346,14 @@ fn invites_hold_across_two_servers(a: &str, b: &str, url: &str) {
     let host = created["host_token"].as_str().unwrap();
     let own = created["seats"][0]["token"].as_str().unwrap();
     let join = |addr: &str, code: &Value| {
-        http(addr, "POST", &format!("/api/games/{game}/join"), None, Some(&json!({ "code": code, "name": "Bo" }))).unwrap()
+        http(
+            addr,
+            "POST",
+            &format!("/api/games/{game}/join"),
+            None,
+            Some(&json!({ "code": code, "name": "Bo" })),
+        )
+        .unwrap()
     };
 
     let (status, joined) = join(b, &created["seats"][1]["invite"]);
@@ -347,21 +364,47 @@ fn invites_hold_across_two_servers(a: &str, b: &str, url: &str) {
     await_view_status(a, game, token, 200);
 
     // A ticket from server A opens the stream on server B, once.
-    let (status, ticket) = http(a, "POST", &format!("/api/games/{game}/stream-ticket"), Some(token), None).unwrap();
+    let (status, ticket) = http(
+        a,
+        "POST",
+        &format!("/api/games/{game}/stream-ticket"),
+        Some(token),
+        None,
+    )
+    .unwrap();
     assert_eq!(status, 200, "{ticket}");
-    let path = format!("/api/games/{game}/stream?since=0&ticket={}", ticket["ticket"].as_str().unwrap());
-    let updates = read_stream(b, &path, Duration::from_secs(10), |updates| !updates.is_empty());
+    let path = format!(
+        "/api/games/{game}/stream?since=0&ticket={}",
+        ticket["ticket"].as_str().unwrap()
+    );
+    let updates = read_stream(b, &path, Duration::from_secs(10), |updates| {
+        !updates.is_empty()
+    });
     assert_eq!(updates.len(), 1, "the stream opened with the ticket");
     let (status, _) = http(b, "GET", &path, None, None).unwrap();
     assert_eq!(status, 403, "a spent ticket opens nothing");
 
     // Revoked through A, refused through B; claimed through B, the old token dies on A.
-    let (status, _) = http(a, "DELETE", &format!("/api/games/{game}/seats/2/invite"), Some(host), None).unwrap();
+    let (status, _) = http(
+        a,
+        "DELETE",
+        &format!("/api/games/{game}/seats/2/invite"),
+        Some(host),
+        None,
+    )
+    .unwrap();
     assert_eq!(status, 200);
     let (status, _) = join(b, &created["seats"][2]["invite"]);
     assert_eq!(status, 403);
     await_view_status(a, game, own, 200);
-    let (status, claimed) = http(b, "POST", &format!("/api/games/{game}/claim"), Some(own), Some(&json!({ "name": "Ann" }))).unwrap();
+    let (status, claimed) = http(
+        b,
+        "POST",
+        &format!("/api/games/{game}/claim"),
+        Some(own),
+        Some(&json!({ "name": "Ann" })),
+    )
+    .unwrap();
     assert_eq!(status, 200, "{claimed}");
     await_view_status(a, game, own, 403);
     await_view_status(a, game, claimed["token"].as_str().unwrap(), 200);
@@ -388,7 +431,8 @@ fn invites_hold_across_two_servers(a: &str, b: &str, url: &str) {
                 seat,
                 kind: "human".to_owned(),
                 name: format!("Player {}", seat + 1),
-                token_hash: (seat == 0).then(|| hex::encode(Sha256::digest(legacy_token.as_bytes()))),
+                token_hash: (seat == 0)
+                    .then(|| hex::encode(Sha256::digest(legacy_token.as_bytes()))),
                 bot: None,
                 claimed: false,
             })
@@ -409,6 +453,13 @@ fn invites_hold_across_two_servers(a: &str, b: &str, url: &str) {
         storage.create_game(&stored, &seats).await.unwrap();
     });
     await_view_status(b, &legacy, &legacy_token, 200);
-    let (status, _) = http(b, "GET", &format!("/api/games/{legacy}/invites"), Some(&legacy_token), None).unwrap();
+    let (status, _) = http(
+        b,
+        "GET",
+        &format!("/api/games/{legacy}/invites"),
+        Some(&legacy_token),
+        None,
+    )
+    .unwrap();
     assert_eq!(status, 403);
 }
