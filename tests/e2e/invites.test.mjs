@@ -70,6 +70,18 @@ test('an invite link is exchanged once for a seat; the creator keeps only its ow
     assert.match(await joinWith(latecomer, link2, 'Eve'), /used or revoked/);
     assert.equal(await stored(latecomer, gameId), null, 'nothing is kept for a refused link');
 
+    // The creator plays its own seat and claims it under a name: the seat gets a fresh token,
+    // which this browser keeps, and the game goes on (the live stream reopens with it).
+    await creator.click('[data-play-seat="0"]');
+    await creator.waitForSelector('.claim:not([hidden]) #claim-name');
+    await creator.fill('#claim-name', 'Ann');
+    await creator.click('.claim-form button[type="submit"]');
+    await creator.waitForFunction(() => document.querySelector('.game-status .viewer .seat-name')?.textContent === 'Ann');
+    const claimed = (await stored(creator, gameId)).seats['0'];
+    assert.ok(claimed && claimed !== kept.seats['0'], 'the claimed seat has a new token');
+    await creator.waitForFunction(() => document.querySelector('.connection')?.hidden === true);
+    await shot(creator, 'invites-05-claimed');
+
     // The creator makes a new link for seat 2 from its games list.
     await creator.goto(`${BASE}/#/`);
     await creator.click(`[data-invites="${gameId}"]`);
@@ -83,7 +95,7 @@ test('an invite link is exchanged once for a seat; the creator keeps only its ow
     assert.deepEqual(Object.keys((await stored(latecomer, gameId)).seats), ['2']);
 
     // No page put a seat token, a host token or an invite code into any URL it requested.
-    const secrets = [kept.host, ...Object.values(kept.seats)];
+    const secrets = [kept.host, ...Object.values(kept.seats), claimed];
     for (const page of [guest, latecomer]) secrets.push(...Object.values((await stored(page, gameId)).seats));
     for (const link of [link1, link2, link3]) secrets.push(link.split('code=')[1]);
     for (const page of pages) {
