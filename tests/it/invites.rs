@@ -890,17 +890,24 @@ impl std::io::Write for Captured {
 }
 
 /// Everything a whole invite round logs at the most verbose level, failures included, holds
-/// none of the secrets involved. The test runs on one thread so the capture sees every request.
-#[tokio::test(flavor = "current_thread")]
+/// none of the secrets involved. The capture is the process's global subscriber (no other test
+/// sets one): a subscriber for one thread only misses events whose call sites another test's
+/// thread registered first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_secret_reaches_the_servers_log() {
-    let captured = Captured::default();
-    let writer = captured.clone();
-    let _guard = tracing_subscriber::fmt()
-        .with_max_level(tracing_subscriber::filter::LevelFilter::TRACE)
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .finish()
-        .set_default();
+    static CAPTURED: std::sync::OnceLock<Captured> = std::sync::OnceLock::new();
+    let captured = CAPTURED.get_or_init(|| {
+        let captured = Captured::default();
+        let writer = captured.clone();
+        tracing_subscriber::fmt()
+            .with_max_level(tracing_subscriber::filter::LevelFilter::TRACE)
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .finish()
+            .try_init()
+            .expect("no other test sets the global subscriber");
+        captured
+    });
 
     let dir = TempDir::new("invites-log");
     let app = TestApp::start(&dir.0).await;
@@ -990,7 +997,7 @@ async fn no_secret_reaches_the_servers_log() {
     );
     drop(app);
 
-    let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    let log = String::from_utf8_lossy(&captured.0.lock().unwrap()).into_owned();
     // The capture works: the server says what happened to the seats (without a secret).
     assert!(log.contains("seat 1 taken with its invite"), "{log}");
     assert!(log.contains("seat 2 has a new invite"), "{log}");

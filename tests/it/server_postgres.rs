@@ -406,7 +406,20 @@ fn invites_hold_across_two_servers(a: &str, b: &str, url: &str) {
     )
     .unwrap();
     assert_eq!(status, 200, "{claimed}");
-    await_view_status(a, game, own, 403);
+    // At once: server A asks the database, not its copy of the seats, which learns of the
+    // change only when the notification arrives.
+    let (status, _) = http(
+        a,
+        "GET",
+        &format!("/api/games/{game}/view"),
+        Some(own),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        status, 403,
+        "a replaced token stops working on the other server at once"
+    );
     await_view_status(a, game, claimed["token"].as_str().unwrap(), 200);
 
     // A game stored as before invites: its tokens work, nobody manages its invites.

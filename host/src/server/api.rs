@@ -24,7 +24,7 @@ use super::catalog::RulesetEntry;
 use super::error::{AppError, AppJson, AppResult};
 use super::games::{LiveGame, Update};
 use super::storage::{
-    InviteChange, NewCredentials, StoredAction, StoredGame, StoredSeat, now_millis,
+    DatabaseKind, InviteChange, NewCredentials, StoredAction, StoredGame, StoredSeat, now_millis,
 };
 use super::tokens;
 
@@ -58,20 +58,51 @@ fn seat_with_token_hash(game: &LiveGame, hash: &str) -> Option<Seat> {
         .map(|seat| seat.seat)
 }
 
+/// The seat whose current token has this digest. With several server processes (PostgreSQL)
+/// the database decides, not this process's copy of the seats: a token replaced through another
+/// process stops working here at once, even if the notification of the change is late or lost
+/// (and the copy is then brought up to date, which also ends streams opened with the old token).
+async fn seat_for_token_hash(
+    state: &AppState,
+    game: &Arc<LiveGame>,
+    hash: &str,
+) -> AppResult<Option<Seat>> {
+    let remembered = seat_with_token_hash(game, hash);
+    if state.hub.storage().kind() != DatabaseKind::Postgres {
+        return Ok(remembered);
+    }
+    let stored = state
+        .hub
+        .storage()
+        .seat_of_token_hash(game.id(), hash)
+        .await?;
+    if stored != remembered {
+        state.hub.reload_seats(game).await?;
+    }
+    Ok(stored)
+}
+
 /// The viewer a request reads as: the token's seat, or a spectator without a token. A token that
 /// belongs to no seat of this game is refused rather than silently downgraded.
-fn viewer_of(game: &LiveGame, headers: &HeaderMap) -> AppResult<Viewer> {
+async fn viewer_of(
+    state: &AppState,
+    game: &Arc<LiveGame>,
+    headers: &HeaderMap,
+) -> AppResult<Viewer> {
     match request_token(headers)? {
         None => Ok(Viewer::Spectator),
-        Some(token) => game.seat_of_token(token).map(Viewer::Seat).ok_or_else(|| {
-            AppError::Forbidden("this token belongs to no seat of this game".to_owned())
-        }),
+        Some(token) => seat_for_token_hash(state, game, &tokens::token_hash(token))
+            .await?
+            .map(Viewer::Seat)
+            .ok_or_else(|| {
+                AppError::Forbidden("this token belongs to no seat of this game".to_owned())
+            }),
     }
 }
 
 /// The seat a request acts for; acting needs a token.
-fn seat_of(game: &LiveGame, headers: &HeaderMap) -> AppResult<Seat> {
-    match viewer_of(game, headers)? {
+async fn seat_of(state: &AppState, game: &Arc<LiveGame>, headers: &HeaderMap) -> AppResult<Seat> {
+    match viewer_of(state, game, headers).await? {
         Viewer::Seat(seat) => Ok(seat),
         Viewer::Spectator => Err(AppError::Forbidden(
             "acting needs the seat's token: `Authorization: Bearer <token>`".to_owned(),
@@ -501,7 +532,7 @@ pub async fn claim(
     AppJson(claim): AppJson<Claim>,
 ) -> AppResult<Json<Value>> {
     let game = state.hub.game(&id).await?;
-    let seat = seat_of(&game, &headers)?;
+    let seat = seat_of(&state, &game, &headers).await?;
     let name = checked_name(&claim.name)?;
     let old_hash = tokens::token_hash(request_token(&headers)?.unwrap_or_default());
     let token = tokens::new_token()?;
@@ -709,7 +740,7 @@ pub async fn view(
 ) -> AppResult<Json<Value>> {
     query.check(false)?;
     let game = state.hub.game(&id).await?;
-    let viewer = viewer_of(&game, &headers)?;
+    let viewer = viewer_of(&state, &game, &headers).await?;
     // The current view first: it loads a game that is not in memory (after a restart, say),
     // and only a loaded game has an up-to-date summary.
     let mut view = state.hub.view(&game, viewer).await?;
@@ -764,7 +795,7 @@ pub async fn submit_action(
     AppJson(request): AppJson<SubmitAction>,
 ) -> AppResult<Json<Value>> {
     let game = state.hub.game(&id).await?;
-    let seat = seat_of(&game, &headers)?;
+    let seat = seat_of(&state, &game, &headers).await?;
     if game
         .seats()
         .iter()
@@ -823,7 +854,7 @@ pub async fn log(
 ) -> AppResult<Json<Value>> {
     query.check(false)?;
     let game = state.hub.game(&id).await?;
-    let viewer = viewer_of(&game, &headers)?;
+    let viewer = viewer_of(&state, &game, &headers).await?;
     let entries = log_since(&state, &game, query.since.unwrap_or(0), viewer).await?;
     Ok(Json(Value::Array(entries)))
 }
@@ -846,7 +877,7 @@ pub async fn stream_ticket(
     headers: HeaderMap,
 ) -> AppResult<Json<Value>> {
     let game = state.hub.game(&id).await?;
-    seat_of(&game, &headers)?;
+    seat_of(&state, &game, &headers).await?;
     let token_hash = tokens::token_hash(request_token(&headers)?.unwrap_or_default());
     let ticket = tokens::new_token()?;
     state
@@ -900,9 +931,9 @@ pub async fn stream(
     };
     let viewer = match &token_hash {
         None => Viewer::Spectator,
-        Some(hash) => Viewer::Seat(seat_with_token_hash(&game, hash).ok_or_else(|| {
-            AppError::Forbidden("this token belongs to no seat of this game".to_owned())
-        })?),
+        Some(hash) => Viewer::Seat(seat_for_token_hash(&state, &game, hash).await?.ok_or_else(
+            || AppError::Forbidden("this token belongs to no seat of this game".to_owned()),
+        )?),
     };
     let last_event_id = headers
         .get("last-event-id")
@@ -997,7 +1028,7 @@ pub async fn hand_to_bot(
     AppJson(request): AppJson<HandToBot>,
 ) -> AppResult<Json<Value>> {
     let game = state.hub.game(&id).await?;
-    let own = seat_of(&game, &headers)?;
+    let own = seat_of(&state, &game, &headers).await?;
     if own != seat {
         return Err(AppError::Forbidden(
             "a token acts only for its own seat".to_owned(),

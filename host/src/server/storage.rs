@@ -459,6 +459,17 @@ impl Storage {
         Ok(())
     }
 
+    /// The seat of a game whose current token has this digest, if any.
+    pub async fn seat_of_token_hash(&self, id: &str, hash: &str) -> anyhow::Result<Option<u32>> {
+        let row = sqlx::query("SELECT seat FROM seats WHERE game_id = $1 AND token_hash = $2")
+            .bind(id)
+            .bind(hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| Ok(u32::try_from(row.try_get::<i64, _>(0)?)?))
+            .transpose()
+    }
+
     /// The digest of a game's host token; `None` for a game stored before games had one (or an
     /// unknown game).
     pub async fn host_token_hash(&self, id: &str) -> anyhow::Result<Option<String>> {
