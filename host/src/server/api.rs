@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -21,7 +21,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::AppState;
 use super::catalog::RulesetEntry;
-use super::error::{AppError, AppJson, AppResult};
+use super::error::{AppError, AppJson, AppPath as Path, AppQuery as Query, AppResult};
 use super::games::{LiveGame, Update};
 use super::storage::{StoredAction, StoredGame, StoredSeat, now_millis};
 use super::tokens;
@@ -130,10 +130,8 @@ pub async fn catalogue(
                 .ok_or_else(|| AppError::NotFound(format!("there is no ruleset `{id}`")))?
         }
     };
-    let pairs = tokio::task::spawn_blocking(move || super::engine::catalogue(&ruleset, &language))
-        .await
-        .context("reading a catalogue failed")?;
-    Ok(Json(pairs.into_iter().collect()))
+    let pairs = state.hub.catalogue(&ruleset, &language).await?;
+    Ok(Json(pairs.iter().cloned().collect()))
 }
 
 /// `GET /api/rulesets/{id}/maps/{map}`
@@ -227,6 +225,33 @@ fn option_value(kind: &OptionKind, name: &str, value: &Value) -> AppResult<Optio
             OptionValue::Choice(value.as_str().ok_or_else(|| wrong("a name"))?.to_owned())
         }
     })
+}
+
+/// A seat's display name as every other player will see it: trimmed, 1 to 64 characters, and
+/// free of control, bidirectional-override and invisible characters, which could make a name
+/// look like another player's or reorder the text around it.
+fn seat_name(raw: &str) -> AppResult<String> {
+    let name = raw.trim();
+    let invisible = |c: char| {
+        c.is_control()
+            || matches!(c,
+                '\u{00AD}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{180E}'
+                | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}'
+                | '\u{3164}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF9}'..='\u{FFFB}')
+    };
+    if let Some(bad) = name.chars().find(|&c| invisible(c)) {
+        return Err(AppError::BadRequest(format!(
+            "a name may not contain the invisible or control character U+{:04X}",
+            u32::from(bad)
+        )));
+    }
+    let length = name.chars().count();
+    if !(1..=64).contains(&length) {
+        return Err(AppError::BadRequest(
+            "a name has 1 to 64 visible characters".to_owned(),
+        ));
+    }
+    Ok(name.to_owned())
 }
 
 /// A seat's public description.
@@ -340,14 +365,10 @@ pub async fn create_game(
         match seat {
             SeatRequest::Human { name } => {
                 let token = tokens::new_token()?;
-                let name = name
-                    .clone()
-                    .unwrap_or_else(|| format!("Player {}", index + 1));
-                if name.chars().count() > 64 {
-                    return Err(AppError::BadRequest(
-                        "a seat name has at most 64 characters".to_owned(),
-                    ));
-                }
+                let name = match name {
+                    Some(name) => seat_name(name)?,
+                    None => format!("Player {}", index + 1),
+                };
                 seats.push(StoredSeat {
                     seat: number,
                     kind: "human".to_owned(),
@@ -440,12 +461,8 @@ pub async fn claim(
 ) -> AppResult<Json<Value>> {
     let game = state.hub.game(&id).await?;
     let seat = seat_of(&game, &headers, None)?;
-    let name = claim.name.trim();
-    if name.is_empty() || name.chars().count() > 64 {
-        return Err(AppError::BadRequest(
-            "a name has 1 to 64 characters".to_owned(),
-        ));
-    }
+    let name = seat_name(&claim.name)?;
+    let name = name.as_str();
     state.hub.claim(&game, seat, name).await?;
     Ok(Json(json!({ "seat": seat, "name": name })))
 }
@@ -478,7 +495,7 @@ pub async fn view(
     let mut view = state.hub.view(&game, viewer).await?;
     let summary = game.summary();
     if let Some(at) = query.at.filter(|&at| at < summary.version) {
-        view = Arc::new(state.hub.view_at(&game, viewer, at).await?);
+        view = state.hub.view_at(&game, viewer, at).await?;
     }
     let finished = summary.finished;
     let mut body = json!({
@@ -492,9 +509,10 @@ pub async fn view(
         "svg": view.svg,
         "seed_commitment": super::engine::seed_commitment(&game.stored.seed),
     });
-    if let Some(result) = &view.result {
+    // The seed is revealed once the game is over (no decision pending), so players can check the
+    // commitment; a ruleset that returns a result early reveals neither the result nor the seed.
+    if finished && let Some(result) = &view.result {
         body["result"] = serde_json::to_value(result).context("failed to encode a result")?;
-        // The seed is revealed once the game is over, so players can check the commitment.
         body["seed"] = Value::String(hex::encode(game.stored.seed));
     }
     Ok(Json(body))

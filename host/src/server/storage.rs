@@ -161,6 +161,11 @@ impl Storage {
         Ok(Storage { pool, kind, url })
     }
 
+    /// The connection pool, for operators' tools and tests that need SQL of their own.
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
     /// Which database this is.
     pub fn kind(&self) -> DatabaseKind {
         self.kind
