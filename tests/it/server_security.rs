@@ -565,19 +565,21 @@ async fn regression_unbounded_live_games_exhausted_the_process() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn regression_cached_views_grew_without_bound() {
     let dir = TempDir::new("security-view-budget");
-    let budget = 8 * 1024;
+    // Room for about three views of the hostile board; three games of five viewers want fifteen.
+    let budget = 2 * 1024;
     let app = TestApp::start_configured(&dir.0, None, |hub, _| hub.view_cache_bytes = budget).await;
-    let (game, tokens) = app
-        .create_game(&HOSTILE_BOARD, &[None, None, None, None], json!({}))
-        .await;
+    let mut viewers = Vec::new();
     for _ in 0..3 {
-        for token in tokens
-            .iter()
-            .map(|(_, token)| Some(token.as_str()))
-            .chain([None])
-        {
+        let (game, tokens) = app
+            .create_game(&HOSTILE_BOARD, &[None, None, None, None], json!({}))
+            .await;
+        viewers.extend(tokens.into_iter().map(|(_, token)| (game.clone(), Some(token))));
+        viewers.push((game, None));
+    }
+    for _ in 0..2 {
+        for (game, token) in &viewers {
             let (status, view) = app
-                .call("GET", &format!("/api/games/{game}/view"), token, None)
+                .call("GET", &format!("/api/games/{game}/view"), token.as_deref(), None)
                 .await;
             assert_eq!(status, StatusCode::OK);
             assert!(view["svg"].as_str().is_some_and(|svg| svg.contains("<svg")));
