@@ -184,11 +184,12 @@ fn every_answered_action_survives_a_sigkill_and_the_games_go_on() {
             .collect();
         assert_eq!(versions, (1..=versions.len() as u64).collect::<Vec<_>>());
 
-        // The game goes on after the restart.
+        // The game goes on after the restart: a person gets a decision (once the bots, which
+        // resume by themselves, have made theirs).
         let before = versions.len() as u64;
-        let (seat, token) = tokens
-            .iter()
-            .find(|(_, token)| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let (seat, token) = loop {
+            let waiting = tokens.iter().find(|(_, token)| {
                 let (_, view) = http(
                     &server.addr,
                     "GET",
@@ -200,8 +201,13 @@ fn every_answered_action_survives_a_sigkill_and_the_games_go_on() {
                 view["pending"]
                     .as_array()
                     .is_some_and(|pending| !pending.is_empty())
-            })
-            .expect("some seat has a decision");
+            });
+            if let Some(waiting) = waiting {
+                break waiting;
+            }
+            assert!(Instant::now() < deadline, "no seat of game {game} gets a decision");
+            std::thread::sleep(Duration::from_millis(50));
+        };
         let (_, view) = http(
             &server.addr,
             "GET",
