@@ -19,6 +19,7 @@ pub mod record;
 pub mod runtime;
 pub mod server;
 pub mod session;
+pub mod svg_sanitizer;
 pub mod table;
 pub mod variants;
 

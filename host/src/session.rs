@@ -708,9 +708,17 @@ impl Session {
         Ok(self.with_backend(|b, r| b.view(r, viewer))?)
     }
 
-    /// The board as `viewer` sees it, as SVG.
+    /// The board as `viewer` sees it, as SVG rebuilt from the host's allowlist
+    /// ([`crate::svg_sanitizer`]): a ruleset's own text never reaches a browser. A drawing that
+    /// is not SVG at all gives an empty board (and a warning), never a failed view.
     pub fn render(&mut self, viewer: Viewer) -> Result<String, SessionError> {
-        Ok(self.with_backend(|b, r| b.render(r, viewer))?)
+        let drawing = self.with_backend(|b, r| b.render(r, viewer))?;
+        Ok(
+            crate::svg_sanitizer::sanitize_svg(&drawing).unwrap_or_else(|refused| {
+                tracing::warn!("ruleset `{}`: {refused}", self.ruleset.info().id);
+                String::new()
+            }),
+        )
     }
 
     /// The result, once the game is over.

@@ -185,6 +185,7 @@ impl Server {
                 allow_fixed_seeds: true,
                 web_dir: None,
                 rulesets_dir: None,
+                rate_limits: None,
             },
         )
         .await

@@ -50,6 +50,52 @@ test('a ruleset SVG is cleaned, translated and fetches nothing', { timeout: 6000
   }
 });
 
+// The attacks a review got through the first sanitizer, each with a request to a host other than
+// the server (127.0.0.2) that page.check() would notice, or a script that would set window.pwned.
+const ATTACKS = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">
+  <a xmlns:x="http://www.w3.org/1999/xlink" x:href="javascript:window.pwned=1"><rect id="bait" width="100" height="100" fill="red"/></a>
+  <image xmlns:x="http://www.w3.org/1999/xlink" x:href="http://127.0.0.2/image.png" width="5" height="5"/>
+  <style>@\\69mport "http://127.0.0.2/import.css"; .e{fill:\\75 rl(http://127.0.0.2/escaped)}</style>
+  <rect width="5" height="5" style="fill:\\75 rl(http://127.0.0.2/escaped-attr)"/>
+  <rect width="5" height="5" style="fill:image-set('http://127.0.0.2/set.png' 1x)"/>
+  <html:img xmlns:html="http://www.w3.org/1999/xhtml" srcset="http://127.0.0.2/srcset.png 1x"/>
+  <style>:host{position:fixed;inset:0;z-index:99999} svg{position:fixed;inset:0;z-index:99999}</style>
+</svg>`;
+
+test('the attacks that got past the first sanitizer run nothing, fetch nothing and cover nothing', { timeout: 60000 }, async () => {
+  const browser = await launch();
+  try {
+    const page = await openPage(browser);
+    await page.goto(`${BASE}/#/maps`);
+    await page.waitForSelector('#topbar a');
+    const headers = (await page.request.get(`${BASE}/`)).headers();
+    assert.match(headers['content-security-policy'] || '', /script-src 'self'/, 'the page is served with a CSP');
+    const result = await page.evaluate(async (svgText) => {
+      const { Board } = await import('/src/board.js');
+      const board = new Board();
+      board.element.style.width = '300px';
+      document.body.append(board.element);
+      board.show(svgText, 'none', () => 'x');
+      await new Promise((r) => setTimeout(r, 300));
+      const bait = board.shadow.querySelector('#bait');
+      bait?.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+      await new Promise((r) => setTimeout(r, 300));
+      const topLeft = document.elementFromPoint(2, 2);
+      return {
+        html: board.shadow.querySelector('svg')?.outerHTML || '',
+        pwned: window.pwned || 0,
+        coversPage: topLeft === board.host || board.host.contains(topLeft),
+      };
+    }, ATTACKS);
+    assert.equal(result.pwned, 0, 'no script ran');
+    assert.equal(result.coversPage, false, 'the drawing does not cover the page');
+    assert.doesNotMatch(result.html, /127\.0\.0\.2|javascript:|image-set|srcset|:host|position/i);
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});
+
 test('the battle tower balance is dropped minus came out, by owner', { timeout: 60000 }, async () => {
   const browser = await launch();
   try {

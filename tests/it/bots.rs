@@ -20,6 +20,7 @@ fn the_search_bot_never_disturbs_the_real_game() {
             candidates: 4,
             playouts: 3,
             max_playout_actions: 1000,
+            think_time: None,
         },
     );
     let action = bot.decide(&mut searched, &decision).unwrap();

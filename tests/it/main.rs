@@ -1,4 +1,5 @@
 //! Integration tests, one module per area.
+mod api_fuzz; // Requests built from the OpenAPI document, mutated: no 5xx, no change when refused.
 mod bots; // The random and search bots.
 mod cli; // The `tenka` command line.
 mod hostile; // Misbehaving components fail only their own call.
@@ -12,6 +13,7 @@ mod runtime_support; // Builds the test components once and loads them.
 mod server_api; // The game server's HTTP API, in-process.
 mod server_crash; // The game server survives SIGKILL with every answered action.
 mod server_postgres; // Two game servers on one PostgreSQL database.
+mod server_security; // Hostile rulesets and clients against the game server.
 mod server_support; // Shared helpers of the game-server tests.
 mod shogun; // The Shogun component through the host: records, winters, replay.
 mod tower; // The battle tower's statistics and per-game determinism.

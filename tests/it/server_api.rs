@@ -912,6 +912,7 @@ async fn the_web_client_folder_is_served_with_an_index_fallback() {
             allow_fixed_seeds: false,
             web_dir: Some(web),
             rulesets_dir: None,
+            rate_limits: None,
         },
     )
     .await

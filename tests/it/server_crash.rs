@@ -1,6 +1,6 @@
-//! Crash safety: while clients play, the server process is killed with SIGKILL and started
-//! again on the same data folder. Every action that was answered with success must still be
-//! there, and the games go on.
+//! Crash safety: while clients and bots play, the server process is killed with SIGKILL and
+//! started again on the same data folder. Every action that was answered with success must still
+//! be there with what it did, and the games, bots' included, go on.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 
 use crate::server_support::{RULESET, ServerProcess, TempDir, answer_rng, http, random_answer};
 
-/// An action the server answered with 200: (game, version, seat).
-type Answered = (String, u64, u32);
+/// An action the server answered with 200: (game, version, seat, the events it answered).
+type Answered = (String, u64, u32, Value);
 
 /// Plays one game's human seats as fast as possible until the server goes away or `stop`.
 fn play_until_gone(
@@ -57,6 +57,7 @@ fn play_until_gone(
                         game.to_owned(),
                         answer["version"].as_u64().unwrap(),
                         *seat,
+                        answer["events"].clone(),
                     ));
                     progressed = true;
                 }
@@ -71,9 +72,11 @@ fn play_until_gone(
     }
 }
 
-fn create_game(addr: &str, seats: usize, rounds: i64) -> (String, Vec<(u32, String)>) {
+/// A game of `seats` people and then `bots` random bots.
+fn create_game(addr: &str, seats: usize, bots: usize, rounds: i64) -> (String, Vec<(u32, String)>) {
     let seats: Vec<Value> = (0..seats)
         .map(|_| json!({ "kind": "human", "creator": true }))
+        .chain((0..bots).map(|_| json!({ "kind": "bot", "bot": "random" })))
         .collect();
     let body = json!({ "ruleset": RULESET.id, "map": RULESET.map, "seats": seats, "options": { "rounds": rounds } });
     let (status, created) = http(addr, "POST", "/api/games", None, Some(&body)).unwrap();
@@ -82,11 +85,11 @@ fn create_game(addr: &str, seats: usize, rounds: i64) -> (String, Vec<(u32, Stri
         .as_array()
         .unwrap()
         .iter()
-        .map(|seat| {
-            (
+        .filter_map(|seat| {
+            Some((
                 seat["seat"].as_u64().unwrap() as u32,
-                seat["token"].as_str().unwrap().to_owned(),
-            )
+                seat["token"].as_str()?.to_owned(),
+            ))
         })
         .collect();
     (created["id"].as_str().unwrap().to_owned(), tokens)
@@ -96,8 +99,10 @@ fn create_game(addr: &str, seats: usize, rounds: i64) -> (String, Vec<(u32, Stri
 fn every_answered_action_survives_a_sigkill_and_the_games_go_on() {
     let dir = TempDir::new("crash");
     let server = ServerProcess::start(&dir.0, None);
+    // Three games of people, and one where a person plays against two bots.
     let games: Vec<(String, Vec<(u32, String)>)> = (0..3)
-        .map(|i| create_game(&server.addr, 2 + i, 40))
+        .map(|i| create_game(&server.addr, 2 + i, 0, 40))
+        .chain(std::iter::once(create_game(&server.addr, 1, 2, 40)))
         .collect();
 
     let answered = Arc::new(Mutex::new(Vec::new()));
@@ -145,9 +150,9 @@ fn every_answered_action_survives_a_sigkill_and_the_games_go_on() {
         .unwrap();
         assert_eq!(status, 200);
         let log = log.as_array().unwrap();
-        for (_, version, seat) in answered
+        for (_, version, seat, events) in answered
             .iter()
-            .filter(|(answered_game, _, _)| answered_game == game)
+            .filter(|(answered_game, ..)| answered_game == game)
         {
             let entry = log
                 .iter()
@@ -157,6 +162,20 @@ fn every_answered_action_survives_a_sigkill_and_the_games_go_on() {
                 entry["seat"], *seat,
                 "version {version} is the answered seat's action"
             );
+            // Its content too: the seat reads back exactly the events it was answered.
+            let token = &tokens.iter().find(|(s, _)| s == seat).unwrap().1;
+            let (_, own_log) = http(
+                &server.addr,
+                "GET",
+                &format!("/api/games/{game}/log?since={}", version - 1),
+                Some(token),
+                None,
+            )
+            .unwrap();
+            assert_eq!(
+                &own_log[0]["events"], events,
+                "version {version} of game {game} holds what was answered"
+            );
         }
         // Versions have no gaps: the log is exactly 1..=n.
         let versions: Vec<u64> = log
@@ -165,11 +184,12 @@ fn every_answered_action_survives_a_sigkill_and_the_games_go_on() {
             .collect();
         assert_eq!(versions, (1..=versions.len() as u64).collect::<Vec<_>>());
 
-        // The game goes on after the restart.
+        // The game goes on after the restart: a person gets a decision (once the bots, which
+        // resume by themselves, have made theirs).
         let before = versions.len() as u64;
-        let (seat, token) = tokens
-            .iter()
-            .find(|(_, token)| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let (seat, token) = loop {
+            let waiting = tokens.iter().find(|(_, token)| {
                 let (_, view) = http(
                     &server.addr,
                     "GET",
@@ -181,8 +201,16 @@ fn every_answered_action_survives_a_sigkill_and_the_games_go_on() {
                 view["pending"]
                     .as_array()
                     .is_some_and(|pending| !pending.is_empty())
-            })
-            .expect("some seat has a decision");
+            });
+            if let Some(waiting) = waiting {
+                break waiting;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no seat of game {game} gets a decision"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        };
         let (_, view) = http(
             &server.addr,
             "GET",
@@ -201,7 +229,12 @@ fn every_answered_action_survives_a_sigkill_and_the_games_go_on() {
         )
         .unwrap();
         assert_eq!(status, 200, "seat {seat} plays on: {answer}");
-        assert_eq!(answer["version"], before + 1);
+        // Bots may have moved since the log was read; the move follows the version it saw.
+        assert!(view["version"].as_u64().unwrap() >= before);
+        assert_eq!(
+            answer["version"].as_u64(),
+            view["version"].as_u64().map(|v| v + 1)
+        );
     }
     server.kill();
 }

@@ -476,3 +476,46 @@ fn invites_hold_across_two_servers(a: &str, b: &str, url: &str) {
     .unwrap();
     assert_eq!(status, 403);
 }
+
+/// Two in-process servers on one database with no change listener between them: every
+/// notification is missed, as it is while a listener reconnects.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_a_missed_notification_left_another_servers_view_stale() {
+    let cluster = Cluster::start();
+    let dir_a = TempDir::new("pg-missed-a");
+    let dir_b = TempDir::new("pg-missed-b");
+    let a = crate::server_support::TestApp::start_with(&dir_a.0, Some(&cluster.url), 1000).await;
+    let b = crate::server_support::TestApp::start_with(&dir_b.0, Some(&cluster.url), 1000).await;
+    let (game, tokens) = a.create(&[None, None], json!({})).await;
+    let (_, before) = b
+        .call("GET", &format!("/api/games/{game}/view"), None, None)
+        .await;
+    assert_eq!(before["version"], 0, "{before}");
+
+    let (status, moved) = a
+        .call(
+            "POST",
+            &format!("/api/games/{game}/actions"),
+            Some(&tokens[0].1),
+            Some(json!({ "version": 0, "action": { "choose": [0] } })),
+        )
+        .await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{moved}");
+
+    // The second server never heard of the move, yet shows it: the database says what is current.
+    let (_, after) = b
+        .call("GET", &format!("/api/games/{game}/view"), None, None)
+        .await;
+    assert_eq!(after["version"], 1, "{after}");
+    assert_eq!(after["state"]["planned"], json!([true, false]), "{after}");
+    // And it accepts the next move against that version.
+    let (status, moved) = b
+        .call(
+            "POST",
+            &format!("/api/games/{game}/actions"),
+            Some(&tokens[1].1),
+            Some(json!({ "version": 1, "action": { "choose": [1] } })),
+        )
+        .await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{moved}");
+}

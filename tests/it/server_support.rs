@@ -7,6 +7,9 @@
 #[path = "../support/secret_draw.rs"]
 pub mod secret_draw;
 
+#[path = "../support/twisted.rs"]
+pub mod twisted;
+
 use std::io::{Read as _, Write as _};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -48,6 +51,35 @@ pub const SHOGUN: TestRuleset = TestRuleset {
     map_toml: include_str!("../../maps/shogun/sun.toml"),
 };
 
+/// The secret-draw game drawn with every SVG attack (`support/twisted.rs`).
+pub const HOSTILE_BOARD: TestRuleset = TestRuleset {
+    id: "hostile-board",
+    map: "square",
+    map_toml: "name = \"Square\"\n",
+};
+
+/// The secret-draw game failing once right after its first action, when armed
+/// (`support/twisted.rs`).
+pub const FAILS_AFTER_MOVE: TestRuleset = TestRuleset {
+    id: "fails-after-move",
+    map: "square",
+    map_toml: "name = \"Square\"\n",
+};
+
+/// The secret-draw game claiming a result while it goes on (`support/twisted.rs`).
+pub const EARLY_RESULT: TestRuleset = TestRuleset {
+    id: "early-result",
+    map: "square",
+    map_toml: "name = \"Square\"\n",
+};
+
+/// The secret-draw game that panics whenever it draws (`support/twisted.rs`).
+pub const FAILING_RENDER: TestRuleset = TestRuleset {
+    id: "failing-render",
+    map: "square",
+    map_toml: "name = \"Square\"\n",
+};
+
 /// A runtime with the test ruleset loaded.
 pub fn runtime() -> Arc<host::Runtime> {
     let runtime = host::Runtime::new(host::RuntimeConfig::default()).unwrap();
@@ -56,6 +88,18 @@ pub fn runtime() -> Arc<host::Runtime> {
         .unwrap();
     runtime
         .register_native(sdk::native::adapt::<shogun::Shogun>())
+        .unwrap();
+    runtime
+        .register_native(sdk::native::adapt::<twisted::HostileBoard>())
+        .unwrap();
+    runtime
+        .register_native(sdk::native::adapt::<twisted::FailsAfterMove>())
+        .unwrap();
+    runtime
+        .register_native(sdk::native::adapt::<twisted::EarlyResult>())
+        .unwrap();
+    runtime
+        .register_native(sdk::native::adapt::<twisted::FailingRender>())
         .unwrap();
     Arc::new(runtime)
 }
@@ -92,7 +136,14 @@ fn rand_byte() -> u8 {
 /// Writes the test rulesets' maps folder under `dir`.
 pub fn write_maps(dir: &Path) -> PathBuf {
     let maps = dir.join("maps");
-    for ruleset in [&RULESET, &SHOGUN] {
+    for ruleset in [
+        &RULESET,
+        &SHOGUN,
+        &HOSTILE_BOARD,
+        &FAILS_AFTER_MOVE,
+        &EARLY_RESULT,
+        &FAILING_RENDER,
+    ] {
         std::fs::create_dir_all(maps.join(ruleset.id)).unwrap();
         std::fs::write(
             maps.join(ruleset.id).join(format!("{}.toml", ruleset.map)),
@@ -119,25 +170,33 @@ impl TestApp {
 
     /// A server on `database` (or SQLite in `dir`), storing a snapshot every `snapshot_every`.
     pub async fn start_with(dir: &Path, database: Option<&str>, snapshot_every: u64) -> TestApp {
+        Self::start_configured(dir, database, |hub, _| hub.snapshot_every = snapshot_every).await
+    }
+
+    /// A server on `database` (or SQLite in `dir`) whose settings `configure` changes from the
+    /// tests' defaults (bots acting at once, fixed seeds allowed, no rate limits).
+    pub async fn start_configured(
+        dir: &Path,
+        database: Option<&str>,
+        configure: impl FnOnce(&mut HubConfig, &mut ServerConfig),
+    ) -> TestApp {
         let storage = Storage::open(database, &dir.join("data")).await.unwrap();
         let maps = write_maps(dir);
-        let state = AppState::new(
-            storage,
-            runtime(),
-            &maps,
-            HubConfig {
-                bot_pace: Duration::ZERO,
-                snapshot_every,
-                ..HubConfig::default()
-            },
-            ServerConfig {
-                allow_fixed_seeds: true,
-                web_dir: None,
-                rulesets_dir: None,
-            },
-        )
-        .await
-        .unwrap();
+        let mut hub = HubConfig {
+            bot_pace: Duration::ZERO,
+            snapshot_every: 1000,
+            ..HubConfig::default()
+        };
+        let mut server = ServerConfig {
+            allow_fixed_seeds: true,
+            web_dir: None,
+            rulesets_dir: None,
+            rate_limits: None,
+        };
+        configure(&mut hub, &mut server);
+        let state = AppState::new(storage, runtime(), &maps, hub, server)
+            .await
+            .unwrap();
         TestApp {
             router: app(state.clone()),
             state,
@@ -280,6 +339,14 @@ impl ServerProcess {
                 "0",
                 "--snapshot-every",
                 "7",
+                // Load and crash tests play every seat from one address as fast as they can,
+                // far above what the rate limits allow one person.
+                "--requests-per-second",
+                "0",
+                "--actions-per-second",
+                "0",
+                "--games-per-minute",
+                "0",
             ])
             .arg("--data")
             .arg(dir.join("data"))

@@ -6,39 +6,55 @@ import { messageText, normaliseArgs, t } from './i18n.js';
 import { h } from './dom.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const DROPPED_ELEMENTS = new Set(['script', 'foreignobject', 'iframe', 'object', 'embed', 'audio', 'video', 'animate', 'set', 'animatemotion', 'animatetransform']);
-const EXTERNAL_URL = /url\(\s*['"]?\s*(?!#)[^)]*\)/gi;
+const XLINK_NS = 'http://www.w3.org/1999/xlink';
+// The second wall: the server already rebuilt the drawing from an allowlist
+// (host/src/svg_sanitizer.rs); this check repeats the essentials, compared by namespace and local
+// name, so a drawing that reaches the page some other way is held to the same rules.
+const ALLOWED_ELEMENTS = new Set(['svg', 'g', 'defs', 'symbol', 'use', 'switch', 'title', 'desc', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'path', 'text', 'tspan', 'textPath', 'marker', 'pattern', 'linearGradient', 'radialGradient', 'stop', 'clipPath', 'mask', 'style', 'filter', 'feBlend', 'feColorMatrix', 'feComposite', 'feDropShadow', 'feFlood', 'feGaussianBlur', 'feMerge', 'feMergeNode', 'feMorphology', 'feOffset']);
+const FRAGMENT = /^#[\w.:-]+$/;
+const ALLOWED_FUNCTIONS = new Set(['rgb', 'rgba', 'hsl', 'hsla', 'url', 'translate', 'translatex', 'translatey', 'rotate', 'scale', 'scalex', 'scaley', 'matrix', 'skewx', 'skewy']);
+// Escapes spell words past a filter, at-rules import, and these properties place a box over the page.
+const UNSAFE_CSS = /\\|@|:host|position\s*:|inset\s*:|z-index\s*:|expression|javascript:/i;
+
+/** Whether a value calls only colour and transform functions, and url() only for a fragment. */
+function safeValue(value) {
+  if (UNSAFE_CSS.test(value)) return false;
+  for (const match of value.matchAll(/([\w-]*)\s*\(([^()]*)\)?/g)) {
+    const name = match[1].toLowerCase();
+    if (!ALLOWED_FUNCTIONS.has(name)) return false;
+    if (name === 'url' && !FRAGMENT.test((match[2] || '').trim().replace(/^['"]|['"]$/g, ''))) return false;
+  }
+  return true;
+}
 
 /**
- * Parses and cleans an SVG document: no scripts, no event handlers, no link or resource that
- * leaves the page (the UI loads nothing from another host). Returns an <svg> element or null.
+ * Parses and cleans an SVG document: only drawing elements of the SVG namespace, no scripts, no
+ * event handlers, no link or resource that leaves the document. Returns an <svg> element or null.
  */
 export function sanitizeSvg(text) {
   if (typeof text !== 'string' || !text.trim()) return null;
   const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
   const root = doc.documentElement;
-  if (!root || root.localName !== 'svg' || doc.getElementsByTagName('parsererror').length) return null;
+  if (!root || root.namespaceURI !== SVG_NS || root.localName !== 'svg' || doc.getElementsByTagName('parsererror').length) return null;
   for (const el of [root, ...root.querySelectorAll('*')]) {
-    const name = el.localName.toLowerCase();
-    if (DROPPED_ELEMENTS.has(name)) {
+    if (!el.isConnected && el !== root) continue; // inside an element already removed
+    if (el.namespaceURI !== SVG_NS || !ALLOWED_ELEMENTS.has(el.localName)) {
       el.remove();
       continue;
     }
     for (const attr of [...el.attributes]) {
-      const attrName = attr.name.toLowerCase();
+      const name = attr.localName;
       const value = attr.value.trim();
-      if (attrName.startsWith('on')) el.removeAttribute(attr.name);
-      else if (attrName === 'href' || attrName === 'xlink:href' || attrName === 'src') {
-        if (!value.startsWith('#') && !/^data:image\/(png|jpeg|gif|webp);/i.test(value)) el.removeAttribute(attr.name);
-      } else if (EXTERNAL_URL.test(value)) {
-        EXTERNAL_URL.lastIndex = 0;
-        el.setAttribute(attr.name, value.replace(EXTERNAL_URL, 'none'));
-      }
-      EXTERNAL_URL.lastIndex = 0;
+      const isHref = name === 'href' && (attr.namespaceURI === null || attr.namespaceURI === XLINK_NS);
+      let keep;
+      if (isHref) keep = FRAGMENT.test(value);
+      else if (attr.namespaceURI !== null) keep = false;
+      else if (name.startsWith('on')) keep = false;
+      else if (name.startsWith('data-') || name.startsWith('aria-')) keep = true;
+      else keep = safeValue(value);
+      if (!keep) el.removeAttributeNode(attr);
     }
-    if (name === 'style') {
-      el.textContent = el.textContent.replace(/@import[^;]*;?/gi, '').replace(EXTERNAL_URL, 'none');
-    }
+    if (el.localName === 'style' && !safeValue(el.textContent)) el.remove();
   }
   return document.importNode(root, true);
 }

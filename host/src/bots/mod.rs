@@ -54,12 +54,31 @@ impl std::str::FromStr for BotKind {
 }
 
 impl BotKind {
-    /// A bot of this kind for `seat` of the game seeded with `game_seed`.
+    /// A bot of this kind for `seat` of the game seeded with `game_seed`. It thinks as long as
+    /// its settings say, whatever the clock: its moves depend on the seed alone.
     pub fn create(self, game_seed: &Seed, seat: u32) -> Box<dyn Bot> {
+        self.create_thinking(game_seed, seat, None)
+    }
+
+    /// [`BotKind::create`], with a search bot stopping to think after `think_time` (a server's
+    /// bots, whose turns people wait for; their moves then depend on the machine's speed too).
+    pub fn create_thinking(
+        self,
+        game_seed: &Seed,
+        seat: u32,
+        think_time: Option<std::time::Duration>,
+    ) -> Box<dyn Bot> {
         let seed = derive_seed(game_seed, "bot", u64::from(seat));
         match self {
             BotKind::Random => Box::new(RandomBot::new(&seed)),
-            BotKind::Search => Box::new(SearchBot::new(seat, &seed, SearchSettings::default())),
+            BotKind::Search => Box::new(SearchBot::new(
+                seat,
+                &seed,
+                SearchSettings {
+                    think_time,
+                    ..SearchSettings::default()
+                },
+            )),
         }
     }
 }

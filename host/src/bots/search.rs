@@ -1,5 +1,7 @@
 //! The search bot: determinized Monte Carlo search over the contract alone.
 
+use std::time::{Duration, Instant};
+
 use anyhow::Result;
 
 use sdk::{Action, DecisionKind, PendingDecision, Seat};
@@ -17,6 +19,9 @@ pub struct SearchSettings {
     pub playouts: usize,
     /// A playout longer than this many actions is cut off and scored as a middle place.
     pub max_playout_actions: u64,
+    /// Thinking stops after this long: each candidate gets an equal share of it, and at least
+    /// one playout. `None` thinks through every playout.
+    pub think_time: Option<Duration>,
 }
 
 impl Default for SearchSettings {
@@ -25,6 +30,7 @@ impl Default for SearchSettings {
             candidates: 8,
             playouts: 8,
             max_playout_actions: 5_000,
+            think_time: None,
         }
     }
 }
@@ -162,10 +168,18 @@ impl Bot for SearchBot {
                 .unwrap_or_else(|| sdk::random_action(&decision.kind, &mut self.table)));
         }
         let mut best: Option<(f64, Action)> = None;
+        let share = self
+            .settings
+            .think_time
+            .map(|time| time / candidates.len() as u32);
         for candidate in candidates {
             let mut total = 0.0;
             let mut counted = 0usize;
+            let started = Instant::now();
             for _ in 0..self.settings.playouts {
+                if counted > 0 && share.is_some_and(|share| started.elapsed() >= share) {
+                    break;
+                }
                 match self.playout(session, &candidate)? {
                     Some(value) => {
                         total += value;

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -21,7 +21,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::AppState;
 use super::catalog::RulesetEntry;
-use super::error::{AppError, AppJson, AppResult};
+use super::error::{AppError, AppJson, AppPath as Path, AppQuery as Query, AppResult};
 use super::games::{LiveGame, Update};
 use super::storage::{
     DatabaseKind, InviteChange, NewCredentials, StoredAction, StoredGame, StoredSeat, now_millis,
@@ -129,23 +129,6 @@ async fn require_host(state: &AppState, game: &LiveGame, headers: &HeaderMap) ->
     }
 }
 
-/// A display name as a person typed it: trimmed, 1 to 64 characters, no control characters and
-/// no bidirectional controls (which can make a name read as something else, or spill into the
-/// text around it).
-fn checked_name(name: &str) -> AppResult<&str> {
-    let name = name.trim();
-    let disguising = |c: char| {
-        c.is_control()
-            || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-    };
-    if name.is_empty() || name.chars().count() > 64 || name.chars().any(disguising) {
-        return Err(AppError::BadRequest(
-            "a name has 1 to 64 characters, without control or bidirectional characters".to_owned(),
-        ));
-    }
-    Ok(name)
-}
-
 // ---------------------------------------------------------------------------------------------
 // Rulesets
 // ---------------------------------------------------------------------------------------------
@@ -204,10 +187,8 @@ pub async fn catalogue(
                 .ok_or_else(|| AppError::NotFound(format!("there is no ruleset `{id}`")))?
         }
     };
-    let pairs = tokio::task::spawn_blocking(move || super::engine::catalogue(&ruleset, &language))
-        .await
-        .context("reading a catalogue failed")?;
-    Ok(Json(pairs.into_iter().collect()))
+    let pairs = state.hub.catalogue(&ruleset, &language).await?;
+    Ok(Json(pairs.iter().cloned().collect()))
 }
 
 /// `GET /api/rulesets/{id}/maps/{map}`
@@ -305,6 +286,33 @@ fn option_value(kind: &OptionKind, name: &str, value: &Value) -> AppResult<Optio
             OptionValue::Choice(value.as_str().ok_or_else(|| wrong("a name"))?.to_owned())
         }
     })
+}
+
+/// A seat's display name as every other player will see it: trimmed, 1 to 64 characters, and
+/// free of control, bidirectional-override and invisible characters, which could make a name
+/// look like another player's or reorder the text around it.
+fn seat_name(raw: &str) -> AppResult<String> {
+    let name = raw.trim();
+    let invisible = |c: char| {
+        c.is_control()
+            || matches!(c,
+                '\u{00AD}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{180E}'
+                | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}'
+                | '\u{3164}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF9}'..='\u{FFFB}')
+    };
+    if let Some(bad) = name.chars().find(|&c| invisible(c)) {
+        return Err(AppError::BadRequest(format!(
+            "a name may not contain the invisible or control character U+{:04X}",
+            u32::from(bad)
+        )));
+    }
+    let length = name.chars().count();
+    if !(1..=64).contains(&length) {
+        return Err(AppError::BadRequest(
+            "a name has 1 to 64 visible characters".to_owned(),
+        ));
+    }
+    Ok(name.to_owned())
 }
 
 /// A seat's public description.
@@ -425,7 +433,7 @@ pub async fn create_game(
         match seat {
             SeatRequest::Human { name, creator } => {
                 let name = match name {
-                    Some(name) => checked_name(name)?.to_owned(),
+                    Some(name) => seat_name(name)?,
                     None => format!("Player {}", index + 1),
                 };
                 let secret = tokens::new_token()?;
@@ -533,7 +541,7 @@ pub async fn claim(
 ) -> AppResult<Json<Value>> {
     let game = state.hub.game(&id).await?;
     let seat = seat_of(&state, &game, &headers).await?;
-    let name = checked_name(&claim.name)?;
+    let name = seat_name(&claim.name)?;
     let old_hash = tokens::token_hash(request_token(&headers)?.unwrap_or_default());
     let token = tokens::new_token()?;
     let claimed = state
@@ -544,7 +552,7 @@ pub async fn claim(
             seat,
             &old_hash,
             &tokens::token_hash(&token),
-            name,
+            &name,
         )
         .await?;
     if !claimed {
@@ -579,7 +587,7 @@ pub async fn join(
     AppJson(join): AppJson<Join>,
 ) -> AppResult<Json<Value>> {
     let game = state.hub.game(&id).await?;
-    let name = join.name.as_deref().map(checked_name).transpose()?;
+    let name = join.name.as_deref().map(seat_name).transpose()?;
     let token = tokens::new_token()?;
     let seat = state
         .hub
@@ -588,7 +596,7 @@ pub async fn join(
             game.id(),
             &tokens::token_hash(join.code.trim()),
             &tokens::token_hash(&token),
-            name,
+            name.as_deref(),
         )
         .await?
         .ok_or_else(|| {
@@ -746,7 +754,7 @@ pub async fn view(
     let mut view = state.hub.view(&game, viewer).await?;
     let summary = game.summary();
     if let Some(at) = query.at.filter(|&at| at < summary.version) {
-        view = Arc::new(state.hub.view_at(&game, viewer, at).await?);
+        view = state.hub.view_at(&game, viewer, at).await?;
     }
     let finished = summary.finished;
     let mut body = json!({
@@ -760,9 +768,10 @@ pub async fn view(
         "svg": view.svg,
         "seed_commitment": super::engine::seed_commitment(&game.stored.seed),
     });
-    if let Some(result) = &view.result {
+    // The seed is revealed once the game is over (no decision pending), so players can check the
+    // commitment; a ruleset that returns a result early reveals neither the result nor the seed.
+    if finished && let Some(result) = &view.result {
         body["result"] = serde_json::to_value(result).context("failed to encode a result")?;
-        // The seed is revealed once the game is over, so players can check the commitment.
         body["seed"] = Value::String(hex::encode(game.stored.seed));
     }
     Ok(Json(body))

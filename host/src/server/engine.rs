@@ -3,6 +3,7 @@
 //! on the blocking pool, never on the async reactor.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context as _;
 use sdk::{Action, Diagnostic, PendingDecision, RulesetInfo};
@@ -72,7 +73,7 @@ pub fn start(
     ruleset.new_game(spec).map_err(|error| match error {
         SessionError::Setup(error) => AppError::Setup(error.to_string()),
         SessionError::Rejected(rejection) => AppError::Setup(rejection.to_string()),
-        SessionError::Ruleset(error) => AppError::Internal(error),
+        SessionError::Ruleset(error) => AppError::ruleset_failed(&error),
     })
 }
 
@@ -114,7 +115,7 @@ pub fn classify(error: SessionError) -> (AppError, bool) {
         SessionError::Setup(error) => (AppError::Setup(error.to_string()), true),
         // The runtime recovers a session after a failed call, but a game that just failed is
         // rebuilt from storage to be sure it matches what is stored.
-        SessionError::Ruleset(error) => (AppError::Internal(error), false),
+        SessionError::Ruleset(error) => (AppError::ruleset_failed(&error), false),
     }
 }
 
@@ -123,12 +124,17 @@ pub fn tower_log(drops: &[TowerDrop]) -> Value {
     serde_json::to_value(drops).unwrap_or(Value::Array(Vec::new()))
 }
 
-/// A new bot by name for a seat of a game.
-pub fn new_bot(name: &str, game: &StoredGame, seat: u32) -> anyhow::Result<Box<dyn Bot>> {
+/// A new bot by name for a seat of a game, thinking at most `think_time` per move.
+pub fn new_bot(
+    name: &str,
+    game: &StoredGame,
+    seat: u32,
+    think_time: Duration,
+) -> anyhow::Result<Box<dyn Bot>> {
     let kind: BotKind = name
         .parse()
         .map_err(|error: String| anyhow::anyhow!(error))?;
-    Ok(kind.create(&game.seed, seat))
+    Ok(kind.create_thinking(&game.seed, seat, Some(think_time)))
 }
 
 /// How often a bot may propose an action the rules refuse before it gives up for now.

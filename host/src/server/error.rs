@@ -2,8 +2,8 @@
 //! `{ "error": "<machine-code>", "message": "<plain English>" }`.
 
 use axum::Json;
-use axum::extract::FromRequest;
-use axum::extract::rejection::JsonRejection;
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -51,7 +51,22 @@ pub enum AppError {
     /// The body is not JSON.
     #[error("expected a body with `Content-Type: application/json`")]
     UnsupportedMediaType,
-    /// A fault of the server or a ruleset; the details are logged, never shown.
+    /// The ruleset's code failed (ran out of fuel or time, hit its memory limit, panicked, or
+    /// returned too much); the game is as it was. The message names the call and the limit, in
+    /// the host's words; the details stay in the log.
+    #[error("{0}")]
+    RulesetFailed(String),
+    /// The server is at its capacity for live games or ruleset instances, or took too long to
+    /// answer; try again later.
+    #[error("{0}")]
+    Busy(String),
+    /// The client sent more requests than its rate allows; nothing was done.
+    #[error("too many requests; try again in {retry_after} s")]
+    RateLimited {
+        /// Seconds to wait before the next request.
+        retry_after: u64,
+    },
+    /// A fault of the server; the details are logged, never shown.
     #[error("internal error: {0:#}")]
     Internal(#[from] anyhow::Error),
 }
@@ -71,8 +86,22 @@ impl AppError {
             AppError::UnsupportedMediaType => {
                 (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type")
             }
+            AppError::RulesetFailed(_) => (StatusCode::INTERNAL_SERVER_ERROR, "ruleset-failed"),
+            AppError::Busy(_) => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
+            AppError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate-limited"),
             AppError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
+    }
+}
+
+impl AppError {
+    /// A failed ruleset call as the client sees it: the host's one-line account of which call
+    /// failed and why (never a backtrace or the ruleset's own text), logged in full.
+    pub fn ruleset_failed(error: &anyhow::Error) -> AppError {
+        tracing::warn!("{error:#}");
+        let account = error.to_string();
+        let first_line = account.lines().next().unwrap_or("the ruleset failed");
+        AppError::RulesetFailed(first_line.chars().take(300).collect())
     }
 }
 
@@ -96,6 +125,19 @@ impl IntoResponse for AppError {
             }
             AppError::Rejected { rejection, .. } => {
                 json!({ "error": code, "message": self.to_string(), "rejection": rejection })
+            }
+            AppError::RateLimited { retry_after } => {
+                let body = json!({
+                    "error": code,
+                    "message": self.to_string(),
+                    "retry_after": retry_after,
+                });
+                return (
+                    status,
+                    [(axum::http::header::RETRY_AFTER, retry_after.to_string())],
+                    Json(body),
+                )
+                    .into_response();
             }
             _ => json!({ "error": code, "message": self.to_string() }),
         };
@@ -124,6 +166,28 @@ impl<T: Serialize> IntoResponse for AppJson<T> {
         Json(self.0).into_response()
     }
 }
+
+impl From<QueryRejection> for AppError {
+    fn from(rejection: QueryRejection) -> Self {
+        AppError::BadRequest(rejection.body_text())
+    }
+}
+
+impl From<PathRejection> for AppError {
+    fn from(rejection: PathRejection) -> Self {
+        AppError::BadRequest(rejection.body_text())
+    }
+}
+
+/// `Query` whose rejections become [`AppError`]s (`?since=abc` gets the JSON error shape).
+#[derive(Debug, Clone, Copy, Default, FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(AppError))]
+pub struct AppQuery<T>(pub T);
+
+/// `Path` whose rejections become [`AppError`]s (`/seats/abc/bot` gets the JSON error shape).
+#[derive(Debug, Clone, Copy, Default, FromRequestParts)]
+#[from_request(via(axum::extract::Path), rejection(AppError))]
+pub struct AppPath<T>(pub T);
 
 /// The result type of handlers.
 pub type AppResult<T> = Result<T, AppError>;

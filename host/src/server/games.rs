@@ -8,13 +8,13 @@
 //! are dropped and rebuilt on next use from the newest snapshot plus the actions after it.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use anyhow::Context as _;
 use sdk::{Action, Event, GameResult, PendingDecision, Seat, Viewer};
-use tokio::sync::broadcast;
+use tokio::sync::{Semaphore, broadcast};
 
 use super::engine::{self, LoadedRuleset, Runtime, Session};
 use super::error::{AppError, AppResult};
@@ -33,14 +33,35 @@ pub struct HubConfig {
     pub snapshot_every: u64,
     /// A game's session is dropped from memory after this long without use.
     pub idle_after: Duration,
+    /// How many games the process holds in memory at most. At the cap, the least recently used
+    /// game nobody watches is unloaded to make room; when every game is watched, loading or
+    /// creating another is refused as busy (and nothing else slows down).
+    pub max_live_games: usize,
+    /// How many bytes of computed views and boards are kept across all games; beyond it views
+    /// are computed for each request instead of cached.
+    pub view_cache_bytes: usize,
+    /// How many ruleset calls run at once on the blocking pool; further calls wait their turn,
+    /// first come first served, instead of taking every thread.
+    pub ruleset_calls: usize,
+    /// How many search-bot moves are thought about at once, so bots never take every call slot
+    /// and people's moves stay quick.
+    pub bot_moves: usize,
+    /// How long a search bot may think about one move.
+    pub bot_think_time: Duration,
 }
 
 impl Default for HubConfig {
     fn default() -> Self {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         HubConfig {
             bot_pace: Duration::from_millis(300),
             snapshot_every: 32,
             idle_after: Duration::from_secs(300),
+            max_live_games: 5_000,
+            view_cache_bytes: 256 << 20,
+            ruleset_calls: (cores * 4).max(4),
+            bot_moves: (cores / 2).max(1),
+            bot_think_time: Duration::from_secs(2),
         }
     }
 }
@@ -88,7 +109,31 @@ pub struct ViewData {
     pub svg: String,
     /// The result, once the game is over.
     pub result: Option<GameResult>,
+    /// About how many bytes the view takes (its drawing and state), for the cache's budget.
+    bytes: usize,
 }
+
+impl ViewData {
+    fn new(
+        version: u64,
+        pending: Vec<PendingDecision>,
+        state_text: String,
+        svg: String,
+        result: Option<GameResult>,
+    ) -> ViewData {
+        ViewData {
+            bytes: 2 * state_text.len() + svg.len(),
+            version,
+            pending,
+            state: engine::view_json(state_text),
+            svg,
+            result,
+        }
+    }
+}
+
+/// How many past boards (the replay viewer's) each game keeps.
+const PAST_BOARDS_KEPT: usize = 64;
 
 /// Who runs a game's bots right now.
 #[derive(Default)]
@@ -110,6 +155,8 @@ pub struct LiveGame {
     state: tokio::sync::Mutex<GameState>,
     updates: broadcast::Sender<Update>,
     views: Mutex<HashMap<Viewer, Arc<ViewData>>>,
+    /// Boards of a finished game after a given number of actions, by viewer.
+    past_boards: Mutex<HashMap<(Viewer, u64), Arc<ViewData>>>,
     bots: Mutex<BotSchedule>,
     last_used: AtomicI64,
 }
@@ -164,6 +211,35 @@ impl LiveGame {
             *current = summary;
         }
     }
+
+    fn new(stored: StoredGame, ruleset: Arc<LoadedRuleset>, seats: Vec<StoredSeat>) -> LiveGame {
+        LiveGame {
+            stored,
+            ruleset,
+            seats: RwLock::new(seats),
+            summary: RwLock::new(Summary::default()),
+            state: tokio::sync::Mutex::new(GameState {
+                session: None,
+                version: 0,
+                bots: HashMap::new(),
+            }),
+            updates: broadcast::channel(64).0,
+            views: Mutex::new(HashMap::new()),
+            past_boards: Mutex::new(HashMap::new()),
+            bots: Mutex::new(BotSchedule::default()),
+            last_used: AtomicI64::new(now_millis()),
+        }
+    }
+
+    /// Whether the game may be unloaded now: nobody watches it and no bot task runs.
+    fn unloadable(&self) -> bool {
+        self.updates.receiver_count() == 0
+            && self
+                .bots
+                .lock()
+                .map(|schedule| !schedule.running)
+                .unwrap_or(false)
+    }
 }
 
 /// What an accepted action produced.
@@ -183,23 +259,22 @@ pub struct Hub {
     games: Mutex<HashMap<String, Arc<LiveGame>>>,
     /// The component hashes this process has made sure are kept in the database.
     kept_components: Mutex<HashSet<String>>,
+    /// Slots for ruleset calls on the blocking pool ([`HubConfig::ruleset_calls`]).
+    calls: Arc<Semaphore>,
+    /// Slots for bots thinking ([`HubConfig::bot_moves`]).
+    bot_moves: Arc<Semaphore>,
+    /// Bytes held by every game's cached views and past boards.
+    cached_bytes: AtomicUsize,
+    /// Catalogues by (ruleset hash, language): a catalogue never changes within a version.
+    catalogues: Mutex<HashMap<(String, String), Arc<Vec<(String, String)>>>>,
 }
 
-/// Runs `work` with the session on the blocking pool and gives the session back. A panic inside
-/// the ruleset glue loses the session (it is rebuilt from storage on next use), never the server.
-async fn with_session<T: Send + 'static>(
-    state: &mut GameState,
-    work: impl FnOnce(&mut Session) -> T + Send + 'static,
-) -> anyhow::Result<T> {
-    let mut session = state.session.take().context("the game is not loaded")?;
-    let (session, output) = tokio::task::spawn_blocking(move || {
-        let output = work(&mut session);
-        (session, output)
-    })
-    .await
-    .context("a ruleset call failed")?;
-    state.session = Some(session);
-    Ok(output)
+/// A language tag as catalogues are asked for: `en`, `pt-BR`; anything else names none.
+fn is_language_tag(language: &str) -> bool {
+    (2..=16).contains(&language.len())
+        && language
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-')
 }
 
 impl Hub {
@@ -208,10 +283,200 @@ impl Hub {
         Arc::new(Hub {
             storage,
             runtime,
+            calls: Arc::new(Semaphore::new(config.ruleset_calls.max(1))),
+            bot_moves: Arc::new(Semaphore::new(config.bot_moves.max(1))),
             config,
             games: Mutex::new(HashMap::new()),
             kept_components: Mutex::new(HashSet::new()),
+            cached_bytes: AtomicUsize::new(0),
+            catalogues: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// Runs ruleset work on the blocking pool once a call slot is free. The slot is held by the
+    /// work itself, so a request that gives up waiting does not free a slot its work still uses.
+    async fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> anyhow::Result<T> {
+        let slot = self
+            .calls
+            .clone()
+            .acquire_owned()
+            .await
+            .context("the server is shutting down")?;
+        tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            work()
+        })
+        .await
+        .context("a ruleset call failed")
+    }
+
+    /// Runs `work` with the session on the blocking pool and gives the session back. A panic
+    /// inside the ruleset glue loses the session (it is rebuilt from storage on next use), never
+    /// the server.
+    async fn with_session<T: Send + 'static>(
+        &self,
+        state: &mut GameState,
+        work: impl FnOnce(&mut Session) -> T + Send + 'static,
+    ) -> anyhow::Result<T> {
+        let mut session = state.session.take().context("the game is not loaded")?;
+        let (session, output) = self
+            .blocking(move || {
+                let output = work(&mut session);
+                (session, output)
+            })
+            .await?;
+        state.session = Some(session);
+        Ok(output)
+    }
+
+    /// A ruleset version's catalogue in `language`, asked of the ruleset once per version and
+    /// language. Languages the ruleset does not list get an empty catalogue without running it.
+    pub async fn catalogue(
+        &self,
+        ruleset: &Arc<LoadedRuleset>,
+        language: &str,
+    ) -> AppResult<Arc<Vec<(String, String)>>> {
+        if !is_language_tag(language) {
+            return Err(AppError::BadRequest(format!(
+                "`{}` is not a language tag",
+                language.chars().take(32).collect::<String>()
+            )));
+        }
+        if !ruleset
+            .info()
+            .languages
+            .iter()
+            .any(|listed| listed == language)
+        {
+            return Ok(Arc::new(Vec::new()));
+        }
+        let key = (ruleset.hash().0, language.to_owned());
+        if let Some(found) = self
+            .catalogues
+            .lock()
+            .ok()
+            .and_then(|cached| cached.get(&key).cloned())
+        {
+            return Ok(found);
+        }
+        let asked = ruleset.clone();
+        let language = key.1.clone();
+        let pairs = Arc::new(
+            self.blocking(move || engine::catalogue(&asked, &language))
+                .await?,
+        );
+        if let Ok(mut cached) = self.catalogues.lock() {
+            cached.insert(key, pairs.clone());
+        }
+        Ok(pairs)
+    }
+
+    /// Keeps `view` in `game`'s cache of current views if the byte budget allows, replacing the
+    /// viewer's older one and dropping views of older versions.
+    fn cache_view(&self, game: &LiveGame, viewer: Viewer, view: &Arc<ViewData>) {
+        let Ok(mut views) = game.views.lock() else {
+            return;
+        };
+        let mut freed = 0;
+        views.retain(|cached_viewer, cached| {
+            let keep = cached.version == view.version && *cached_viewer != viewer;
+            if !keep {
+                freed += cached.bytes;
+            }
+            keep
+        });
+        self.cached_bytes.fetch_sub(freed, Ordering::Relaxed);
+        if self.reserve_cache(view.bytes) {
+            views.insert(viewer, view.clone());
+        }
+    }
+
+    /// Counts `bytes` against the cache budget; false (nothing counted) when they do not fit.
+    fn reserve_cache(&self, bytes: usize) -> bool {
+        self.cached_bytes
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| {
+                (held + bytes <= self.config.view_cache_bytes).then_some(held + bytes)
+            })
+            .is_ok()
+    }
+
+    /// Drops every cached view and past board of `game`, giving their bytes back.
+    fn forget_views(&self, game: &LiveGame) {
+        let mut freed = 0;
+        if let Ok(mut views) = game.views.lock() {
+            freed += views.values().map(|view| view.bytes).sum::<usize>();
+            views.clear();
+        }
+        if let Ok(mut past) = game.past_boards.lock() {
+            freed += past.values().map(|view| view.bytes).sum::<usize>();
+            past.clear();
+        }
+        self.cached_bytes.fetch_sub(freed, Ordering::Relaxed);
+    }
+
+    /// The bytes cached views and past boards hold now.
+    pub fn cached_view_bytes(&self) -> usize {
+        self.cached_bytes.load(Ordering::Relaxed)
+    }
+
+    /// Adds a game to the table of games in memory, making room first. Another task may have
+    /// added the same game meanwhile: that one wins.
+    fn admit(&self, game: Arc<LiveGame>) -> AppResult<Arc<LiveGame>> {
+        let (admitted, evicted) = {
+            let mut games = self
+                .games
+                .lock()
+                .map_err(|_| anyhow::anyhow!("the game table is poisoned"))?;
+            if let Some(existing) = games.get(game.id()) {
+                return Ok(existing.clone());
+            }
+            let evicted = self.make_room(&mut games)?;
+            games.insert(game.id().to_owned(), game.clone());
+            (game, evicted)
+        };
+        for game in evicted {
+            self.forget_views(&game);
+        }
+        Ok(admitted)
+    }
+
+    /// Unloads the least recently used games nobody watches until one more fits under
+    /// [`HubConfig::max_live_games`]; busy when every game in memory is in use.
+    fn make_room(
+        &self,
+        games: &mut HashMap<String, Arc<LiveGame>>,
+    ) -> AppResult<Vec<Arc<LiveGame>>> {
+        let cap = self.config.max_live_games.max(1);
+        if games.len() < cap {
+            return Ok(Vec::new());
+        }
+        let mut idle: Vec<(i64, String)> = games
+            .values()
+            .filter(|live| live.unloadable())
+            .map(|live| (live.last_used.load(Ordering::Relaxed), live.id().to_owned()))
+            .collect();
+        idle.sort_unstable();
+        let excess = games.len() + 1 - cap;
+        let evicted: Vec<Arc<LiveGame>> = idle
+            .into_iter()
+            .take(excess)
+            .filter_map(|(_, id)| games.remove(&id))
+            .collect();
+        if games.len() >= cap {
+            return Err(AppError::Busy(
+                "the server holds as many games as it may right now; try again in a minute"
+                    .to_owned(),
+            ));
+        }
+        Ok(evicted)
+    }
+
+    /// How many games are in memory.
+    pub fn live_games(&self) -> usize {
+        self.games.lock().map_or(0, |games| games.len())
     }
 
     /// The exact ruleset version a stored game was started on: loaded already, or read back
@@ -235,7 +500,8 @@ impl Hub {
             .await?
             .ok_or_else(unavailable)?;
         let runtime = self.runtime.clone();
-        let ruleset = tokio::task::spawn_blocking(move || runtime.load_version(&bytes))
+        let ruleset = self
+            .blocking(move || runtime.load_version(&bytes))
             .await
             .context("loading a kept ruleset version failed")?
             .context("a kept ruleset version does not load")?;
@@ -305,32 +571,13 @@ impl Hub {
         let seats = self.storage.seats(id).await?;
         let version = self.storage.version(id).await?;
         let finished = stored.finished_at.is_some();
-        let game = Arc::new(LiveGame {
-            stored,
-            ruleset,
-            seats: RwLock::new(seats),
-            summary: RwLock::new(Summary {
-                version,
-                finished,
-                waiting_for: Vec::new(),
-            }),
-            state: tokio::sync::Mutex::new(GameState {
-                session: None,
-                version: 0,
-                bots: HashMap::new(),
-            }),
-            updates: broadcast::channel(64).0,
-            views: Mutex::new(HashMap::new()),
-            bots: Mutex::new(BotSchedule::default()),
-            last_used: AtomicI64::new(now_millis()),
+        let game = LiveGame::new(stored, ruleset, seats);
+        game.set_summary(Summary {
+            version,
+            finished,
+            waiting_for: Vec::new(),
         });
-        let game = {
-            let mut games = self
-                .games
-                .lock()
-                .map_err(|_| anyhow::anyhow!("the game table is poisoned"))?;
-            games.entry(id.to_owned()).or_insert(game).clone()
-        };
+        let game = self.admit(Arc::new(game))?;
         // A game loaded for the first time may be waiting for its bots (after a restart).
         self.schedule_bots(&game);
         Ok(game)
@@ -355,37 +602,31 @@ impl Hub {
         let spec_game = stored.clone();
         let spec_ruleset = ruleset.clone();
         let seat_count = seats.len() as u32;
-        let session = tokio::task::spawn_blocking(move || {
-            engine::start(&spec_ruleset, &spec_game, seat_count)
-        })
-        .await
-        .context("starting a game failed")??;
+        // Room first: a server at its cap refuses before running or storing anything.
+        let evicted = {
+            let mut games = self
+                .games
+                .lock()
+                .map_err(|_| anyhow::anyhow!("the game table is poisoned"))?;
+            self.make_room(&mut games)?
+        };
+        for game in evicted {
+            self.forget_views(&game);
+        }
+        let session = self
+            .blocking(move || engine::start(&spec_ruleset, &spec_game, seat_count))
+            .await
+            .context("starting a game failed")??;
         self.storage
             .create_game_with(&stored, &seats, credentials)
             .await?;
-        let id = stored.id.clone();
-        let game = Arc::new(LiveGame {
-            stored,
-            ruleset,
-            seats: RwLock::new(seats),
-            summary: RwLock::new(Summary::default()),
-            state: tokio::sync::Mutex::new(GameState {
-                session: Some(session),
-                version: 0,
-                bots: HashMap::new(),
-            }),
-            updates: broadcast::channel(64).0,
-            views: Mutex::new(HashMap::new()),
-            bots: Mutex::new(BotSchedule::default()),
-            last_used: AtomicI64::new(now_millis()),
-        });
+        let game = Arc::new(LiveGame::new(stored, ruleset, seats));
         {
             let mut state = game.state.lock().await;
+            state.session = Some(session);
             self.refresh_summary(&game, &mut state).await?;
         }
-        if let Ok(mut games) = self.games.lock() {
-            games.insert(id, game.clone());
-        }
+        let game = self.admit(game)?;
         self.schedule_bots(&game);
         Ok(game)
     }
@@ -399,22 +640,23 @@ impl Hub {
             let ruleset = game.ruleset.clone();
             let stored = game.stored.clone();
             let seat_count = game.seats().len() as u32;
-            let (session, version) = tokio::task::spawn_blocking(move || {
-                let mut session = match snapshot {
-                    Some((_, bytes)) => engine::restore(&ruleset, &bytes)?,
-                    None => engine::start(&ruleset, &stored, seat_count)
-                        .map_err(|error| anyhow::anyhow!("{error}"))?,
-                };
-                let mut version = from;
-                for action in &actions {
-                    engine::replay_action(&mut session, action)?;
-                    version = action.seq;
-                }
-                anyhow::Ok((session, version))
-            })
-            .await
-            .context("loading a game failed")?
-            .with_context(|| format!("failed to load game {}", game.id()))?;
+            let (session, version) = self
+                .blocking(move || {
+                    let mut session = match snapshot {
+                        Some((_, bytes)) => engine::restore(&ruleset, &bytes)?,
+                        None => engine::start(&ruleset, &stored, seat_count)
+                            .map_err(|error| anyhow::anyhow!("{error}"))?,
+                    };
+                    let mut version = from;
+                    for action in &actions {
+                        engine::replay_action(&mut session, action)?;
+                        version = action.seq;
+                    }
+                    anyhow::Ok((session, version))
+                })
+                .await
+                .context("loading a game failed")?
+                .with_context(|| format!("failed to load game {}", game.id()))?;
             state.session = Some(session);
             state.version = version;
             // Who is waiting is known only once the game runs.
@@ -433,12 +675,13 @@ impl Hub {
             return Ok(false);
         }
         let last = actions.last().map_or(state.version, |action| action.seq);
-        let replayed = with_session(state, move |session| {
-            actions
-                .iter()
-                .try_for_each(|action| engine::replay_action(session, action))
-        })
-        .await;
+        let replayed = self
+            .with_session(state, move |session| {
+                actions
+                    .iter()
+                    .try_for_each(|action| engine::replay_action(session, action))
+            })
+            .await;
         match replayed {
             Ok(Ok(())) => {
                 state.version = last;
@@ -456,7 +699,8 @@ impl Hub {
 
     /// Recomputes the public summary after a change.
     async fn refresh_summary(&self, game: &LiveGame, state: &mut GameState) -> anyhow::Result<()> {
-        let pending = with_session(state, |session| session.pending())
+        let pending = self
+            .with_session(state, |session| session.pending())
             .await?
             .map_err(|error| anyhow::anyhow!("{error}"))?;
         let over = pending.is_empty();
@@ -506,7 +750,9 @@ impl Hub {
         action: Action,
     ) -> AppResult<Submitted> {
         let action_json = serde_json::to_string(&action).context("failed to encode an action")?;
-        let applied = with_session(state, move |session| session.apply(seat, &action)).await?;
+        let applied = self
+            .with_session(state, move |session| session.apply(seat, &action))
+            .await?;
         let applied = match applied {
             Ok(applied) => applied,
             Err(error) => {
@@ -560,7 +806,7 @@ impl Hub {
         }
         state.version = seq;
         if seq.is_multiple_of(self.config.snapshot_every) {
-            let bytes = with_session(state, engine::snapshot).await?;
+            let bytes = self.with_session(state, engine::snapshot).await?;
             match bytes {
                 Ok(bytes) => {
                     if let Err(error) = self.storage.save_snapshot(game.id(), seq, &bytes).await {
@@ -570,7 +816,16 @@ impl Hub {
                 Err(error) => tracing::warn!("game {}: no snapshot: {error:#}", game.id()),
             }
         }
-        self.refresh_summary(game, state).await?;
+        // The action is stored: from here on the move stands, whatever fails. A failure to
+        // update the summary (the database refusing to mark the game finished, say) is logged,
+        // the session is rebuilt from storage on next use, and the mover still hears "accepted".
+        if let Err(error) = self.refresh_summary(game, state).await {
+            tracing::warn!("game {}: after storing action {seq}: {error:#}", game.id());
+            state.session = None;
+            let mut summary = game.summary();
+            summary.version = seq;
+            game.set_summary(summary);
+        }
         Ok(Submitted {
             version: seq,
             events: applied.events,
@@ -592,7 +847,13 @@ impl Hub {
 
     /// What `viewer` sees now.
     pub async fn view(&self, game: &Arc<LiveGame>, viewer: Viewer) -> AppResult<Arc<ViewData>> {
-        let version = game.summary().version;
+        let mut version = game.summary().version;
+        if self.storage.kind() == DatabaseKind::Postgres {
+            // Another process may have moved the game on and its notification may have been
+            // lost (a listener reconnecting misses what was sent meanwhile): the database, not
+            // the summary, says which version is current. Loading below catches up.
+            version = version.max(self.storage.version(game.id()).await?);
+        }
         if let Some(view) = game
             .views
             .lock()
@@ -605,33 +866,25 @@ impl Hub {
         let mut state = game.state.lock().await;
         self.ensure_loaded(game, &mut state).await?;
         let version = state.version;
-        let computed = with_session(&mut state, move |session| {
-            let pending: Vec<PendingDecision> = session
-                .pending()?
-                .into_iter()
-                .filter(|decision| viewer.is(decision.seat))
-                .collect();
-            let state = session.view(viewer)?;
-            let svg = session.render(viewer)?;
-            let result = session.result()?;
-            Ok::<_, crate::session::SessionError>((pending, state, svg, result))
-        })
-        .await?;
+        let computed = self
+            .with_session(&mut state, move |session| {
+                let pending: Vec<PendingDecision> = session
+                    .pending()?
+                    .into_iter()
+                    .filter(|decision| viewer.is(decision.seat))
+                    .collect();
+                let state = session.view(viewer)?;
+                let svg = session.render(viewer)?;
+                let result = session.result()?;
+                Ok::<_, crate::session::SessionError>((pending, state, svg, result))
+            })
+            .await?;
         let (pending, state_json, svg, result) = match computed {
             Ok(computed) => computed,
             Err(error) => return Err(engine::classify(error).0),
         };
-        let view = Arc::new(ViewData {
-            version,
-            pending,
-            state: engine::view_json(state_json),
-            svg,
-            result,
-        });
-        if let Ok(mut views) = game.views.lock() {
-            views.retain(|_, cached| cached.version == version);
-            views.insert(viewer, view.clone());
-        }
+        let view = Arc::new(ViewData::new(version, pending, state_json, svg, result));
+        self.cache_view(game, viewer, &view);
         Ok(view)
     }
 
@@ -643,40 +896,52 @@ impl Hub {
         game: &Arc<LiveGame>,
         viewer: Viewer,
         at: u64,
-    ) -> AppResult<ViewData> {
-        let mut state = game.state.lock().await;
-        self.ensure_loaded(game, &mut state).await?;
-        if !game.summary().finished {
-            return Err(AppError::Forbidden(
-                "past boards are shown once the game is over".to_owned(),
-            ));
+    ) -> AppResult<Arc<ViewData>> {
+        if let Some(board) = game
+            .past_boards
+            .lock()
+            .ok()
+            .and_then(|past| past.get(&(viewer, at)).cloned())
+        {
+            return Ok(board);
         }
-        let computed = with_session(&mut state, move |session| {
-            let actions = session.actions();
-            let Some(replayed) = actions.get(..at as usize) else {
-                return Ok(None);
-            };
-            let replayed = replayed.to_vec();
-            let mut past = Session::new(session.ruleset().clone(), session.spec().clone())?;
-            for recorded in &replayed {
-                past.apply(recorded.seat, &recorded.action)?;
+        // Under the game's lock only long enough to copy what the replay needs: the replay itself
+        // runs on a session of its own, so the live game stays free meanwhile.
+        let (spec, replayed) = {
+            let mut state = game.state.lock().await;
+            self.ensure_loaded(game, &mut state).await?;
+            if !game.summary().finished {
+                return Err(AppError::Forbidden(
+                    "past boards are shown once the game is over".to_owned(),
+                ));
             }
-            Ok::<_, crate::session::SessionError>(Some((past.view(viewer)?, past.render(viewer)?)))
-        })
-        .await?;
-        match computed {
-            Ok(Some((state_json, svg))) => Ok(ViewData {
-                version: at,
-                pending: Vec::new(),
-                state: engine::view_json(state_json),
-                svg,
-                result: None,
-            }),
-            Ok(None) => Err(AppError::BadRequest(format!(
-                "the game has no version {at}"
-            ))),
-            Err(error) => Err(engine::classify(error).0),
+            let session = state.session.as_ref().context("the game is not loaded")?;
+            let Some(replayed) = session.actions().get(..at as usize) else {
+                return Err(AppError::BadRequest(format!(
+                    "the game has no version {at}"
+                )));
+            };
+            (session.spec().clone(), replayed.to_vec())
+        };
+        let ruleset = game.ruleset.clone();
+        let computed = self
+            .blocking(move || {
+                let mut past = Session::new(ruleset, spec)?;
+                for recorded in &replayed {
+                    past.apply(recorded.seat, &recorded.action)?;
+                }
+                Ok::<_, crate::session::SessionError>((past.view(viewer)?, past.render(viewer)?))
+            })
+            .await?;
+        let (state_json, svg) = computed.map_err(|error| engine::classify(error).0)?;
+        let board = Arc::new(ViewData::new(at, Vec::new(), state_json, svg, None));
+        if let Ok(mut past) = game.past_boards.lock()
+            && past.len() < PAST_BOARDS_KEPT
+            && self.reserve_cache(board.bytes)
+        {
+            past.insert((viewer, at), board.clone());
         }
+        Ok(board)
     }
 
     /// The game's full record; only for finished games (it holds every secret, the seed too).
@@ -689,7 +954,8 @@ impl Hub {
                 "the record of a running game would reveal its secrets; it is available when the game ends".to_owned(),
             ));
         }
-        let record = with_session(&mut state, |session| session.record())
+        let record = self
+            .with_session(&mut state, |session| session.record())
             .await?
             .map_err(|error| engine::classify(error).0)?;
         Ok(serde_json::to_value(&record).context("failed to encode a record")?)
@@ -786,6 +1052,25 @@ impl Hub {
         }
     }
 
+    /// Catches every game in memory up with the database: what a change listener does after it
+    /// reconnected, since the notifications sent meanwhile are lost.
+    pub async fn resync(self: &Arc<Self>) {
+        let games: Vec<Arc<LiveGame>> = match self.games.lock() {
+            Ok(games) => games.values().cloned().collect(),
+            Err(_) => return,
+        };
+        for game in games {
+            self.remote_change(&format!("{}:seats", game.id())).await;
+            match self.storage.version(game.id()).await {
+                Ok(stored) if stored > game.summary().version => {
+                    self.remote_change(&format!("{}:{stored}", game.id())).await;
+                }
+                Ok(_) => {}
+                Err(error) => tracing::warn!("game {}: {error:#}", game.id()),
+            }
+        }
+    }
+
     /// Lets the game's bots act, one task per game at a time, after the configured pace.
     pub fn schedule_bots(self: &Arc<Self>, game: &Arc<LiveGame>) {
         let summary = game.summary();
@@ -869,7 +1154,9 @@ impl Hub {
                 .filter_map(|seat| seat.bot.map(|bot| (seat.seat, bot)))
                 .collect();
             // The seat's bot, created on first use and kept: it has a random stream of its own.
-            let Some(decision) = (match with_session(&mut state, |session| session.pending()).await
+            let Some(decision) = (match self
+                .with_session(&mut state, |session| session.pending())
+                .await
             {
                 Ok(Ok(pending)) => pending
                     .into_iter()
@@ -891,7 +1178,12 @@ impl Hub {
             let seat = decision.seat;
             let bot = match state.bots.remove(&seat) {
                 Some(bot) if Some(bot.name()) == bots.get(&seat).map(String::as_str) => bot,
-                _ => match engine::new_bot(&bots[&seat], &game.stored, seat) {
+                _ => match engine::new_bot(
+                    &bots[&seat],
+                    &game.stored,
+                    seat,
+                    self.config.bot_think_time,
+                ) {
                     Ok(bot) => bot,
                     Err(error) => {
                         tracing::warn!("game {}: {error:#}", game.id());
@@ -902,29 +1194,43 @@ impl Hub {
             let Some(mut session) = state.session.take() else {
                 return;
             };
-            let moved = tokio::task::spawn_blocking(move || {
-                let mut bot = bot;
-                let outcome = engine::bot_move(&mut session, bot.as_mut(), &decision);
-                (session, bot, outcome)
-            })
-            .await;
+            // A thinking bot thinks only in one of its few slots, so bots never hold every call
+            // slot; a random bot's move costs what a person's does.
+            let _thinking = if bot.name() == "random" {
+                None
+            } else {
+                let Ok(slot) = self.bot_moves.clone().acquire_owned().await else {
+                    return;
+                };
+                Some(slot)
+            };
+            let moved = self
+                .blocking(move || {
+                    let mut bot = bot;
+                    let outcome = engine::bot_move(&mut session, bot.as_mut(), &decision);
+                    (session, bot, outcome)
+                })
+                .await;
             let (session, bot, outcome) = match moved {
                 Ok(moved) => moved,
                 Err(error) => {
-                    tracing::warn!("game {}: a bot failed: {error}", game.id());
-                    return;
-                }
-            };
-            state.session = Some(session);
-            state.bots.insert(seat, bot);
-            let (action, applied) = match outcome {
-                Ok(moved) => moved,
-                Err(error) => {
-                    // The session is unchanged by a failed attempt; stop until the next change.
                     tracing::warn!("game {}: a bot failed: {error:#}", game.id());
                     return;
                 }
             };
+            state.bots.insert(seat, bot);
+            let (action, applied) = match outcome {
+                Ok(moved) => moved,
+                Err(error) => {
+                    // A failed call may have failed after the ruleset applied the move (the
+                    // session then runs ahead of what is stored), exactly as a person's failed
+                    // move may: drop the session, as that path does, so the next use rebuilds it
+                    // from storage. Stop until the next change.
+                    tracing::warn!("game {}: a bot failed: {error:#}", game.id());
+                    return;
+                }
+            };
+            state.session = Some(session);
             let action_json = match serde_json::to_string(&action) {
                 Ok(json) => json,
                 Err(error) => {
@@ -981,9 +1287,7 @@ impl Hub {
             if let Ok(mut state) = game.state.try_lock() {
                 state.session = None;
             }
-            if let Ok(mut views) = game.views.lock() {
-                views.clear();
-            }
+            self.forget_views(&game);
             if game.updates.receiver_count() == 0
                 && let Ok(mut games) = self.games.lock()
             {

@@ -11,6 +11,7 @@ pub mod catalog;
 pub mod engine;
 pub mod error;
 pub mod games;
+pub mod limits;
 pub mod openapi;
 pub mod reload;
 pub mod storage;
@@ -24,9 +25,11 @@ use std::time::Duration;
 use anyhow::Context as _;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderName, HeaderValue, header};
 use axum::response::Html;
 use axum::routing::{get, post};
 use tower_http::services::{ServeDir, ServeFile};
+use tower_http::set_header::SetResponseHeaderLayer;
 
 use self::catalog::LiveCatalog;
 use self::engine::Runtime;
@@ -47,7 +50,12 @@ pub struct ServerConfig {
     /// The folder of ruleset components a reload rescans; `None` keeps the rulesets the caller
     /// registered as they are (maps and variants still reload).
     pub rulesets_dir: Option<PathBuf>,
+    /// Rate limits per client address and per seat; `None` for none (in-process tests).
+    pub rate_limits: Option<limits::RateLimits>,
 }
+
+/// How long an API request may take before it is answered 503 (the live stream excepted).
+pub const REQUEST_DEADLINE: Duration = Duration::from_secs(30);
 
 /// Everything a handler needs.
 #[derive(Clone)]
@@ -58,6 +66,8 @@ pub struct AppState {
     pub catalog: Arc<LiveCatalog>,
     /// Settings of the HTTP layer.
     pub config: Arc<ServerConfig>,
+    /// The rate limits' buckets.
+    pub limiter: Arc<limits::Limiter>,
 }
 
 impl AppState {
@@ -79,6 +89,14 @@ impl AppState {
         Ok(AppState {
             hub: Hub::new(storage, runtime, hub_config),
             catalog: Arc::new(catalog),
+            limiter: Arc::new(limits::Limiter::new(&config.rate_limits.clone().unwrap_or(
+                limits::RateLimits {
+                    requests_per_second: 0,
+                    request_burst: 0,
+                    actions_per_second: 0,
+                    games_per_minute: 0,
+                },
+            ))),
             config: Arc::new(config),
         })
     }
@@ -86,6 +104,17 @@ impl AppState {
 
 /// The whole HTTP application: `/api` plus the web client.
 pub fn app(state: AppState) -> Router {
+    // Every request but the live stream (which lasts as long as a player watches) has a deadline.
+    let deadline = tower::ServiceBuilder::new()
+        .layer(axum::error_handling::HandleErrorLayer::new(
+            |_: tower::BoxError| async {
+                error::AppError::Busy(format!(
+                    "the server took longer than {} s to answer; try again",
+                    REQUEST_DEADLINE.as_secs()
+                ))
+            },
+        ))
+        .timeout(REQUEST_DEADLINE);
     let api = Router::new()
         .route("/rulesets", get(api::list_rulesets))
         .route("/rulesets/{id}/catalogue/{lang}", get(api::catalogue))
@@ -103,15 +132,25 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/view", get(api::view))
         .route("/games/{id}/actions", post(api::submit_action))
         .route("/games/{id}/log", get(api::log))
-        .route("/games/{id}/stream", get(api::stream))
         .route("/games/{id}/seats/{seat}/bot", post(api::hand_to_bot))
         .route("/games/{id}/record", get(api::record))
         .route("/openapi.json", get(openapi::document))
+        .layer(deadline)
+        .route("/games/{id}/stream", get(api::stream))
         .fallback(api::unknown_api)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(
+            state.limiter.clone(),
+            limits::limit,
+        ))
+        // Answers carry seat tokens and secrets of one viewer: no cache may keep them.
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ))
         .with_state(state.clone());
     let router = Router::new().nest("/api", api);
-    match &state.config.web_dir {
+    let router = match &state.config.web_dir {
         Some(dir) if dir.join("index.html").is_file() => router
             .fallback_service(ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")))),
         _ => router.fallback(|| async {
@@ -121,7 +160,68 @@ pub fn app(state: AppState) -> Router {
                  web-ui folder; the API is under <a href=\"/api/openapi.json\">/api</a>.</p>",
             )
         }),
+    };
+    with_security_headers(router.layer(axum::middleware::from_fn(refuse_overlong_segments)))
+}
+
+/// The longest path segment served: file systems refuse longer names (`ENAMETOOLONG`), which
+/// would otherwise surface as a server error.
+const MAX_SEGMENT_BYTES: usize = 255;
+
+/// Answers 404 for a path with an overlong segment: no game, ruleset or file has such a name.
+async fn refuse_overlong_segments(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    if request
+        .uri()
+        .path()
+        .split('/')
+        .any(|segment| segment.len() > MAX_SEGMENT_BYTES)
+    {
+        return axum::response::IntoResponse::into_response(error::AppError::NotFound(
+            "no resource has a name this long".to_owned(),
+        ));
     }
+    next.run(request).await
+}
+
+/// The Content-Security-Policy of every response. Scripts, styles, fonts and connections come
+/// only from this server; nothing may frame the page, and no plugin, base URL or foreign form
+/// target is allowed. Inline styles stay allowed because a ruleset's board brings a `<style>`
+/// (rebuilt by [`crate::svg_sanitizer`] first); inline scripts are never allowed, so even a
+/// drawing that got past both sanitizers could not run code.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
+     style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; \
+     connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; \
+     frame-ancestors 'none'; object-src 'none'";
+
+/// The usual security headers, on every response (API, web client and errors alike).
+fn with_security_headers(router: Router) -> Router {
+    let headers = [
+        (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (
+            HeaderName::from_static("cross-origin-opener-policy"),
+            "same-origin",
+        ),
+        (
+            HeaderName::from_static("cross-origin-resource-policy"),
+            "same-origin",
+        ),
+        (
+            HeaderName::from_static("permissions-policy"),
+            "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+        ),
+    ];
+    headers.into_iter().fold(router, |router, (name, value)| {
+        router.layer(SetResponseHeaderLayer::overriding(
+            name,
+            HeaderValue::from_static(value),
+        ))
+    })
 }
 
 /// Options of `tenka serve` (the rulesets and maps folders are the command line's global
@@ -152,6 +252,19 @@ pub struct ServeArgs {
     /// Do not watch the rulesets and maps folders for changes (`SIGHUP` still reloads).
     #[arg(long)]
     pub no_watch: bool,
+    /// The most games held in memory at once (beyond it, idle games are unloaded; when none is
+    /// idle, new ones are refused as busy).
+    #[arg(long, default_value_t = 5_000)]
+    pub max_live_games: usize,
+    /// API requests per second one client address may make on average (0: no limit).
+    #[arg(long, default_value_t = 50)]
+    pub requests_per_second: u32,
+    /// Games one client address may create per minute (0: no limit).
+    #[arg(long, default_value_t = 20)]
+    pub games_per_minute: u32,
+    /// Actions per second one seat may send (0: no limit).
+    #[arg(long, default_value_t = 10)]
+    pub actions_per_second: u32,
 }
 
 /// Runs the server until interrupted, with the rulesets of `runtime` (loaded from
@@ -167,12 +280,19 @@ pub async fn serve(
     let hub_config = HubConfig {
         bot_pace: Duration::from_millis(args.bot_pace_ms),
         snapshot_every: args.snapshot_every.max(1),
+        max_live_games: args.max_live_games.max(1),
         ..HubConfig::default()
     };
     let config = ServerConfig {
         allow_fixed_seeds: args.allow_fixed_seeds,
         web_dir: Some(args.web.clone()),
         rulesets_dir: rulesets_dir.map(Path::to_owned),
+        rate_limits: Some(limits::RateLimits {
+            requests_per_second: args.requests_per_second,
+            request_burst: args.requests_per_second.saturating_mul(4),
+            actions_per_second: args.actions_per_second,
+            games_per_minute: args.games_per_minute,
+        }),
     };
     let state = AppState::new(storage.clone(), runtime, maps_dir, hub_config, config).await?;
     if !args.no_watch
@@ -184,7 +304,7 @@ pub async fn serve(
     if storage.kind() == DatabaseKind::Postgres {
         spawn_listener(storage.url().to_owned(), state.hub.clone()).await?;
     }
-    spawn_evictor(state.hub.clone());
+    spawn_evictor(state.hub.clone(), state.limiter.clone());
     resume_games(&state).await;
 
     let listener = tokio::net::TcpListener::bind(args.addr)
@@ -196,12 +316,16 @@ pub async fn serve(
     tracing::info!("serving on http://{local}");
     // Also on stdout, for scripts and tests that wait for the server to be ready.
     println!("tenka serving on http://{local}");
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .context("the server stopped")
+    // With the peer's address, which the rate limits key on.
+    axum::serve(
+        listener,
+        app(state).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await
+    .context("the server stopped")
 }
 
 /// Loads every unfinished stored game once, so games waiting for bots go on after a restart.
@@ -243,9 +367,12 @@ async fn spawn_listener(url: String, hub: Arc<Hub>) -> anyhow::Result<()> {
                     tokio::spawn(async move { hub.remote_change(&payload).await });
                 }
                 Err(error) => {
-                    // The listener reconnects by itself on the next `recv`.
+                    // The listener reconnects by itself on the next `recv`, but what was notified
+                    // meanwhile is lost: catch every game in memory up from the database.
                     tracing::warn!("change listener: {error}");
                     tokio::time::sleep(Duration::from_millis(200)).await;
+                    let hub = hub.clone();
+                    tokio::spawn(async move { hub.resync().await });
                 }
             }
         }
@@ -253,13 +380,14 @@ async fn spawn_listener(url: String, hub: Arc<Hub>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Drops idle sessions every minute.
-fn spawn_evictor(hub: Arc<Hub>) {
+/// Drops idle sessions and full rate-limit buckets every minute.
+fn spawn_evictor(hub: Arc<Hub>, limiter: Arc<limits::Limiter>) {
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(Duration::from_secs(60));
         loop {
             ticks.tick().await;
             hub.evict_idle().await;
+            limiter.forget_idle();
         }
     });
 }

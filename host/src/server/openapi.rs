@@ -47,7 +47,7 @@ pub fn spec() -> Value {
         "info": {
             "title": "Tenka game server",
             "version": "1",
-            "description": "Play any loaded ruleset. A seat acts with its token (`Authorization: Bearer <token>`, never in a URL); without a token a client is a spectator and sees only what is public. A game's creator gets a host token (manages invites), the tokens of the seats it plays itself and one single-use invite code per other person's seat; a person exchanges the code for the seat's own token. Every error body is `{ error, message }`."
+            "description": "Play any loaded ruleset. A seat acts with its token (`Authorization: Bearer <token>`, never in a URL); without a token a client is a spectator and sees only what is public. A game's creator gets a host token (manages invites), the tokens of the seats it plays itself and one single-use invite code per other person's seat; a person exchanges the code for the seat's own token. Every error body is `{ error, message }`. Any request may also be answered 429 `rate-limited` (with `Retry-After` and `retry_after`: a client's requests, a seat's actions and an address's new games are rate-limited), 503 `busy` (the server is at its capacity or took longer than 30 s) or 500 `ruleset-failed` (the ruleset's code failed; the game is as it was). Bad path or query parameters are 400 `bad-request`."
         },
         "paths": {
             "/api/rulesets": { "get": {
@@ -196,7 +196,7 @@ pub fn spec() -> Value {
             },
             "schemas": {
                 "Error": { "type": "object", "required": ["error", "message"], "properties": {
-                    "error": { "type": "string", "enum": ["bad-request", "not-found", "forbidden", "stale", "conflict", "rejected", "bad-setup", "ruleset-unavailable", "payload-too-large", "unsupported-media-type", "internal"] },
+                    "error": { "type": "string", "enum": ["bad-request", "not-found", "forbidden", "stale", "conflict", "rejected", "bad-setup", "ruleset-unavailable", "payload-too-large", "unsupported-media-type", "rate-limited", "busy", "ruleset-failed", "internal"] },
                     "message": { "type": "string" },
                     "version": { "type": "integer", "description": "With `stale`: the current version." },
                     "rejection": { "description": "With `rejected`: the ruleset's rejection." }

@@ -124,6 +124,55 @@ pub struct Storage {
     url: String,
 }
 
+/// The columns [`stored_game`] reads, in its order (a macro, so queries stay static text).
+macro_rules! game_columns {
+    () => {
+        "id, ruleset_id, ruleset_hash, map_id, map_hash, map_toml, variant, options_json, \
+         seed_hex, created_at, finished_at"
+    };
+}
+
+/// A game's setup from a row of `game_columns!()`.
+fn stored_game(row: &sqlx::any::AnyRow) -> anyhow::Result<StoredGame> {
+    let seed_hex: String = row.try_get(8)?;
+    let seed: [u8; 32] = hex::decode(&seed_hex)
+        .ok()
+        .and_then(|bytes| bytes.try_into().ok())
+        .context("a stored seed is not 32 bytes of hex")?;
+    Ok(StoredGame {
+        id: row.try_get(0)?,
+        ruleset_id: row.try_get(1)?,
+        ruleset_hash: row.try_get(2)?,
+        map_id: row.try_get(3)?,
+        map_hash: row.try_get(4)?,
+        map_toml: row.try_get(5)?,
+        variant: row.try_get(6)?,
+        options_json: row.try_get(7)?,
+        seed,
+        created_at: row.try_get(9)?,
+        finished_at: row.try_get(10)?,
+    })
+}
+
+/// The columns [`stored_seat`] reads, in its order.
+macro_rules! seat_columns {
+    () => {
+        "seat, kind, name, token_hash, bot, claimed"
+    };
+}
+
+/// A seat from a row of `seat_columns!()`.
+fn stored_seat(row: &sqlx::any::AnyRow) -> anyhow::Result<StoredSeat> {
+    Ok(StoredSeat {
+        seat: u32::try_from(row.try_get::<i64, _>(0)?)?,
+        kind: row.try_get(1)?,
+        name: row.try_get(2)?,
+        token_hash: row.try_get(3)?,
+        bot: row.try_get(4)?,
+        claimed: row.try_get::<i64, _>(5)? != 0,
+    })
+}
+
 /// Milliseconds since the Unix epoch, for timestamps.
 pub fn now_millis() -> i64 {
     SystemTime::now()
@@ -181,6 +230,11 @@ impl Storage {
             .await
             .context("failed to migrate the database")?;
         Ok(Storage { pool, kind, url })
+    }
+
+    /// The connection pool, for operators' tools and tests that need SQL of their own.
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
     }
 
     /// Which database this is.
@@ -269,78 +323,92 @@ impl Storage {
             .collect()
     }
 
-    /// The newest `limit` games with their seats and versions, for the game list.
+    /// The newest `limit` games with their seats and versions, for the game list: three queries
+    /// whatever the number of games (the games, all their seats, all their versions).
     pub async fn list_games(
         &self,
         limit: u32,
     ) -> anyhow::Result<Vec<(StoredGame, Vec<StoredSeat>, u64)>> {
-        let rows = sqlx::query("SELECT id FROM games ORDER BY created_at DESC, id LIMIT $1")
-            .bind(i64::from(limit))
-            .fetch_all(&self.pool)
-            .await?;
-        let mut listed = Vec::with_capacity(rows.len());
-        for row in rows {
-            let id: String = row.try_get(0)?;
-            if let Some(game) = self.game(&id).await? {
-                let seats = self.seats(&id).await?;
-                let version = self.version(&id).await?;
-                listed.push((game, seats, version));
-            }
+        macro_rules! newest {
+            () => {
+                "SELECT id FROM games ORDER BY created_at DESC, id LIMIT $1"
+            };
         }
-        Ok(listed)
+        let games = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games ORDER BY created_at DESC, id LIMIT $1"
+        ))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        let seat_rows = sqlx::query(concat!(
+            "SELECT ",
+            seat_columns!(),
+            ", game_id FROM seats WHERE game_id IN (",
+            newest!(),
+            ") ORDER BY game_id, seat"
+        ))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        let version_rows = sqlx::query(concat!(
+            "SELECT game_id, MAX(seq) FROM actions WHERE game_id IN (",
+            newest!(),
+            ") GROUP BY game_id"
+        ))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut seats: std::collections::HashMap<String, Vec<StoredSeat>> =
+            std::collections::HashMap::new();
+        for row in &seat_rows {
+            seats
+                .entry(row.try_get(6)?)
+                .or_default()
+                .push(stored_seat(row)?);
+        }
+        let mut versions = std::collections::HashMap::new();
+        for row in &version_rows {
+            let id: String = row.try_get(0)?;
+            let seq: Option<i64> = row.try_get(1)?;
+            versions.insert(id, seq.unwrap_or(0) as u64);
+        }
+        games
+            .iter()
+            .map(|row| {
+                let game = stored_game(row)?;
+                let game_seats = seats.remove(&game.id).unwrap_or_default();
+                let version = versions.get(&game.id).copied().unwrap_or(0);
+                Ok((game, game_seats, version))
+            })
+            .collect()
     }
 
     /// One game's setup, if it exists.
     pub async fn game(&self, id: &str) -> anyhow::Result<Option<StoredGame>> {
-        let row = sqlx::query(
-            "SELECT id, ruleset_id, ruleset_hash, map_id, map_hash, map_toml, variant, \
-             options_json, seed_hex, created_at, finished_at FROM games WHERE id = $1",
-        )
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE id = $1"
+        ))
         .bind(id)
         .fetch_optional(&self.pool)
         .await?;
-        let Some(row) = row else { return Ok(None) };
-        let seed_hex: String = row.try_get(8)?;
-        let seed: [u8; 32] = hex::decode(&seed_hex)
-            .ok()
-            .and_then(|bytes| bytes.try_into().ok())
-            .context("a stored seed is not 32 bytes of hex")?;
-        Ok(Some(StoredGame {
-            id: row.try_get(0)?,
-            ruleset_id: row.try_get(1)?,
-            ruleset_hash: row.try_get(2)?,
-            map_id: row.try_get(3)?,
-            map_hash: row.try_get(4)?,
-            map_toml: row.try_get(5)?,
-            variant: row.try_get(6)?,
-            options_json: row.try_get(7)?,
-            seed,
-            created_at: row.try_get(9)?,
-            finished_at: row.try_get(10)?,
-        }))
+        row.as_ref().map(stored_game).transpose()
     }
 
     /// A game's seats, in seat order.
     pub async fn seats(&self, id: &str) -> anyhow::Result<Vec<StoredSeat>> {
-        let rows = sqlx::query(
-            "SELECT seat, kind, name, token_hash, bot, claimed FROM seats \
-             WHERE game_id = $1 ORDER BY seat",
-        )
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            seat_columns!(),
+            " FROM seats WHERE game_id = $1 ORDER BY seat"
+        ))
         .bind(id)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(StoredSeat {
-                    seat: u32::try_from(row.try_get::<i64, _>(0)?)?,
-                    kind: row.try_get(1)?,
-                    name: row.try_get(2)?,
-                    token_hash: row.try_get(3)?,
-                    bot: row.try_get(4)?,
-                    claimed: row.try_get::<i64, _>(5)? != 0,
-                })
-            })
-            .collect()
+        rows.iter().map(stored_seat).collect()
     }
 
     /// The game's version: the sequence number of its last action, 0 before any.

@@ -1,0 +1,219 @@
+//! The secret-draw game with one twist each, for server tests of what a misbehaving ruleset must
+//! never achieve: [`HostileBoard`] draws every SVG attack a review found against the web client,
+//! [`FailsAfterMove`] fails once right after an action was applied (the moment a bot's move once
+//! left the game in memory ahead of the database), [`EarlyResult`] claims a result while the
+//! game goes on, and [`FailingRender`] panics whenever it draws.
+
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use sdk::Game as _;
+use sdk::{
+    Action, Diagnostic, Event, GameResult, Options, PendingDecision, Rejection, RulesetInfo, Seat,
+    Setup, SetupError, Table, Viewer,
+};
+
+use super::secret_draw::{DrawGame, SecretDraw};
+
+/// What one twisted ruleset changes.
+pub trait Twist: 'static {
+    /// The ruleset's id.
+    const ID: &'static str;
+
+    /// The board, given the plain game's.
+    fn render(game: &DrawGame, viewer: Viewer) -> String {
+        game.render(viewer)
+    }
+
+    /// The result, given the plain game's.
+    fn result(game: &DrawGame) -> Option<GameResult> {
+        game.result()
+    }
+
+    /// The pending decisions, given how many actions the game has applied.
+    fn pending(game: &DrawGame, applied: u32) -> Vec<PendingDecision> {
+        let _ = applied;
+        game.pending()
+    }
+}
+
+/// A secret-draw ruleset with the twist `T`.
+pub struct Twisted<T>(PhantomData<T>);
+
+/// A game of it.
+pub struct TwistedGame<T> {
+    game: DrawGame,
+    applied: u32,
+    twist: PhantomData<T>,
+}
+
+impl<T> Clone for TwistedGame<T> {
+    fn clone(&self) -> Self {
+        TwistedGame {
+            game: self.game.clone(),
+            applied: self.applied,
+            twist: PhantomData,
+        }
+    }
+}
+
+impl<T: Twist> sdk::Ruleset for Twisted<T> {
+    type Game = TwistedGame<T>;
+
+    fn info() -> RulesetInfo {
+        RulesetInfo {
+            id: T::ID.into(),
+            name: T::ID.into(),
+            ..<SecretDraw as sdk::Ruleset>::info()
+        }
+    }
+
+    fn validate_map(map: &str) -> Vec<Diagnostic> {
+        <SecretDraw as sdk::Ruleset>::validate_map(map)
+    }
+
+    fn catalogue(language: &str) -> Option<&'static str> {
+        <SecretDraw as sdk::Ruleset>::catalogue(language)
+    }
+
+    fn create(
+        setup: &Setup,
+        options: &Options,
+        table: &mut dyn Table,
+    ) -> Result<TwistedGame<T>, SetupError> {
+        let game = <SecretDraw as sdk::Ruleset>::create(setup, options, table)?;
+        Ok(TwistedGame {
+            game,
+            applied: 0,
+            twist: PhantomData,
+        })
+    }
+
+    fn restore(bytes: &[u8]) -> Result<TwistedGame<T>, String> {
+        let (applied, game) = bytes.split_first_chunk::<4>().ok_or("no action count")?;
+        Ok(TwistedGame {
+            game: <SecretDraw as sdk::Ruleset>::restore(game)?,
+            applied: u32::from_le_bytes(*applied),
+            twist: PhantomData,
+        })
+    }
+}
+
+impl<T: Twist> sdk::Game for TwistedGame<T> {
+    fn pending(&self) -> Vec<PendingDecision> {
+        T::pending(&self.game, self.applied)
+    }
+
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        table: &mut dyn Table,
+    ) -> Result<Vec<Event>, Rejection> {
+        let events = self.game.apply(seat, action, table)?;
+        self.applied += 1;
+        Ok(events)
+    }
+
+    fn view(&self, viewer: Viewer) -> String {
+        self.game.view(viewer)
+    }
+
+    fn render(&self, viewer: Viewer) -> String {
+        T::render(&self.game, viewer)
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        T::result(&self.game)
+    }
+
+    fn snapshot(&self) -> Vec<u8> {
+        let mut bytes = self.applied.to_le_bytes().to_vec();
+        bytes.extend(self.game.snapshot());
+        bytes
+    }
+}
+
+/// The drawing of [`HostileBoard`]: each line is one attack; 127.0.0.2 stands for a host other
+/// than the server.
+pub const ATTACKS: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 100 100" onload="window.pwned=1">
+<script>window.pwned=2</script>
+<a xmlns:x="http://www.w3.org/1999/xlink" x:href="javascript:window.pwned=3"><rect id="bait" width="100" height="100" fill="url(#kept)"/></a>
+<image xmlns:x="http://www.w3.org/1999/xlink" x:href="http://127.0.0.2/image.png" width="5" height="5"/>
+<style>@\69mport "http://127.0.0.2/import.css"; .e{fill:\75 rl(http://127.0.0.2/escaped)}</style>
+<rect width="5" height="5" style="fill:\75 rl(http://127.0.0.2/escaped-attr)"/>
+<rect width="5" height="5" style="fill:image-set('http://127.0.0.2/set.png' 1x)"/>
+<html:img xmlns:html="http://www.w3.org/1999/xhtml" srcset="http://127.0.0.2/srcset.png 1x"/>
+<style>:host{position:fixed;inset:0;z-index:99999} .kept{fill:blue}</style>
+<foreignObject><iframe xmlns="http://www.w3.org/1999/xhtml" src="http://127.0.0.2/frame"/></foreignObject>
+<text class="kept" data-msg="plan.prompt">Plan</text>
+</svg>"##;
+
+/// Draws [`ATTACKS`] for every viewer.
+pub struct HostileBoardTwist;
+
+impl Twist for HostileBoardTwist {
+    const ID: &'static str = "hostile-board";
+
+    fn render(_game: &DrawGame, _viewer: Viewer) -> String {
+        ATTACKS.to_owned()
+    }
+}
+
+/// The secret-draw game drawn with every SVG attack.
+pub type HostileBoard = Twisted<HostileBoardTwist>;
+
+/// Set by a test: the next look at the pending decisions of a game that has applied exactly one
+/// action fails (once).
+pub static FAIL_AFTER_FIRST_MOVE: AtomicBool = AtomicBool::new(false);
+
+/// Fails in `pending` once, when armed, right after the first action.
+pub struct FailsAfterMoveTwist;
+
+impl Twist for FailsAfterMoveTwist {
+    const ID: &'static str = "fails-after-move";
+
+    fn pending(game: &DrawGame, applied: u32) -> Vec<PendingDecision> {
+        if applied == 1 && FAIL_AFTER_FIRST_MOVE.swap(false, Ordering::SeqCst) {
+            panic!("failing on purpose right after the first action");
+        }
+        game.pending()
+    }
+}
+
+/// The secret-draw game failing once after its first action.
+pub type FailsAfterMove = Twisted<FailsAfterMoveTwist>;
+
+/// Returns a result from the first move on, while decisions are still pending.
+pub struct EarlyResultTwist;
+
+impl Twist for EarlyResultTwist {
+    const ID: &'static str = "early-result";
+
+    fn result(game: &DrawGame) -> Option<GameResult> {
+        game.result().or_else(|| {
+            Some(GameResult {
+                placings: Vec::new(),
+                breakdown: Vec::new(),
+                summary: sdk::Message::new("score.total"),
+            })
+        })
+    }
+}
+
+/// The secret-draw game claiming a result before it is over.
+pub type EarlyResult = Twisted<EarlyResultTwist>;
+
+/// Panics in every `render`.
+pub struct FailingRenderTwist;
+
+impl Twist for FailingRenderTwist {
+    const ID: &'static str = "failing-render";
+
+    fn render(_game: &DrawGame, _viewer: Viewer) -> String {
+        panic!("failing on purpose while drawing");
+    }
+}
+
+/// The secret-draw game that cannot draw its board.
+pub type FailingRender = Twisted<FailingRenderTwist>;
