@@ -266,8 +266,11 @@ pub struct Hub {
     /// Bytes held by every game's cached views and past boards.
     cached_bytes: AtomicUsize,
     /// Catalogues by (ruleset hash, language): a catalogue never changes within a version.
-    catalogues: Mutex<HashMap<(String, String), Arc<Vec<(String, String)>>>>,
+    catalogues: Mutex<HashMap<(String, String), Catalogue>>,
 }
+
+/// One ruleset version's messages in one language, as (key, template) pairs.
+type Catalogue = Arc<Vec<(String, String)>>;
 
 /// A language tag as catalogues are asked for: `en`, `pt-BR`; anything else names none.
 fn is_language_tag(language: &str) -> bool {
