@@ -48,6 +48,13 @@ impl tenka::ruleset::battle_tower::Host for StoreState {
                 "battle-tower.drop of {total} cubes; at most {MOST_CUBES_PER_DROP} are allowed"
             )));
         }
+        self.drops_this_call += 1;
+        if self.drops_this_call > super::MOST_DROPS_PER_CALL {
+            return Err(wasmtime::Error::msg(format!(
+                "more than {} battle-tower drops in one call",
+                super::MOST_DROPS_PER_CALL
+            )));
+        }
         let cubes: Vec<s::CubeCount> = cubes.into_iter().map(cube_from_wit).collect();
         Ok(self
             .table
@@ -66,6 +73,10 @@ impl tenka::ruleset::log::Host for StoreState {
             Level::Info => s::LogLevel::Info,
             Level::Warn => s::LogLevel::Warn,
         };
+        self.log_lines_this_call += 1;
+        if self.log_lines_this_call > super::MOST_LOG_LINES_PER_CALL {
+            return Ok(());
+        }
         let line: String = line.chars().take(2000).collect();
         self.table.write_log(level, &line);
         Ok(())
