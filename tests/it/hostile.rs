@@ -286,6 +286,10 @@ fn check_every_export(feature: &str, exports: &[&str]) {
             "{feature} in {export}: {failure}"
         );
         assert!(!failure.game_failed, "{feature} in {export}: {failure}");
+        if feature == "panic" {
+            let expected = format!("panics on purpose in `{export}`");
+            assert!(failure.to_string().contains(&expected), "{failure}");
+        }
         eprintln!("{feature} in {export}: {failure} ({:?})", started.elapsed());
     }
 }
@@ -463,7 +467,13 @@ fn regression_finding7_a_panic_is_reported_as_a_panic() {
         "{failure}"
     );
     let text = failure.to_string();
-    assert!(text.contains("panicked"), "{text}");
+    // The message and where it was raised, as the ruleset's panic hook wrote them.
+    assert!(
+        text.contains("it panicked: ")
+            && text.contains("the hostile ruleset panics on purpose in `apply`")
+            && text.contains("src/lib.rs:"),
+        "{text}"
+    );
     assert!(!text.contains("unknown import"), "{text}");
 }
 

@@ -10,9 +10,9 @@
 //! and nothing else of WASI is provided.
 
 use anyhow::Result;
-use wasmtime::Engine;
 use wasmtime::component::types::ComponentItem;
 use wasmtime::component::{Component, Linker, Resource, ResourceAny, ResourceType, Val};
+use wasmtime::{AsContextMut, Engine, StoreContextMut};
 
 use super::StoreState;
 
@@ -22,8 +22,39 @@ pub(crate) const MOST_PANIC_BYTES: usize = 4096;
 /// The standard error stream a ruleset is handed: it only collects bytes.
 struct PanicStream;
 
+/// What the stream hands out to wait on: it is always ready.
+struct PanicPollable;
+
+/// Keeps what a write puts on the stream, up to [`MOST_PANIC_BYTES`] per call.
+fn keep(state: &mut StoreState, bytes: Option<&Val>) {
+    if let Some(Val::List(bytes)) = bytes {
+        let room = MOST_PANIC_BYTES.saturating_sub(state.panic_output.len());
+        state
+            .panic_output
+            .extend(bytes.iter().take(room).filter_map(|byte| match byte {
+                Val::U8(byte) => Some(*byte),
+                _ => None,
+            }));
+    }
+}
+
+/// Ends the borrows a method was handed (its `self`, the pollables of `poll`): a host function
+/// typed at run time must hand each back before it returns.
+fn end_borrows(mut store: StoreContextMut<'_, StoreState>, params: &[Val]) -> wasmtime::Result<()> {
+    for param in params {
+        match param {
+            Val::Resource(resource) => resource.resource_drop(&mut store)?,
+            Val::List(items) => end_borrows(store.as_context_mut(), items)?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Defines the environment and standard error for `component`, at the exact versions it
-/// imports, before the rest of WASI is defined to trap.
+/// imports, before the rest of WASI is defined to trap. Rust's standard library writes the
+/// way WASI's C library does: wait until the stream is ready, ask how much it takes, write,
+/// flush; so those few calls are answered too, always ready, always taking everything.
 pub(crate) fn define(
     linker: &mut Linker<StoreState>,
     engine: &Engine,
@@ -32,18 +63,19 @@ pub(crate) fn define(
     let component_type = component.component_type();
     let mut imports = Vec::new();
     for (name, import) in component_type.imports(engine) {
-        // The stream type appears in every interface that uses it (`wasi:cli/stdout` too):
+        // A resource type appears in every interface that uses it (`wasi:cli/stdout` too):
         // each must name the same resource, or the component does not type-check.
         if let ComponentItem::ComponentInstance(instance) = import.ty {
-            let has_stream = instance.exports(engine).any(|(export, item)| {
-                export == "output-stream" && matches!(item.ty, ComponentItem::Resource(_))
-            });
-            if has_stream {
-                linker.instance(name)?.resource(
-                    "output-stream",
-                    ResourceType::host::<PanicStream>(),
-                    |_, _| Ok(()),
-                )?;
+            for (export, item) in instance.exports(engine) {
+                if !matches!(item.ty, ComponentItem::Resource(_)) {
+                    continue;
+                }
+                let ty = match export {
+                    "output-stream" => ResourceType::host::<PanicStream>(),
+                    "pollable" => ResourceType::host::<PanicPollable>(),
+                    _ => continue,
+                };
+                linker.instance(name)?.resource(export, ty, |_, _| Ok(()))?;
             }
         }
         imports.push(name.to_owned());
@@ -64,20 +96,68 @@ pub(crate) fn define(
                     results[0] = Val::Resource(ResourceAny::try_from_resource(stream, &mut store)?);
                     Ok(())
                 })?;
+        } else if name.starts_with("wasi:io/poll@") {
+            let mut poll = linker.instance(name)?;
+            poll.func_new("[method]pollable.block", |store, _, params, _| {
+                end_borrows(store, params)
+            })?;
+            poll.func_new("[method]pollable.ready", |store, _, params, results| {
+                results[0] = Val::Bool(true);
+                end_borrows(store, params)
+            })?;
+            poll.func_new("poll", |store, _, params, results| {
+                let count = match params.first() {
+                    Some(Val::List(pollables)) => pollables.len(),
+                    _ => 0,
+                };
+                let ready = (0..count)
+                    .map(|index| Val::U32(u32::try_from(index).unwrap_or(u32::MAX)))
+                    .collect();
+                results[0] = Val::List(ready);
+                end_borrows(store, params)
+            })?;
         } else if name.starts_with("wasi:io/streams@") {
-            linker.instance(name)?.func_new(
+            let mut streams = linker.instance(name)?;
+            let ok = || Val::Result(Ok(None));
+            streams.func_new(
                 "[method]output-stream.blocking-write-and-flush",
+                move |mut store, _, params, results| {
+                    keep(store.data_mut(), params.get(1));
+                    results[0] = ok();
+                    end_borrows(store, params)
+                },
+            )?;
+            streams.func_new(
+                "[method]output-stream.write",
+                move |mut store, _, params, results| {
+                    keep(store.data_mut(), params.get(1));
+                    results[0] = ok();
+                    end_borrows(store, params)
+                },
+            )?;
+            streams.func_new(
+                "[method]output-stream.check-write",
+                |store, _, params, results| {
+                    results[0] = Val::Result(Ok(Some(Box::new(Val::U64(4096)))));
+                    end_borrows(store, params)
+                },
+            )?;
+            for flush in [
+                "[method]output-stream.flush",
+                "[method]output-stream.blocking-flush",
+            ] {
+                streams.func_new(flush, move |store, _, params, results| {
+                    results[0] = ok();
+                    end_borrows(store, params)
+                })?;
+            }
+            streams.func_new(
+                "[method]output-stream.subscribe",
                 |mut store, _, params, results| {
-                    if let Some(Val::List(bytes)) = params.get(1) {
-                        let kept = &mut store.data_mut().panic_output;
-                        let room = MOST_PANIC_BYTES.saturating_sub(kept.len());
-                        kept.extend(bytes.iter().take(room).filter_map(|byte| match byte {
-                            Val::U8(byte) => Some(*byte),
-                            _ => None,
-                        }));
-                    }
-                    results[0] = Val::Result(Ok(None));
-                    Ok(())
+                    let pollable = Resource::<PanicPollable>::new_own(0);
+                    results[0] =
+                        Val::Resource(ResourceAny::try_from_resource(pollable, &mut store)?);
+                    end_borrows(store, params)
                 },
             )?;
         }
