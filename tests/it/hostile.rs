@@ -215,8 +215,11 @@ fn expected_kind(feature: &str) -> &'static str {
 
 /// Makes the hostile game misbehave in `export` and returns the failure, checking on the way
 /// that a fixture game and a well-behaved game of the same hostile ruleset never notice.
-fn misbehave_in(feature: &str, export: &str) -> RulesetFailure {
-    let (runtime, fixture, hostile) = hostile_runtime(feature);
+fn misbehave_in(
+    fixture: &Arc<LoadedRuleset>,
+    hostile: &Arc<LoadedRuleset>,
+    export: &str,
+) -> RulesetFailure {
     let mut bystander = fixture.new_game(spec(2, 5)).unwrap();
     let bystander_view = bystander.view(Viewer::Spectator).unwrap();
     let mut sibling = hostile.new_game(spec_misbehaving_in("none", 6)).unwrap();
@@ -267,14 +270,14 @@ fn misbehave_in(feature: &str, export: &str) -> RulesetFailure {
     assert_eq!(sibling.version(), 2);
     assert!(fixture.new_game(spec(2, 9)).is_ok());
     assert!(hostile.new_game(spec(2, 9)).is_ok());
-    drop(runtime);
     failure
 }
 
 fn check_every_export(feature: &str, exports: &[&str]) {
+    let (_runtime, fixture, hostile) = hostile_runtime(feature);
     for export in exports {
         let started = Instant::now();
-        let failure = misbehave_in(feature, export);
+        let failure = misbehave_in(&fixture, &hostile, export);
         assert_eq!(failure.call, *export, "{feature} in {export}: {failure}");
         assert_eq!(
             failure.cause.kind(),
