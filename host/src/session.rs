@@ -638,6 +638,9 @@ impl Session {
             return Err(anyhow::Error::new(failure.clone()));
         }
         if self.backend.is_none() {
+            if self.imagined {
+                bail!("an imagined game cannot be rebuilt: imagine it again");
+            }
             // Only after a rebuild the host had no room for: try again now.
             self.recover_or_fail()?;
         }
@@ -934,6 +937,7 @@ impl Session {
         }
         self.pending = None;
         self.version = 0;
+        self.failed = None;
         let reloaded = match self.backend.as_mut() {
             Some(backend) => backend.reload(&self.ruleset, &imagined.game, imagined.table),
             None => Backend::restore(

@@ -170,7 +170,7 @@ fn misbehave(export: &str, table: Option<&mut dyn Table>) {
         // Each drop is one host call, a few units of fuel here and a lot of work on the host.
         let handful = [sdk::CubeCount {
             owner: sdk::CubeOwner::Neutral("flood".into()),
-            count: 10_000,
+            count: 1_000,
         }];
         loop {
             std::hint::black_box(table.drop_cubes(&handful));
