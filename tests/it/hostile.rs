@@ -517,3 +517,70 @@ fn regression_finding7_a_full_instance_pool_says_so() {
     games.pop();
     assert!(fixture.new_game(spec(2, 9)).is_ok());
 }
+
+/// Plays a fixture game to its end with random bots; returns its spectator views after each
+/// action and how long each action took.
+fn play_fixture(fixture: &Arc<LoadedRuleset>, seed: u8) -> (Vec<String>, Vec<Duration>) {
+    let mut game = fixture.new_game(spec(3, seed)).unwrap();
+    let mut bots: Vec<_> = (0..3)
+        .map(|seat| host::bots::BotKind::Random.create(&[seed; 32], seat))
+        .collect();
+    let (mut views, mut took) = (Vec::new(), Vec::new());
+    while let Some(decision) = game.pending().unwrap().first().cloned() {
+        let action = bots[decision.seat as usize]
+            .decide(&mut game, &decision)
+            .unwrap();
+        let started = Instant::now();
+        match game.apply(decision.seat, &action) {
+            Ok(_) | Err(SessionError::Rejected(_)) => {}
+            Err(error) => panic!("the fixture failed: {error:#}"),
+        }
+        took.push(started.elapsed());
+        views.push(game.view(Viewer::Spectator).unwrap());
+    }
+    (views, took)
+}
+
+/// A hostile game failing again and again on one thread while other games play on another:
+/// the other games play exactly as they do alone, and keep answering.
+#[test]
+fn other_games_play_on_while_a_hostile_game_fails_again_and_again() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let (_runtime, fixture, hostile) = hostile_runtime("endless-loop");
+    let alone: Vec<Vec<String>> = (0..16).map(|seed| play_fixture(&fixture, seed).0).collect();
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let attacker = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut game = hostile.new_game(spec_misbehaving_in("render", 1)).unwrap();
+            game.apply(0, &Action::Number(ARM)).unwrap();
+            let mut failures = 0u32;
+            while !stop.load(Ordering::Relaxed) {
+                let failure = failure_of(game.render(Viewer::Spectator));
+                assert_eq!(
+                    (failure.call.as_str(), failure.cause.kind()),
+                    ("render", "fuel")
+                );
+                failures += 1;
+            }
+            failures
+        })
+    };
+    let mut took = Vec::new();
+    for (seed, alone) in alone.iter().enumerate() {
+        let (views, times) = play_fixture(&fixture, seed as u8);
+        assert_eq!(&views, alone, "game {seed} played differently under attack");
+        took.extend(times);
+    }
+    stop.store(true, Ordering::Relaxed);
+    let failures = attacker.join().unwrap();
+    took.sort();
+    let p99 = took[took.len() * 99 / 100];
+    eprintln!(
+        "{} actions of other games while the hostile game failed {failures} times: p99 {p99:?}",
+        took.len()
+    );
+    assert!(failures > 0, "the attack ran");
+}
