@@ -6,11 +6,12 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 
 use sdk::native::{DynGame, DynRuleset};
 use sdk::{Action, Event, GameResult, PendingDecision, Rejection, Seat, Setup, SetupError, Viewer};
 
+use crate::runtime::{FailureCause, call_failed};
 use crate::table::GameTable;
 
 /// One game of a native ruleset, with its table.
@@ -30,11 +31,29 @@ fn guarded<R>(
     let fault = table.take_fault();
     match (outcome, fault) {
         (Ok(value), None) => Ok(value),
-        (Ok(_), Some(fault)) => Err(anyhow!("ruleset `{ruleset}` failed in `{call}`: {fault}")),
-        (Err(_), _) => Err(anyhow!(
-            "ruleset `{ruleset}` failed in `{call}`: it panicked"
+        (Ok(_), Some(fault)) => Err(call_failed(
+            ruleset,
+            call,
+            FailureCause::Fault {
+                detail: fault.to_string(),
+            },
+        )),
+        (Err(payload), _) => Err(call_failed(
+            ruleset,
+            call,
+            FailureCause::Panic {
+                message: panic_message(payload.as_ref()),
+            },
         )),
     }
+}
+
+/// The message of a caught panic, when it has one.
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> Option<String> {
+    payload
+        .downcast_ref::<&str>()
+        .map(|text| (*text).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
 }
 
 impl NativeGame {
@@ -58,8 +77,16 @@ impl NativeGame {
         bytes: &[u8],
         mut table: GameTable,
     ) -> Result<NativeGame> {
-        let game = guarded(id, "restore", &mut table, |_| ruleset.restore(bytes))?
-            .map_err(|e| anyhow!("ruleset `{id}` could not restore its snapshot: {e}"))?;
+        let game =
+            guarded(id, "restore", &mut table, |_| ruleset.restore(bytes))?.map_err(|e| {
+                call_failed(
+                    id,
+                    "restore",
+                    FailureCause::Fault {
+                        detail: format!("it could not restore its snapshot: {e}"),
+                    },
+                )
+            })?;
         Ok(NativeGame { game, table })
     }
 

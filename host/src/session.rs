@@ -2,13 +2,15 @@
 //!
 //! Each session of a component has a store and an instance of its own, so a ruleset that traps,
 //! loops or exhausts memory in one game harms no other game. A failed call leaves the session
-//! as it was before the call: the poisoned instance is dropped and the game rebuilt from its last
-//! recovery point (a snapshot plus the actions applied since). A rejected action changes nothing
-//! either, the random stream and the tower included, so a replay never diverges.
+//! as it was before the call: the poisoned instance is dropped and the game rebuilt, once, from
+//! its last recovery point (a snapshot plus the actions applied since), the whole rebuild under
+//! one bounded fuel and time budget. A rebuild that fails marks the game failed: every later
+//! call answers that failure at once instead of trying again. A rejected action changes
+//! nothing either, the random stream and the tower included, so a replay never diverges.
 
 use std::sync::Arc;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use wasmtime::Store;
@@ -21,7 +23,10 @@ use sdk::{
 use crate::native::NativeGame;
 use crate::record::{Checkpoint, CompactCheckpoint, GameRecord, RecordedAction};
 use crate::runtime::bindings::{self, exports::tenka::ruleset::rules::GuestGame};
-use crate::runtime::{LoadedRuleset, RulesetKind, StoreState, describe_failure};
+use crate::runtime::{
+    CapacityExhausted, FailureCause, LoadedRuleset, RulesetFailure, RulesetKind, StoreState,
+    call_failed, capacity_exhausted, deadline_ticks, describe_failure, failure_of, set_call_budget,
+};
 use crate::table::{GameTable, Seed, TableState, TowerDrop, commitment};
 
 /// How often (in applied actions) the session takes a new recovery point.
@@ -92,12 +97,40 @@ pub enum SessionError {
     /// The action was refused by the rules: the client's fault; the game is unchanged.
     #[error("{0}")]
     Rejected(Rejection),
-    /// The ruleset trapped, ran out of fuel or memory, or misbehaved; the game is unchanged.
+    /// The ruleset trapped, ran out of fuel or memory, or misbehaved (the game is unchanged);
+    /// or the host had no room for the game's instance. Tell them apart with
+    /// [`SessionError::ruleset_failure`] and [`SessionError::capacity_exhausted`].
     #[error("{0:#}")]
     Ruleset(anyhow::Error),
     /// The game could not be created from its setup.
     #[error("{0}")]
     Setup(sdk::SetupError),
+}
+
+impl SessionError {
+    /// The ruleset's failure (which call, which limit or fault), when the ruleset is to blame.
+    pub fn ruleset_failure(&self) -> Option<&RulesetFailure> {
+        match self {
+            SessionError::Ruleset(error) => failure_of(error),
+            _ => None,
+        }
+    }
+
+    /// The capacity error, when the host's instance pool is full: nothing is wrong with the
+    /// game or the request (a server answers 503 and the game is still good).
+    pub fn capacity_exhausted(&self) -> Option<&CapacityExhausted> {
+        match self {
+            SessionError::Ruleset(error) => capacity_exhausted(error),
+            _ => None,
+        }
+    }
+
+    /// Whether the game is failed for good: it could not be rebuilt after a failure, and every
+    /// call answers this error without running the ruleset again.
+    pub fn is_game_failed(&self) -> bool {
+        self.ruleset_failure()
+            .is_some_and(|failure| failure.game_failed)
+    }
 }
 
 impl From<anyhow::Error> for SessionError {
@@ -175,15 +208,22 @@ fn call_in<R>(
     call: &str,
     f: impl FnOnce(GuestGame<'_>, &mut Store<StoreState>) -> wasmtime::Result<R>,
 ) -> Result<R> {
-    store
-        .set_fuel(ruleset.limits.fuel_per_call)
-        .map_err(anyhow::Error::from)?;
-    store.data_mut().limiter.hit = false;
+    if !store.data().shared_budget {
+        set_call_budget(store, &ruleset.limits)?;
+    }
+    store.data_mut().start_call();
     let outcome = f(instance.tenka_ruleset_rules().game(), store);
-    outcome.map_err(|error| {
-        let hit = store.data().limiter.hit;
-        describe_failure(&ruleset.info().id, call, error, hit, &ruleset.limits)
-    })
+    outcome
+        .map_err(|error| describe_failure(&ruleset.info().id, call, error, store, &ruleset.limits))
+}
+
+/// How the calls of a new backend are budgeted.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Budget {
+    /// Each call gets its own fuel and deadline.
+    PerCall,
+    /// Everything until [`Backend::end_shared_budget`] shares one recovery budget.
+    Recovery,
 }
 
 enum Backend {
@@ -209,7 +249,7 @@ impl Backend {
             )?
             .map(Backend::Native)),
             RulesetKind::Wasm(wasm) => {
-                let (mut store, instance) = wasm.instantiate(table, &ruleset.limits)?;
+                let (mut store, instance) = wasm.instantiate(id, table, &ruleset.limits)?;
                 let setup = bindings::setup_to_wit(&setup);
                 let created =
                     call_in(
@@ -237,7 +277,12 @@ impl Backend {
         }
     }
 
-    fn restore(ruleset: &LoadedRuleset, bytes: &[u8], table: GameTable) -> Result<Backend> {
+    fn restore(
+        ruleset: &LoadedRuleset,
+        bytes: &[u8],
+        table: GameTable,
+        budget: Budget,
+    ) -> Result<Backend> {
         let id = &ruleset.info().id;
         match &ruleset.kind {
             RulesetKind::Native(native) => Ok(Backend::Native(NativeGame::restore(
@@ -247,7 +292,15 @@ impl Backend {
                 table,
             )?)),
             RulesetKind::Wasm(wasm) => {
-                let (mut store, instance) = wasm.instantiate(table, &ruleset.limits)?;
+                let (mut store, instance) = wasm.instantiate(id, table, &ruleset.limits)?;
+                if budget == Budget::Recovery {
+                    let limits = &ruleset.limits;
+                    store
+                        .set_fuel(limits.recovery_fuel)
+                        .map_err(anyhow::Error::from)?;
+                    store.set_epoch_deadline(deadline_ticks(limits.recovery_deadline));
+                    store.data_mut().shared_budget = true;
+                }
                 let game = restore_in(&mut store, &instance, ruleset, bytes)?;
                 Ok(Backend::Wasm(WasmGame {
                     store,
@@ -255,6 +308,13 @@ impl Backend {
                     game,
                 }))
             }
+        }
+    }
+
+    /// Gives each call its own budget again, after a recovery.
+    fn end_shared_budget(&mut self) {
+        if let Backend::Wasm(wasm) = self {
+            wasm.store.data_mut().shared_budget = false;
         }
     }
 
@@ -425,9 +485,12 @@ fn restore_in(
         guest.call_restore(store, bytes)
     })?
     .map_err(|e| {
-        anyhow!(
-            "ruleset `{}` could not restore its snapshot: {e}",
-            ruleset.info().id
+        call_failed(
+            &ruleset.info().id,
+            "restore",
+            FailureCause::Fault {
+                detail: format!("it could not restore its snapshot: {e}"),
+            },
         )
     })
 }
@@ -451,6 +514,8 @@ pub struct Session {
     pending: Option<Vec<PendingDecision>>,
     /// A bot's imagined game: nothing recorded, nothing recovered.
     imagined: bool,
+    /// Set when the game could not be rebuilt after a failure: every call answers it.
+    failed: Option<RulesetFailure>,
 }
 
 // The session is moved between threads by servers and simulations; it is never shared.
@@ -483,6 +548,7 @@ impl Session {
             version: 0,
             pending: None,
             imagined: false,
+            failed: None,
         };
         session.take_recovery_point()?;
         if session.is_over()? {
@@ -516,6 +582,7 @@ impl Session {
             &ruleset,
             &snapshot.game,
             GameTable::from_state(&snapshot.table),
+            Budget::PerCall,
         )?;
         Ok(Session {
             ruleset,
@@ -531,6 +598,7 @@ impl Session {
             version: snapshot.version,
             pending: None,
             imagined: false,
+            failed: None,
         })
     }
 
@@ -560,14 +628,21 @@ impl Session {
     }
 
     /// Runs a call on the backend; on failure drops the backend and rebuilds the game from the
-    /// recovery point, so the session is as it was before the call.
+    /// recovery point, once, so the session is as it was before the call. A game whose rebuild
+    /// failed answers that failure without running anything.
     fn with_backend<R>(
         &mut self,
         f: impl FnOnce(&mut Backend, &LoadedRuleset) -> Result<R>,
     ) -> Result<R> {
+        if let Some(failure) = &self.failed {
+            return Err(anyhow::Error::new(failure.clone()));
+        }
         if self.backend.is_none() {
-            self.recover()
-                .context("the game could not be rebuilt after an earlier failure")?;
+            if self.imagined {
+                bail!("an imagined game cannot be rebuilt: imagine it again");
+            }
+            // Only after a rebuild the host had no room for: try again now.
+            self.recover_or_fail()?;
         }
         let Some(backend) = self.backend.as_mut() else {
             bail!("the game has no backend");
@@ -577,7 +652,7 @@ impl Session {
             self.backend = None;
             self.pending = None;
             if !self.imagined
-                && let Err(error) = self.recover()
+                && let Err(error) = self.recover_or_fail()
             {
                 tracing::error!(
                     "ruleset `{}`: recovery failed: {error:#}",
@@ -588,15 +663,44 @@ impl Session {
         outcome
     }
 
+    /// Rebuilds the backend; a rebuild that fails for the ruleset's sake marks the game failed.
+    /// A full instance pool only postpones the rebuild to the next call.
+    fn recover_or_fail(&mut self) -> Result<()> {
+        let Err(error) = self.recover() else {
+            return Ok(());
+        };
+        if capacity_exhausted(&error).is_some() {
+            return Err(error);
+        }
+        let mut failure = failure_of(&error)
+            .cloned()
+            .unwrap_or_else(|| RulesetFailure {
+                ruleset: self.ruleset.info().id.clone(),
+                call: "restore".to_owned(),
+                cause: FailureCause::Fault {
+                    detail: format!("{error:#}"),
+                },
+                game_failed: true,
+            });
+        failure.game_failed = true;
+        self.failed = Some(failure.clone());
+        Err(anyhow::Error::new(failure))
+    }
+
+    /// Restores the last recovery point and replays the actions since, all under one recovery
+    /// budget (not a fresh budget per replayed call), then makes the rebuilt state the new
+    /// recovery point so a ruleset failing again and again does not replay again and again.
     fn recover(&mut self) -> Result<()> {
         let Some(point) = &self.recovery else {
-            bail!("an imagined game cannot be rebuilt");
+            bail!("the game has no recovery point to rebuild from");
         };
         let mut backend = Backend::restore(
             &self.ruleset,
             &point.game,
             GameTable::from_state(&point.table),
+            Budget::Recovery,
         )?;
+        let replayed = self.actions.len().saturating_sub(point.version as usize);
         for (index, recorded) in self.actions.iter().enumerate().skip(point.version as usize) {
             if let Err(rejection) = backend.apply(&self.ruleset, recorded.seat, &recorded.action)? {
                 bail!(
@@ -605,6 +709,20 @@ impl Session {
                 );
             }
             backend.table().take_drops();
+        }
+        let point = if replayed > 0 {
+            let game = backend.snapshot(&self.ruleset)?;
+            Some(RecoveryPoint {
+                game,
+                table: backend.table().state(),
+                version: self.version,
+            })
+        } else {
+            None
+        };
+        backend.end_shared_budget();
+        if let Some(point) = point {
+            self.recovery = Some(point);
         }
         self.backend = Some(backend);
         Ok(())
@@ -797,7 +915,7 @@ impl Session {
         ruleset: Arc<LoadedRuleset>,
         imagined: Imagined,
     ) -> Result<Session, SessionError> {
-        let backend = Backend::restore(&ruleset, &imagined.game, imagined.table)?;
+        let backend = Backend::restore(&ruleset, &imagined.game, imagined.table, Budget::PerCall)?;
         Ok(Session {
             ruleset,
             backend: Some(backend),
@@ -814,6 +932,7 @@ impl Session {
             version: 0,
             pending: None,
             imagined: true,
+            failed: None,
         })
     }
 
@@ -826,9 +945,16 @@ impl Session {
         }
         self.pending = None;
         self.version = 0;
+        self.failed = None;
         let reloaded = match self.backend.as_mut() {
             Some(backend) => backend.reload(&self.ruleset, &imagined.game, imagined.table),
-            None => Backend::restore(&self.ruleset, &imagined.game, imagined.table).map(|b| {
+            None => Backend::restore(
+                &self.ruleset,
+                &imagined.game,
+                imagined.table,
+                Budget::PerCall,
+            )
+            .map(|b| {
                 self.backend = Some(b);
             }),
         };

@@ -305,3 +305,105 @@ fn a_built_component_declares_the_contract_and_imports_nothing_else() {
     );
     assert!(host::runtime::check_component(&bytes).is_ok());
 }
+
+/// Measures the cost per action and per call of the sandbox's limits (fuel, the epoch deadline,
+/// the pooled instances): run before and after a change to the runtime's configuration.
+/// `cargo test --release -p tests --test it measure_call_costs -- --ignored --nocapture`
+#[test]
+#[ignore = "a measurement, not a check"]
+fn measure_call_costs() {
+    let ruleset = fixture_wasm();
+    // Warm up: compile, fill the caches.
+    play(&ruleset, 4, 1);
+    let games = 200u8;
+    let started = std::time::Instant::now();
+    let mut actions = 0usize;
+    for seed in 0..games {
+        actions += play(&ruleset, 4, seed).0.len();
+    }
+    let per_action = started.elapsed().as_secs_f64() * 1e6 / actions as f64;
+    let mut session = ruleset.new_game(spec(4, 3)).unwrap();
+    let calls = 100_000u32;
+    let started = std::time::Instant::now();
+    for _ in 0..calls {
+        std::hint::black_box(session.view(Viewer::Spectator).unwrap());
+    }
+    let per_view = started.elapsed().as_secs_f64() * 1e6 / f64::from(calls);
+    let started = std::time::Instant::now();
+    let created = 2_000u32;
+    for seed in 0..created {
+        std::hint::black_box(ruleset.new_game(spec(4, seed as u8)).unwrap());
+    }
+    let per_game = started.elapsed().as_secs_f64() * 1e6 / f64::from(created);
+    println!(
+        "{actions} actions in {games} games: {per_action:.1} µs per action (with the random bots' \
+         decisions); {per_view:.2} µs per view call; {per_game:.1} µs per new game (instance, \
+         create, recovery point)"
+    );
+}
+
+/// Lines of /proc/self/maps (memory mappings; Linux allows `vm.max_map_count`, 65,530 by
+/// default), and the process's address space and resident set, in MiB.
+fn process_footprint() -> (usize, u64, u64) {
+    let maps = std::fs::read_to_string("/proc/self/maps").map_or(0, |m| m.lines().count());
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|line| line.starts_with(name))
+            .and_then(|line| line.split_whitespace().nth(1))
+            .and_then(|kib| kib.parse::<u64>().ok())
+            .map_or(0, |kib| kib >> 10)
+    };
+    (maps, field("VmSize:"), field("VmRSS:"))
+}
+
+/// Measures how many live games one runtime holds and what each costs in mappings, address
+/// space and memory: creates fixture games until the runtime refuses one (or
+/// `TENKA_MEASURE_LIVE`, default 12,000, are alive).
+/// `cargo test -p tests --test it measure_live_instances -- --ignored --nocapture`
+#[test]
+#[ignore = "a measurement, not a check"]
+fn measure_live_instances() {
+    let most: usize = std::env::var("TENKA_MEASURE_LIVE")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(12_000);
+    let runtime = runtime("measure-live");
+    let (ruleset, _) = runtime
+        .load_file(&rulesets_dir().join(format!("{FIXTURE}.wasm")))
+        .unwrap();
+    let before = process_footprint();
+    println!("before: {before:?} (mappings, VmSize MiB, VmRSS MiB)");
+    let mut games = Vec::new();
+    let started = std::time::Instant::now();
+    while games.len() < most {
+        match ruleset.new_game(spec(2, games.len() as u8)) {
+            Ok(game) => games.push(game),
+            Err(error) => {
+                println!("game {} refused: {error:#}", games.len() + 1);
+                break;
+            }
+        }
+        if games.len() % 2000 == 0 {
+            let now = process_footprint();
+            println!(
+                "{} live games: {now:?}; per game {:.2} mappings, {:.1} MiB address space, {:.0} KiB resident",
+                games.len(),
+                (now.0 - before.0) as f64 / games.len() as f64,
+                (now.1 - before.1) as f64 / games.len() as f64,
+                (now.2 - before.2) as f64 * 1024.0 / games.len() as f64,
+            );
+        }
+    }
+    println!(
+        "{} live games in {:?}; the runtime reports {} live instances",
+        games.len(),
+        started.elapsed(),
+        runtime.live_instances()
+    );
+    // The games still play.
+    for game in games.iter_mut().step_by(997) {
+        game.pending().unwrap();
+    }
+}

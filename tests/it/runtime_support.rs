@@ -14,12 +14,15 @@ use host::{GameSpec, LoadedRuleset, Runtime, RuntimeConfig};
 pub const FIXTURE: &str = "fixture-ruleset-for-tests";
 
 /// The misbehaviours of the hostile crate, one component each.
-pub const HOSTILE: [&str; 5] = [
+pub const HOSTILE: [&str; 8] = [
     "endless-loop",
     "memory-bomb",
     "trap",
     "huge-output",
     "future-contract",
+    "deep-recursion",
+    "panic",
+    "slow-host-calls",
 ];
 
 /// The workspace's root directory.
@@ -119,11 +122,67 @@ pub fn fresh_cache(name: &str) -> PathBuf {
 
 /// A runtime with default limits and a fresh cache.
 pub fn runtime(cache_name: &str) -> Runtime {
-    Runtime::new(RuntimeConfig {
+    runtime_with(cache_name, |_| {})
+}
+
+/// A runtime with a fresh cache and the limits `configure` sets.
+pub fn runtime_with(cache_name: &str, configure: impl FnOnce(&mut RuntimeConfig)) -> Runtime {
+    let mut config = RuntimeConfig {
         cache_dir: Some(fresh_cache(cache_name)),
         ..RuntimeConfig::default()
-    })
-    .expect("a runtime starts")
+    };
+    configure(&mut config);
+    Runtime::new(config).expect("a runtime starts")
+}
+
+/// `component` with `copies` more core instances of a module that defines one memory of
+/// `memory_pages` pages of 64 KiB (or no memory at all with `None`), appended at its top level:
+/// what a component brings when it wants more memories or instances than a game may have. The
+/// Rust toolchain makes one memory per component, so these are written with `wasm-encoder`.
+pub fn with_extra_core_instances(
+    component: &[u8],
+    memory_pages: Option<u64>,
+    copies: u32,
+) -> Vec<u8> {
+    use wasm_encoder::{
+        ComponentSection, InstanceSection, MemorySection, MemoryType, Module, ModuleArg,
+        ModuleSection,
+    };
+    use wasmparser::{Parser, Payload};
+
+    // The new module's index is the number of core modules the component defines at its top
+    // level.
+    let mut modules = 0u32;
+    let mut depth = 0usize;
+    for payload in Parser::new(0).parse_all(component) {
+        match payload.expect("a valid component") {
+            Payload::Version { .. } => depth += 1,
+            Payload::End(_) => depth -= 1,
+            Payload::ModuleSection { .. } if depth == 1 => modules += 1,
+            _ => {}
+        }
+    }
+    let mut module = Module::new();
+    if let Some(pages) = memory_pages {
+        let mut memories = MemorySection::new();
+        memories.memory(MemoryType {
+            minimum: pages,
+            maximum: None,
+            memory64: false,
+            shared: false,
+            page_size_log2: None,
+        });
+        module.section(&memories);
+    }
+    let mut instances = InstanceSection::new();
+    for _ in 0..copies {
+        instances.instantiate(modules, Vec::<(&str, ModuleArg)>::new());
+    }
+    // Sections may follow one another in any order: appended ones only add indices.
+    let mut bytes = component.to_vec();
+    ModuleSection(&module).append_to_component(&mut bytes);
+    instances.append_to_component(&mut bytes);
+    bytes
 }
 
 /// The fixture ruleset as a component, loaded once per test run and shared by the tests.

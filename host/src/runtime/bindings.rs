@@ -48,6 +48,29 @@ impl tenka::ruleset::battle_tower::Host for StoreState {
                 "battle-tower.drop of {total} cubes; at most {MOST_CUBES_PER_DROP} are allowed"
             )));
         }
+        // The host works through a drop cube by cube, each falling cube meeting every cube
+        // lodged on each shelf it passes, and a call cannot be interrupted while the host
+        // works: bound that work, which a tower set to keep every cube makes quadratic.
+        const MOST_TOWER_STEPS_PER_DROP: u64 = 100_000_000;
+        let tower = self.table.tower();
+        let lodged: u64 = tower.contents().iter().map(|c| u64::from(c.count)).sum();
+        let shelves = tower.shelves().len().max(1) as u64;
+        let steps = shelves
+            .saturating_mul(total)
+            .saturating_mul(lodged.saturating_add(total).saturating_add(1));
+        if steps > MOST_TOWER_STEPS_PER_DROP {
+            return Err(wasmtime::Error::msg(format!(
+                "battle-tower.drop of {total} cubes onto {lodged} lodged ones is too much work \
+                 for one drop"
+            )));
+        }
+        self.drops_this_call += 1;
+        if self.drops_this_call > super::MOST_DROPS_PER_CALL {
+            return Err(wasmtime::Error::msg(format!(
+                "more than {} battle-tower drops in one call",
+                super::MOST_DROPS_PER_CALL
+            )));
+        }
         let cubes: Vec<s::CubeCount> = cubes.into_iter().map(cube_from_wit).collect();
         Ok(self
             .table
@@ -66,6 +89,10 @@ impl tenka::ruleset::log::Host for StoreState {
             Level::Info => s::LogLevel::Info,
             Level::Warn => s::LogLevel::Warn,
         };
+        self.log_lines_this_call += 1;
+        if self.log_lines_this_call > super::MOST_LOG_LINES_PER_CALL {
+            return Ok(());
+        }
         let line: String = line.chars().take(2000).collect();
         self.table.write_log(level, &line);
         Ok(())
@@ -302,5 +329,60 @@ pub(crate) fn result_from_wit(r: ex::GameResult) -> s::GameResult {
             })
             .collect(),
         summary: message_from_wit(r.summary),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tenka::ruleset::battle_tower::Host as _;
+    use super::*;
+    use crate::runtime::{CallLimits, GameLimiter};
+    use crate::table::GameTable;
+
+    fn state() -> StoreState {
+        let limits = CallLimits::default();
+        StoreState {
+            table: GameTable::new(&[1; 32]),
+            limiter: GameLimiter::new(limits.memory_bytes, 8, 2, 4),
+            shared_budget: false,
+            panic_output: Vec::new(),
+            drops_this_call: 0,
+            log_lines_this_call: 0,
+        }
+    }
+
+    fn handful(count: u32) -> Vec<wt::CubeCount> {
+        vec![wt::CubeCount {
+            owner: wt::CubeOwner::Neutral("grey".into()),
+            count,
+        }]
+    }
+
+    #[test]
+    fn a_tower_that_keeps_every_cube_cannot_make_one_drop_take_forever() {
+        let mut state = state();
+        let keep_all = vec![wt::TowerShelf {
+            lodge_chance: 1.0,
+            release_chance: 0.0,
+        }];
+        state.configure(keep_all).unwrap().unwrap();
+        // 5,000 cubes in: fine; then every cube falling meets all of them.
+        state.drop(handful(5_000)).unwrap();
+        let error = state.drop(handful(10_000)).unwrap_err().to_string();
+        assert!(error.contains("too much work"), "{error}");
+        // A game's ordinary handfuls are far below the bound.
+        state.drop(handful(30)).unwrap();
+    }
+
+    #[test]
+    fn one_call_may_make_only_so_many_drops() {
+        let mut state = state();
+        for _ in 0..crate::runtime::MOST_DROPS_PER_CALL {
+            state.drop(handful(1)).unwrap();
+        }
+        let error = state.drop(handful(1)).unwrap_err().to_string();
+        assert!(error.contains("battle-tower drops in one call"), "{error}");
+        state.start_call();
+        state.drop(handful(1)).unwrap();
     }
 }

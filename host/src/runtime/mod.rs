@@ -11,6 +11,9 @@
 
 pub(crate) mod bindings;
 pub mod cache;
+pub mod failure;
+mod limits;
+mod panic_output;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -22,11 +25,19 @@ use anyhow::{Context, Result, anyhow, bail};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, Linker};
-use wasmtime::{Config, Engine, ResourceLimiter, Store};
+use wasmtime::{
+    Config, Engine, InstanceAllocationStrategy, PoolConcurrencyLimitError, PoolingAllocationConfig,
+    Store,
+};
 
 use crate::session::{GameSpec, Session, SessionError};
 use crate::table::GameTable;
 pub use cache::{ArtifactCache, CacheOutcome};
+pub use failure::{
+    CapacityExhausted, FailureCause, RulesetFailure, capacity_exhausted, failure_of,
+};
+pub(crate) use limits::deadline_ticks;
+use limits::{GameLimiter, LimitHit};
 
 /// The contract versions this host can run. A component built for another is refused.
 pub const SUPPORTED_CONTRACTS: &[&str] = &[sdk::CONTRACT_VERSION];
@@ -58,14 +69,32 @@ impl fmt::Display for ContentHash {
     }
 }
 
-/// The limits every call into a ruleset runs under.
+/// The limits every call into a ruleset, and every game, runs under.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CallLimits {
     /// Fuel given before each call (about one unit per WebAssembly instruction). A call that
-    /// uses it all fails with "fuel exhausted".
+    /// uses it all fails with "fuel exhausted". Fuel is the deterministic limit: a call that
+    /// runs out runs out again on every replay.
     pub fuel_per_call: u64,
-    /// The most linear memory one game's instance may grow to, in bytes.
+    /// The wall-clock time a call may take, a safety net beside fuel for work fuel barely
+    /// counts (a bulk memory copy costs one unit whatever its size) and for a host too busy
+    /// to notice. It is not deterministic, so it is set well above what fuel allows.
+    pub deadline: Duration,
+    /// The fuel one recovery gets in all (restoring the last recovery point and replaying the
+    /// actions since), so a ruleset that keeps failing costs a bounded amount per failure.
+    pub recovery_fuel: u64,
+    /// The wall-clock time one recovery may take in all.
+    pub recovery_deadline: Duration,
+    /// The most bytes one game's memories and tables may hold together (the budget is per
+    /// game, whatever number of memories its component brings). Also the largest a single
+    /// memory may be, which sizes each slot of the instance pool.
     pub memory_bytes: usize,
+    /// The most core instances one game's component may create.
+    pub max_instances: u32,
+    /// The most linear memories one game's component may create.
+    pub max_memories: u32,
+    /// The most tables one game's component may create.
+    pub max_tables: u32,
     /// The longest string or byte list (view, render, snapshot) a call may return, in bytes.
     pub max_output_bytes: usize,
     /// The most entries a returned list (decisions, events, choices) may have.
@@ -76,9 +105,46 @@ impl Default for CallLimits {
     fn default() -> Self {
         CallLimits {
             fuel_per_call: 1_000_000_000,
+            deadline: Duration::from_secs(5),
+            recovery_fuel: 4_000_000_000,
+            recovery_deadline: Duration::from_secs(20),
             memory_bytes: 64 << 20,
+            // An SDK component has three core instances, one memory and two tables.
+            max_instances: 8,
+            max_memories: 2,
+            max_tables: 4,
             max_output_bytes: 8 << 20,
             max_output_items: 100_000,
+        }
+    }
+}
+
+/// The pool every instance of a runtime comes from. Instances, their memories and tables are
+/// carved from address space reserved once, so live games cost no memory mappings of their
+/// own and the number of live instances has a firm cap: past it, instantiating fails with
+/// [`CapacityExhausted`] instead of the process running out of mappings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoolLimits {
+    /// The most component instances alive at once: every live game, every bot's imagined
+    /// game, and the short-lived instances of stateless calls (catalogues, map checks).
+    pub instances: u32,
+    /// The most linear memories alive at once (an SDK component has one).
+    pub memories: u32,
+    /// The most tables alive at once (an SDK component has two).
+    pub tables: u32,
+    /// The guard region after each memory, in bytes. Small, so that the address space a
+    /// runtime reserves stays about `memories * (memory_bytes + guard_bytes)`; bounds are then
+    /// checked explicitly rather than by a 4 GiB reservation per memory.
+    pub guard_bytes: u64,
+}
+
+impl Default for PoolLimits {
+    fn default() -> Self {
+        PoolLimits {
+            instances: 10_000,
+            memories: 10_000,
+            tables: 20_000,
+            guard_bytes: 2 << 20,
         }
     }
 }
@@ -88,6 +154,8 @@ impl Default for CallLimits {
 pub struct RuntimeConfig {
     /// Limits for every call.
     pub limits: CallLimits,
+    /// The instance pool.
+    pub pool: PoolLimits,
     /// Where precompiled artifacts are kept; `None` compiles in memory every time.
     pub cache_dir: Option<PathBuf>,
 }
@@ -100,6 +168,7 @@ impl Default for RuntimeConfig {
             .unwrap_or_else(|| PathBuf::from("target/tenka-cache"));
         RuntimeConfig {
             limits: CallLimits::default(),
+            pool: PoolLimits::default(),
             cache_dir: Some(cache_dir),
         }
     }
@@ -122,41 +191,38 @@ pub struct LoadReport {
     pub error: Option<String>,
 }
 
-/// The memory limit of one store, which also remembers whether it was hit, so a failed call can
-/// say "memory limit" rather than the bare trap the guest's allocator turns it into.
-pub(crate) struct MemoryLimiter {
-    most_bytes: usize,
-    pub(crate) hit: bool,
-}
-
-impl ResourceLimiter for MemoryLimiter {
-    fn memory_growing(
-        &mut self,
-        _current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> wasmtime::Result<bool> {
-        if desired > self.most_bytes {
-            self.hit = true;
-            return Ok(false);
-        }
-        Ok(true)
-    }
-
-    fn table_growing(
-        &mut self,
-        _current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> wasmtime::Result<bool> {
-        Ok(desired <= 1_000_000)
-    }
-}
-
 /// What a store of one game holds: that game's table and its limits.
 pub(crate) struct StoreState {
     pub(crate) table: GameTable,
-    pub(crate) limiter: MemoryLimiter,
+    pub(crate) limiter: GameLimiter,
+    /// While a recovery runs, its calls share one fuel and time budget set before it starts,
+    /// instead of each getting its own.
+    pub(crate) shared_budget: bool,
+    /// What the ruleset wrote to standard error in this call: a panic's message.
+    pub(crate) panic_output: Vec<u8>,
+    /// Battle-tower drops in this call, against [`MOST_DROPS_PER_CALL`].
+    pub(crate) drops_this_call: u32,
+    /// Log lines in this call, against [`MOST_LOG_LINES_PER_CALL`].
+    pub(crate) log_lines_this_call: u32,
+}
+
+/// The most battle-tower drops one call may make. Each drop is recorded on the host until the
+/// call ends, outside the game's memory budget, and a host call costs only a few units of fuel:
+/// without a cap, one call could fill the host's memory with drop records.
+pub(crate) const MOST_DROPS_PER_CALL: u32 = 10_000;
+
+/// The most log lines one call may write; later ones are dropped, so a ruleset cannot flood the
+/// server's log.
+pub(crate) const MOST_LOG_LINES_PER_CALL: u32 = 1_000;
+
+impl StoreState {
+    /// Forgets what the previous call did, before a new call.
+    pub(crate) fn start_call(&mut self) {
+        self.limiter.hit = None;
+        self.panic_output.clear();
+        self.drops_this_call = 0;
+        self.log_lines_this_call = 0;
+    }
 }
 
 /// A component ready to instantiate.
@@ -166,9 +232,12 @@ pub(crate) struct WasmRuleset {
 }
 
 impl WasmRuleset {
-    /// A new store for one game (or one stateless call) with its own instance.
+    /// A new store for one game (or one stateless call) with its own instance from the pool.
+    /// A full pool is a [`CapacityExhausted`]; a component that breaks a limit while it is
+    /// instantiated (too many memories, a start function that loops) a [`RulesetFailure`].
     pub(crate) fn instantiate(
         &self,
+        ruleset: &str,
         table: GameTable,
         limits: &CallLimits,
     ) -> Result<(Store<StoreState>, bindings::Ruleset)> {
@@ -176,21 +245,48 @@ impl WasmRuleset {
             &self.engine,
             StoreState {
                 table,
-                limiter: MemoryLimiter {
-                    most_bytes: limits.memory_bytes,
-                    hit: false,
-                },
+                limiter: GameLimiter::new(
+                    limits.memory_bytes,
+                    limits.max_instances as usize,
+                    limits.max_memories as usize,
+                    limits.max_tables as usize,
+                ),
+                shared_budget: false,
+                panic_output: Vec::new(),
+                drops_this_call: 0,
+                log_lines_this_call: 0,
             },
         );
         store.limiter(|state| &mut state.limiter);
-        store.set_fuel(limits.fuel_per_call)?;
-        let instance = self
-            .pre
-            .instantiate(&mut store)
-            .map_err(anyhow::Error::from)
-            .context("failed to instantiate the ruleset")?;
-        Ok((store, instance))
+        store.epoch_deadline_trap();
+        set_call_budget(&mut store, limits)?;
+        match self.pre.instantiate(&mut store) {
+            Ok(instance) => Ok((store, instance)),
+            Err(error) => {
+                if let Some(full) = error.downcast_ref::<PoolConcurrencyLimitError>() {
+                    return Err(anyhow::Error::new(CapacityExhausted {
+                        detail: full.to_string(),
+                    }));
+                }
+                Err(describe_failure(
+                    ruleset,
+                    "instantiate",
+                    error,
+                    &store,
+                    limits,
+                ))
+            }
+        }
     }
+}
+
+/// Gives a store the fuel and the deadline of one call.
+pub(crate) fn set_call_budget(store: &mut Store<StoreState>, limits: &CallLimits) -> Result<()> {
+    store
+        .set_fuel(limits.fuel_per_call)
+        .map_err(anyhow::Error::from)?;
+    store.set_epoch_deadline(deadline_ticks(limits.deadline));
+    Ok(())
 }
 
 pub(crate) enum RulesetKind {
@@ -219,31 +315,93 @@ impl fmt::Debug for LoadedRuleset {
     }
 }
 
-/// Turns the error of a failed call into one that names the ruleset, the call and the cause.
+/// Turns the error of a failed call into a [`RulesetFailure`] that names the ruleset, the call
+/// and the limit or fault that stopped it. The full error (with its WebAssembly backtrace) goes
+/// to the log at debug level; the failure itself stays short enough to show a client.
 pub(crate) fn describe_failure(
     ruleset: &str,
     call: &str,
     error: wasmtime::Error,
-    memory_limit_hit: bool,
+    store: &Store<StoreState>,
     limits: &CallLimits,
 ) -> anyhow::Error {
-    let cause = if memory_limit_hit {
-        format!("memory limit of {} MiB reached", limits.memory_bytes >> 20)
-    } else if let Some(trap) = error.downcast_ref::<wasmtime::Trap>() {
-        match trap {
-            wasmtime::Trap::OutOfFuel => format!(
-                "fuel exhausted: the call ran longer than its {} units of fuel",
-                limits.fuel_per_call
-            ),
-            wasmtime::Trap::UnreachableCodeReached => {
-                "trap: unreachable executed (the ruleset panicked or aborted)".to_owned()
+    let cause = failure_cause(&error, store.data(), limits);
+    tracing::debug!("ruleset `{ruleset}` failed in `{call}`: {error:?}");
+    anyhow::Error::new(RulesetFailure {
+        ruleset: ruleset.to_owned(),
+        call: call.to_owned(),
+        cause,
+        game_failed: false,
+    })
+}
+
+fn failure_cause(error: &wasmtime::Error, state: &StoreState, limits: &CallLimits) -> FailureCause {
+    if state.limiter.hit == Some(LimitHit::Bytes) {
+        return FailureCause::Memory {
+            bytes: limits.memory_bytes,
+        };
+    }
+    if let Some(trap) = error.downcast_ref::<wasmtime::Trap>() {
+        return match trap {
+            wasmtime::Trap::OutOfFuel => FailureCause::Fuel {
+                fuel: limits.fuel_per_call,
+            },
+            wasmtime::Trap::Interrupt => FailureCause::Deadline {
+                millis: u64::try_from(limits.deadline.as_millis()).unwrap_or(u64::MAX),
+            },
+            wasmtime::Trap::StackOverflow => FailureCause::StackOverflow,
+            // A Rust ruleset aborts with `unreachable` after its panic hook ran.
+            wasmtime::Trap::UnreachableCodeReached if !state.panic_output.is_empty() => {
+                FailureCause::Panic {
+                    message: panic_output::panic_message(&state.panic_output),
+                }
             }
-            other => format!("trap: {other}"),
+            wasmtime::Trap::UnreachableCodeReached => FailureCause::Trap {
+                trap: "unreachable executed (the ruleset panicked or aborted)".to_owned(),
+            },
+            other => FailureCause::Trap {
+                trap: other.to_string(),
+            },
+        };
+    }
+    let root = error.root_cause().to_string();
+    if let Some(import) = root
+        .strip_prefix("unknown import: `")
+        .and_then(|rest| rest.split('`').next())
+    {
+        // Rust's standard library reaches for these only to print a panic's message (see
+        // `panic_output`); a standard library that prints some other way ends up here.
+        if import.starts_with("wasi:cli/")
+            && (import.contains("std") || import.contains("environment"))
+            || import.starts_with("wasi:io/streams")
+        {
+            return FailureCause::Panic {
+                message: panic_output::panic_message(&state.panic_output),
+            };
         }
-    } else {
-        format!("{:#}", anyhow::Error::from(error))
-    };
-    anyhow!("ruleset `{ruleset}` failed in `{call}`: {cause}")
+        return FailureCause::Fault {
+            detail: format!("it called `{import}`, which a ruleset cannot use"),
+        };
+    }
+    if root.starts_with("resource limit exceeded") {
+        return FailureCause::Resources {
+            detail: format!(
+                "{root} (a game may have {} instances, {} memories and {} tables)",
+                limits.max_instances, limits.max_memories, limits.max_tables
+            ),
+        };
+    }
+    FailureCause::Fault { detail: root }
+}
+
+/// A failure of `call` that is not a trap: too large an output, a snapshot refused.
+pub(crate) fn call_failed(ruleset: &str, call: &str, cause: FailureCause) -> anyhow::Error {
+    anyhow::Error::new(RulesetFailure {
+        ruleset: ruleset.to_owned(),
+        call: call.to_owned(),
+        cause,
+        game_failed: false,
+    })
 }
 
 impl LoadedRuleset {
@@ -291,15 +449,22 @@ impl LoadedRuleset {
         match &self.kind {
             RulesetKind::Native(ruleset) => {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| native(ruleset.as_ref())))
-                    .map_err(|_| anyhow!("ruleset `{}` panicked in `{call}`", self.info.id))
+                    .map_err(|payload| {
+                        call_failed(
+                            &self.info.id,
+                            call,
+                            FailureCause::Panic {
+                                message: crate::native::panic_message(payload.as_ref()),
+                            },
+                        )
+                    })
             }
             RulesetKind::Wasm(wasm) => {
                 let mut table = GameTable::new(&[0; 32]);
                 table.log_enabled = false;
-                let (mut store, instance) = wasm.instantiate(table, &self.limits)?;
+                let (mut store, instance) = wasm.instantiate(&self.info.id, table, &self.limits)?;
                 f(instance.tenka_ruleset_rules(), &mut store).map_err(|error| {
-                    let hit = store.data().limiter.hit;
-                    describe_failure(&self.info.id, call, error, hit, &self.limits)
+                    describe_failure(&self.info.id, call, error, &store, &self.limits)
                 })
             }
         }
@@ -335,22 +500,32 @@ impl LoadedRuleset {
 
     pub(crate) fn check_items(&self, call: &str, items: usize) -> Result<()> {
         if items > self.limits.max_output_items {
-            bail!(
-                "ruleset `{}` failed in `{call}`: it returned {items} entries, more than the limit of {}",
-                self.info.id,
-                self.limits.max_output_items
-            );
+            return Err(call_failed(
+                &self.info.id,
+                call,
+                FailureCause::Output {
+                    detail: format!(
+                        "it returned {items} entries, more than the limit of {}",
+                        self.limits.max_output_items
+                    ),
+                },
+            ));
         }
         Ok(())
     }
 
     pub(crate) fn check_bytes(&self, call: &str, bytes: usize) -> Result<()> {
         if bytes > self.limits.max_output_bytes {
-            bail!(
-                "ruleset `{}` failed in `{call}`: it returned {bytes} bytes, more than the limit of {}",
-                self.info.id,
-                self.limits.max_output_bytes
-            );
+            return Err(call_failed(
+                &self.info.id,
+                call,
+                FailureCause::Output {
+                    detail: format!(
+                        "it returned {bytes} bytes, more than the limit of {}",
+                        self.limits.max_output_bytes
+                    ),
+                },
+            ));
         }
         Ok(())
     }
@@ -457,11 +632,34 @@ impl Runtime {
     /// A runtime with no rulesets yet.
     pub fn new(config: RuntimeConfig) -> Result<Runtime> {
         let mut engine_config = Config::new();
-        // Fuel rather than epochs: deterministic, so a call that runs out replays the same.
+        // Fuel is the limit on work: deterministic, so a call that runs out replays the same.
         engine_config.consume_fuel(true);
+        // Epochs are only a wall-clock safety net beside it (see `CallLimits::deadline`).
+        engine_config.epoch_interruption(true);
         // Rulesets must replay bit-for-bit on every machine.
         engine_config.cranelift_nan_canonicalization(true);
-        let engine = Engine::new(&engine_config).map_err(anyhow::Error::from)?;
+        // Each memory reserves only what it may ever use plus a small guard, instead of 4 GiB
+        // plus 2 GiB of guard: address space stays bounded with thousands of live games.
+        let limits = &config.limits;
+        let memory_bytes = limits.memory_bytes.next_multiple_of(64 << 10);
+        engine_config.memory_reservation(memory_bytes as u64);
+        engine_config.memory_guard_size(config.pool.guard_bytes);
+        engine_config.memory_reservation_for_growth(0);
+        let mut pool = PoolingAllocationConfig::new();
+        pool.total_component_instances(config.pool.instances)
+            .total_core_instances(config.pool.instances.saturating_mul(limits.max_instances))
+            .total_memories(config.pool.memories)
+            .total_tables(config.pool.tables)
+            .max_memory_size(memory_bytes)
+            .max_core_instances_per_component(limits.max_instances)
+            .max_memories_per_component(limits.max_memories)
+            .max_tables_per_component(limits.max_tables);
+        engine_config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+        let engine = Engine::new(&engine_config)
+            .map_err(anyhow::Error::from)
+            .context("failed to set up the WebAssembly engine and its instance pool")?;
+        limits::start_epoch_ticker(engine.weak())
+            .context("failed to start the epoch ticker thread")?;
         Ok(Runtime {
             engine,
             cache: ArtifactCache::new(config.cache_dir.clone()),
@@ -473,6 +671,14 @@ impl Runtime {
     /// The runtime's configuration.
     pub fn config(&self) -> &RuntimeConfig {
         &self.config
+    }
+
+    /// How many component instances of the pool are alive now (live games, bots' imagined
+    /// games, stateless calls in flight), out of [`PoolLimits::instances`].
+    pub fn live_instances(&self) -> u64 {
+        self.engine
+            .pooling_allocator_metrics()
+            .map_or(0, |metrics| metrics.component_instances())
     }
 
     /// Loads every `*.wasm` file of `dir`, in name order. A component that fails is reported
@@ -585,11 +791,10 @@ impl Runtime {
         };
         let mut table = GameTable::new(&[0; 32]);
         table.log_enabled = false;
-        let (mut store, instance) = wasm.instantiate(table, &self.config.limits)?;
+        let (mut store, instance) = wasm.instantiate("(loading)", table, &self.config.limits)?;
         let rules = instance.tenka_ruleset_rules();
         let describe = |store: &mut Store<StoreState>, call: &str, error: wasmtime::Error| {
-            let hit = store.data().limiter.hit;
-            describe_failure("(loading)", call, error, hit, &self.config.limits)
+            describe_failure("(loading)", call, error, store, &self.config.limits)
         };
         let declared = rules
             .call_contract_version(&mut store)
@@ -600,7 +805,7 @@ impl Runtime {
                 SUPPORTED_CONTRACTS.join(", ")
             );
         }
-        store.set_fuel(self.config.limits.fuel_per_call)?;
+        set_call_budget(&mut store, &self.config.limits)?;
         let info = rules
             .call_info(&mut store)
             .map_err(|e| describe(&mut store, "info", e))?;
@@ -671,7 +876,8 @@ impl Runtime {
         )
         .map_err(anyhow::Error::from)?;
         // Rust's standard library links `wasi:*` plumbing a ruleset never uses; calling any of
-        // it traps.
+        // it traps, except what its panic hook needs to hand the host the panic's message.
+        panic_output::define(&mut linker, &self.engine, component)?;
         linker
             .define_unknown_imports_as_traps(component)
             .map_err(anyhow::Error::from)?;

@@ -4,6 +4,11 @@
 //! Without features this is a tiny well-behaved game: two seats take turns naming a number from
 //! 0 to 9 for three turns each; the higher total wins. The misbehaviours trigger on the number 7
 //! (or, for `huge-output`, on every `view`), so a test can run the same game up to the bad call.
+//!
+//! A game's map text may also name one export to misbehave in: `misbehave-in = "render"` (or
+//! `create`, `restore`, `pending`, `view`). `create` misbehaves at once; the others once the
+//! game is armed, that is once someone has named the number [`ARM`], so a test can start the
+//! game, take its recovery point and arm it before the bad call.
 
 use sdk::{
     Action, DecisionKind, Diagnostic, Event, GameResult, Message, NumberDecision, Options,
@@ -15,6 +20,65 @@ pub struct Hostile;
 
 /// The number whose `apply` misbehaves.
 pub const TRIGGER: i64 = 7;
+
+/// The number that arms the export named by the map.
+pub const ARM: i64 = 8;
+
+/// An export that can be made to misbehave from the map.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Target {
+    /// Only `apply` of [`TRIGGER`] misbehaves.
+    #[default]
+    None,
+    /// `create` misbehaves.
+    Create,
+    /// `restore` of an armed game misbehaves.
+    Restore,
+    /// `pending` of an armed game misbehaves.
+    Pending,
+    /// `view` of an armed game misbehaves.
+    View,
+    /// `render` of an armed game misbehaves.
+    Render,
+}
+
+impl Target {
+    const ALL: [(Target, &'static str); 5] = [
+        (Target::Create, "create"),
+        (Target::Restore, "restore"),
+        (Target::Pending, "pending"),
+        (Target::View, "view"),
+        (Target::Render, "render"),
+    ];
+
+    /// The export named by a map's `misbehave-in = "..."` line.
+    fn from_map(map: &str) -> Target {
+        let Some(line) = map
+            .lines()
+            .find(|line| line.trim_start().starts_with("misbehave-in"))
+        else {
+            return Target::None;
+        };
+        Target::ALL
+            .iter()
+            .find(|(_, name)| line.contains(&format!("\"{name}\"")))
+            .map_or(Target::None, |(target, _)| *target)
+    }
+
+    fn code(self) -> u8 {
+        Target::ALL
+            .iter()
+            .position(|(target, _)| *target == self)
+            .map_or(0, |index| index as u8 + 1)
+    }
+
+    fn from_code(code: u8) -> Target {
+        usize::from(code)
+            .checked_sub(1)
+            .and_then(|index| Target::ALL.get(index))
+            .map_or(Target::None, |(target, _)| *target)
+    }
+}
 
 /// The contract version written into the component: the real one, or one from the future.
 #[cfg(all(target_arch = "wasm32", not(feature = "future-contract")))]
@@ -47,15 +111,38 @@ fn __tenka_registered_ruleset() -> &'static dyn sdk::native::DynRuleset {
     RULESET.get_or_init(sdk::native::adapt::<Hostile>).as_ref()
 }
 
-/// A game: the numbers named so far.
+/// A game: the numbers named so far, and the export its map asked to misbehave in.
 #[derive(Clone, Debug, Default)]
 pub struct HostileGame {
     named: Vec<i64>,
+    target: Target,
 }
 
 const TURNS: usize = 6;
 
-fn misbehave() {
+/// How many bytes a huge output has: more than the host accepts.
+const HUGE_BYTES: usize = 32 << 20;
+
+/// How many entries a huge list has: more than the host accepts.
+const HUGE_ITEMS: usize = 200_000;
+
+/// Calls itself with no end; the frame's array keeps the compiler from turning it into a loop.
+/// The array is small, so wasmtime's call stack runs out before the stack Rust keeps in linear
+/// memory (which would end as an out-of-bounds access instead).
+#[cfg(feature = "deep-recursion")]
+#[allow(
+    unconditional_recursion,
+    reason = "the endless recursion is the misbehaviour"
+)]
+fn dive(depth: u64) -> u64 {
+    let frame = std::hint::black_box([depth; 2]);
+    dive(std::hint::black_box(depth + 1)).wrapping_add(frame[1])
+}
+
+/// Misbehaves in `export` as the component's feature says; `table` is the table of the calls
+/// that have one.
+fn misbehave(export: &str, table: Option<&mut dyn Table>) {
+    let _ = (export, &table);
     #[cfg(feature = "endless-loop")]
     {
         let mut counter: u64 = 0;
@@ -72,10 +159,49 @@ fn misbehave() {
     }
     #[cfg(all(feature = "trap", target_arch = "wasm32"))]
     core::arch::wasm32::unreachable();
+    #[cfg(feature = "deep-recursion")]
+    {
+        std::hint::black_box(dive(0));
+    }
+    #[cfg(feature = "panic")]
+    panic!("the hostile ruleset panics on purpose in `{export}`");
+    #[cfg(feature = "slow-host-calls")]
+    if let Some(table) = table {
+        // Each drop is one host call, a few units of fuel here and a lot of work on the host.
+        let handful = [sdk::CubeCount {
+            owner: sdk::CubeOwner::Neutral("flood".into()),
+            count: 1_000,
+        }];
+        loop {
+            std::hint::black_box(table.drop_cubes(&handful));
+        }
+    }
+}
+
+impl HostileGame {
+    fn armed(&self) -> bool {
+        self.named.contains(&ARM)
+    }
+
+    /// Whether `target` misbehaves now.
+    fn misbehaves_in(&self, target: Target) -> bool {
+        self.target == target && self.armed()
+    }
 }
 
 impl sdk::Game for HostileGame {
     fn pending(&self) -> Vec<PendingDecision> {
+        if self.misbehaves_in(Target::Pending) {
+            if cfg!(feature = "huge-output") {
+                let decision = PendingDecision {
+                    seat: 0,
+                    prompt: Message::new("prompt.number"),
+                    kind: DecisionKind::Number(NumberDecision { min: 0, max: 9 }),
+                };
+                return vec![decision; HUGE_ITEMS];
+            }
+            misbehave("pending", None);
+        }
         if self.named.len() >= TURNS {
             return Vec::new();
         }
@@ -90,13 +216,17 @@ impl sdk::Game for HostileGame {
         &mut self,
         seat: Seat,
         action: &Action,
-        _table: &mut dyn Table,
+        table: &mut dyn Table,
     ) -> Result<Vec<Event>, Rejection> {
         let Action::Number(n) = action else {
             return Err(Rejection::Malformed("a number is expected".into()));
         };
         if *n == TRIGGER {
-            misbehave();
+            if cfg!(feature = "huge-output") {
+                let event = Event::public(Message::new("event.flood"));
+                return Ok(vec![event; HUGE_ITEMS]);
+            }
+            misbehave("apply", Some(table));
         }
         self.named.push(*n);
         Ok(vec![Event::public(
@@ -107,13 +237,25 @@ impl sdk::Game for HostileGame {
     }
 
     fn view(&self, _viewer: Viewer) -> String {
-        if cfg!(feature = "huge-output") {
-            return "x".repeat(32 << 20);
+        if self.misbehaves_in(Target::View) || self.target == Target::None {
+            if cfg!(feature = "huge-output") {
+                return "x".repeat(HUGE_BYTES);
+            }
+            if self.target == Target::View {
+                misbehave("view", None);
+            }
         }
         format!("{{\"named\":{:?}}}", self.named)
     }
 
     fn render(&self, _viewer: Viewer) -> String {
+        if self.misbehaves_in(Target::Render) {
+            if cfg!(feature = "huge-output") {
+                // Past the 8 MiB limit on output, well within the memory budget.
+                return format!("<svg>{}</svg>", "x".repeat(10 << 20));
+            }
+            misbehave("render", None);
+        }
         "<svg xmlns=\"http://www.w3.org/2000/svg\"/>".into()
     }
 
@@ -139,7 +281,9 @@ impl sdk::Game for HostileGame {
     }
 
     fn snapshot(&self) -> Vec<u8> {
-        self.named.iter().map(|n| *n as u8).collect()
+        std::iter::once(self.target.code())
+            .chain(self.named.iter().map(|n| *n as u8))
+            .collect()
     }
 }
 
@@ -157,6 +301,12 @@ impl sdk::Ruleset for Hostile {
             "hostile-huge-output"
         } else if cfg!(feature = "future-contract") {
             "hostile-future-contract"
+        } else if cfg!(feature = "deep-recursion") {
+            "hostile-deep-recursion"
+        } else if cfg!(feature = "panic") {
+            "hostile-panic"
+        } else if cfg!(feature = "slow-host-calls") {
+            "hostile-slow-host-calls"
         } else {
             "hostile-harmless"
         };
@@ -181,16 +331,29 @@ impl sdk::Ruleset for Hostile {
     }
 
     fn create(
-        _setup: &Setup,
+        setup: &Setup,
         _options: &Options,
-        _table: &mut dyn Table,
+        table: &mut dyn Table,
     ) -> Result<HostileGame, SetupError> {
-        Ok(HostileGame::default())
+        let target = Target::from_map(&setup.map);
+        if target == Target::Create {
+            misbehave("create", Some(table));
+        }
+        Ok(HostileGame {
+            named: Vec::new(),
+            target,
+        })
     }
 
     fn restore(bytes: &[u8]) -> Result<HostileGame, String> {
-        Ok(HostileGame {
-            named: bytes.iter().map(|b| i64::from(*b)).collect(),
-        })
+        let (target, named) = bytes.split_first().ok_or("an empty snapshot")?;
+        let game = HostileGame {
+            named: named.iter().map(|b| i64::from(*b)).collect(),
+            target: Target::from_code(*target),
+        };
+        if game.misbehaves_in(Target::Restore) {
+            misbehave("restore", None);
+        }
+        Ok(game)
     }
 }

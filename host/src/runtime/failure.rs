@@ -1,0 +1,180 @@
+//! Typed failures of ruleset calls, so a caller (the server above all) can tell "this ruleset
+//! misbehaved" from "the host is full" without reading messages.
+//!
+//! Both travel inside the `anyhow::Error` of [`crate::SessionError::Ruleset`] (and of the
+//! runtime's own `Result`s); find them with [`failure_of`] and [`capacity_exhausted`], or with
+//! the helpers on [`crate::SessionError`].
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// Which limit stopped a ruleset call, or what else went wrong in it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum FailureCause {
+    /// The call used all its fuel (the deterministic limit on work).
+    Fuel {
+        /// The fuel the call was given.
+        fuel: u64,
+    },
+    /// The call ran past its wall-clock deadline (a safety net beside fuel, for work fuel does
+    /// not count, such as bulk memory copies).
+    Deadline {
+        /// The deadline, in milliseconds.
+        millis: u64,
+    },
+    /// The game's memories and tables together would have grown past its budget.
+    Memory {
+        /// The budget, in bytes.
+        bytes: usize,
+    },
+    /// The component asked for more instances, memories or tables than a game may have.
+    Resources {
+        /// What was refused.
+        detail: String,
+    },
+    /// The WebAssembly call stack was exhausted (recursion too deep).
+    StackOverflow,
+    /// The ruleset panicked.
+    Panic {
+        /// The panic message, when the ruleset wrote one.
+        message: Option<String>,
+    },
+    /// Another trap: `unreachable`, an out-of-bounds access, a division by zero...
+    Trap {
+        /// The trap, as wasmtime names it.
+        trap: String,
+    },
+    /// The call returned more than the host accepts (bytes or entries).
+    Output {
+        /// What was too large.
+        detail: String,
+    },
+    /// Anything else: a host service misused (`random.below(0)`), a snapshot the ruleset could
+    /// not restore, an instantiation refused.
+    Fault {
+        /// What happened.
+        detail: String,
+    },
+}
+
+impl FailureCause {
+    /// A short name of the cause, stable for logs and APIs: `fuel`, `deadline`, `memory`,
+    /// `resources`, `stack-overflow`, `panic`, `trap`, `output` or `fault`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            FailureCause::Fuel { .. } => "fuel",
+            FailureCause::Deadline { .. } => "deadline",
+            FailureCause::Memory { .. } => "memory",
+            FailureCause::Resources { .. } => "resources",
+            FailureCause::StackOverflow => "stack-overflow",
+            FailureCause::Panic { .. } => "panic",
+            FailureCause::Trap { .. } => "trap",
+            FailureCause::Output { .. } => "output",
+            FailureCause::Fault { .. } => "fault",
+        }
+    }
+}
+
+impl fmt::Display for FailureCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FailureCause::Fuel { fuel } => write!(
+                f,
+                "fuel exhausted: the call ran longer than its {fuel} units of fuel"
+            ),
+            FailureCause::Deadline { millis } => write!(
+                f,
+                "deadline exceeded: the call ran longer than its {millis} ms of wall-clock time"
+            ),
+            FailureCause::Memory { bytes } => write!(
+                f,
+                "memory limit of {} MiB reached (all the game's memories and tables together)",
+                bytes >> 20
+            ),
+            FailureCause::Resources { detail } => write!(f, "resource limit: {detail}"),
+            FailureCause::StackOverflow => {
+                f.write_str("trap: call stack exhausted (recursion too deep)")
+            }
+            FailureCause::Panic {
+                message: Some(message),
+            } => write!(f, "it panicked: {message}"),
+            FailureCause::Panic { message: None } => f.write_str(
+                "it panicked (its message was lost: a ruleset has no standard error to write it to)",
+            ),
+            FailureCause::Trap { trap } => write!(f, "trap: {trap}"),
+            FailureCause::Output { detail } => f.write_str(detail),
+            FailureCause::Fault { detail } => f.write_str(detail),
+        }
+    }
+}
+
+/// A ruleset call that failed: which ruleset, which export, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RulesetFailure {
+    /// The ruleset's id (`(loading)` while a component is being described).
+    pub ruleset: String,
+    /// The export that failed, as the contract names it (`apply`, `render`, `restore`...).
+    pub call: String,
+    /// Why it failed.
+    pub cause: FailureCause,
+    /// Whether the game could not be rebuilt after this failure and is now failed for good:
+    /// every further call answers this same error at once, without running the ruleset.
+    pub game_failed: bool,
+}
+
+impl fmt::Display for RulesetFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ruleset `{}` failed in `{}`: {}",
+            self.ruleset, self.call, self.cause
+        )?;
+        if self.game_failed {
+            f.write_str("; the game could not be rebuilt and is marked failed")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RulesetFailure {}
+
+/// The host has no room for another instance: the pool of instances (or of their memories or
+/// tables) is full. Nothing is wrong with the ruleset or the request; a server answers "full,
+/// try later" (HTTP 503).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CapacityExhausted {
+    /// What ran out, as wasmtime's pooling allocator says it.
+    pub detail: String,
+}
+
+impl fmt::Display for CapacityExhausted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the host is at capacity ({}); try again later",
+            self.detail
+        )
+    }
+}
+
+impl std::error::Error for CapacityExhausted {}
+
+/// The ruleset failure inside an error, if it is one.
+pub fn failure_of(error: &anyhow::Error) -> Option<&RulesetFailure> {
+    error.downcast_ref::<RulesetFailure>().or_else(|| {
+        error
+            .chain()
+            .find_map(|cause| cause.downcast_ref::<RulesetFailure>())
+    })
+}
+
+/// The capacity error inside an error, if it is one.
+pub fn capacity_exhausted(error: &anyhow::Error) -> Option<&CapacityExhausted> {
+    error.downcast_ref::<CapacityExhausted>().or_else(|| {
+        error
+            .chain()
+            .find_map(|cause| cause.downcast_ref::<CapacityExhausted>())
+    })
+}
