@@ -180,6 +180,16 @@ impl TestApp {
         database: Option<&str>,
         configure: impl FnOnce(&mut HubConfig, &mut ServerConfig),
     ) -> TestApp {
+        Self::start_on(dir, database, runtime(), configure).await
+    }
+
+    /// [`TestApp::start_configured`] over a runtime of the caller's (with more rulesets loaded).
+    pub async fn start_on(
+        dir: &Path,
+        database: Option<&str>,
+        runtime: Arc<host::Runtime>,
+        configure: impl FnOnce(&mut HubConfig, &mut ServerConfig),
+    ) -> TestApp {
         let storage = Storage::open(database, &dir.join("data")).await.unwrap();
         let maps = write_maps(dir);
         let mut hub = HubConfig {
@@ -194,7 +204,7 @@ impl TestApp {
             rate_limits: None,
         };
         configure(&mut hub, &mut server);
-        let state = AppState::new(storage, runtime(), &maps, hub, server)
+        let state = AppState::new(storage, runtime, &maps, hub, server)
             .await
             .unwrap();
         TestApp {

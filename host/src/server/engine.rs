@@ -60,8 +60,21 @@ pub fn start(
     game: &StoredGame,
     seats: u32,
 ) -> Result<Session, AppError> {
+    start_session(ruleset, game, seats).map_err(|error| match error {
+        SessionError::Setup(error) => AppError::Setup(error.to_string()),
+        SessionError::Rejected(rejection) => AppError::Setup(rejection.to_string()),
+        SessionError::Ruleset(error) => AppError::from(error),
+    })
+}
+
+/// Starts a game from its stored setup, with the session's own error.
+pub fn start_session(
+    ruleset: &Arc<LoadedRuleset>,
+    game: &StoredGame,
+    seats: u32,
+) -> Result<Session, SessionError> {
     let options = serde_json::from_str(&game.options_json).map_err(|error| {
-        AppError::Internal(anyhow::anyhow!("stored options are unreadable: {error}"))
+        SessionError::Ruleset(anyhow::anyhow!("stored options are unreadable: {error}"))
     })?;
     let spec = GameSpec {
         map_toml: game.map_toml.clone(),
@@ -70,25 +83,19 @@ pub fn start(
         seed: game.seed,
         position: None,
     };
-    ruleset.new_game(spec).map_err(|error| match error {
-        SessionError::Setup(error) => AppError::Setup(error.to_string()),
-        SessionError::Rejected(rejection) => AppError::Setup(rejection.to_string()),
-        SessionError::Ruleset(error) => AppError::ruleset_failed(&error),
-    })
+    ruleset.new_game(spec)
 }
 
 /// Rebuilds a session from stored snapshot bytes.
 pub fn restore(ruleset: &Arc<LoadedRuleset>, bytes: &[u8]) -> anyhow::Result<Session> {
     let snapshot: SessionSnapshot =
         serde_json::from_slice(bytes).context("a stored snapshot is unreadable")?;
-    Session::restore(ruleset.clone(), snapshot).map_err(|error| anyhow::anyhow!("{error}"))
+    Session::restore(ruleset.clone(), snapshot).map_err(into_anyhow)
 }
 
 /// A session's snapshot as bytes to store.
 pub fn snapshot(session: &mut Session) -> anyhow::Result<Vec<u8>> {
-    let snapshot = session
-        .snapshot()
-        .map_err(|error| anyhow::anyhow!("{error}"))?;
+    let snapshot = session.snapshot().map_err(into_anyhow)?;
     serde_json::to_vec(&snapshot).context("failed to encode a snapshot")
 }
 
@@ -96,10 +103,20 @@ pub fn snapshot(session: &mut Session) -> anyhow::Result<Vec<u8>> {
 pub fn replay_action(session: &mut Session, action: &StoredAction) -> anyhow::Result<()> {
     let parsed: Action =
         serde_json::from_str(&action.action_json).context("a stored action is unreadable")?;
-    session.apply(action.seat, &parsed).map_err(|error| {
-        anyhow::anyhow!("stored action {} does not replay: {error}", action.seq)
-    })?;
+    session
+        .apply(action.seat, &parsed)
+        .map_err(into_anyhow)
+        .with_context(|| format!("stored action {} does not replay", action.seq))?;
     Ok(())
+}
+
+/// A session error as an `anyhow::Error` that keeps a ruleset's typed failure (which export,
+/// which limit, or a full host) for [`AppError`]'s conversion to find.
+pub fn into_anyhow(error: SessionError) -> anyhow::Error {
+    match error {
+        SessionError::Ruleset(error) => error,
+        other => anyhow::anyhow!("{other}"),
+    }
 }
 
 /// Turns a session error into the API's error, and says whether the session is still good.
@@ -114,8 +131,15 @@ pub fn classify(error: SessionError) -> (AppError, bool) {
         ),
         SessionError::Setup(error) => (AppError::Setup(error.to_string()), true),
         // The runtime recovers a session after a failed call, but a game that just failed is
-        // rebuilt from storage to be sure it matches what is stored.
-        SessionError::Ruleset(error) => (AppError::ruleset_failed(&error), false),
+        // rebuilt from storage to be sure it matches what is stored; except when the host was
+        // only full (the game is fine) or the game is failed for good (it answers its failure at
+        // once, and rebuilding it again and again would only replay the ruleset in a storm).
+        SessionError::Ruleset(error) => {
+            let keep = crate::runtime::failure::capacity_exhausted(&error).is_some()
+                || crate::runtime::failure::failure_of(&error)
+                    .is_some_and(|failure| failure.game_failed);
+            (AppError::ruleset_failed(&error), keep)
+        }
     }
 }
 

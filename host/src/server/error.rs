@@ -68,7 +68,7 @@ pub enum AppError {
     },
     /// A fault of the server; the details are logged, never shown.
     #[error("internal error: {0:#}")]
-    Internal(#[from] anyhow::Error),
+    Internal(anyhow::Error),
 }
 
 impl AppError {
@@ -95,13 +95,45 @@ impl AppError {
 }
 
 impl AppError {
-    /// A failed ruleset call as the client sees it: the host's one-line account of which call
-    /// failed and why (never a backtrace or the ruleset's own text), logged in full.
+    /// A failed ruleset call as the client sees it: the host's account of which call failed
+    /// and which limit stopped it (never a backtrace, and never the ruleset's own words: a
+    /// panic's message stays in the log), or "busy" when the host had no room for an instance.
     pub fn ruleset_failed(error: &anyhow::Error) -> AppError {
+        use crate::runtime::failure::{FailureCause, capacity_exhausted, failure_of};
         tracing::warn!("{error:#}");
-        let account = error.to_string();
-        let first_line = account.lines().next().unwrap_or("the ruleset failed");
-        AppError::RulesetFailed(first_line.chars().take(300).collect())
+        if let Some(full) = capacity_exhausted(error) {
+            return AppError::Busy(full.to_string());
+        }
+        let Some(failure) = failure_of(error) else {
+            let account = error.to_string();
+            let first_line = account.lines().next().unwrap_or("the ruleset failed");
+            return AppError::RulesetFailed(first_line.chars().take(300).collect());
+        };
+        let cause = match &failure.cause {
+            FailureCause::Panic { .. } => "it panicked".to_owned(),
+            other => other.to_string(),
+        };
+        let mut message = format!(
+            "ruleset `{}` failed in `{}`: {cause}",
+            failure.ruleset, failure.call
+        );
+        if failure.game_failed {
+            message.push_str("; the game could not be rebuilt and is marked failed");
+        }
+        AppError::RulesetFailed(message.chars().take(300).collect())
+    }
+}
+
+impl From<anyhow::Error> for AppError {
+    /// A failure on the way (loading a game, catching up) that carries a ruleset's typed failure
+    /// is answered as that failure; anything else is internal.
+    fn from(error: anyhow::Error) -> Self {
+        use crate::runtime::failure::{capacity_exhausted, failure_of};
+        if failure_of(&error).is_some() || capacity_exhausted(&error).is_some() {
+            AppError::ruleset_failed(&error)
+        } else {
+            AppError::Internal(error)
+        }
     }
 }
 

@@ -647,8 +647,8 @@ impl Hub {
                 .blocking(move || {
                     let mut session = match snapshot {
                         Some((_, bytes)) => engine::restore(&ruleset, &bytes)?,
-                        None => engine::start(&ruleset, &stored, seat_count)
-                            .map_err(|error| anyhow::anyhow!("{error}"))?,
+                        None => engine::start_session(&ruleset, &stored, seat_count)
+                            .map_err(engine::into_anyhow)?,
                     };
                     let mut version = from;
                     for action in &actions {
@@ -705,7 +705,7 @@ impl Hub {
         let pending = self
             .with_session(state, |session| session.pending())
             .await?
-            .map_err(|error| anyhow::anyhow!("{error}"))?;
+            .map_err(engine::into_anyhow)?;
         let over = pending.is_empty();
         let mut waiting_for: Vec<Seat> = pending.iter().map(|decision| decision.seat).collect();
         waiting_for.sort_unstable();
