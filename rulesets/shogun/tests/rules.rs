@@ -910,6 +910,20 @@ fn a_year_has_three_seasons_each_with_its_own_event_and_the_fourth_is_the_winter
         }));
     }
     assert_eq!(seasons, 3);
+    // The game began in spring (before this log); then summer, autumn, and the next spring.
+    let named: Vec<String> = log
+        .iter()
+        .filter(|e| e.text.key == "log.season")
+        .flat_map(|e| e.text.args.iter())
+        .filter_map(|(name, value)| match value {
+            sdk::MessageArg::Key(key) if name == "season" => Some(key.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        named,
+        vec!["season.summer", "season.autumn", "season.spring"]
+    );
     let winter: Vec<usize> = face_up
         .iter()
         .copied()
@@ -1141,17 +1155,37 @@ fn the_temple_event_leaves_moves_into_own_temple_provinces_open() {
 
 #[test]
 fn a_province_holds_one_building_of_each_type() {
-    // Sagami has three spaces and already a castle: a second castle is skipped, unpaid.
-    let text = at_action(
-        &["build-castle"],
-        "event-10",
-        "[[seat]]\nchests = 5\nplan = { build-castle = \"sagami\" }\n[[seat]]\n[[seat]]\n[[seat]]\n\
-         [[province]]\nid = \"sagami\"\nowner = 0\narmies = 2\ncastle = true\n",
-    );
-    let game = from_text(4, &text, &mut ScriptedTable::new(1));
-    assert_eq!(game.state.players[0].chests, 5);
-    let sagami = &game.state.provinces[province(&game, "sagami")];
-    assert_eq!(sagami.buildings(), 1);
+    for (action, building, cost) in [
+        ("build-castle", "castle", 3),
+        ("build-temple", "temple", 2),
+        ("build-theatre", "theatre", 1),
+    ] {
+        // Sagami has three spaces. Empty, the action builds its own building, at its cost.
+        let text = at_action(
+            &[action],
+            "event-10",
+            &format!(
+                "[[seat]]\nchests = 5\nplan = {{ {action} = \"sagami\" }}\n[[seat]]\n[[seat]]\n[[seat]]\n\
+                 [[province]]\nid = \"sagami\"\nowner = 0\narmies = 2\n"
+            ),
+        );
+        let game = from_text(4, &text, &mut ScriptedTable::new(1));
+        let sagami = &game.state.provinces[province(&game, "sagami")];
+        let built = (sagami.castle, sagami.temple, sagami.theatre);
+        let expected = (
+            building == "castle",
+            building == "temple",
+            building == "theatre",
+        );
+        assert_eq!(built, expected, "{action}");
+        assert_eq!(game.state.players[0].chests, 5 - cost, "{action}");
+        // With that building already standing, a second one is skipped, unpaid.
+        let text = text.replace("armies = 2\n", &format!("armies = 2\n{building} = true\n"));
+        let game = from_text(4, &text, &mut ScriptedTable::new(1));
+        assert_eq!(game.state.players[0].chests, 5, "{action}");
+        let sagami = &game.state.provinces[province(&game, "sagami")];
+        assert_eq!(sagami.buildings(), 1, "{action}");
+    }
 }
 
 #[test]
@@ -1349,4 +1383,123 @@ fn regression_each_tower_shelf_takes_its_own_chances_from_the_card_data() {
         .map(|s| (s.lodge_chance, s.release_chance))
         .collect();
     assert_eq!(chances, vec![(0.4, 0.05), (0.4, 0.01), (0.4, 0.0)]);
+}
+
+#[test]
+fn special_card_choices_name_the_space_that_sets_turn_order() {
+    let game = from_file(4, "bids", &mut ScriptedTable::new(1));
+    let pending = game.pending();
+    let DecisionKind::Choose(choose) = &pending[0].kind else {
+        panic!("a special card to choose")
+    };
+    for (i, choice) in choose.choices.iter().enumerate() {
+        let space = i as i64 + 1;
+        assert_eq!(choice.id, format!("space:{space}"));
+        assert!(
+            choice
+                .label
+                .args
+                .contains(&("space".into(), sdk::MessageArg::Number(space))),
+            "{choice:?}"
+        );
+    }
+}
+
+#[test]
+fn a_drop_names_only_the_owners_that_put_cubes_in() {
+    // Seat 0 attacks Musashi: only seats 0 and 1 and the tray's farmers go in, none of the other
+    // seats with an empty count (the drop is shown to every player).
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_file(4, "battle_farmers_defend", &mut table);
+    attack_musashi(&mut game, &mut table);
+    let owners: Vec<&CubeOwner> = table.drops[0].dropped.iter().map(|c| &c.owner).collect();
+    assert_eq!(owners.len(), 3, "{owners:?}");
+    assert!(table.drops[0].dropped.iter().all(|c| c.count > 0));
+}
+
+#[test]
+fn the_log_names_each_special_s_space_and_each_turn_position() {
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_file(4, "bids", &mut table);
+    let mut log = Vec::new();
+    for (seat, space) in [
+        (2, "space:5"),
+        (3, "space:1"),
+        (1, "space:3"),
+        (0, "space:4"),
+    ] {
+        log.extend(pick(&mut game, seat, space, &mut table));
+    }
+    assert_eq!(logged_number(&log, "log.special", 2, "space"), Some(5));
+    assert_eq!(logged_number(&log, "log.special", 3, "space"), Some(1));
+    for (seat, position) in [(3, 1), (1, 2), (0, 3), (2, 4)] {
+        assert_eq!(
+            logged_number(&log, "log.turn-order", seat, "position"),
+            Some(position)
+        );
+    }
+}
+
+#[test]
+fn the_log_tells_when_the_theatre_event_removes_a_marker() {
+    // Seat 0 deploys one army in Kai (a move decision follows), then builds Nō theatres in Mino
+    // (two markers) under the event.
+    for (revolts, removed) in [(2_u32, Some(1)), (0, None)] {
+        let text = at_action(
+            &["recruit-1-move", "build-theatre"],
+            "event-0",
+            &format!(
+                "[[seat]]\nchests = 5\nplan = {{ recruit-1-move = \"kai\", build-theatre = \"mino\" }}\n\
+                 [[seat]]\n[[seat]]\n[[seat]]\n\
+                 [[province]]\nid = \"kai\"\nowner = 0\narmies = 2\n\
+                 [[province]]\nid = \"musashi\"\nowner = 0\narmies = 1\n\
+                 [[province]]\nid = \"mino\"\nowner = 0\narmies = 1\nrevolts = {revolts}\n"
+            ),
+        );
+        let mut table = ScriptedTable::new(1);
+        let mut game = from_text(4, &text, &mut table);
+        let log = pick(&mut game, 0, "no-move", &mut table);
+        let mino = &game.state.provinces[province(&game, "mino")];
+        assert!(mino.theatre);
+        assert_eq!(mino.revolts, revolts.saturating_sub(1));
+        let markers = log
+            .iter()
+            .find(|e| e.text.key == "log.revolt-removed")
+            .map(|e| e.text.args.clone());
+        assert_eq!(
+            markers.map(|args| args.contains(&("markers".into(), sdk::MessageArg::Number(1)))),
+            removed.map(|_: i64| true)
+        );
+    }
+}
+
+#[test]
+fn battle_move_needs_two_armies_and_then_may_send_one() {
+    // Kai with 2 armies: the move goes, one army stays; Totomi with 1: skipped.
+    let text = at_action(
+        &["battle-move-a"],
+        "event-10",
+        "[[seat]]\nchests = 5\nplan = { battle-move-a = \"kai\" }\n\
+         [[seat]]\nplan = { battle-move-a = \"totomi\" }\n[[seat]]\n[[seat]]\n\
+         [[province]]\nid = \"kai\"\nowner = 0\narmies = 2\n\
+         [[province]]\nid = \"sagami\"\nowner = 0\narmies = 1\n\
+         [[province]]\nid = \"totomi\"\nowner = 1\narmies = 1\n",
+    );
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_text(4, &text, &mut table);
+    let log = pick(&mut game, 0, "province:sagami", &mut table);
+    assert_eq!(game.state.provinces[province(&game, "kai")].armies, 1);
+    assert_eq!(game.state.provinces[province(&game, "sagami")].armies, 2);
+    assert_eq!(game.state.provinces[province(&game, "totomi")].armies, 1);
+    let skipped = log.iter().any(|e| {
+        e.text.key == "log.skipped"
+            && e.text
+                .args
+                .contains(&("player".into(), sdk::MessageArg::Seat(1)))
+            && e.text.args.contains(&(
+                "reason".into(),
+                sdk::MessageArg::Key("reason.one-army".into()),
+            ))
+    });
+    assert!(skipped, "Totomi's single army cannot go");
 }
