@@ -1105,9 +1105,13 @@ fn the_attack_special_adds_a_cube_against_a_neutral_province() {
     let mut game = from_text(4, &text, &mut table);
     pick(&mut game, 0, "province:sagami", &mut table);
     act(&mut game, 0, Action::Number(4), &mut table);
-    pick(&mut game, 0, "bonus:take", &mut table);
+    let log = pick(&mut game, 0, "bonus:take", &mut table);
     assert_eq!(dropped(&table, 0, &CubeOwner::Seat(0)), 5);
     assert_eq!(dropped(&table, 0, &farmer()), 1);
+    assert_eq!(
+        logged_number(&log, "log.attack-neutral", 0, "armies"),
+        Some(5)
+    );
 }
 
 #[test]
@@ -1297,7 +1301,16 @@ fn regression_attack_and_defence_specials_are_each_side_s_choice() {
         attack_musashi(&mut game, &mut table);
         pick(&mut game, 0, attack, &mut table);
         assert_eq!(game.pending()[0].seat, 1, "the defender is asked next");
-        pick(&mut game, 1, defence, &mut table);
+        let log = pick(&mut game, 1, defence, &mut table);
+        // The log tells everyone what went in.
+        assert_eq!(
+            logged_number(&log, "log.attack-player", 0, "armies"),
+            Some(i64::from(attackers))
+        );
+        assert_eq!(
+            logged_number(&log, "log.attack-player", 0, "defending"),
+            Some(i64::from(defenders))
+        );
         assert_eq!(dropped(&table, 0, &CubeOwner::Seat(0)), attackers);
         assert_eq!(dropped(&table, 0, &CubeOwner::Seat(1)), defenders);
         assert_eq!(game.state.players[0].supply, 62 - 5 - (attackers - 4));
