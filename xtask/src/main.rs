@@ -251,7 +251,10 @@ fn ensure_cargo_mutants() -> Result<()> {
 fn mutants(args: &[String]) -> Result<()> {
     ensure_cargo_mutants()?;
     let mut command = cargo();
-    command.args(["mutants", "--output", "target"]).args(args);
+    // The rulesets are not default members of the workspace: name the package.
+    command
+        .args(["mutants", "--package", "shogun", "--output", "target"])
+        .args(args);
     // Every mutant runs the whole suite: a sample of the random games keeps the run to hours
     // (the rule tests carry the exact outcomes; the random games catch broken invariants).
     command.env("SHOGUN_RANDOM_GAMES", "20");
