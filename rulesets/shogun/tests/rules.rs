@@ -1420,14 +1420,30 @@ fn special_card_choices_name_the_space_that_sets_turn_order() {
 
 #[test]
 fn a_drop_names_only_the_owners_that_put_cubes_in() {
-    // Seat 0 attacks Musashi: only seats 0 and 1 and the tray's farmers go in, none of the other
-    // seats with an empty count (the drop is shown to every player).
+    // Seat 0 attacks Musashi with an empty tray: only seats 0 and 1 go in, neither the other seats
+    // nor the farmers with an empty count (every player is shown what went in).
     let mut table = ScriptedTable::new(1);
-    let mut game = from_file(4, "battle_farmers_defend", &mut table);
+    let mut game = from_text(4, &event_position("event-10", ""), &mut table);
     attack_musashi(&mut game, &mut table);
     let owners: Vec<&CubeOwner> = table.drops[0].dropped.iter().map(|c| &c.owner).collect();
-    assert_eq!(owners.len(), 3, "{owners:?}");
-    assert!(table.drops[0].dropped.iter().all(|c| c.count > 0));
+    assert_eq!(owners, vec![&CubeOwner::Seat(0), &CubeOwner::Seat(1)]);
+}
+
+#[test]
+fn a_battle_move_is_carried_out_once() {
+    // Seat 0 sends 2 of Kai's 5 armies: 3 stay, and its Battle/Move A is done.
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_file(4, "battle_revolt_marker", &mut table);
+    table.then_tower_returns(vec![cubes(0, 1), cubes(1, 3)]);
+    pick(&mut game, 0, "province:musashi", &mut table);
+    act(&mut game, 0, Action::Number(2), &mut table);
+    assert_eq!(game.state.provinces[province(&game, "kai")].armies, 3);
+    assert_eq!(
+        game.state.phase,
+        Phase::Planning,
+        "the season went on to its end"
+    );
+    assert_eq!(game.state.season, 1);
 }
 
 #[test]
