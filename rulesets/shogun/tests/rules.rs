@@ -1532,3 +1532,38 @@ fn battle_move_needs_two_armies_and_then_may_send_one() {
     });
     assert!(skipped, "Totomi's single army cannot go");
 }
+
+#[test]
+fn a_tower_reporting_cubes_that_never_went_in_creates_none() {
+    // A faulty host says more of seat 0's cubes and more farmers came out than went in, and names
+    // a seat that does not play and an unknown kind of cube. Only what can be inside counts; the
+    // rest is logged.
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_file(4, "battle_farmers_defend", &mut table);
+    table.then_tower_returns(vec![
+        cubes(0, 6),
+        cubes(1, 2),
+        cubes(4, 2),
+        sdk::CubeCount {
+            owner: CubeOwner::Neutral("ninja".into()),
+            count: 2,
+        },
+        farmers(5),
+    ]);
+    attack_musashi(&mut game, &mut table);
+    // 4 attackers against 2 defenders and the 3 tray farmers: the farmers absorb 3 losses.
+    let s = &game.state;
+    let musashi = &s.provinces[province(&game, "musashi")];
+    assert_eq!((musashi.owner, musashi.armies), (Some(1), 1));
+    for (seat, player) in s.players.iter().enumerate() {
+        let total = player.supply + s.armies_on_board(seat as u32) + player.in_tower + player.tray;
+        assert_eq!(total, 62, "seat {seat}");
+    }
+    assert_eq!((s.farmer_supply, s.farmers_in_tower), (20, 0));
+    let warnings = table
+        .log
+        .iter()
+        .filter(|(level, _)| *level == sdk::LogLevel::Warn)
+        .count();
+    assert_eq!(warnings, 2, "{:?}", table.log);
+}
