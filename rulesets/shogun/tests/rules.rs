@@ -1567,3 +1567,37 @@ fn a_tower_reporting_cubes_that_never_went_in_creates_none() {
         .count();
     assert_eq!(warnings, 2, "{:?}", table.log);
 }
+
+#[test]
+fn each_action_card_turns_face_up_once_when_the_action_five_before_it_is_done() {
+    // Seat 0 deploys in Kai first (a move decision follows); the log of the rest of the season
+    // turns the face-down cards one by one, in layout order, each once.
+    let rest = "[[seat]]\nchests = 5\nplan = { recruit-1-move = \"kai\" }\n[[seat]]\n[[seat]]\n[[seat]]\n\
+                [[province]]\nid = \"kai\"\nowner = 0\narmies = 2\n\
+                [[province]]\nid = \"musashi\"\nowner = 0\narmies = 1\n";
+    let text = at_action(&["recruit-1-move"], "event-10", rest);
+    for (text, first_turned) in [
+        (text.clone(), 5),
+        // A position whose cards 6 and 7 already lie face up: they are not turned again.
+        (
+            text.replacen("turn-order", "revealed = 7\nturn-order", 1),
+            7,
+        ),
+    ] {
+        let mut table = ScriptedTable::new(1);
+        let mut game = from_text(4, &text, &mut table);
+        let layout = game.state.action_layout.clone();
+        let log = pick(&mut game, 0, "no-move", &mut table);
+        let turned: Vec<sdk::MessageArg> = log
+            .iter()
+            .filter(|e| e.text.key == "log.action-revealed")
+            .map(|e| e.text.args[0].1.clone())
+            .collect();
+        let cards = &game.state.board.cards().actions;
+        let expected: Vec<sdk::MessageArg> = layout[first_turned..]
+            .iter()
+            .map(|&a| sdk::MessageArg::Key(cards[a].name.clone()))
+            .collect();
+        assert_eq!(turned, expected);
+    }
+}
