@@ -1601,3 +1601,43 @@ fn each_action_card_turns_face_up_once_when_the_action_five_before_it_is_done() 
         assert_eq!(turned, expected);
     }
 }
+
+#[test]
+fn a_building_needs_its_cost_in_chests() {
+    for (chests, built) in [(3, true), (2, false)] {
+        let text = at_action(
+            &["build-castle"],
+            "event-10",
+            &format!(
+                "[[seat]]\nchests = {chests}\nplan = {{ build-castle = \"sagami\" }}\n[[seat]]\n[[seat]]\n[[seat]]\n\
+                 [[province]]\nid = \"sagami\"\nowner = 0\narmies = 2\n"
+            ),
+        );
+        let game = from_text(4, &text, &mut ScriptedTable::new(1));
+        assert_eq!(
+            game.state.provinces[province(&game, "sagami")].castle,
+            built
+        );
+        assert_eq!(game.state.players[0].chests, if built { 0 } else { chests });
+    }
+}
+
+#[test]
+fn deploy_move_offers_a_move_only_toward_an_own_neighbour() {
+    // Kai (1 army) gets its army; with Musashi its own, one army may move there.
+    let with_neighbour = at_action(
+        &["recruit-1-move"],
+        "event-10",
+        "[[seat]]\nchests = 5\nplan = { recruit-1-move = \"kai\" }\n[[seat]]\n[[seat]]\n[[seat]]\n\
+         [[province]]\nid = \"kai\"\nowner = 0\narmies = 1\n\
+         [[province]]\nid = \"musashi\"\nowner = 0\narmies = 1\n",
+    );
+    let game = from_text(4, &with_neighbour, &mut ScriptedTable::new(1));
+    assert_eq!(choice_ids(&game, 0), vec!["province:musashi", "no-move"]);
+    // Without an own neighbour there is nothing to ask: the season goes on.
+    let alone =
+        with_neighbour.replace("id = \"musashi\"\nowner = 0", "id = \"musashi\"\nowner = 1");
+    let game = from_text(4, &alone, &mut ScriptedTable::new(1));
+    assert_eq!(game.state.provinces[province(&game, "kai")].armies, 2);
+    assert_eq!(game.state.phase, Phase::Planning);
+}
