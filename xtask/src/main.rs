@@ -246,7 +246,7 @@ fn ensure_cargo_mutants() -> Result<()> {
     run(install)
 }
 
-/// Mutation testing of the rules: which files, which tests and the timeouts are in
+/// Mutation testing of the rules: which files and which tests are in
 /// `.cargo/mutants.toml`, so a plain `cargo mutants` does the same.
 fn mutants(args: &[String]) -> Result<()> {
     ensure_cargo_mutants()?;
@@ -255,7 +255,7 @@ fn mutants(args: &[String]) -> Result<()> {
     command
         .args(["mutants", "--package", "shogun", "--output", "target"])
         .args(args);
-    // Every mutant runs the whole suite: a sample of the random games keeps the run to hours
+    // Every mutant runs the whole suite: a sample of the random games keeps the run to an hour
     // (the rule tests carry the exact outcomes; the random games catch broken invariants).
     command.env("SHOGUN_RANDOM_GAMES", "20");
     run(command)
