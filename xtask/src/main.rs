@@ -4,6 +4,7 @@
 //! - `build`: build the release `tenka` binary, every shipped ruleset component and the web UI.
 //! - `test`: the whole test suite, browser tests included; what CI runs.
 //! - `bench`: the benchmarks; writes `BENCHMARKS.md`.
+//! - `mutants`: mutation testing of the Shogun rules with cargo-mutants (slow; not part of CI).
 
 use std::{
     path::{Path, PathBuf},
@@ -41,6 +42,13 @@ enum Task {
     },
     /// Run the benchmarks and write BENCHMARKS.md.
     Bench,
+    /// Mutation testing of the Shogun rules (engine.rs, decide.rs) against the shogun package's
+    /// tests; installs cargo-mutants when it is missing. Results go to target/mutants.out.
+    Mutants {
+        /// Arguments passed on to `cargo mutants` (after `--`), e.g. `--shard 0/4` or `--list`.
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
 }
 
 fn main() -> Result<()> {
@@ -49,6 +57,7 @@ fn main() -> Result<()> {
         Task::Build => build(),
         Task::Test { no_browser } => test(!no_browser),
         Task::Bench => bench(),
+        Task::Mutants { args } => mutants(&args),
     }
 }
 
@@ -221,4 +230,33 @@ fn bench() -> Result<()> {
         .context("failed to write BENCHMARKS.md")?;
     eprintln!("xtask: wrote BENCHMARKS.md");
     Ok(())
+}
+
+/// Installs cargo-mutants from crates.io when `cargo mutants` is not available.
+fn ensure_cargo_mutants() -> Result<()> {
+    let found = cargo()
+        .args(["mutants", "--version"])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if found {
+        return Ok(());
+    }
+    let mut install = cargo();
+    install.args(["install", "cargo-mutants", "--locked"]);
+    run(install)
+}
+
+/// Mutation testing of the rules: which files and which tests are in
+/// `.cargo/mutants.toml`, so a plain `cargo mutants` does the same.
+fn mutants(args: &[String]) -> Result<()> {
+    ensure_cargo_mutants()?;
+    let mut command = cargo();
+    // The rulesets are not default members of the workspace: name the package.
+    command
+        .args(["mutants", "--package", "shogun", "--output", "target"])
+        .args(args);
+    // Every mutant runs the whole suite: a sample of the random games keeps the run to an hour
+    // (the rule tests carry the exact outcomes; the random games catch broken invariants).
+    command.env("SHOGUN_RANDOM_GAMES", "20");
+    run(command)
 }

@@ -20,6 +20,41 @@ fn choose(choices: Vec<Choice>) -> DecisionKind {
     })
 }
 
+/// The choice ids of a special card's optional bonus.
+const TAKE_BONUS: &str = "bonus:take";
+const DECLINE_BONUS: &str = "bonus:decline";
+
+/// Whether to use a special card's bonus: the prompt names the card and the province, each choice
+/// says how many armies it makes.
+fn bonus_decision(
+    state: &State,
+    seat: Seat,
+    p: ProvinceId,
+    without: u32,
+    with: u32,
+) -> PendingDecision {
+    let special = state
+        .special_of(seat)
+        .map(|s| state.board.cards().specials[s].name.clone())
+        .unwrap_or_default();
+    PendingDecision {
+        seat,
+        prompt: Message::new("prompt.special-bonus")
+            .key("special", special)
+            .arg("province", state.province_arg(p)),
+        kind: choose(vec![
+            Choice {
+                id: TAKE_BONUS.into(),
+                label: Message::new("choice.bonus-take").number("armies", with),
+            },
+            Choice {
+                id: DECLINE_BONUS.into(),
+                label: Message::new("choice.bonus-decline").number("armies", without),
+            },
+        ]),
+    }
+}
+
 fn province_choice(state: &State, p: ProvinceId) -> Choice {
     Choice {
         id: format!("province:{}", state.board.provinces[p].id),
@@ -169,12 +204,50 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 kind: choose(choices),
             }]
         }
-        Phase::Actions { turn, stage, .. } => {
+        Phase::Actions { step, turn, stage } => {
             let Some(&seat) = state.turn_order.get(*turn) else {
                 return Vec::new();
             };
             match *stage {
                 Stage::Ready => Vec::new(),
+                Stage::RecruitBonus { province } => {
+                    let Some(&action) = state.action_layout.get(*step) else {
+                        return Vec::new();
+                    };
+                    let card = &state.board.cards().actions[action];
+                    let (armies, bonus) = engine::recruit_armies(state, seat, card);
+                    vec![bonus_decision(
+                        state,
+                        seat,
+                        province,
+                        armies,
+                        armies + bonus,
+                    )]
+                }
+                Stage::AttackBonus { battle } => {
+                    let bonus = engine::attack_bonus_offer(state, seat);
+                    vec![bonus_decision(
+                        state,
+                        seat,
+                        battle.to,
+                        battle.armies,
+                        battle.armies + bonus,
+                    )]
+                }
+                Stage::DefenceBonus { battle } => {
+                    let Some(defender) = state.provinces[battle.to].owner else {
+                        return Vec::new();
+                    };
+                    let armies = state.provinces[battle.to].armies;
+                    let (without, with) = engine::defence_extra(state, battle.to);
+                    vec![bonus_decision(
+                        state,
+                        defender,
+                        battle.to,
+                        armies + without,
+                        armies + with,
+                    )]
+                }
                 Stage::MoveTarget { from } => {
                     let mut choices: Vec<Choice> = engine::move_targets(state, seat, from)
                         .into_iter()
@@ -380,8 +453,9 @@ pub fn apply(
                     let id = chosen_id(state, seat, action)?;
                     let to = province_from_id(state, &id)?;
                     if state.provinces[from].armies == 2 {
-                        go(state, seat, from, to, 1, table, &mut log);
-                        state.phase = next_turn;
+                        let stage =
+                            engine::battle_or_move(state, seat, from, to, 1, table, &mut log);
+                        state.phase = then(step, turn, stage);
                     } else {
                         state.phase = Phase::Actions {
                             step,
@@ -397,7 +471,30 @@ pub fn apply(
                 }
                 Stage::BattleCount { from, to } => {
                     let n = number(action)?;
-                    go(state, seat, from, to, n, table, &mut log);
+                    let stage = engine::battle_or_move(state, seat, from, to, n, table, &mut log);
+                    state.phase = then(step, turn, stage);
+                }
+                Stage::RecruitBonus { province } => {
+                    let take = chosen_id(state, seat, action)? == TAKE_BONUS;
+                    let card = state.action_layout[step];
+                    engine::recruit_with_choice(state, seat, card, province, take, &mut log);
+                    state.phase = next_turn;
+                }
+                Stage::AttackBonus { mut battle } => {
+                    if chosen_id(state, seat, action)? == TAKE_BONUS {
+                        battle.attack_bonus = engine::attack_bonus_offer(state, seat);
+                    }
+                    let stage =
+                        engine::battle_after_attack_bonus(state, seat, battle, table, &mut log);
+                    state.phase = then(step, turn, stage);
+                }
+                Stage::DefenceBonus { battle } => {
+                    // `seat` is the defender answering; the attacker is the seat whose turn it is.
+                    let take = chosen_id(state, seat, action)? == TAKE_BONUS;
+                    let attacker = state.turn_order[turn];
+                    let (without, with) = engine::defence_extra(state, battle.to);
+                    let extra = if take { with } else { without };
+                    engine::attack(state, attacker, battle, extra, table, &mut log);
                     state.phase = next_turn;
                 }
             }
@@ -412,19 +509,18 @@ pub fn apply(
     Ok(log)
 }
 
-/// A Battle/Move of `n` armies: a move into an own province, a battle otherwise.
-fn go(
-    state: &mut State,
-    seat: Seat,
-    from: ProvinceId,
-    to: ProvinceId,
-    n: u32,
-    table: &mut dyn Table,
-    log: &mut Log,
-) {
-    if state.provinces[to].owner == Some(seat) {
-        engine::move_armies(state, seat, from, to, n, log);
-    } else {
-        engine::attack(state, seat, from, to, n, table, log);
+/// The phase after a step of the acting seat's action: its next stage, or the next seat's turn.
+fn then(step: usize, turn: usize, stage: Stage) -> Phase {
+    match stage {
+        Stage::Ready => Phase::Actions {
+            step,
+            turn: turn + 1,
+            stage: Stage::Ready,
+        },
+        waiting => Phase::Actions {
+            step,
+            turn,
+            stage: waiting,
+        },
     }
 }

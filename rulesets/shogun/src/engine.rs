@@ -6,7 +6,10 @@
 use sdk::{CubeCount, CubeOwner, Event, Message, ScoreLine, Seat, SetupError, Table, TableExt};
 
 use crate::data::{ActionCard, ActionKind, Board, EventEffect, ProvinceId, SpecialEffect};
-use crate::state::{CardRef, Draft, Phase, Player, ProvinceState, Settings, Stage, State};
+use crate::state::{
+    Battle, CardRef, DEFAULT_LODGE_CHANCE, DEFAULT_RELEASE_CHANCE, Draft, Phase, Player,
+    ProvinceState, Settings, Stage, State,
+};
 
 /// The name of the farmers' cubes in the battle tower.
 pub const FARMER: &str = "farmer";
@@ -103,6 +106,7 @@ pub fn empty_state(board: Board, settings: Settings, seats: u32) -> Result<State
         special_layout: (0..cards.specials.len()).collect(),
         special_holder: vec![None; cards.specials.len()],
         plans: vec![None; seats as usize],
+        lost: vec![Vec::new(); seats as usize],
         bids_revealed: false,
         bid_order: Vec::new(),
         turn_order: (0..seats).collect(),
@@ -113,14 +117,36 @@ pub fn empty_state(board: Board, settings: Settings, seats: u32) -> Result<State
     })
 }
 
-/// Sets the tower's two shelves from the options (allowed only before the first drop).
-pub fn configure_tower(state: &State, table: &mut dyn Table) {
-    let shelf = sdk::TowerShelf {
-        lodge_chance: state.settings.tower_lodge_chance,
-        release_chance: state.settings.tower_release_chance,
+/// The tower's shelves: each as the card data gives it, except that an option set away from its
+/// default replaces that chance on every shelf (a house rule for the whole tower).
+pub fn tower_shelves(state: &State) -> Vec<sdk::TowerShelf> {
+    let settings = &state.settings;
+    let chosen = |value: f64, default: f64, from_card: f64| {
+        if value == default { from_card } else { value }
     };
-    let shelves = state.board.cards().tower_shelves.len().max(1);
-    if let Err(reason) = table.configure_tower(&vec![shelf; shelves]) {
+    state
+        .board
+        .cards()
+        .tower_shelves
+        .iter()
+        .map(|shelf| sdk::TowerShelf {
+            lodge_chance: chosen(
+                settings.tower_lodge_chance,
+                DEFAULT_LODGE_CHANCE,
+                shelf.lodge_chance,
+            ),
+            release_chance: chosen(
+                settings.tower_release_chance,
+                DEFAULT_RELEASE_CHANCE,
+                shelf.release_chance,
+            ),
+        })
+        .collect()
+}
+
+/// Sets the tower's shelves (allowed only before the first drop).
+pub fn configure_tower(state: &State, table: &mut dyn Table) {
+    if let Err(reason) = table.configure_tower(&tower_shelves(state)) {
         table.log(
             sdk::LogLevel::Warn,
             &format!("tower not configured: {reason}"),
@@ -299,6 +325,7 @@ pub fn start_season(state: &mut State, table: &mut dyn Table, log: &mut Log) {
     state.special_layout = specials_layout;
     state.special_holder = vec![None; specials];
     state.plans = vec![None; state.seats as usize];
+    state.lost = vec![Vec::new(); state.seats as usize];
     state.bids_revealed = false;
     state.bid_order.clear();
     state.current_event = None;
@@ -599,7 +626,9 @@ fn run_action(
     let Some(CardRef::Province(p)) = planned(state, seat, action) else {
         return Stage::Ready;
     };
-    if state.provinces[p].owner != Some(seat) {
+    // Decision 12: a province lost this season took its card off the planning board, so the
+    // plan is void even when the province has been retaken since.
+    if state.provinces[p].owner != Some(seat) || state.lost[seat as usize].contains(&p) {
         skip(log, seat, &card.name, "reason.province-lost");
         return Stage::Ready;
     }
@@ -702,17 +731,14 @@ fn run_action(
             }
         }
         ActionKind::Recruit5 | ActionKind::Recruit3 => {
-            let mut armies = if card.kind == ActionKind::Recruit5 {
-                effect.recruit_5.unwrap_or(card.armies)
-            } else {
-                effect.recruit_3.unwrap_or(card.armies)
-            };
-            if card.kind == ActionKind::Recruit5 {
-                armies += special.recruit_5_bonus;
+            let (armies, bonus) = recruit_armies(state, seat, &card);
+            let player = &state.players[s];
+            // The special's bonus is optional: asked when it can be paid, and left out when the
+            // supply holds only the event's number, so Deploy still happens ("puede", "kann").
+            if bonus > 0 && player.chests >= card.cost && player.supply >= armies + bonus {
+                return Stage::RecruitBonus { province: p };
             }
-            if !deploy(state, log, seat, p, &card, armies) {
-                return Stage::Ready;
-            }
+            deploy(state, log, seat, p, &card, armies);
         }
         ActionKind::Recruit1Move => {
             let armies = card.armies.max(1);
@@ -735,6 +761,103 @@ fn run_action(
             return Stage::BattleTarget { from: p };
         }
     }
+    Stage::Ready
+}
+
+/// The armies a Deploy card places under this season's event, and the bonus the seat's special
+/// card may add to them (decision 15: after the event).
+pub fn recruit_armies(state: &State, seat: Seat, card: &ActionCard) -> (u32, u32) {
+    let effect = event_effect(state);
+    if card.kind == ActionKind::Recruit5 {
+        (
+            effect.recruit_5.unwrap_or(card.armies),
+            special_effect(state, seat).recruit_5_bonus,
+        )
+    } else {
+        (effect.recruit_3.unwrap_or(card.armies), 0)
+    }
+}
+
+/// Deploy after the seat answered whether to add its special card's bonus armies.
+pub fn recruit_with_choice(
+    state: &mut State,
+    seat: Seat,
+    action: usize,
+    p: ProvinceId,
+    take_bonus: bool,
+    log: &mut Log,
+) {
+    let card = state.board.cards().actions[action].clone();
+    let (armies, bonus) = recruit_armies(state, seat, &card);
+    let armies = if take_bonus { armies + bonus } else { armies };
+    deploy(state, log, seat, p, &card, armies);
+}
+
+/// Cubes the attacker's special card can add from its supply; 0 when it has none to give.
+pub fn attack_bonus_offer(state: &State, seat: Seat) -> u32 {
+    special_effect(state, seat)
+        .attack_bonus
+        .min(state.players[seat as usize].supply)
+}
+
+/// Cubes the defender of `to` adds from its supply: without and with its special card's bonus.
+/// The castle event's cube is not optional; the special's is ("puede", "kann", "poate").
+pub fn defence_extra(state: &State, to: ProvinceId) -> (u32, u32) {
+    let prov = &state.provinces[to];
+    let Some(defender) = prov.owner else {
+        return (0, 0);
+    };
+    let castle = if prov.castle {
+        event_effect(state).castle_defender_bonus
+    } else {
+        0
+    };
+    let supply = state.players[defender as usize].supply;
+    let bonus = special_effect(state, defender).defence_bonus;
+    (castle.min(supply), (castle + bonus).min(supply))
+}
+
+/// A Battle/Move of `n` armies: a move into an own province, otherwise a battle, which first
+/// asks the attacker and then the defender about their special cards where using one would
+/// change the battle. Returns the stage awaited.
+pub fn battle_or_move(
+    state: &mut State,
+    seat: Seat,
+    from: ProvinceId,
+    to: ProvinceId,
+    n: u32,
+    table: &mut dyn Table,
+    log: &mut Log,
+) -> Stage {
+    if state.provinces[to].owner == Some(seat) {
+        move_armies(state, seat, from, to, n, log);
+        return Stage::Ready;
+    }
+    let battle = Battle {
+        from,
+        to,
+        armies: n,
+        attack_bonus: 0,
+    };
+    if attack_bonus_offer(state, seat) > 0 {
+        return Stage::AttackBonus { battle };
+    }
+    battle_after_attack_bonus(state, seat, battle, table, log)
+}
+
+/// The battle once the attacker's bonus is settled: asks the defender, or fights.
+pub fn battle_after_attack_bonus(
+    state: &mut State,
+    seat: Seat,
+    battle: Battle,
+    table: &mut dyn Table,
+    log: &mut Log,
+) -> Stage {
+    let (without, with) = defence_extra(state, battle.to);
+    if with > without {
+        return Stage::DefenceBonus { battle };
+    }
+    attack(state, seat, battle, without, table, log);
     Stage::Ready
 }
 
@@ -793,6 +916,7 @@ fn devastate(state: &mut State, p: ProvinceId, log: &mut Log) {
     let prov = &mut state.provinces[p];
     if let Some(owner) = prov.owner {
         state.players[owner as usize].supply += prov.armies;
+        state.lost[owner as usize].push(p);
     }
     *prov = ProvinceState::default();
     say(
@@ -811,21 +935,26 @@ fn leave_in_tray(state: &mut State, out: &Outcome, participants: &[Seat]) {
 }
 
 /// A Battle/Move into a province that is not the seat's own: a battle against its owner or
-/// against the farmers of a neutral province.
+/// against the farmers of a neutral province. `battle.attack_bonus` and `defence_extra` are the
+/// cubes each side adds from its supply, as chosen.
 pub fn attack(
     state: &mut State,
     seat: Seat,
-    from: ProvinceId,
-    to: ProvinceId,
-    n: u32,
+    battle: Battle,
+    defence_extra: u32,
     table: &mut dyn Table,
     log: &mut Log,
 ) {
+    let Battle {
+        from,
+        to,
+        armies: n,
+        attack_bonus,
+    } = battle;
     let s = seat as usize;
     let effect = event_effect(state);
-    let special = special_effect(state, seat);
     state.provinces[from].armies -= n;
-    let bonus = special.attack_bonus.min(state.players[s].supply);
+    let bonus = attack_bonus.min(state.players[s].supply);
     state.players[s].supply -= bonus;
     let mut added = vec![0; state.seats as usize];
     added[s] = n + bonus;
@@ -875,11 +1004,7 @@ pub fn attack(
     let d = defender as usize;
     let mut defending = state.provinces[to].armies;
     state.provinces[to].armies = 0;
-    let mut extra = special_effect(state, defender).defence_bonus;
-    if state.provinces[to].castle {
-        extra += effect.castle_defender_bonus;
-    }
-    let extra = extra.min(state.players[d].supply);
+    let extra = defence_extra.min(state.players[d].supply);
     state.players[d].supply -= extra;
     defending += extra;
     added[d] = defending;
@@ -916,6 +1041,7 @@ pub fn attack(
     if a > total {
         state.players[d].supply += own;
         state.players[s].supply += total;
+        state.lost[d].push(to);
         let prov = &mut state.provinces[to];
         prov.owner = Some(seat);
         prov.armies = a - total;

@@ -67,8 +67,13 @@ impl sdk::Ruleset for Shogun {
                 OptionSpec::choice("setup", ["draft", "beginner"], "draft"),
                 OptionSpec::integer("years", 1, 2, 2),
                 OptionSpec::boolean("events", true),
-                OptionSpec::decimal("tower-lodge-chance", 0.0, 1.0, 0.15),
-                OptionSpec::decimal("tower-release-chance", 0.0, 1.0, 0.025),
+                OptionSpec::decimal("tower-lodge-chance", 0.0, 1.0, state::DEFAULT_LODGE_CHANCE),
+                OptionSpec::decimal(
+                    "tower-release-chance",
+                    0.0,
+                    1.0,
+                    state::DEFAULT_RELEASE_CHANCE,
+                ),
                 OptionSpec::integer("rice-cap", 0, 99, 0),
                 OptionSpec::choice(
                     "event-deck",

@@ -256,6 +256,14 @@ fn focus(state: &State) -> (Option<ProvinceId>, Option<ProvinceId>) {
             stage: Stage::MoveCount { from, to } | Stage::BattleCount { from, to },
             ..
         } => (Some(*from), Some(*to)),
+        Phase::Actions {
+            stage: Stage::RecruitBonus { province },
+            ..
+        } => (Some(*province), None),
+        Phase::Actions {
+            stage: Stage::AttackBonus { battle } | Stage::DefenceBonus { battle },
+            ..
+        } => (Some(battle.from), Some(battle.to)),
         _ => (None, None),
     }
 }

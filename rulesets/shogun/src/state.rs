@@ -6,6 +6,14 @@ use serde::{Deserialize, Serialize};
 use crate::data::{Board, ProvinceId};
 use sdk::{Message, MessageArg, Options, ScoreLine, Seat};
 
+/// The default of the `tower-lodge-chance` option: at this value each shelf keeps the lodge chance
+/// the card data gives it.
+pub const DEFAULT_LODGE_CHANCE: f64 = 0.15;
+
+/// The default of the `tower-release-chance` option: at this value each shelf keeps the release
+/// chance the card data gives it.
+pub const DEFAULT_RELEASE_CHANCE: f64 = 0.025;
+
 /// The variant options of one game, read once from [`sdk::Options`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
@@ -15,9 +23,11 @@ pub struct Settings {
     pub years: u32,
     /// Whether event cards change the seasons' actions (their winter rice loss always counts).
     pub events: bool,
-    /// The tower's lodge chance per shelf.
+    /// The tower's lodge chance for every shelf; at [`DEFAULT_LODGE_CHANCE`] the card data's
+    /// per-shelf chances apply.
     pub tower_lodge_chance: f64,
-    /// The tower's release chance per shelf.
+    /// The tower's release chance for every shelf; at [`DEFAULT_RELEASE_CHANCE`] the card data's
+    /// per-shelf chances apply.
     pub tower_release_chance: f64,
     /// The most rice a player may hold; 0 means no cap.
     pub rice_cap: u32,
@@ -113,6 +123,19 @@ pub struct Draft {
     pub taken: Option<ProvinceId>,
 }
 
+/// A battle waiting for the players' special-card choices before the tower is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Battle {
+    /// The attacker's province.
+    pub from: ProvinceId,
+    /// The province attacked.
+    pub to: ProvinceId,
+    /// Armies the attacker sends.
+    pub armies: u32,
+    /// Cubes the attacker adds from supply with its special card (0 when declined).
+    pub attack_bonus: u32,
+}
+
 /// Where in an action a decision is awaited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stage {
@@ -141,6 +164,22 @@ pub enum Stage {
         from: ProvinceId,
         /// Destination.
         to: ProvinceId,
+    },
+    /// Deploy with a special card's bonus armies: whether to place them too (the bonus is
+    /// optional in every rule text).
+    RecruitBonus {
+        /// The province deployed to.
+        province: ProvinceId,
+    },
+    /// A battle: whether the attacker adds its special card's cube.
+    AttackBonus {
+        /// The battle so far.
+        battle: Battle,
+    },
+    /// A battle: whether the defender (not the seat whose turn it is) adds its special card's cube.
+    DefenceBonus {
+        /// The battle so far, the attacker's choice included.
+        battle: Battle,
     },
 }
 
@@ -219,6 +258,9 @@ pub struct State {
     pub special_holder: Vec<Option<Seat>>,
     /// Per seat, its plan this season once given.
     pub plans: Vec<Option<Plan>>,
+    /// Per seat, the provinces it lost this season: a plan naming one is void even when the
+    /// province has been retaken since (decision 12), as its card left the planning board.
+    pub lost: Vec<Vec<ProvinceId>>,
     /// Whether the bids of this season are revealed.
     pub bids_revealed: bool,
     /// Seats in the order they choose special cards.

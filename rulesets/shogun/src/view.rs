@@ -160,6 +160,9 @@ fn phase_json(state: &State) -> Value {
                 Stage::MoveCount { .. } => "move-count",
                 Stage::BattleTarget { .. } => "battle-target",
                 Stage::BattleCount { .. } => "battle-count",
+                Stage::RecruitBonus { .. } => "recruit-bonus",
+                Stage::AttackBonus { .. } => "attack-bonus",
+                Stage::DefenceBonus { .. } => "defence-bonus",
             };
             json!({"name": "actions", "step": step, "turn": turn, "stage": stage})
         }

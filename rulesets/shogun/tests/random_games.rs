@@ -219,34 +219,41 @@ fn run(seats: u32, map: &str, games: u64) {
     }
 }
 
-const GAMES: u64 = 200;
+/// Games per player count and board side. `SHOGUN_RANDOM_GAMES` lowers it where the suite runs
+/// hundreds of times (`cargo xtask mutants`); the full count is what CI plays.
+fn games() -> u64 {
+    std::env::var("SHOGUN_RANDOM_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(200)
+}
 
 #[test]
 fn random_games_three_players_sun() {
-    run(3, SUN_MAP, GAMES);
+    run(3, SUN_MAP, games());
 }
 
 #[test]
 fn random_games_three_players_moon() {
-    run(3, MOON_MAP, GAMES);
+    run(3, MOON_MAP, games());
 }
 
 #[test]
 fn random_games_four_players_sun() {
-    run(4, SUN_MAP, GAMES);
+    run(4, SUN_MAP, games());
 }
 
 #[test]
 fn random_games_four_players_moon() {
-    run(4, MOON_MAP, GAMES);
+    run(4, MOON_MAP, games());
 }
 
 #[test]
 fn random_games_five_players_sun() {
-    run(5, SUN_MAP, GAMES);
+    run(5, SUN_MAP, games());
 }
 
 #[test]
 fn random_games_five_players_moon() {
-    run(5, MOON_MAP, GAMES);
+    run(5, MOON_MAP, games());
 }

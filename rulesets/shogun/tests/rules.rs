@@ -335,6 +335,8 @@ fn the_castle_event_and_the_specials_add_cubes() {
     let mut game = from_text(4, &text, &mut table);
     table.then_tower_returns(vec![]);
     attack_musashi(&mut game, &mut table);
+    pick(&mut game, 0, "bonus:take", &mut table);
+    pick(&mut game, 1, "bonus:take", &mut table);
     // 4 + 1 (attack special); 3 + 1 (defence special) + 1 (castle under the event).
     assert_eq!(dropped(&table, 0, &CubeOwner::Seat(0)), 5);
     assert_eq!(dropped(&table, 0, &CubeOwner::Seat(1)), 5);
@@ -392,7 +394,8 @@ fn tax_and_recruit_events_with_specials() {
             "plan = { recruit-5 = \"kai\", recruit-3 = \"owari\", build-castle = \"mino\" }",
             "special = \"recruitment\"\nplan = { recruit-5 = \"kai\", recruit-3 = \"mino\" }",
         );
-    let game = from_text(3, &text, &mut table);
+    let mut game = from_text(3, &text, &mut table);
+    pick(&mut game, 0, "bonus:take", &mut table);
     assert_eq!(game.state.provinces[province(&game, "kai")].armies, 6);
     assert_eq!(game.state.provinces[province(&game, "mino")].armies, 3);
 }
@@ -529,13 +532,7 @@ fn planning_is_secret_until_revealed() {
     let cards = own["action_cards"].as_array().unwrap();
     assert_eq!(cards.iter().filter(|c| c.is_null()).count(), 5);
     assert!(own["event_deck"].is_number());
-    // A bid of more chests than held is refused and changes nothing.
-    let before = game.clone();
-    let DecisionKind::Assign(assign) = &game.pending()[0].kind else {
-        panic!()
-    };
-    assert!(!assign.slots[10].accepts.is_empty());
-    assert_eq!(game, before);
+    // A bid of more chests than held: `a_bid_of_more_chests_than_held_is_refused`.
     // Determinizing for seat 1 keeps seat 1's view and redraws seat 0's hidden plan.
     let copy = game.determinize(1, &mut table);
     assert_eq!(copy.view(Viewer::Seat(1)), game.view(Viewer::Seat(1)));
@@ -706,4 +703,941 @@ fn the_event_deck_option_replaces_the_events() {
             .iter()
             .all(|e| !e.effect.temple_protection && e.effect.tax_max.is_none())
     );
+}
+
+// --- Tests that fail when a rule breaks (issue 14) ---------------------------------------------
+
+/// A 4-player spring position at the first action of a layout that starts with `first`, under
+/// `event`; `rest` holds the seats and provinces.
+fn at_action(first: &[&str], event: &str, rest: &str) -> String {
+    let all = [
+        "battle-move-a",
+        "battle-move-b",
+        "build-castle",
+        "build-temple",
+        "build-theatre",
+        "confiscate-rice",
+        "collect-taxes",
+        "recruit-5",
+        "recruit-3",
+        "recruit-1-move",
+    ];
+    let layout: Vec<String> = first
+        .iter()
+        .copied()
+        .chain(all.iter().copied().filter(|a| !first.contains(a)))
+        .map(|a| format!("\"{a}\""))
+        .collect();
+    format!(
+        "year = 1\nseason = \"spring\"\nphase = \"actions\"\nstep = 1\nactions = [{}]\n\
+         specials = [\"gold\", \"rice\", \"recruitment\", \"attack\", \"defence\"]\n\
+         events = [\"event-6\"]\ncurrent-event = \"{event}\"\nturn-order = [0, 1, 2, 3]\n{rest}",
+        layout.join(", ")
+    )
+}
+
+/// The number argument `name` of the first logged message `key` about `seat`.
+fn logged_number(events: &[sdk::Event], key: &str, seat: u32, name: &str) -> Option<i64> {
+    events
+        .iter()
+        .filter(|e| e.text.key == key)
+        .filter(|e| {
+            e.text
+                .args
+                .iter()
+                .any(|(n, v)| n == "player" && *v == sdk::MessageArg::Seat(seat))
+        })
+        .find_map(|e| {
+            e.text.args.iter().find_map(|(n, v)| match v {
+                sdk::MessageArg::Number(x) if n == name => Some(*x),
+                _ => None,
+            })
+        })
+}
+
+/// A plan for `seat`'s planning decision: `fixed` (slot id, item id) pairs, then every other
+/// slot filled with the items left, the bid with one it accepts.
+fn plan_action(game: &ShogunGame, seat: u32, fixed: &[(&str, &str)]) -> Action {
+    let pending = game.pending();
+    let decision = pending.iter().find(|d| d.seat == seat).expect("planning");
+    let DecisionKind::Assign(assign) = &decision.kind else {
+        panic!("not planning: {decision:?}")
+    };
+    let slot = |id: &str| assign.slots.iter().position(|s| s.id == id).unwrap() as u32;
+    let item = |id: &str| assign.items.iter().position(|i| i.id == id).unwrap() as u32;
+    let mut placements: Vec<(u32, u32)> = fixed.iter().map(|(s, i)| (slot(s), item(i))).collect();
+    for (s, spec) in assign.slots.iter().enumerate() {
+        let s = s as u32;
+        if placements.iter().any(|&(t, _)| t == s) {
+            continue;
+        }
+        let free = (0..assign.items.len() as u32)
+            .find(|&i| spec.accepts(i) && placements.iter().all(|&(_, j)| j != i));
+        if let Some(i) = free {
+            placements.push((s, i));
+        }
+    }
+    Action::Assign(placements)
+}
+
+/// Answers every pending decision at random (the bots' way) until `stop` holds; returns the log.
+fn play_until(
+    game: &mut ShogunGame,
+    table: &mut ScriptedTable,
+    bots: &mut ScriptedTable,
+    stop: impl Fn(&ShogunGame) -> bool,
+) -> Vec<sdk::Event> {
+    let mut log = Vec::new();
+    let mut steps = 0;
+    while !stop(game) && !game.state.is_over() {
+        steps += 1;
+        assert!(steps < 3000, "the game does not get there");
+        let decision = game.pending().remove(0);
+        let action = sdk::random_action(&decision.kind, bots);
+        log.extend(act(game, decision.seat, action, table));
+    }
+    log
+}
+
+fn beginner() -> sdk::Options {
+    options(&[("setup", sdk::OptionValue::Choice("beginner".into()))])
+}
+
+#[test]
+fn the_event_drawn_in_play_changes_taxes_and_rice() {
+    // From new games: seat 0 (Suruga taxes 7, Mino rice 5 in the beginner setup) plans taxes in
+    // Suruga and rice in Mino; whatever event the game draws must limit what it gets.
+    let mut changed = 0;
+    for seed in 0..40 {
+        let mut table = ScriptedTable::new(seed);
+        let mut bots = ScriptedTable::new(seed + 1000);
+        let mut game = Shogun::create(&setup(3, SUN_MAP), &beginner(), &mut table).unwrap();
+        let plan = plan_action(
+            &game,
+            0,
+            &[
+                ("action:collect-taxes", "province:suruga"),
+                ("action:confiscate-rice", "province:mino"),
+                ("bid", "chest:0"),
+            ],
+        );
+        act(&mut game, 0, plan, &mut table);
+        let mut log = play_until(&mut game, &mut table, &mut bots, |g| {
+            g.state.phase != Phase::Planning
+        });
+        let event = game.state.current_event.expect("an event is drawn");
+        let effect = game.state.board.cards().events[event].effect.clone();
+        log.extend(play_until(&mut game, &mut table, &mut bots, |g| {
+            g.state.phase == Phase::Planning
+        }));
+        // Seat 0's special card this season, by the name the log gives.
+        let cards = game.state.board.cards();
+        let special = log
+            .iter()
+            .filter(|e| e.text.key == "log.special")
+            .filter(|e| {
+                e.text
+                    .args
+                    .contains(&("player".into(), sdk::MessageArg::Seat(0)))
+            })
+            .find_map(|e| {
+                e.text.args.iter().find_map(|(n, v)| match v {
+                    sdk::MessageArg::Key(name) if n == "special" => {
+                        cards.specials.iter().find(|s| &s.name == name)
+                    }
+                    _ => None,
+                })
+            })
+            .map(|s| s.effect.clone())
+            .unwrap_or_default();
+        let clamp = |v: u32, min: Option<u32>, max: Option<u32>| {
+            v.min(max.unwrap_or(u32::MAX)).max(min.unwrap_or(0))
+        };
+        if let Some(taxes) = logged_number(&log, "log.taxes", 0, "chests") {
+            let expected = clamp(7, effect.tax_min, effect.tax_max) + special.tax_bonus;
+            assert_eq!(
+                taxes,
+                i64::from(expected),
+                "seed {seed}: taxes under {effect:?}"
+            );
+            changed += usize::from(expected != 7 + special.tax_bonus);
+        }
+        if let Some(rice) = logged_number(&log, "log.rice", 0, "rice") {
+            let expected = clamp(5, effect.rice_min, effect.rice_max) + special.rice_bonus;
+            assert_eq!(
+                rice,
+                i64::from(expected),
+                "seed {seed}: rice under {effect:?}"
+            );
+            changed += usize::from(expected != 5 + special.rice_bonus);
+        }
+    }
+    assert!(
+        changed >= 3,
+        "the games drew too few events that matter: {changed}"
+    );
+}
+
+#[test]
+fn a_year_has_three_seasons_each_with_its_own_event_and_the_fourth_is_the_winter_card() {
+    let mut table = ScriptedTable::new(11);
+    let mut bots = ScriptedTable::new(12);
+    let mut game = Shogun::create(&setup(4, SUN_MAP), &beginner(), &mut table).unwrap();
+    let face_up = game.state.year_events.clone();
+    assert_eq!(face_up.len(), 4);
+    let mut drawn = Vec::new();
+    let mut seasons = 0;
+    let mut log = Vec::new();
+    while game.state.year == 1 {
+        seasons += 1;
+        assert!(seasons <= 3, "a fourth season began");
+        let season = game.state.season;
+        log.extend(play_until(&mut game, &mut table, &mut bots, |g| {
+            g.state.phase != Phase::Planning
+        }));
+        let event = game
+            .state
+            .current_event
+            .expect("each season draws an event");
+        assert!(!drawn.contains(&event), "an event drawn twice");
+        assert!(
+            !game.state.year_events.contains(&event),
+            "a drawn event stays among the year's events"
+        );
+        drawn.push(event);
+        log.extend(play_until(&mut game, &mut table, &mut bots, |g| {
+            g.state.season != season || g.state.year != 1 || g.state.phase == Phase::Planning
+        }));
+    }
+    assert_eq!(seasons, 3);
+    // The game began in spring (before this log); then summer, autumn, and the next spring.
+    let named: Vec<String> = log
+        .iter()
+        .filter(|e| e.text.key == "log.season")
+        .flat_map(|e| e.text.args.iter())
+        .filter_map(|(name, value)| match value {
+            sdk::MessageArg::Key(key) if name == "season" => Some(key.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        named,
+        vec!["season.summer", "season.autumn", "season.spring"]
+    );
+    let winter: Vec<usize> = face_up
+        .iter()
+        .copied()
+        .filter(|e| !drawn.contains(e))
+        .collect();
+    assert_eq!(winter.len(), 1);
+    let loss = game.state.board.cards().events[winter[0]].winter_rice_loss;
+    for seat in 0..4 {
+        assert_eq!(
+            logged_number(&log, "log.winter-rice", seat, "loss"),
+            Some(i64::from(loss)),
+            "the winter card is the event never drawn"
+        );
+    }
+}
+
+#[test]
+fn tower_loading_returns_what_comes_out_to_supply() {
+    let mut table = ScriptedTable::new(1);
+    table.then_tower_returns(vec![cubes(0, 5), cubes(1, 7), cubes(2, 6), farmers(8)]);
+    let game = Shogun::create(&setup(3, SUN_MAP), &options(&[]), &mut table).unwrap();
+    let s = &game.state;
+    let held: Vec<(u32, u32, u32)> = s
+        .players
+        .iter()
+        .map(|p| (p.supply, p.in_tower, p.tray))
+        .collect();
+    assert_eq!(held, vec![(60, 2, 0), (62, 0, 0), (61, 1, 0)]);
+    assert_eq!(
+        (s.farmer_supply, s.farmers_in_tower, s.tray_farmers),
+        (18, 2, 0)
+    );
+}
+
+#[test]
+fn starting_chests_are_18_15_or_12_by_player_count() {
+    for (seats, chests) in [(3, 18), (4, 15), (5, 12)] {
+        let game = Shogun::create(
+            &setup(seats, SUN_MAP),
+            &options(&[]),
+            &mut ScriptedTable::new(1),
+        )
+        .unwrap();
+        assert!(game.state.players.iter().all(|p| p.chests == chests));
+    }
+}
+
+#[test]
+fn a_face_up_draft_card_taken_is_replaced_from_the_deck() {
+    let mut table = ScriptedTable::new(2);
+    let mut game = Shogun::create(&setup(4, SUN_MAP), &options(&[]), &mut table).unwrap();
+    let draft = game.state.draft.clone().unwrap();
+    let seat = game.pending()[0].seat;
+    pick(&mut game, seat, "face-up:1", &mut table);
+    let after = game.state.draft.clone().unwrap();
+    assert_eq!(
+        after.face_up,
+        vec![draft.face_up[0], *draft.deck.last().unwrap()]
+    );
+    assert_eq!(after.deck.len(), draft.deck.len() - 1);
+    let group = choice_ids(&game, seat)[0].clone();
+    pick(&mut game, seat, &group, &mut table);
+    assert_eq!(game.state.provinces[draft.face_up[1]].owner, Some(seat));
+}
+
+#[test]
+fn a_bid_of_more_chests_than_held_is_refused() {
+    // Seat 0 holds 2 chests and no province card: it must place its five chest cards.
+    let text =
+        position_text("bids").replacen("chests = 5\nplan = { bid = \"chest:0\" }", "chests = 2", 1);
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_text(4, &text, &mut table);
+    let pending = game.pending();
+    let DecisionKind::Assign(assign) = &pending[0].kind else {
+        panic!("seat 0 plans")
+    };
+    let bid = assign.slots.iter().find(|s| s.id == "bid").unwrap();
+    let accepted: Vec<&str> = (0..assign.items.len() as u32)
+        .filter(|&i| bid.accepts(i))
+        .map(|i| assign.items[i as usize].id.as_str())
+        .collect();
+    assert_eq!(accepted, vec!["chest:0", "chest:1", "chest:2"]);
+    let too_much = plan_action(&game, 0, &[("bid", "chest:3")]);
+    let before = game.clone();
+    assert!(game.apply(0, &too_much, &mut table).is_err());
+    assert_eq!(game, before, "a refused plan changes nothing");
+    let affordable = plan_action(&game, 0, &[("bid", "chest:2")]);
+    act(&mut game, 0, affordable, &mut table);
+    assert_eq!(game.state.players[0].chests, 0, "the bid is paid");
+}
+
+#[test]
+fn a_seat_without_a_bid_card_chooses_last() {
+    let text = position_text("bids")
+        .replace(
+            "plan = { bid = \"chest:0\" }",
+            "plan = { build-castle = \"chest:0\" }",
+        )
+        .replace(
+            "plan = { bid = \"chest:1\" }",
+            "plan = { bid = \"chest:0\" }",
+        );
+    for seed in 0..5 {
+        let game = from_text(4, &text, &mut ScriptedTable::new(seed));
+        // Chests 2, then a province card, then 0 chests, then no card at all.
+        assert_eq!(game.state.bid_order, vec![2, 1, 3, 0]);
+    }
+}
+
+#[test]
+fn winter_revolts_go_in_the_autumn_turn_order() {
+    // Seats 0 and 1 each have one province and no rice: one revolt each; seat 1 acted first.
+    let text = "year = 1\nphase = \"winter\"\nevents = [\"event-6\"]\nturn-order = [1, 2, 0]\n\
+                [[seat]]\n[[seat]]\n[[seat]]\nrice = 5\n\
+                [[province]]\nid = \"kai\"\nowner = 0\narmies = 3\n\
+                [[province]]\nid = \"mino\"\nowner = 1\narmies = 4\n\
+                [[province]]\nid = \"omi\"\nowner = 2\narmies = 2\n";
+    let mut table = ScriptedTable::new(1);
+    from_text(3, text, &mut table);
+    assert_eq!(table.drops.len(), 2);
+    assert_eq!(dropped(&table, 0, &CubeOwner::Seat(1)), 4);
+    assert_eq!(dropped(&table, 1, &CubeOwner::Seat(0)), 3);
+}
+
+#[test]
+fn confiscating_rice_where_markers_lie_raises_a_revolt() {
+    let text = position_text("taxes_two_markers").replace(
+        "plan = { collect-taxes = \"kai\" }",
+        "plan = { confiscate-rice = \"kai\" }",
+    );
+    let mut table = ScriptedTable::new(1);
+    table.then_tower_returns(vec![cubes(0, 3), farmers(1)]);
+    let game = from_text(3, &text, &mut table);
+    assert_eq!(dropped(&table, 0, &farmer()), 2, "one farmer per marker");
+    let kai = &game.state.provinces[province(&game, "kai")];
+    assert_eq!((kai.armies, kai.revolts), (2, 3));
+    assert_eq!(game.state.players[0].rice, 3);
+}
+
+/// Seat 0 alone acts: `plan` on `province` (owned by seat 0 with 2 armies) under `event`.
+fn one_action(event: &str, plan: &str, province: &str) -> ShogunGame {
+    let text = at_action(
+        &[],
+        event,
+        &format!(
+            "[[seat]]\nchests = 5\nplan = {{ {plan} = \"{province}\" }}\n[[seat]]\n[[seat]]\n[[seat]]\n\
+             [[province]]\nid = \"{province}\"\nowner = 0\narmies = 2\n"
+        ),
+    );
+    from_text(4, &text, &mut ScriptedTable::new(1))
+}
+
+#[test]
+fn the_tax_floor_event_raises_taxes_to_six() {
+    // Mino's taxes are 3.
+    let game = one_action("event-7", "collect-taxes", "mino");
+    assert_eq!(game.state.players[0].chests, 5 + 6);
+}
+
+#[test]
+fn the_rice_floor_event_raises_rice_to_four() {
+    // Suruga's rice is 3.
+    let game = one_action("event-9", "confiscate-rice", "suruga");
+    assert_eq!(game.state.players[0].rice, 4);
+}
+
+#[test]
+fn the_rice_ceiling_event_limits_rice_to_three() {
+    // Mino's rice is 5.
+    let game = one_action("event-10", "confiscate-rice", "mino");
+    assert_eq!(game.state.players[0].rice, 3);
+}
+
+#[test]
+fn the_attack_special_adds_a_cube_against_a_neutral_province() {
+    let text = event_position("event-10", "")
+        .replace("chests = 5\nplan", "chests = 5\nspecial = \"attack\"\nplan");
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_text(4, &text, &mut table);
+    pick(&mut game, 0, "province:sagami", &mut table);
+    act(&mut game, 0, Action::Number(4), &mut table);
+    let log = pick(&mut game, 0, "bonus:take", &mut table);
+    assert_eq!(dropped(&table, 0, &CubeOwner::Seat(0)), 5);
+    assert_eq!(dropped(&table, 0, &farmer()), 1);
+    assert_eq!(
+        logged_number(&log, "log.attack-neutral", 0, "armies"),
+        Some(5)
+    );
+}
+
+#[test]
+fn revolts_are_fought_without_the_defence_special_or_the_castle_event() {
+    // Kai has a castle under the castle event, and seat 0 holds the defence special.
+    let text = position_text("taxes_two_markers")
+        .replace("current-event = \"event-2\"", "current-event = \"event-3\"")
+        .replace(
+            "chests = 5\nplan",
+            "chests = 5\nspecial = \"defence\"\nplan",
+        )
+        .replace("revolts = 2", "revolts = 2\ncastle = true");
+    let mut table = ScriptedTable::new(1);
+    let game = from_text(3, &text, &mut table);
+    assert_eq!(
+        dropped(&table, 0, &CubeOwner::Seat(0)),
+        3,
+        "only the armies"
+    );
+    // 2 farmers against 3 armies: put down, one army left per farmer lost.
+    assert_eq!(game.state.provinces[province(&game, "kai")].armies, 1);
+}
+
+#[test]
+fn the_castle_event_adds_a_cube_only_where_a_castle_stands() {
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_text(4, &event_position("event-3", ""), &mut table);
+    table.then_tower_returns(vec![]);
+    attack_musashi(&mut game, &mut table);
+    assert_eq!(dropped(&table, 0, &CubeOwner::Seat(1)), 3);
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_text(4, &event_position("event-3", "castle = true\n"), &mut table);
+    table.then_tower_returns(vec![]);
+    attack_musashi(&mut game, &mut table);
+    assert_eq!(dropped(&table, 0, &CubeOwner::Seat(1)), 4);
+}
+
+#[test]
+fn the_temple_event_leaves_moves_into_own_temple_provinces_open() {
+    let text = event_position("event-5", "")
+        + "\n[[province]]\nid = \"sagami\"\nowner = 0\narmies = 1\ntemple = true\n";
+    let game = from_text(4, &text, &mut ScriptedTable::new(1));
+    assert!(choice_ids(&game, 0).contains(&"province:sagami".to_string()));
+}
+
+#[test]
+fn a_province_holds_one_building_of_each_type() {
+    for (action, building, cost) in [
+        ("build-castle", "castle", 3),
+        ("build-temple", "temple", 2),
+        ("build-theatre", "theatre", 1),
+    ] {
+        // Sagami has three spaces. Empty, the action builds its own building, at its cost.
+        let text = at_action(
+            &[action],
+            "event-10",
+            &format!(
+                "[[seat]]\nchests = 5\nplan = {{ {action} = \"sagami\" }}\n[[seat]]\n[[seat]]\n[[seat]]\n\
+                 [[province]]\nid = \"sagami\"\nowner = 0\narmies = 2\n"
+            ),
+        );
+        let game = from_text(4, &text, &mut ScriptedTable::new(1));
+        let sagami = &game.state.provinces[province(&game, "sagami")];
+        let built = (sagami.castle, sagami.temple, sagami.theatre);
+        let expected = (
+            building == "castle",
+            building == "temple",
+            building == "theatre",
+        );
+        assert_eq!(built, expected, "{action}");
+        assert_eq!(game.state.players[0].chests, 5 - cost, "{action}");
+        // With that building already standing, a second one is skipped, unpaid.
+        let text = text.replace("armies = 2\n", &format!("armies = 2\n{building} = true\n"));
+        let game = from_text(4, &text, &mut ScriptedTable::new(1));
+        assert_eq!(game.state.players[0].chests, 5, "{action}");
+        let sagami = &game.state.provinces[province(&game, "sagami")];
+        assert_eq!(sagami.buildings(), 1, "{action}");
+    }
+}
+
+#[test]
+fn cubes_of_seats_outside_a_battle_stay_in_the_tray() {
+    // Seat 2 has 2 cubes in the tray; they fall with the battle and come out again.
+    let text = position_text("battle_revolt_marker").replacen(
+        "[[seat]]\nchests = 5\n\n[[seat]]\nchests = 5\n\n[[seat]]",
+        "[[seat]]\nchests = 5\n\n[[seat]]\nchests = 5\ntray = 2\n\n[[seat]]",
+        1,
+    );
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_text(4, &text, &mut table);
+    table.then_tower_returns(vec![cubes(0, 4), cubes(1, 2), cubes(2, 2)]);
+    attack_musashi(&mut game, &mut table);
+    assert_eq!(dropped(&table, 0, &CubeOwner::Seat(2)), 2);
+    let seat2 = &game.state.players[2];
+    assert_eq!((seat2.supply, seat2.tray), (60, 2));
+}
+
+#[test]
+fn a_conquered_province_keeps_its_buildings_and_markers() {
+    let text = position_text("battle_revolt_marker") + "castle = true\ntemple = true\n";
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_text(4, &text, &mut table);
+    table.then_tower_returns(vec![cubes(0, 4), cubes(1, 2)]);
+    attack_musashi(&mut game, &mut table);
+    let musashi = &game.state.provinces[province(&game, "musashi")];
+    assert_eq!(musashi.owner, Some(0));
+    assert!(musashi.castle && musashi.temple);
+    assert_eq!(musashi.revolts, 1);
+}
+
+// --- Regressions of the deviations fixed for issue 14 ------------------------------------------
+
+/// The partial-action position with seat 0 holding the "6 armies" special, `supply` cubes in
+/// supply, and Deploy 5 in Kai under `event`.
+fn recruit_position(event: &str, supply: u32) -> String {
+    position_text("partial_action")
+        .replace(
+            "current-event = \"event-7\"",
+            &format!("current-event = \"{event}\""),
+        )
+        .replace("armies = 57", &format!("armies = {}", 62 - 2 - supply))
+        .replace(
+            "plan = { recruit-5 = \"kai\", recruit-3 = \"owari\", build-castle = \"mino\" }",
+            "special = \"recruitment\"\nplan = { recruit-5 = \"kai\" }",
+        )
+}
+
+#[test]
+fn regression_the_six_armies_special_is_optional_so_deploy_5_happens_with_five_in_supply() {
+    let game = from_text(
+        3,
+        &recruit_position("event-7", 5),
+        &mut ScriptedTable::new(1),
+    );
+    assert_eq!(
+        game.state.provinces[province(&game, "kai")].armies,
+        55 + 5,
+        "Deploy 5 places its five without the bonus"
+    );
+    assert_eq!(game.state.players[0].supply, 0);
+    // Under poor recruitment (3 armies) the same holds with 3 in supply.
+    let game = from_text(
+        3,
+        &recruit_position("event-11", 3),
+        &mut ScriptedTable::new(1),
+    );
+    assert_eq!(game.state.provinces[province(&game, "kai")].armies, 57 + 3);
+}
+
+#[test]
+fn regression_the_six_armies_special_is_asked_and_may_be_declined() {
+    let mut table = ScriptedTable::new(1);
+    let game = from_text(3, &recruit_position("event-7", 10), &mut table);
+    assert_eq!(choice_ids(&game, 0), vec!["bonus:take", "bonus:decline"]);
+    let kai = province(&game, "kai");
+    let mut declined = game.clone();
+    pick(&mut declined, 0, "bonus:decline", &mut table);
+    assert_eq!(declined.state.provinces[kai].armies, 50 + 5);
+    let mut taken = game;
+    pick(&mut taken, 0, "bonus:take", &mut table);
+    assert_eq!(taken.state.provinces[kai].armies, 50 + 6);
+    assert_eq!(taken.state.players[0].chests, 5 - 3);
+}
+
+/// The battle position with the attack special for seat 0 and the defence special for seat 1.
+fn specials_battle(event: &str, extra: &str) -> String {
+    event_position(event, extra)
+        .replace("chests = 5\nplan", "chests = 5\nspecial = \"attack\"\nplan")
+        .replacen(
+            "[[seat]]\nchests = 5\n\n[[seat]]\nchests = 5\n\n[[seat]]",
+            "[[seat]]\nchests = 5\nspecial = \"defence\"\n\n[[seat]]\nchests = 5\n\n[[seat]]",
+            1,
+        )
+}
+
+#[test]
+fn regression_attack_and_defence_specials_are_each_side_s_choice() {
+    for (attack, defence, attackers, defenders) in [
+        ("bonus:take", "bonus:take", 5, 4),
+        ("bonus:decline", "bonus:take", 4, 4),
+        ("bonus:take", "bonus:decline", 5, 3),
+        ("bonus:decline", "bonus:decline", 4, 3),
+    ] {
+        let mut table = ScriptedTable::new(1);
+        let mut game = from_text(4, &specials_battle("event-10", ""), &mut table);
+        table.then_tower_returns(vec![]);
+        attack_musashi(&mut game, &mut table);
+        pick(&mut game, 0, attack, &mut table);
+        assert_eq!(game.pending()[0].seat, 1, "the defender is asked next");
+        let log = pick(&mut game, 1, defence, &mut table);
+        // The log tells everyone what went in.
+        assert_eq!(
+            logged_number(&log, "log.attack-player", 0, "armies"),
+            Some(i64::from(attackers))
+        );
+        assert_eq!(
+            logged_number(&log, "log.attack-player", 0, "defending"),
+            Some(i64::from(defenders))
+        );
+        assert_eq!(dropped(&table, 0, &CubeOwner::Seat(0)), attackers);
+        assert_eq!(dropped(&table, 0, &CubeOwner::Seat(1)), defenders);
+        assert_eq!(game.state.players[0].supply, 62 - 5 - (attackers - 4));
+    }
+}
+
+#[test]
+fn regression_a_special_is_not_asked_about_when_it_would_change_nothing() {
+    // Seat 1's only supply cube goes to the castle event: its defence special has nothing to add.
+    let text = specials_battle("event-3", "castle = true\n").replace(
+        "[[province]]\nid = \"kai\"",
+        "[[province]]\nid = \"shinano\"\nowner = 1\narmies = 58\n\n[[province]]\nid = \"kai\"",
+    );
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_text(4, &text, &mut table);
+    table.then_tower_returns(vec![]);
+    attack_musashi(&mut game, &mut table);
+    pick(&mut game, 0, "bonus:take", &mut table);
+    assert_eq!(
+        table.drops.len(),
+        1,
+        "the battle is fought without asking seat 1"
+    );
+    assert_eq!(dropped(&table, 0, &CubeOwner::Seat(1)), 3 + 1);
+}
+
+#[test]
+fn regression_a_plan_naming_a_province_lost_and_retaken_is_void() {
+    // Seat 0 takes Musashi with Battle/Move A; seat 1 retakes it from Kozuke with Battle/Move B;
+    // seat 1's taxes planned in Musashi are void all the same.
+    let text = at_action(
+        &["battle-move-a", "battle-move-b", "collect-taxes"],
+        "event-10",
+        "[[seat]]\nchests = 5\nplan = { battle-move-a = \"kai\" }\n\
+         [[seat]]\nchests = 5\nplan = { battle-move-b = \"kozuke\", collect-taxes = \"musashi\" }\n\
+         [[seat]]\n[[seat]]\n\
+         [[province]]\nid = \"kai\"\nowner = 0\narmies = 5\n\
+         [[province]]\nid = \"musashi\"\nowner = 1\narmies = 3\n\
+         [[province]]\nid = \"kozuke\"\nowner = 1\narmies = 4\n",
+    );
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_text(4, &text, &mut table);
+    table.then_tower_returns(vec![cubes(0, 4), cubes(1, 2)]);
+    attack_musashi(&mut game, &mut table);
+    assert_eq!(
+        game.state.provinces[province(&game, "musashi")].owner,
+        Some(0)
+    );
+    table.then_tower_returns(vec![cubes(1, 3), cubes(0, 1)]);
+    pick(&mut game, 1, "province:musashi", &mut table);
+    let log = act(&mut game, 1, Action::Number(3), &mut table);
+    assert_eq!(
+        game.state.provinces[province(&game, "musashi")].owner,
+        Some(1)
+    );
+    assert_eq!(game.state.players[1].chests, 5, "no taxes from a void plan");
+    assert!(log.iter().any(|e| e.text.key == "log.skipped"));
+}
+
+#[test]
+fn regression_each_tower_shelf_takes_its_own_chances_from_the_card_data() {
+    let map = format!(
+        "{SUN_MAP}\n[cards]\ntower-shelves = [\n  {{ lodge-chance = 0.2, release-chance = 0.05 }},\n  \
+         {{ lodge-chance = 0.1, release-chance = 0.01 }},\n  {{ lodge-chance = 0.3, release-chance = 0.0 }},\n]\n"
+    );
+    let mut table = ScriptedTable::new(1);
+    Shogun::create(&setup(3, &map), &options(&[]), &mut table).unwrap();
+    let chances: Vec<(f64, f64)> = table
+        .shelves
+        .unwrap()
+        .iter()
+        .map(|s| (s.lodge_chance, s.release_chance))
+        .collect();
+    assert_eq!(chances, vec![(0.2, 0.05), (0.1, 0.01), (0.3, 0.0)]);
+    // An option set away from its default replaces that chance on every shelf.
+    let mut table = ScriptedTable::new(1);
+    let opts = options(&[("tower-lodge-chance", sdk::OptionValue::Decimal(0.4))]);
+    Shogun::create(&setup(3, &map), &opts, &mut table).unwrap();
+    let chances: Vec<(f64, f64)> = table
+        .shelves
+        .unwrap()
+        .iter()
+        .map(|s| (s.lodge_chance, s.release_chance))
+        .collect();
+    assert_eq!(chances, vec![(0.4, 0.05), (0.4, 0.01), (0.4, 0.0)]);
+}
+
+#[test]
+fn special_card_choices_name_the_space_that_sets_turn_order() {
+    let game = from_file(4, "bids", &mut ScriptedTable::new(1));
+    let pending = game.pending();
+    let DecisionKind::Choose(choose) = &pending[0].kind else {
+        panic!("a special card to choose")
+    };
+    for (i, choice) in choose.choices.iter().enumerate() {
+        let space = i as i64 + 1;
+        assert_eq!(choice.id, format!("space:{space}"));
+        assert!(
+            choice
+                .label
+                .args
+                .contains(&("space".into(), sdk::MessageArg::Number(space))),
+            "{choice:?}"
+        );
+    }
+}
+
+#[test]
+fn a_drop_names_only_the_owners_that_put_cubes_in() {
+    // Seat 0 attacks Musashi with an empty tray: only seats 0 and 1 go in, neither the other seats
+    // nor the farmers with an empty count (every player is shown what went in).
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_text(4, &event_position("event-10", ""), &mut table);
+    attack_musashi(&mut game, &mut table);
+    let owners: Vec<&CubeOwner> = table.drops[0].dropped.iter().map(|c| &c.owner).collect();
+    assert_eq!(owners, vec![&CubeOwner::Seat(0), &CubeOwner::Seat(1)]);
+}
+
+#[test]
+fn a_battle_move_is_carried_out_once() {
+    // Seat 0 sends 2 of Kai's 5 armies: 3 stay, and its Battle/Move A is done.
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_file(4, "battle_revolt_marker", &mut table);
+    table.then_tower_returns(vec![cubes(0, 1), cubes(1, 3)]);
+    pick(&mut game, 0, "province:musashi", &mut table);
+    act(&mut game, 0, Action::Number(2), &mut table);
+    assert_eq!(game.state.provinces[province(&game, "kai")].armies, 3);
+    assert_eq!(
+        game.state.phase,
+        Phase::Planning,
+        "the season went on to its end"
+    );
+    assert_eq!(game.state.season, 1);
+}
+
+#[test]
+fn the_log_names_each_special_s_space_and_each_turn_position() {
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_file(4, "bids", &mut table);
+    let mut log = Vec::new();
+    for (seat, space) in [
+        (2, "space:5"),
+        (3, "space:1"),
+        (1, "space:3"),
+        (0, "space:4"),
+    ] {
+        log.extend(pick(&mut game, seat, space, &mut table));
+    }
+    assert_eq!(logged_number(&log, "log.special", 2, "space"), Some(5));
+    assert_eq!(logged_number(&log, "log.special", 3, "space"), Some(1));
+    for (seat, position) in [(3, 1), (1, 2), (0, 3), (2, 4)] {
+        assert_eq!(
+            logged_number(&log, "log.turn-order", seat, "position"),
+            Some(position)
+        );
+    }
+}
+
+#[test]
+fn the_log_tells_when_the_theatre_event_removes_a_marker() {
+    // Seat 0 deploys one army in Kai (a move decision follows), then builds Nō theatres in Mino
+    // (two markers) under the event.
+    for (revolts, removed) in [(2_u32, Some(1)), (0, None)] {
+        let text = at_action(
+            &["recruit-1-move", "build-theatre"],
+            "event-0",
+            &format!(
+                "[[seat]]\nchests = 5\nplan = {{ recruit-1-move = \"kai\", build-theatre = \"mino\" }}\n\
+                 [[seat]]\n[[seat]]\n[[seat]]\n\
+                 [[province]]\nid = \"kai\"\nowner = 0\narmies = 2\n\
+                 [[province]]\nid = \"musashi\"\nowner = 0\narmies = 1\n\
+                 [[province]]\nid = \"mino\"\nowner = 0\narmies = 1\nrevolts = {revolts}\n"
+            ),
+        );
+        let mut table = ScriptedTable::new(1);
+        let mut game = from_text(4, &text, &mut table);
+        let log = pick(&mut game, 0, "no-move", &mut table);
+        let mino = &game.state.provinces[province(&game, "mino")];
+        assert!(mino.theatre);
+        assert_eq!(mino.revolts, revolts.saturating_sub(1));
+        let markers = log
+            .iter()
+            .find(|e| e.text.key == "log.revolt-removed")
+            .map(|e| e.text.args.clone());
+        assert_eq!(
+            markers.map(|args| args.contains(&("markers".into(), sdk::MessageArg::Number(1)))),
+            removed.map(|_: i64| true)
+        );
+    }
+}
+
+#[test]
+fn battle_move_needs_two_armies_and_then_may_send_one() {
+    // Kai with 2 armies: the move goes, one army stays; Totomi with 1: skipped.
+    let text = at_action(
+        &["battle-move-a"],
+        "event-10",
+        "[[seat]]\nchests = 5\nplan = { battle-move-a = \"kai\" }\n\
+         [[seat]]\nplan = { battle-move-a = \"totomi\" }\n[[seat]]\n[[seat]]\n\
+         [[province]]\nid = \"kai\"\nowner = 0\narmies = 2\n\
+         [[province]]\nid = \"sagami\"\nowner = 0\narmies = 1\n\
+         [[province]]\nid = \"totomi\"\nowner = 1\narmies = 1\n",
+    );
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_text(4, &text, &mut table);
+    let log = pick(&mut game, 0, "province:sagami", &mut table);
+    assert_eq!(game.state.provinces[province(&game, "kai")].armies, 1);
+    assert_eq!(game.state.provinces[province(&game, "sagami")].armies, 2);
+    assert_eq!(game.state.provinces[province(&game, "totomi")].armies, 1);
+    let skipped = log.iter().any(|e| {
+        e.text.key == "log.skipped"
+            && e.text
+                .args
+                .contains(&("player".into(), sdk::MessageArg::Seat(1)))
+            && e.text.args.contains(&(
+                "reason".into(),
+                sdk::MessageArg::Key("reason.one-army".into()),
+            ))
+    });
+    assert!(skipped, "Totomi's single army cannot go");
+}
+
+#[test]
+fn a_tower_reporting_cubes_that_never_went_in_creates_none() {
+    // A faulty host says more of seat 0's cubes and more farmers came out than went in, and names
+    // a seat that does not play and an unknown kind of cube. Only what can be inside counts; the
+    // rest is logged.
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_file(4, "battle_farmers_defend", &mut table);
+    table.then_tower_returns(vec![
+        cubes(0, 6),
+        cubes(1, 2),
+        cubes(4, 2),
+        sdk::CubeCount {
+            owner: CubeOwner::Neutral("ninja".into()),
+            count: 2,
+        },
+        farmers(5),
+    ]);
+    attack_musashi(&mut game, &mut table);
+    // 4 attackers against 2 defenders and the 3 tray farmers: the farmers absorb 3 losses.
+    let s = &game.state;
+    let musashi = &s.provinces[province(&game, "musashi")];
+    assert_eq!((musashi.owner, musashi.armies), (Some(1), 1));
+    for (seat, player) in s.players.iter().enumerate() {
+        let total = player.supply + s.armies_on_board(seat as u32) + player.in_tower + player.tray;
+        assert_eq!(total, 62, "seat {seat}");
+    }
+    assert_eq!((s.farmer_supply, s.farmers_in_tower), (20, 0));
+    let warnings = table
+        .log
+        .iter()
+        .filter(|(level, _)| *level == sdk::LogLevel::Warn)
+        .count();
+    assert_eq!(warnings, 2, "{:?}", table.log);
+}
+
+#[test]
+fn each_action_card_turns_face_up_once_when_the_action_five_before_it_is_done() {
+    // Seat 0 deploys in Kai first (a move decision follows); the log of the rest of the season
+    // turns the face-down cards one by one, in layout order, each once.
+    let rest = "[[seat]]\nchests = 5\nplan = { recruit-1-move = \"kai\" }\n[[seat]]\n[[seat]]\n[[seat]]\n\
+                [[province]]\nid = \"kai\"\nowner = 0\narmies = 2\n\
+                [[province]]\nid = \"musashi\"\nowner = 0\narmies = 1\n";
+    let text = at_action(&["recruit-1-move"], "event-10", rest);
+    for (text, first_turned) in [
+        (text.clone(), 5),
+        // A position whose cards 6 and 7 already lie face up: they are not turned again.
+        (
+            text.replacen("turn-order", "revealed = 7\nturn-order", 1),
+            7,
+        ),
+    ] {
+        let mut table = ScriptedTable::new(1);
+        let mut game = from_text(4, &text, &mut table);
+        let layout = game.state.action_layout.clone();
+        let log = pick(&mut game, 0, "no-move", &mut table);
+        let turned: Vec<sdk::MessageArg> = log
+            .iter()
+            .filter(|e| e.text.key == "log.action-revealed")
+            .map(|e| e.text.args[0].1.clone())
+            .collect();
+        let cards = &game.state.board.cards().actions;
+        let expected: Vec<sdk::MessageArg> = layout[first_turned..]
+            .iter()
+            .map(|&a| sdk::MessageArg::Key(cards[a].name.clone()))
+            .collect();
+        assert_eq!(turned, expected);
+    }
+}
+
+#[test]
+fn a_building_needs_its_cost_in_chests() {
+    for (chests, built) in [(3, true), (2, false)] {
+        let text = at_action(
+            &["build-castle"],
+            "event-10",
+            &format!(
+                "[[seat]]\nchests = {chests}\nplan = {{ build-castle = \"sagami\" }}\n[[seat]]\n[[seat]]\n[[seat]]\n\
+                 [[province]]\nid = \"sagami\"\nowner = 0\narmies = 2\n"
+            ),
+        );
+        let game = from_text(4, &text, &mut ScriptedTable::new(1));
+        assert_eq!(
+            game.state.provinces[province(&game, "sagami")].castle,
+            built
+        );
+        assert_eq!(game.state.players[0].chests, if built { 0 } else { chests });
+    }
+}
+
+#[test]
+fn deploy_move_offers_a_move_only_toward_an_own_neighbour() {
+    // Kai (1 army) gets its army; with Musashi its own, one army may move there.
+    let with_neighbour = at_action(
+        &["recruit-1-move"],
+        "event-10",
+        "[[seat]]\nchests = 5\nplan = { recruit-1-move = \"kai\" }\n[[seat]]\n[[seat]]\n[[seat]]\n\
+         [[province]]\nid = \"kai\"\nowner = 0\narmies = 1\n\
+         [[province]]\nid = \"musashi\"\nowner = 0\narmies = 1\n",
+    );
+    let game = from_text(4, &with_neighbour, &mut ScriptedTable::new(1));
+    assert_eq!(choice_ids(&game, 0), vec!["province:musashi", "no-move"]);
+    // Without an own neighbour there is nothing to ask: the season goes on.
+    let alone =
+        with_neighbour.replace("id = \"musashi\"\nowner = 0", "id = \"musashi\"\nowner = 1");
+    let game = from_text(4, &alone, &mut ScriptedTable::new(1));
+    assert_eq!(game.state.provinces[province(&game, "kai")].armies, 2);
+    assert_eq!(game.state.phase, Phase::Planning);
 }
