@@ -4,6 +4,8 @@
 //! - `build`: build the release `tenka` binary, every shipped ruleset component and the web UI.
 //! - `test`: the whole test suite, browser tests included; what CI runs.
 //! - `bench`: the benchmarks; writes `BENCHMARKS.md`.
+//! - `mutants`: mutation testing of the Shogun rules.
+//! - `fuzz`: the long run of the API fuzzer.
 //! - `mutants`: mutation testing of the Shogun rules with cargo-mutants (slow; not part of CI).
 
 use std::{
@@ -49,6 +51,12 @@ enum Task {
         #[arg(last = true)]
         args: Vec<String>,
     },
+    /// The long run of the API fuzzer (60,000 requests; `cargo xtask test` sends 3,000).
+    Fuzz {
+        /// How many requests to send.
+        #[arg(long, default_value_t = 60_000)]
+        requests: u64,
+    },
 }
 
 fn main() -> Result<()> {
@@ -58,6 +66,7 @@ fn main() -> Result<()> {
         Task::Test { no_browser } => test(!no_browser),
         Task::Bench => bench(),
         Task::Mutants { args } => mutants(&args),
+        Task::Fuzz { requests } => fuzz(requests),
     }
 }
 
@@ -258,5 +267,14 @@ fn mutants(args: &[String]) -> Result<()> {
     // Every mutant runs the whole suite: a sample of the random games keeps the run to an hour
     // (the rule tests carry the exact outcomes; the random games catch broken invariants).
     command.env("SHOGUN_RANDOM_GAMES", "20");
+    run(command)
+}
+
+/// Runs the API fuzzer of `tests/it/api_fuzz.rs` with many more requests than the test suite.
+fn fuzz(requests: u64) -> Result<()> {
+    let mut command = cargo();
+    command
+        .env("TENKA_FUZZ_REQUESTS", requests.to_string())
+        .args(["test", "--package", "tests", "--test", "it", "--", "api_fuzz", "--nocapture"]);
     run(command)
 }
