@@ -4,7 +4,6 @@
 //! - `build`: build the release `tenka` binary, every shipped ruleset component and the web UI.
 //! - `test`: the whole test suite, browser tests included; what CI runs.
 //! - `bench`: the benchmarks; writes `BENCHMARKS.md`.
-//! - `mutants`: mutation testing of the Shogun rules.
 //! - `fuzz`: the long run of the API fuzzer.
 //! - `mutants`: mutation testing of the Shogun rules with cargo-mutants (slow; not part of CI).
 
