@@ -235,10 +235,11 @@ impl Fuzzer {
             if !content_type.is_empty() {
                 request = request.header("content-type", content_type);
             }
-            let body = match self.rng.random_range(0..8) {
-                0 => body[..body.len() / 2].to_owned(),
-                1 => "x".repeat(70 * 1024),
-                _ => body,
+            // Cut in half by bytes (possibly inside a character: not even UTF-8), or oversized.
+            let body: Vec<u8> = match self.rng.random_range(0..8) {
+                0 => body.as_bytes()[..body.len() / 2].to_vec(),
+                1 => vec![b'x'; 70 * 1024],
+                _ => body.into_bytes(),
             };
             request.body(Body::from(body)).unwrap()
         } else {
