@@ -264,7 +264,8 @@ fn misbehave_in(
     bystander.pending().unwrap();
     assert_eq!(
         sibling.render(Viewer::Spectator).unwrap(),
-        "<svg xmlns=\"http://www.w3.org/2000/svg\"/>"
+        // As every board reaches a server, rebuilt by the host's sanitizer.
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>"
     );
     sibling.apply(1, &Action::Number(1)).unwrap();
     assert_eq!(sibling.version(), 2);

@@ -265,6 +265,45 @@ fn the_second_load_comes_from_the_cache_and_a_damaged_artifact_is_recompiled() {
     );
 }
 
+/// An artifact is native code the host runs: a cache folder others may write is never used.
+#[cfg(unix)]
+#[test]
+fn regression_the_artifact_cache_trusted_a_folder_anyone_could_write() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let runtime = runtime("cache-shared");
+    let cache_dir = runtime.config().cache_dir.clone().unwrap();
+    let path = rulesets_dir().join(format!("{FIXTURE}.wasm"));
+    assert_eq!(runtime.load_file(&path).unwrap().1, CacheOutcome::Miss);
+    let next_runtime = || {
+        Runtime::new(RuntimeConfig {
+            cache_dir: Some(cache_dir.clone()),
+            ..RuntimeConfig::default()
+        })
+        .unwrap()
+    };
+    std::fs::set_permissions(&cache_dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let (loaded, outcome) = next_runtime().load_file(&path).unwrap();
+    assert_eq!(
+        outcome,
+        CacheOutcome::Disabled,
+        "a world-writable cache is not read"
+    );
+    assert!(
+        !loaded
+            .new_game(spec(2, 1))
+            .unwrap()
+            .pending()
+            .unwrap()
+            .is_empty()
+    );
+    // Private again, it is used again.
+    std::fs::set_permissions(&cache_dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(
+        next_runtime().load_file(&path).unwrap().1,
+        CacheOutcome::Hit
+    );
+}
+
 #[test]
 fn a_rulesets_directory_loads_and_lists_its_rulesets() {
     let runtime = runtime("dir");

@@ -274,6 +274,15 @@ fn fuzz(requests: u64) -> Result<()> {
     let mut command = cargo();
     command
         .env("TENKA_FUZZ_REQUESTS", requests.to_string())
-        .args(["test", "--package", "tests", "--test", "it", "--", "api_fuzz", "--nocapture"]);
+        .args([
+            "test",
+            "--package",
+            "tests",
+            "--test",
+            "it",
+            "--",
+            "api_fuzz",
+            "--nocapture",
+        ]);
     run(command)
 }

@@ -7,7 +7,12 @@
 //!
 //! Loading an artifact skips every check wasmtime makes on WebAssembly, so only files this cache
 //! wrote are ever loaded, and each one's own SHA-256 is stored beside it and checked before use:
-//! a damaged or altered artifact is recompiled, never trusted.
+//! a damaged artifact is recompiled, never trusted.
+//!
+//! The digest catches damage, not an attacker: whoever may write the folder may write both files,
+//! and an artifact is native code the host runs. So the folder is trusted exactly like the `tenka`
+//! binary, and the cache says so: on Unix, a folder (or artifact) that others than its owner may
+//! write is not used at all (components are compiled in memory instead, with a warning).
 
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -74,7 +79,10 @@ impl ArtifactCache {
         bytes: &[u8],
         content_hash: &str,
     ) -> Result<(Component, CacheOutcome)> {
-        let Some(path) = self.artifact_path(engine, content_hash) else {
+        let Some(path) = self
+            .artifact_path(engine, content_hash)
+            .filter(|path| is_private(path.parent().unwrap_or(path)))
+        else {
             return Ok((Component::new(engine, bytes)?, CacheOutcome::Disabled));
         };
         let digest_path = path.with_extension("sha256");
@@ -96,8 +104,35 @@ impl ArtifactCache {
     }
 }
 
+/// Whether only its owner may write `path` (a missing one counts as private: the cache creates
+/// it). Anyone else who could write the cache could make the host run their code.
+#[cfg(unix)]
+fn is_private(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt as _;
+    let Ok(metadata) = std::fs::metadata(path) else {
+        return true;
+    };
+    let writable_by_others = metadata.permissions().mode() & 0o022 != 0;
+    if writable_by_others {
+        tracing::warn!(
+            "the artifact cache {} may be written by others than its owner: not using it \
+             (make it writable by the server's user only)",
+            path.display()
+        );
+    }
+    !writable_by_others
+}
+
+#[cfg(not(unix))]
+fn is_private(_path: &Path) -> bool {
+    true
+}
+
 /// Loads an artifact only if its digest file matches its bytes.
 fn read_checked(engine: &Engine, path: &Path, digest_path: &Path) -> Option<Component> {
+    if !is_private(path) || !is_private(digest_path) {
+        return None;
+    }
     let artifact = std::fs::read(path).ok()?;
     let expected = std::fs::read_to_string(digest_path).ok()?;
     if hex::encode(Sha256::digest(&artifact)) != expected.trim() {
