@@ -137,6 +137,18 @@ async fn view_until(app: &TestApp, game: &str, done: impl Fn(&Value) -> bool) ->
     }
 }
 
+/// Waits until `seat` of a secret-draw game is asked to plan, and plans a number of its own.
+async fn plan_when_asked(app: &TestApp, game: &str, seat: u32, token: &str) -> (StatusCode, Value) {
+    let view = app.wait_for_turn(game, token).await;
+    app.call(
+        "POST",
+        &format!("/api/games/{game}/actions"),
+        Some(token),
+        Some(json!({ "version": view["version"], "action": { "choose": [seat % 3] } })),
+    )
+    .await
+}
+
 /// How many actions the secret-draw game in `view` has applied: two seats plan each round.
 fn applied_actions(view: &Value) -> u64 {
     let round = view["state"]["round"].as_u64().unwrap();
@@ -214,15 +226,7 @@ async fn regression_the_seed_was_revealed_when_the_ruleset_claimed_a_result_befo
 
     // Once the game really is over, the seed is revealed and matches its commitment.
     for (seat, token) in &tokens {
-        let view = app.wait_for_turn(&game, token).await;
-        let (status, body) = app
-            .call(
-                "POST",
-                &format!("/api/games/{game}/actions"),
-                Some(token),
-                Some(json!({ "version": view["version"], "action": { "choose": [*seat as usize % 3] } })),
-            )
-            .await;
+        let (status, body) = plan_when_asked(&app, &game, *seat, token).await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
     let view = view_until(&app, &game, |view| view["status"] == "finished").await;
@@ -255,15 +259,7 @@ async fn regression_a_stored_move_was_answered_500_when_a_later_step_failed() {
     .unwrap();
     let mut last = Value::Null;
     for (seat, token) in &tokens {
-        let view = app.wait_for_turn(&game, token).await;
-        let (status, body) = app
-            .call(
-                "POST",
-                &format!("/api/games/{game}/actions"),
-                Some(token),
-                Some(json!({ "version": view["version"], "action": { "choose": [*seat as usize % 3] } })),
-            )
-            .await;
+        let (status, body) = plan_when_asked(&app, &game, *seat, token).await;
         // The last move is stored before the game is marked finished: it stands.
         assert_eq!(status, StatusCode::OK, "a stored move was refused: {body}");
         last = body;
@@ -655,15 +651,7 @@ async fn a_well_behaved_game_keeps_answering_while_others_are_attacked() {
     for turn in 0..100 {
         let (seat, token) = &tokens[turn % 2];
         let started = Instant::now();
-        let view = app.wait_for_turn(&game, token).await;
-        let (status, body) = app
-            .call(
-                "POST",
-                &format!("/api/games/{game}/actions"),
-                Some(token),
-                Some(json!({ "version": view["version"], "action": { "choose": [*seat as usize % 3] } })),
-            )
-            .await;
+        let (status, body) = plan_when_asked(&app, &game, *seat, token).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         times.push(started.elapsed());
     }
