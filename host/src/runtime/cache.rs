@@ -128,6 +128,20 @@ fn is_private(_path: &Path) -> bool {
     true
 }
 
+/// Gives `path` the Unix `mode` (nothing elsewhere).
+fn make_private(path: &Path, mode: u32) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, mode);
+        Ok(())
+    }
+}
+
 /// Loads an artifact only if its digest file matches its bytes.
 fn read_checked(engine: &Engine, path: &Path, digest_path: &Path) -> Option<Component> {
     if !is_private(path) || !is_private(digest_path) {
@@ -153,7 +167,10 @@ fn read_checked(engine: &Engine, path: &Path, digest_path: &Path) -> Option<Comp
 
 fn write_artifact(component: &Component, path: &Path, digest_path: &Path) -> Result<()> {
     let dir = path.parent().context("artifact path has no directory")?;
-    std::fs::create_dir_all(dir)?;
+    if !dir.exists() {
+        std::fs::create_dir_all(dir)?;
+        make_private(dir, 0o755)?;
+    }
     let artifact = component.serialize()?;
     let digest = hex::encode(Sha256::digest(&artifact));
     // Write to temporary names and rename, so a reader never sees half a file.
@@ -162,6 +179,10 @@ fn write_artifact(component: &Component, path: &Path, digest_path: &Path) -> Res
     let tmp_digest = digest_path.with_extension(format!("sha256.{unique}"));
     std::fs::write(&tmp_artifact, &artifact)?;
     std::fs::write(&tmp_digest, &digest)?;
+    // Whatever the process's umask, what the cache writes is writable by its owner only, so
+    // it passes the cache's own check (`is_private`) when read back.
+    make_private(&tmp_artifact, 0o644)?;
+    make_private(&tmp_digest, 0o644)?;
     std::fs::rename(&tmp_digest, digest_path)?;
     std::fs::rename(&tmp_artifact, path)?;
     Ok(())
