@@ -341,7 +341,7 @@ impl Hub {
         &self,
         ruleset: &Arc<LoadedRuleset>,
         language: &str,
-    ) -> AppResult<Arc<Vec<(String, String)>>> {
+    ) -> AppResult<Catalogue> {
         if !is_language_tag(language) {
             return Err(AppError::BadRequest(format!(
                 "`{}` is not a language tag",
@@ -461,20 +461,21 @@ impl Hub {
             .filter(|live| live.unloadable())
             .map(|live| (live.last_used.load(Ordering::Relaxed), live.id().to_owned()))
             .collect();
-        idle.sort_unstable();
         let excess = games.len() + 1 - cap;
-        let evicted: Vec<Arc<LiveGame>> = idle
-            .into_iter()
-            .take(excess)
-            .filter_map(|(_, id)| games.remove(&id))
-            .collect();
-        if games.len() >= cap {
+        // Refuse before unloading anything: a game taken out of the table here would otherwise
+        // leave with its cached views still counted against the budget.
+        if idle.len() < excess {
             return Err(AppError::Busy(
                 "the server holds as many games as it may right now; try again in a minute"
                     .to_owned(),
             ));
         }
-        Ok(evicted)
+        idle.sort_unstable();
+        Ok(idle
+            .into_iter()
+            .take(excess)
+            .filter_map(|(_, id)| games.remove(&id))
+            .collect())
     }
 
     /// How many games are in memory.

@@ -33,6 +33,16 @@ pub struct RateLimits {
     pub games_per_minute: u32,
 }
 
+impl RateLimits {
+    /// No limit at all (in-process servers of tests and tools).
+    pub const OFF: RateLimits = RateLimits {
+        requests_per_second: 0,
+        request_burst: 0,
+        actions_per_second: 0,
+        games_per_minute: 0,
+    };
+}
+
 impl Default for RateLimits {
     fn default() -> Self {
         RateLimits {
@@ -105,15 +115,14 @@ impl Limiter {
 /// The client a bucket is kept for: the address, an IPv6 one by its /64.
 fn client_of(address: IpAddr) -> Client {
     match address {
-        IpAddr::V6(v6) if v6.to_ipv4_mapped().is_none() => {
-            let mut segments = v6.segments();
-            segments[4..].fill(0);
-            Client::Address(IpAddr::V6(segments.into()))
-        }
-        IpAddr::V6(v6) => Client::Address(IpAddr::V4(
-            v6.to_ipv4_mapped()
-                .unwrap_or(std::net::Ipv4Addr::UNSPECIFIED),
-        )),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => Client::Address(IpAddr::V4(v4)),
+            None => {
+                let mut segments = v6.segments();
+                segments[4..].fill(0);
+                Client::Address(IpAddr::V6(segments.into()))
+            }
+        },
         v4 => Client::Address(v4),
     }
 }

@@ -89,14 +89,12 @@ impl AppState {
         Ok(AppState {
             hub: Hub::new(storage, runtime, hub_config),
             catalog: Arc::new(catalog),
-            limiter: Arc::new(limits::Limiter::new(&config.rate_limits.clone().unwrap_or(
-                limits::RateLimits {
-                    requests_per_second: 0,
-                    request_burst: 0,
-                    actions_per_second: 0,
-                    games_per_minute: 0,
-                },
-            ))),
+            limiter: Arc::new(limits::Limiter::new(
+                config
+                    .rate_limits
+                    .as_ref()
+                    .unwrap_or(&limits::RateLimits::OFF),
+            )),
             config: Arc::new(config),
         })
     }
