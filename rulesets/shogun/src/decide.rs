@@ -123,6 +123,65 @@ pub fn planning_decision(state: &State, seat: Seat) -> AssignDecision {
     }
 }
 
+/// The plan that (slot, item) placements of `seat`'s planning decision make; the placements are
+/// already checked against the decision's shape.
+pub fn plan_from(state: &State, seat: Seat, placements: &[(u32, u32)]) -> Plan {
+    let items = plan_items(state, seat);
+    let actions = state.board.cards().actions.len();
+    let mut plan = Plan {
+        actions: vec![None; actions],
+        bid: None,
+    };
+    for &(slot, item) in placements {
+        let Some(&card) = items.get(item as usize) else {
+            continue;
+        };
+        if (slot as usize) < actions {
+            plan.actions[slot as usize] = Some(card);
+        } else {
+            plan.bid = Some(card);
+        }
+    }
+    plan
+}
+
+/// What `seat`'s answer would do, without doing it. Only a plan has something to say (its cost
+/// and what would be skipped); an answer may be incomplete (fewer placements than the minimum)
+/// but must otherwise fit the decision's shape.
+pub fn preview(
+    state: &State,
+    seat: Seat,
+    action: &Action,
+) -> Result<Vec<crate::preview::Note>, Rejection> {
+    let decisions = pending(state);
+    let decision = decisions
+        .iter()
+        .find(|d| d.seat == seat)
+        .ok_or(Rejection::NotYourTurn)?;
+    match (&decision.kind, action) {
+        (DecisionKind::Assign(assign), Action::Assign(placements)) => {
+            // The shape of a complete answer, with the minimum lowered to what is placed.
+            let mut relaxed = assign.clone();
+            relaxed.min_placements = relaxed.min_placements.min(placements.len() as u32);
+            sdk::check_action_shape(&DecisionKind::Assign(relaxed), action)?;
+            let plan = plan_from(state, seat, placements);
+            Ok(crate::preview::plan_notes(
+                state,
+                seat,
+                &plan,
+                placements.len(),
+                assign.min_placements as usize,
+            ))
+        }
+        // A choice not yet made says nothing; a complete one must fit the shape.
+        (DecisionKind::Choose(_), Action::Choose(picks)) if picks.is_empty() => Ok(Vec::new()),
+        (kind, action) => {
+            sdk::check_action_shape(kind, action)?;
+            Ok(Vec::new())
+        }
+    }
+}
+
 /// Every decision the game waits for.
 pub fn pending(state: &State) -> Vec<PendingDecision> {
     match &state.phase {
@@ -132,7 +191,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 return Vec::new();
             };
             let seat = engine::drafter(draft, state.seats);
-            if draft.taken.is_some() {
+            if let Some(taken) = draft.taken {
                 let mut sizes = draft.groups[seat as usize].clone();
                 sizes.sort_unstable_by(|a, b| b.cmp(a));
                 sizes.dedup();
@@ -145,7 +204,8 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                     .collect();
                 vec![PendingDecision {
                     seat,
-                    prompt: Message::new("prompt.draft-group"),
+                    prompt: Message::new("prompt.draft-group")
+                        .arg("province", state.province_arg(taken)),
                     kind: choose(choices),
                 }]
             } else {
@@ -365,7 +425,7 @@ pub fn apply(
                 let armies: u32 = n.parse().map_err(|_| Rejection::Malformed(id.clone()))?;
                 engine::draft_place(state, armies, table, &mut log);
                 engine::advance(state, table, &mut log);
-                return Ok(log);
+                return Ok(log.into_events());
             }
             let draft = state.draft.as_mut().ok_or(Rejection::NotYourTurn)?;
             if id == "blind" {
@@ -395,20 +455,7 @@ pub fn apply(
                 ));
             };
             sdk::check_action_shape(&DecisionKind::Assign(decision.clone()), action)?;
-            let items = plan_items(state, seat);
-            let actions = state.board.cards().actions.len();
-            let mut plan = Plan {
-                actions: vec![None; actions],
-                bid: None,
-            };
-            for &(slot, item) in placements {
-                let card = items[item as usize];
-                if (slot as usize) < actions {
-                    plan.actions[slot as usize] = Some(card);
-                } else {
-                    plan.bid = Some(card);
-                }
-            }
+            let plan = plan_from(state, seat, placements);
             state.plans[seat as usize] = Some(plan);
             log.push(Event::public(
                 Message::new("log.planned").seat("player", seat),
@@ -506,7 +553,7 @@ pub fn apply(
         }
     }
     engine::advance(state, table, &mut log);
-    Ok(log)
+    Ok(log.into_events())
 }
 
 /// The phase after a step of the acting seat's action: its next stage, or the next seat's turn.

@@ -101,17 +101,9 @@ fn catalogue(language: &str) -> BTreeMap<String, String> {
         .collect()
 }
 
-/// The `{name}` placeholders of a template.
+/// The `{name}` placeholders of a template, plurals included.
 fn placeholders(template: &str) -> BTreeSet<String> {
-    let mut names = BTreeSet::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('}') else { break };
-        names.insert(after[..close].to_string());
-        rest = &after[close + 1..];
-    }
-    names
+    shogun::plural::placeholders(template)
 }
 
 /// Values of an attribute over all elements of a document.

@@ -740,7 +740,7 @@ fn at_action(first: &[&str], event: &str, rest: &str) -> String {
 fn logged_number(events: &[sdk::Event], key: &str, seat: u32, name: &str) -> Option<i64> {
     events
         .iter()
-        .filter(|e| e.text.key == key)
+        .filter(|e| e.text.key == key || e.text.key.starts_with(&format!("{key}-")))
         .filter(|e| {
             e.text
                 .args
