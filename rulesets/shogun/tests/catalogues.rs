@@ -142,3 +142,39 @@ fn the_neutral_cube_and_the_tie_break_have_names_in_every_language() {
         assert!(catalogue.contains_key("result.tie-breaks"), "{language}");
     }
 }
+
+#[test]
+fn card_labels_fit_their_cards_in_every_language() {
+    // Rough text width: characters x 0.6 x font size.
+    let width = |text: &str, font: f32| text.chars().count() as f32 * 0.6 * font;
+    let card = shogun::render::CARD_W - 8.0;
+    for language in LANGUAGES {
+        let catalogue = catalogue(language);
+        let mut shorts = 0;
+        for (key, template) in &catalogue {
+            if key.starts_with("action-short.") || key == "slot.bid-short" {
+                shorts += 1;
+                assert!(
+                    width(template, shogun::render::CARD_FONT) <= card,
+                    "{language}: `{key}` = `{template}` is wider than a card"
+                );
+            }
+            if key.starts_with("event.") {
+                assert!(
+                    width(template, 13.0) <= shogun::render::CALENDAR_W - 12.0,
+                    "{language}: `{key}` overflows"
+                );
+            }
+            if key.starts_with("special.") {
+                assert!(
+                    width(template, 13.0) <= 312.0,
+                    "{language}: `{key}` overflows"
+                );
+            }
+        }
+        assert_eq!(
+            shorts, 11,
+            "{language}: a short label per action card and the bid"
+        );
+    }
+}

@@ -370,10 +370,14 @@ fn the_slot_of_each_space_is_the_space_the_decision_names() {
             .descendants()
             .filter_map(|n| n.attribute("data-msg"))
             .collect();
+        // The board shows each space's short label (it must fit a card in every language).
+        let short = match slot.label.key.as_str() {
+            "slot.bid" => "slot.bid-short".to_string(),
+            key => shogun::render::short_label(key).key,
+        };
         assert!(
-            labels.contains(&slot.label.key.as_str()),
-            "slot {index} should be labelled {}: {labels:?}",
-            slot.label.key
+            labels.contains(&short.as_str()),
+            "slot {index} should be labelled {short}: {labels:?}"
         );
     }
     for (index, item) in assign.items.iter().enumerate() {
@@ -657,7 +661,8 @@ fn face_down_action_cards_do_not_reveal_their_identity() {
             .filter_map(|n| n.attribute("data-msg"))
             .collect();
         if position < revealed {
-            assert_eq!(keys, vec![cards.actions[action].name.as_str()], "{id}");
+            let short = shogun::render::short_label(&cards.actions[action].name).key;
+            assert_eq!(keys, vec![short.as_str()], "{id}");
         } else {
             assert_eq!(keys, vec!["render.face-down"], "{id}");
         }
@@ -901,5 +906,82 @@ fn regression_an_authored_map_showed_catalogue_keys_for_its_province_names() {
             "{:?}",
             choice.label
         );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sizes
+
+/// The font size of a text element: its own attribute or its class's.
+fn font_size(node: roxmltree::Node) -> f32 {
+    if let Some(size) = node.attribute("font-size") {
+        return size.parse().expect("a number");
+    }
+    match node.attribute("class").unwrap_or("") {
+        c if c.split(' ').any(|c| c == "title") => 16.0,
+        c if c.split(' ').any(|c| c == "label") => 13.0,
+        _ => panic!("a text without a size: {node:?}"),
+    }
+}
+
+#[test]
+fn no_text_of_the_map_is_smaller_than_11_px_at_1280x800_and_no_part_is_smaller_than_13_units() {
+    // At 1280x800 the map part fills about 860 x 700 px; its viewBox is scaled to fit.
+    let five_isles = include_str!("../../../maps/shogun/examples/five-isles.toml");
+    for (map, seed) in [
+        (SUN_MAP, 21),
+        (shogun::data::MOON_MAP, 22),
+        (five_isles, 23),
+    ] {
+        let mut table = seeded(seed);
+        let mut game = Shogun::create(
+            &Setup {
+                map: map.into(),
+                options: Vec::new(),
+                seats: 4,
+            },
+            &default_options(),
+            &mut table,
+        )
+        .expect("a game");
+        let mut step = 0;
+        loop {
+            if step % 40 == 0 || game.state.is_over() {
+                check_sizes(&game);
+            }
+            let pending = game.pending();
+            let Some(decision) = pending.first() else {
+                break;
+            };
+            let action = random_action(&decision.kind, &mut table);
+            game.apply(decision.seat, &action, &mut table)
+                .expect("accepted");
+            step += 1;
+        }
+    }
+}
+
+fn check_sizes(game: &ShogunGame) {
+    for viewer in viewers(game.state.seats) {
+        for part in shogun::render::parts(&game.state, viewer) {
+            let (w, h) = shogun::render::view_box(&part.svg);
+            let doc = roxmltree::Document::parse(&part.svg).expect("XML");
+            for text in doc.descendants().filter(|n| n.has_tag_name("text")) {
+                let size = font_size(text);
+                assert!(
+                    size >= shogun::render::MIN_FONT,
+                    "{}: {size} in {text:?}",
+                    part.id
+                );
+                if part.kind == shogun::render::Kind::Map {
+                    let scale = (860.0 / w).min(700.0 / h);
+                    assert!(
+                        size * scale >= 11.0,
+                        "{w}x{h}: {size} units is {} px",
+                        size * scale
+                    );
+                }
+            }
+        }
     }
 }
