@@ -32,6 +32,13 @@ pub struct Entry {
     pub drops: Vec<u32>,
 }
 
+impl Entry {
+    /// The event with its drops.
+    pub fn into_event(self) -> Event {
+        self.event.with_drops(self.drops)
+    }
+}
+
 impl Log {
     /// An empty log for a new call.
     pub fn new() -> Log {
@@ -65,9 +72,9 @@ impl Log {
         &self.entries
     }
 
-    /// The events, in order.
+    /// The events with their drops, in order.
     pub fn into_events(self) -> Vec<Event> {
-        self.entries.into_iter().map(|e| e.event).collect()
+        self.entries.into_iter().map(Entry::into_event).collect()
     }
 }
 
@@ -1177,6 +1184,15 @@ pub fn revolt(
 }
 
 fn end_season(state: &mut State, table: &mut dyn Table, log: &mut Log) {
+    // A pause after the season's last action, with where everyone stands.
+    log.push(
+        Event::public(
+            Message::new("log.season-over")
+                .key("season", season_key(state.season))
+                .number("year", state.year),
+        )
+        .with_summary(crate::summary::season(state)),
+    );
     state.current_event = None;
     state.special_holder = vec![None; state.special_layout.len()];
     state.plans = vec![None; state.seats as usize];
@@ -1267,11 +1283,13 @@ fn end_winter(state: &mut State, table: &mut dyn Table, log: &mut Log) {
                 .number("vp", state.players[seat as usize].vp),
         );
     }
+    // Asks the host to keep this winter's board and scores in the game record, and the players
+    // to pause on the scoring.
+    let summary = crate::summary::winter(state, &lines, winter_rice_loss(state));
     state.score_lines.extend(lines);
-    // Asks the host to keep this winter's board and scores in the game record.
-    say(
-        log,
-        Message::new("milestone.winter-scored").number("year", state.year),
+    log.push(
+        Event::public(Message::new("milestone.winter-scored").number("year", state.year))
+            .with_summary(summary),
     );
     if state.year >= state.settings.years {
         state.phase = Phase::Over;

@@ -1437,7 +1437,7 @@ fn final_result(result: &sdk::GameResult) -> String {
 /// groups still to place.
 fn draft_area(state: &State, draft: &Draft, viewer: Viewer, choices: &Choices) -> String {
     let groups_w = draft.groups.iter().map(Vec::len).max().unwrap_or(0) as f32 * 32.0 + 30.0;
-    let width = (2.0f32 * 130.0 + 100.0).max(groups_w) + 4.0;
+    let width = (2.0f32 * 130.0 + 160.0).max(groups_w) + 4.0;
     let height = 76.0 + state.seats as f32 * 34.0;
     let mut doc = begin(width, height, "#f4ecd8");
     let y = 4.0;

@@ -278,3 +278,202 @@ fn regression_a_theatre_planned_where_one_stood_was_skipped_for_no_free_building
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Events, drops and summaries
+
+#[test]
+fn a_battle_and_a_revolt_in_one_answer_are_two_events_each_with_its_own_drop_in_order() {
+    let text = position_text("battle_farmers_defend").replacen(
+        "[[seat]]\nchests = 5\n\n[[seat]]\nchests = 5\n\n[[seat]]",
+        "[[seat]]\nchests = 5\n\n[[seat]]\nchests = 5\nplan = { confiscate-rice = \"sagami\" }\n\n[[seat]]",
+        1,
+    ) + "\n[[province]]\nid = \"sagami\"\nowner = 2\narmies = 3\nrevolts = 1\n";
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_text(4, &text, &mut table);
+    pick(&mut game, 0, "province:musashi", &mut table);
+    table.then_tower_returns(vec![cubes(0, 4), cubes(1, 2), farmers(3)]);
+    table.then_tower_returns(vec![cubes(2, 3)]);
+    let events = game
+        .apply(0, &Action::Number(4), &mut table)
+        .expect("accepted");
+    let with_drops: Vec<(&str, &[u32])> = events
+        .iter()
+        .filter(|e| !e.drops.is_empty())
+        .map(|e| (e.text.key.as_str(), e.drops.as_slice()))
+        .collect();
+    assert_eq!(
+        with_drops,
+        vec![
+            ("log.attack-player-held", &[0][..]),
+            ("log.revolt-put-down", &[1][..]),
+        ]
+    );
+    // The battle's caption: who attacks whom, where, from where, with how many, what came out
+    // and what stays.
+    let battle = &events
+        .iter()
+        .find(|e| e.text.key == "log.attack-player-held")
+        .unwrap()
+        .text;
+    assert_eq!(number(battle, "armies"), Some(4));
+    assert_eq!(number(battle, "defending"), Some(3));
+    assert_eq!(number(battle, "out"), Some(4));
+    assert_eq!(number(battle, "outdefending"), Some(2));
+    assert_eq!(number(battle, "outfarmers"), Some(3));
+    assert_eq!(number(battle, "left"), Some(1));
+    assert_eq!(key_arg(battle, "from").as_deref(), Some("province.kai"));
+    assert_eq!(
+        key_arg(battle, "province").as_deref(),
+        Some("province.musashi")
+    );
+    // Confiscating rice and the revolt it raised are two steps.
+    let keys: Vec<&str> = events.iter().map(|e| e.text.key.as_str()).collect();
+    let rice = keys.iter().position(|k| *k == "log.rice").expect("rice");
+    assert_eq!(keys[rice + 1], "log.revolt-put-down");
+    // The season ended in the same answer: a pause with where everyone stands.
+    let season = events
+        .iter()
+        .find(|e| e.text.key == "log.season-over")
+        .expect("the season's end");
+    let summary = season.summary.as_ref().expect("a summary");
+    assert_eq!(summary.title.key, "summary.season");
+    assert_eq!(summary.lines.len(), 4 * 4);
+    assert!(
+        summary
+            .lines
+            .iter()
+            .all(|l| l.seat.is_some() && l.value.is_some())
+    );
+}
+
+#[test]
+fn every_answer_names_its_drops_once_in_order_and_every_winter_and_season_pauses() {
+    use sdk::testing::SeededTable;
+    for seed in 0..6u8 {
+        let mut table = SeededTable::new([seed; 32]);
+        let options =
+            sdk::Options::resolve(&<shogun::Shogun as sdk::Ruleset>::info().options, &[]).unwrap();
+        let mut game = <shogun::Shogun as sdk::Ruleset>::create(
+            &setup(3 + u32::from(seed % 3), shogun::data::SUN_MAP),
+            &options,
+            &mut table,
+        )
+        .expect("a game");
+        let (mut winters, mut seasons) = (0, 0);
+        while let Some(decision) = game.pending().first().cloned() {
+            let action = sdk::random_action(&decision.kind, &mut table);
+            let events = game.apply(decision.seat, &action, &mut table).unwrap();
+            let drops: Vec<u32> = events.iter().flat_map(|e| e.drops.clone()).collect();
+            assert_eq!(
+                drops,
+                (0..drops.len() as u32).collect::<Vec<_>>(),
+                "{events:?}"
+            );
+            for event in &events {
+                if !event.drops.is_empty() {
+                    assert_eq!(event.drops.len(), 1, "one drop per battle or revolt");
+                    assert!(
+                        event.text.key.starts_with("log.attack-")
+                            || event.text.key.starts_with("log.revolt-"),
+                        "{event:?}"
+                    );
+                }
+                match (event.text.key.as_str(), &event.summary) {
+                    ("milestone.winter-scored", Some(summary)) => {
+                        winters += 1;
+                        assert_eq!(summary.title.key, "summary.winter");
+                        for seat in 0..game.state.seats {
+                            let total = summary
+                                .lines
+                                .iter()
+                                .find(|l| l.seat == Some(seat) && l.label.key == "summary.total")
+                                .and_then(|l| l.value);
+                            assert_eq!(
+                                total,
+                                Some(i64::from(game.state.players[seat as usize].vp))
+                            );
+                        }
+                    }
+                    ("log.season-over", Some(_)) => seasons += 1,
+                    (key, Some(_)) => panic!("a summary on {key}"),
+                    _ => {}
+                }
+            }
+        }
+        assert_eq!(winters, 2, "seed {seed}");
+        assert_eq!(seasons, 6, "seed {seed}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Choices and privacy
+
+fn detail_of(game: &ShogunGame, seat: u32, id: &str) -> Message {
+    let pending = game.pending();
+    let DecisionKind::Choose(choose) = &pending.iter().find(|d| d.seat == seat).unwrap().kind
+    else {
+        panic!("not a choice");
+    };
+    choose
+        .choices
+        .iter()
+        .find(|c| c.id == id)
+        .and_then(|c| c.detail.clone())
+        .unwrap_or_else(|| panic!("{id} has no detail"))
+}
+
+#[test]
+fn target_choices_say_whose_province_it_is_how_many_defend_and_move_or_attack() {
+    let text = position_text("battle_farmers_defend")
+        + "\n[[province]]\nid = \"sagami\"\nowner = 0\narmies = 2\n";
+    let game = from_text(4, &text, &mut ScriptedTable::new(1));
+    let attack = detail_of(&game, 0, "province:musashi");
+    assert_eq!(attack.key, "choice.detail-attack-player");
+    assert_eq!(number(&attack, "armies"), Some(3));
+    assert!(
+        attack
+            .args
+            .contains(&("owner".to_string(), MessageArg::Seat(1)))
+    );
+    let neutral = detail_of(&game, 0, "province:shinano");
+    assert_eq!(neutral.key, "choice.detail-attack-neutral");
+    assert_eq!(number(&neutral, "farmers"), Some(1));
+    let own = detail_of(&game, 0, "province:sagami");
+    assert_eq!(own.key, "choice.detail-move");
+    assert_eq!(number(&own, "armies"), Some(2));
+}
+
+#[test]
+fn only_planning_is_private() {
+    use sdk::testing::SeededTable;
+    let mut table = SeededTable::new([9; 32]);
+    let options =
+        sdk::Options::resolve(&<shogun::Shogun as sdk::Ruleset>::info().options, &[]).unwrap();
+    let mut game = <shogun::Shogun as sdk::Ruleset>::create(
+        &setup(4, shogun::data::SUN_MAP),
+        &options,
+        &mut table,
+    )
+    .unwrap();
+    let mut kinds = std::collections::BTreeSet::new();
+    while let Some(decision) = game.pending().first().cloned() {
+        let planning = matches!(game.state.phase, Phase::Planning);
+        assert_eq!(decision.private, planning, "{:?}", game.state.phase);
+        if let DecisionKind::Choose(choose) = &decision.kind
+            && matches!(game.state.phase, Phase::Draft)
+            && choose.choices.iter().any(|c| c.id.starts_with("face-up:"))
+        {
+            assert!(choose.choices.iter().all(|c| c.detail.is_some()));
+        }
+        kinds.insert(
+            format!("{:?}", game.state.phase)
+                .chars()
+                .take(5)
+                .collect::<String>(),
+        );
+        let action = sdk::random_action(&decision.kind, &mut table);
+        game.apply(decision.seat, &action, &mut table).unwrap();
+    }
+    assert!(kinds.len() >= 5, "{kinds:?}");
+}
