@@ -256,6 +256,7 @@ fn read(text: &str) -> (Option<Deck>, Vec<Diagnostic>) {
         );
     }
     let mut cards: BTreeMap<usize, Layout> = BTreeMap::new();
+    let mut numbers_seen: Vec<i64> = Vec::new();
     for card in &raw.card {
         let number = *card.get_ref().number.get_ref();
         let what = format!("card {number}");
@@ -266,9 +267,10 @@ fn read(text: &str) -> (Option<Deck>, Vec<Diagnostic>) {
                 &number_span,
                 format!("card number {number} is outside 1-{MAP_CARDS}"),
             );
-        } else if cards.contains_key(&(number as usize)) {
+        } else if numbers_seen.contains(&number) {
             report.error(&number_span, format!("card {number} is listed twice"));
         }
+        numbers_seen.push(number);
         if let Some(layout) = layout(&mut report, &what, &card.get_ref().squares) {
             if !has_dry_corner(&layout) {
                 report.warning(

@@ -77,6 +77,10 @@ fn playable_resources(state: &State, seat: Seat, plays: &[Play]) -> Vec<(Square,
 
 /// The decision of `seat`, if it has one.
 pub fn decision_of(state: &State, seat: Seat) -> Option<PendingDecision> {
+    // Placing is simultaneous: build only this seat's step, not every seat's.
+    if state.phase == Phase::Place {
+        return placement_decision(state, seat);
+    }
     pending(state).into_iter().find(|d| d.seat == seat)
 }
 

@@ -183,7 +183,11 @@ pub fn legal_origins(map: &PersonalMap, layout: &Layout, rotation: u8) -> Vec<Sq
     let Some((min_x, max_x, min_y, max_y)) = bounds(map) else {
         return Vec::new();
     };
-    let (width, height) = if rotation.is_multiple_of(2) { (2, 3) } else { (3, 2) };
+    let (width, height) = if rotation.is_multiple_of(2) {
+        (2, 3)
+    } else {
+        (3, 2)
+    };
     let mut origins = Vec::new();
     for y in (min_y - height + 1)..=max_y {
         for x in (min_x - width + 1)..=max_x {
@@ -198,8 +202,27 @@ pub fn legal_origins(map: &PersonalMap, layout: &Layout, rotation: u8) -> Vec<Sq
 /// The rotations in which the card can go somewhere.
 pub fn legal_rotations(map: &PersonalMap, layout: &Layout) -> Vec<u8> {
     (0..4)
-        .filter(|&r| !legal_origins(map, layout, r).is_empty())
+        .filter(|&r| has_legal_origin(map, layout, r))
         .collect()
+}
+
+/// Whether the card, turned `rotation`, fits anywhere: the first legal corner is enough.
+fn has_legal_origin(map: &PersonalMap, layout: &Layout, rotation: u8) -> bool {
+    let Some((min_x, max_x, min_y, max_y)) = bounds(map) else {
+        return false;
+    };
+    let (width, height) = if rotation.is_multiple_of(2) {
+        (2, 3)
+    } else {
+        (3, 2)
+    };
+    ((min_y - height + 1)..=max_y).any(|y| {
+        ((min_x - width + 1)..=max_x).any(|x| {
+            [Layer::Over, Layer::Under]
+                .into_iter()
+                .any(|layer| placement_problem(map, layout, (x, y), rotation, layer).is_none())
+        })
+    })
 }
 
 /// The smallest and largest column and row of the map.
