@@ -12,7 +12,7 @@ use sdk::{
     Table,
 };
 
-use crate::data::Colour;
+use crate::data::{Colour, SQUARES};
 use crate::engine::{self, legal_layers, legal_origins, legal_rotations};
 use crate::state::*;
 
@@ -21,7 +21,7 @@ fn choose(choices: Vec<Choice>, min: u32, max: u32) -> DecisionKind {
 }
 
 fn choice(id: String, label: Message) -> Choice {
-    Choice { id, label }
+    Choice::new(id, label)
 }
 
 fn card_choice(card: u8) -> Choice {
@@ -86,7 +86,15 @@ pub fn decision_of(state: &State, seat: Seat) -> Option<PendingDecision> {
 
 /// Every decision the game waits for.
 pub fn pending(state: &State) -> Vec<PendingDecision> {
-    let one = |seat, prompt, kind| vec![PendingDecision { seat, prompt, kind }];
+    // Only a decision among the cards of a hand shows what others may not see.
+    let one = |seat, prompt, kind| {
+        vec![PendingDecision {
+            seat,
+            prompt,
+            kind,
+            private: false,
+        }]
+    };
     match &state.phase {
         Phase::Trick {
             plays,
@@ -185,6 +193,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                     1,
                     1,
                 ),
+                private: false,
             })
             .collect(),
         Phase::Place => (0..state.seats)
@@ -204,6 +213,7 @@ fn hand_decision(state: &State, seat: Seat, prompt: Message) -> Vec<PendingDecis
         seat,
         prompt,
         kind: choose(choices, 1, 1),
+        private: true,
     }]
 }
 
@@ -230,12 +240,14 @@ fn placement_decision(state: &State, seat: Seat) -> Option<PendingDecision> {
             let mut choices: Vec<Choice> = legal_origins(&player.map, layout, rotation)
                 .into_iter()
                 .map(|s| {
+                    let (squares, _) = engine::overlap(&player.map, s, rotation);
                     choice(
                         format!("at:{}", square_id(s)),
                         Message::new("choice.position")
                             .number("column", s.0)
                             .number("row", s.1),
                     )
+                    .with_detail(Message::new("detail.position").number("squares", squares as i64))
                 })
                 .collect();
             choices.push(back());
@@ -247,9 +259,21 @@ fn placement_decision(state: &State, seat: Seat) -> Option<PendingDecision> {
         (Some(rotation), Some(origin)) => {
             let mut choices: Vec<Choice> = legal_layers(&player.map, layout, origin, rotation)
                 .into_iter()
-                .map(|layer| match layer {
-                    Layer::Over => choice("over".into(), Message::new("choice.over")),
-                    Layer::Under => choice("under".into(), Message::new("choice.under")),
+                .map(|layer| {
+                    let (squares, resources) = engine::overlap(&player.map, origin, rotation);
+                    match layer {
+                        Layer::Over => choice("over".into(), Message::new("choice.over"))
+                            .with_detail(
+                                Message::new("detail.over")
+                                    .number("squares", squares as i64)
+                                    .number("resources", resources as i64),
+                            ),
+                        Layer::Under => choice("under".into(), Message::new("choice.under"))
+                            .with_detail(
+                                Message::new("detail.under")
+                                    .number("visible", (SQUARES - squares) as i64),
+                            ),
+                    }
                 })
                 .collect();
             choices.push(back());
@@ -260,6 +284,7 @@ fn placement_decision(state: &State, seat: Seat) -> Option<PendingDecision> {
         seat,
         prompt,
         kind: choose(choices, 1, 1),
+        private: false,
     })
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use sdk::{Event, Message, Seat, SetupError, Table, TableExt};
+use sdk::{Event, Message, Seat, SetupError, Summary, SummaryLine, Table, TableExt};
 
 use crate::data::{COLOURS, Colour, Deck, Layout, MAP_CARDS, SQUARES, Terrain};
 use crate::state::*;
@@ -129,6 +129,17 @@ pub fn square_of(origin: Square, rotation: u8, index: usize) -> Square {
 /// The squares a card covers, by square index.
 pub fn footprint(origin: Square, rotation: u8) -> [Square; SQUARES] {
     std::array::from_fn(|i| square_of(origin, rotation, i))
+}
+
+/// How many squares of the map a card at `origin` turned `rotation` lies on, and how many of
+/// them hold a resource: what placing it over covers, what placing it under leaves visible.
+pub fn overlap(map: &PersonalMap, origin: Square, rotation: u8) -> (usize, usize) {
+    let cells: Vec<_> = footprint(origin, rotation)
+        .iter()
+        .filter_map(|s| map.cells.get(s))
+        .collect();
+    let resources = cells.iter().filter(|c| c.resource.is_some()).count();
+    (cells.len(), resources)
 }
 
 /// Why a placement breaks the rules: its catalogue key under `illegal.`.
@@ -553,12 +564,27 @@ fn score_game(state: &mut State, events: &mut Vec<Event>) {
         .iter()
         .map(|p| score_map(&p.map, &state.settings.points, state.scoring_card))
         .collect();
+    let mut lines = Vec::new();
     for (seat, sheet) in state.scores.iter().enumerate() {
         events.push(Event::public(
             Message::new("event.final-score")
                 .seat("player", seat as Seat)
                 .number("points", sheet.total),
         ));
+        for (label, points) in sheet.lines() {
+            lines.push(SummaryLine {
+                seat: Some(seat as Seat),
+                label: Message::new(label),
+                value: Some(points),
+            });
+        }
+    }
+    // The last score closes the game: its summary is the scoring sheet of every seat.
+    if let Some(last) = events.pop() {
+        events.push(last.with_summary(Summary {
+            title: Message::new("summary.final-title"),
+            lines,
+        }));
     }
     state.phase = Phase::Over;
 }

@@ -18,8 +18,9 @@ pub mod state;
 pub mod view;
 
 use sdk::{
-    Action, Diagnostic, Event, GameResult, Message, OptionSpec, Options, PendingDecision, Placing,
-    Rejection, RulesetInfo, ScoreLine, Seat, Setup, SetupError, Table, Viewer,
+    Action, BoardPart, Diagnostic, Event, GameResult, Message, OptionSpec, Options,
+    PendingDecision, Placing, Rejection, RulesetInfo, ScoreLine, Seat, Setup, SetupError, Table,
+    Viewer,
 };
 
 use crate::data::Deck;
@@ -133,7 +134,7 @@ impl sdk::Game for HonshuGame {
         view::view(&self.state, viewer).to_string()
     }
 
-    fn render(&self, viewer: Viewer) -> String {
+    fn render(&self, viewer: Viewer) -> Vec<BoardPart> {
         render::render(&self.state, viewer)
     }
 
@@ -180,13 +181,7 @@ pub fn final_result(state: &State) -> Option<GameResult> {
     }
     let mut breakdown = Vec::new();
     for (seat, sheet) in state.scores.iter().enumerate() {
-        for (label, points) in [
-            ("score.forests", sheet.forests),
-            ("score.town", sheet.town),
-            ("score.lakes", sheet.lakes),
-            ("score.factories", sheet.factories),
-            ("score.scoring-card", sheet.scoring_card),
-        ] {
+        for (label, points) in sheet.lines() {
             breakdown.push(ScoreLine {
                 seat: seat as Seat,
                 label: Message::new(label),

@@ -8,7 +8,7 @@
 
 use std::fmt::Write as _;
 
-use sdk::{Catalogue, DecisionKind, Message, MessageArg, Seat, Viewer};
+use sdk::{BoardPart, Catalogue, DecisionKind, Message, MessageArg, PartKind, Seat, Viewer};
 
 use crate::data::{Colour, Layout, Terrain};
 use crate::decide;
@@ -536,23 +536,19 @@ pub fn panels(state: &State, viewer: Viewer) -> Vec<Panel> {
     panels
 }
 
-/// Every panel in one document, stacked: the board as one SVG.
-pub fn render(state: &State, viewer: Viewer) -> String {
-    let panels = panels(state, viewer);
-    let width = panels.iter().map(|p| p.width).max().unwrap_or(100);
-    let height: i32 = panels.iter().map(|p| p.height + 10).sum();
-    let mut out = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" font-family="sans-serif">"#
-    );
-    let mut y = 0;
-    for panel in &panels {
-        let _ = write!(
-            out,
-            r#"<g transform="translate(0,{y})" data-part="{}">{}</g>"#,
-            panel.id, panel.body
-        );
-        y += panel.height + 10;
-    }
-    out.push_str("</svg>");
-    out
+/// The board as `viewer` sees it, one part per panel: the maps (the viewer's first), the table,
+/// the viewer's hand.
+pub fn render(state: &State, viewer: Viewer) -> Vec<BoardPart> {
+    panels(state, viewer)
+        .into_iter()
+        .map(|panel| {
+            let kind = match panel.kind {
+                PanelKind::Seat(seat) => PartKind::Seat(seat),
+                PanelKind::Table => PartKind::Table,
+            };
+            let mut part = BoardPart::new(panel.id.clone(), kind, panel.document());
+            part.title = panel.title;
+            part
+        })
+        .collect()
 }

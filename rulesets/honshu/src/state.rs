@@ -348,6 +348,19 @@ pub struct ScoreSheet {
     pub fallow: i64,
 }
 
+impl ScoreSheet {
+    /// The scoring categories, as (catalogue key, points), in the order they are shown.
+    pub fn lines(&self) -> [(&'static str, i64); 5] {
+        [
+            ("score.forests", self.forests),
+            ("score.town", self.town),
+            ("score.lakes", self.lakes),
+            ("score.factories", self.factories),
+            ("score.scoring-card", self.scoring_card),
+        ]
+    }
+}
+
 /// The whole game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
