@@ -19,10 +19,18 @@ function nameOf(rulesetId, name) {
   return String(name ?? '');
 }
 
-/** The display name of a choice option's value: the catalogue's `option.<name>.<value>` or `<value>` key, else the value. */
+/**
+ * The display name of a choice option's value: the first of the catalogue's keys
+ * `option.<name>.<value>`, `option-value.<name>.<value>`, `value.<name>.<value>`, `<value>`; else
+ * the value made readable ("open-war" -> "Open war"), counted as a missing text.
+ */
 function choiceName(rulesetId, optionName, value) {
-  for (const key of [`option.${optionName}.${value}`, value]) if (hasKey(rulesetId, key)) return nameOf(rulesetId, { key });
-  return value;
+  const keys = [`option.${optionName}.${value}`, `option-value.${optionName}.${value}`, `value.${optionName}.${value}`, value];
+  for (const key of keys) if (hasKey(rulesetId, key)) return nameOf(rulesetId, { key });
+  // Through the formatter, so the missing text is counted like any other.
+  messageText(rulesetId, { key: keys[0] }, () => '');
+  const words = String(value).replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** The JSON value of an OptionValue ({integer: 3} or plain 3). */
