@@ -137,7 +137,12 @@ export class DecisionController {
     );
     box.hidden = !this.notes.length;
     const form = this.panel.querySelector('form.decision');
-    if (form) form.dataset.warnings = String(warnings.length);
+    if (form) {
+      // For tests and scripts: which answer the notes are about, and the answer composed now.
+      form.dataset.warnings = String(warnings.length);
+      form.dataset.previewed = this.previewed || '';
+      form.dataset.draft = JSON.stringify(this.draftAction());
+    }
     const flag = this.panel.querySelector('.send-warning');
     if (flag) {
       flag.hidden = !warnings.length;

@@ -413,6 +413,11 @@ class GameScreen {
       this.decisionKey = null; // the next decision, even if shaped the same, starts fresh
       if (this.controller) this.controller.destroy();
       this.controller = null;
+      // The answered question goes at once, even while the story of the move holds the next board.
+      this.decision.hidden = true;
+      this.decision.replaceChildren();
+      const screen = this.root.querySelector('.game');
+      if (screen) screen.dataset.pending = '0';
       await this.refresh();
       return true;
     } catch (err) {
