@@ -148,6 +148,7 @@ test('a 4-seat game with 3 bots is played by clicking to the final results', { t
     await page.waitForTimeout(300);
     await bothShots(page, '05-results', phoneScrolls);
     const totalClicks = await clicks(page);
+    console.log(`# clicks for the whole game (lobby to results): ${totalClicks}; decisions ${steps}; ${JSON.stringify({ ...stats, placements: stats.placements.length, warningTexts: (stats.warningTexts || []).slice(0, 3) })}`);
 
     // Readable and reachable at 1280x800.
     const smallestText = Math.min(...measured.map((m) => m.smallestText));
@@ -186,7 +187,7 @@ test('a 4-seat game with 3 bots is played by clicking to the final results', { t
     if (stats.previews > 0 && EXPECT[ruleset.id]) assert.ok(stats.previewWarnings > 0, 'a plan with a warning was flagged before sending');
     const game = await api(`/api/games/${gameId}`);
     assert.equal(game.status, 'finished');
-    console.log(`# clicks for the whole game (lobby to results): ${totalClicks}; decisions ${steps}; two-battle updates told in order: ${doubles.length}; ${JSON.stringify({ ...stats, placements: stats.placements.length, warningTexts: (stats.warningTexts || []).slice(0, 3) })}`);
+    console.log(`# two-battle updates told in order: ${doubles.length}`);
 
     // The replay steps through the finished game and tells each step's battles too.
     await page.click('.results a[href^="#/replay/"]');

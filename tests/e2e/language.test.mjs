@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { allText, api, createGame, launch, openPage, pickRuleset, ROOT, shot } from './lib.mjs';
+import { allText, api, BASE, createGame, launch, openPage, pickRuleset, ROOT, shot } from './lib.mjs';
+import { answer, newStats, rng, waitForTurn } from './play.mjs';
 
 const LANGS = ['en', 'es', 'de', 'ro'];
 
@@ -53,6 +54,57 @@ test('the language switch translates the page and the ruleset\'s texts', { timeo
     await page.waitForSelector('#language');
     assert.equal(await page.locator('#language').inputValue(), 'ro');
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'ro');
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});
+
+test('over a whole game in Spanish, German and Romanian no text falls back to English or shows a raw key', { timeout: 30 * 60 * 1000 }, async () => {
+  const ruleset = await pickRuleset();
+  const map = (ruleset.maps.find((m) => m.valid !== false) || ruleset.maps[0]).id;
+  const short = { shogun: { years: 1 }, toy: { rounds: 1 } }[ruleset.id] || {};
+  const browser = await launch();
+  try {
+    const page = await openPage(browser);
+    await page.goto(`${BASE}/#/`);
+    await page.waitForSelector('#language');
+    await page.evaluate(() => localStorage.setItem('tenka.pace', 'instant'));
+    // The lobby (option names and values) in each language.
+    for (const lang of ['es', 'de', 'ro']) {
+      await page.selectOption('#language', lang);
+      await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+      await page.waitForSelector('#new-ruleset');
+    }
+    await createGame(page, { ruleset: ruleset.id, map, seats: ['human', ...Array(Math.max(3, ruleset.min_seats) - 1).fill('bot:random')], options: short, seed: '5eed0005'.padEnd(64, '0') });
+    await page.click('[data-play-seat="0"]');
+    await page.waitForSelector('.game[data-version]');
+    const random = rng(99);
+    const stats = newStats();
+    const langs = ['es', 'de', 'ro'];
+    let attempt = 0;
+    for (let step = 0; step < 800; step += 1) {
+      await waitForTurn(page, 300000);
+      // Every decision is seen in the next language; a switch redraws the log, so every event so
+      // far is written in each language too.
+      const lang = langs[step % langs.length];
+      await page.selectOption('#language', lang);
+      await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+      await page.waitForTimeout(50);
+      if ((await page.locator('.game').getAttribute('data-status')) === 'finished' && !(await page.locator('dialog.summary-dialog[open]').count())) break;
+      const outcome = await answer(page, random, stats, attempt);
+      attempt = outcome === 'rejected' ? attempt + 1 : 0;
+      assert.ok(attempt < 25, 'the same decision was refused 25 times in a row');
+    }
+    await page.waitForSelector('.results');
+    for (const lang of langs) {
+      await page.selectOption('#language', lang);
+      await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+      await page.waitForTimeout(100);
+      await shot(page, `language-results-${lang}`);
+    }
+    const fallbacks = await page.evaluate(() => (window.tenkaI18nFallbacks || []).filter((entry) => !/^[a-z]+:en:/.test(entry)));
+    assert.deepEqual(fallbacks, [], `texts shown in English or as raw keys: ${fallbacks.slice(0, 20).join(', ')}`);
     page.check();
   } finally {
     await browser.close();

@@ -216,7 +216,12 @@ export async function answer(page, random, stats, attempt = 0, { beforeSend } = 
     }
   }
   stats[kind] += 1;
-  const response = await responded;
+  const response = await responded.catch(async (err) => {
+    // Keep what the screen showed when an answer went nowhere.
+    const { shot } = await import('./lib.mjs');
+    await shot(page, `answer-timeout-${kind}`).catch(() => {});
+    throw err;
+  });
   if (response.status() === 200) {
     // The screen moves on, or holds the newest board while the story plays or pauses.
     await page.waitForFunction(

@@ -197,28 +197,43 @@ export class Board {
   }
 
   /**
-   * Gives every interactive element of the drawing a target of at least MIN_TARGET_PX: a
-   * transparent rectangle behind it, sized for the current zoom.
+   * Gives every interactive element of the drawing a target of at least MIN_TARGET_PX where there
+   * is room: a transparent rectangle behind its shapes, sized for the current zoom, that never
+   * covers another interactive element (so a click on an element always reaches that element).
    */
   padTargets() {
     if (!this.svg) return;
-    for (const el of this.svg.querySelectorAll('.tk-interactive')) {
-      let hit = el.querySelector(':scope > rect.tk-hit');
-      if (hit) hit.remove();
+    const elements = [...this.svg.querySelectorAll('.tk-interactive')];
+    for (const el of elements) el.querySelector(':scope > rect.tk-hit')?.remove();
+    const rects = elements.map((el) => el.getBoundingClientRect());
+    const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    elements.forEach((el, i) => {
+      const own = rects[i];
+      if (!own.width || (own.width >= MIN_TARGET_PX && own.height >= MIN_TARGET_PX)) return;
       const ctm = el.getScreenCTM();
       let box;
       try {
         box = el.getBBox();
       } catch {
-        continue;
+        return;
       }
-      if (!ctm || !box) continue;
+      if (!ctm || !box) return;
+      const grown = (k) => {
+        const width = own.width + (Math.max(own.width, MIN_TARGET_PX + 0.5) - own.width) * k;
+        const height = own.height + (Math.max(own.height, MIN_TARGET_PX + 0.5) - own.height) * k;
+        const cx = own.left + own.width / 2;
+        const cy = own.top + own.height / 2;
+        return { left: cx - width / 2, right: cx + width / 2, top: cy - height / 2, bottom: cy + height / 2, width, height };
+      };
+      const others = rects.filter((r, j) => j !== i && r.width);
+      let k = 1;
+      for (let tries = 0; tries < 6 && others.some((r) => overlaps(grown(k), r)); tries += 1) k /= 2;
+      if (others.some((r) => overlaps(grown(k), r))) return;
+      const target = grown(k);
       const scale = Math.hypot(ctm.a, ctm.b) || 1;
-      const need = MIN_TARGET_PX / scale + 0.5 / scale;
-      if (box.width * scale >= MIN_TARGET_PX && box.height * scale >= MIN_TARGET_PX) continue;
-      const width = Math.max(box.width, need);
-      const height = Math.max(box.height, need);
-      hit = document.createElementNS(SVG_NS, 'rect');
+      const width = target.width / scale;
+      const height = target.height / scale;
+      const hit = document.createElementNS(SVG_NS, 'rect');
       hit.setAttribute('class', 'tk-hit');
       hit.setAttribute('x', box.x + box.width / 2 - width / 2);
       hit.setAttribute('y', box.y + box.height / 2 - height / 2);
@@ -227,7 +242,7 @@ export class Board {
       hit.setAttribute('fill', 'transparent');
       hit.setAttribute('pointer-events', 'all');
       el.prepend(hit);
-    }
+    });
   }
 
   renderToolbar() {
