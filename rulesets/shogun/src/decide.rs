@@ -38,6 +38,7 @@ fn bonus_decision(
         .map(|s| state.board.cards().specials[s].name.clone())
         .unwrap_or_default();
     PendingDecision {
+        private: true,
         seat,
         prompt: Message::new("prompt.special-bonus")
             .key("special", special)
@@ -46,10 +47,12 @@ fn bonus_decision(
             Choice {
                 id: TAKE_BONUS.into(),
                 label: Message::new("choice.bonus-take").number("armies", with),
+                detail: None,
             },
             Choice {
                 id: DECLINE_BONUS.into(),
                 label: Message::new("choice.bonus-decline").number("armies", without),
+                detail: None,
             },
         ]),
     }
@@ -59,6 +62,7 @@ fn province_choice(state: &State, p: ProvinceId) -> Choice {
     Choice {
         id: format!("province:{}", state.board.provinces[p].id),
         label: state.province_label(p),
+        detail: None,
     }
 }
 
@@ -141,9 +145,11 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                     .map(|n| Choice {
                         id: format!("group:{n}"),
                         label: Message::new("choice.group").number("armies", n),
+                        detail: None,
                     })
                     .collect();
                 vec![PendingDecision {
+                    private: true,
                     seat,
                     prompt: Message::new("prompt.draft-group"),
                     kind: choose(choices),
@@ -157,15 +163,18 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                         id: format!("face-up:{i}"),
                         label: Message::new("choice.face-up")
                             .arg("province", state.province_arg(p)),
+                        detail: None,
                     })
                     .collect();
                 if !draft.deck.is_empty() {
                     choices.push(Choice {
                         id: "blind".into(),
                         label: Message::new("choice.blind"),
+                        detail: None,
                     });
                 }
                 vec![PendingDecision {
+                    private: true,
                     seat,
                     prompt: Message::new("prompt.draft-card"),
                     kind: choose(choices),
@@ -175,6 +184,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
         Phase::Planning => (0..state.seats)
             .filter(|&s| state.plans[s as usize].is_none())
             .map(|seat| PendingDecision {
+                private: true,
                 seat,
                 prompt: Message::new("prompt.plan"),
                 kind: DecisionKind::Assign(planning_decision(state, seat)),
@@ -196,9 +206,11 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                                 .clone(),
                         )
                         .number("space", space as i64 + 1),
+                    detail: None,
                 })
                 .collect();
             vec![PendingDecision {
+                private: true,
                 seat,
                 prompt: Message::new("prompt.special"),
                 kind: choose(choices),
@@ -256,8 +268,10 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                     choices.push(Choice {
                         id: "no-move".into(),
                         label: Message::new("choice.no-move"),
+                        detail: None,
                     });
                     vec![PendingDecision {
+                        private: true,
                         seat,
                         prompt: Message::new("prompt.move-target")
                             .arg("province", state.province_arg(from)),
@@ -270,6 +284,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                         .map(|q| province_choice(state, q))
                         .collect();
                     vec![PendingDecision {
+                        private: true,
                         seat,
                         prompt: Message::new("prompt.battle-target")
                             .arg("province", state.province_arg(from)),
@@ -278,6 +293,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 }
                 Stage::MoveCount { from, to } | Stage::BattleCount { from, to } => {
                     vec![PendingDecision {
+                        private: true,
                         seat,
                         prompt: Message::new("prompt.armies")
                             .arg("from", state.province_arg(from))
@@ -304,6 +320,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
             };
             let choices = queue.iter().map(|&q| province_choice(state, q)).collect();
             vec![PendingDecision {
+                private: true,
                 seat,
                 prompt: Message::new("prompt.revolt-order"),
                 kind: choose(choices),

@@ -15,8 +15,9 @@ pub mod state;
 pub mod view;
 
 use sdk::{
-    Action, Diagnostic, Event, GameResult, MapInfo, Message, OptionSpec, Options, PendingDecision,
-    Placing, Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
+    Action, BoardPart, Diagnostic, Event, GameResult, MapInfo, Message, OptionSpec, Options,
+    PartKind, PendingDecision, Placing, Rejection, RulesetInfo, Seat, Setup, SetupError, Table,
+    Viewer,
 };
 
 use crate::data::Board;
@@ -154,8 +155,12 @@ impl sdk::Game for ShogunGame {
         view::view(&self.state, viewer).to_string()
     }
 
-    fn render(&self, viewer: Viewer) -> String {
-        render::render(&self.state, viewer)
+    fn render(&self, viewer: Viewer) -> Vec<BoardPart> {
+        vec![BoardPart::new(
+            "map",
+            PartKind::Map,
+            render::render(&self.state, viewer),
+        )]
     }
 
     fn result(&self) -> Option<GameResult> {

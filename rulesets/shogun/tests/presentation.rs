@@ -220,7 +220,7 @@ fn every_render_of_a_whole_game_is_a_self_contained_translatable_svg() {
             if phases.insert(phase.clone()) || steps % 25 == 0 {
                 for viewer in viewers(seats) {
                     check_document(
-                        &game.render(viewer),
+                        &board_svg(&game, viewer),
                         &english,
                         &format!("{seats} seats, step {steps}, {phase}, {viewer:?}"),
                     );
@@ -237,7 +237,7 @@ fn every_render_of_a_whole_game_is_a_self_contained_translatable_svg() {
         }
         assert!(game.state.is_over(), "the random game ends");
         // The finished board lists every seat's placing.
-        let placings = attribute_values(&game.render(Viewer::Spectator), "data-msg")
+        let placings = attribute_values(&board_svg(&game, Viewer::Spectator), "data-msg")
             .into_iter()
             .filter(|k| k == "render.placing")
             .count();
@@ -257,7 +257,7 @@ fn every_render_of_a_whole_game_is_a_self_contained_translatable_svg() {
 #[test]
 fn provinces_are_grouped_under_their_ids_and_owners_carry_seat_classes_and_symbols() {
     let (game, _table) = planning_game(3);
-    let svg = game.render(Viewer::Spectator);
+    let svg = board_svg(&game, Viewer::Spectator);
     let doc = roxmltree::Document::parse(&svg).expect("XML");
     for (p, info) in game.state.board.provinces.iter().enumerate() {
         let id = format!("province-{}", info.id);
@@ -335,7 +335,7 @@ fn planning_draws_one_item_per_card_in_hand_and_one_slot_per_space() {
         let DecisionKind::Assign(assign) = decision_of(&game, seat).kind else {
             panic!("planning is an assign decision")
         };
-        let svg = game.render(Viewer::Seat(seat));
+        let svg = board_svg(&game, Viewer::Seat(seat));
         let items = indices(&svg, "data-item");
         let slots = indices(&svg, "data-slot");
         assert_eq!(
@@ -355,7 +355,7 @@ fn planning_draws_one_item_per_card_in_hand_and_one_slot_per_space() {
             "planning offers no choice"
         );
     }
-    let spectator = game.render(Viewer::Spectator);
+    let spectator = board_svg(&game, Viewer::Spectator);
     assert!(
         indices(&spectator, "data-item").is_empty() && indices(&spectator, "data-slot").is_empty()
     );
@@ -367,7 +367,7 @@ fn the_slot_of_each_space_is_the_space_the_decision_names() {
     let DecisionKind::Assign(assign) = decision_of(&game, 0).kind else {
         panic!("assign")
     };
-    let svg = game.render(Viewer::Seat(0));
+    let svg = board_svg(&game, Viewer::Seat(0));
     let doc = roxmltree::Document::parse(&svg).expect("XML");
     for (index, slot) in assign.slots.iter().enumerate() {
         let node = doc
@@ -410,7 +410,7 @@ fn target_province_choices_are_the_provinces_on_the_map() {
         panic!("a target is a choose decision")
     };
     assert!(!choose.choices.is_empty());
-    let svg = game.render(Viewer::Seat(0));
+    let svg = board_svg(&game, Viewer::Seat(0));
     let doc = roxmltree::Document::parse(&svg).expect("XML");
     for (index, choice) in choose.choices.iter().enumerate() {
         let province = choice
@@ -435,7 +435,7 @@ fn target_province_choices_are_the_provinces_on_the_map() {
     // Nobody else is asked: their boards offer nothing.
     for viewer in [Viewer::Seat(1), Viewer::Spectator] {
         assert!(
-            indices(&game.render(viewer), "data-choice").is_empty(),
+            indices(&board_svg(&game, viewer), "data-choice").is_empty(),
             "{viewer:?}"
         );
     }
@@ -447,7 +447,7 @@ fn a_move_is_chosen_or_declined_on_the_board() {
     let DecisionKind::Choose(choose) = decision_of(&game, 0).kind else {
         panic!("choose")
     };
-    let svg = game.render(Viewer::Seat(0));
+    let svg = board_svg(&game, Viewer::Seat(0));
     let doc = roxmltree::Document::parse(&svg).expect("XML");
     for (index, choice) in choose.choices.iter().enumerate() {
         let element = match choice.id.strip_prefix("province:") {
@@ -485,7 +485,7 @@ fn special_cards_and_draft_picks_are_chosen_on_the_board() {
     let DecisionKind::Choose(choose) = &decision.kind else {
         panic!("choose")
     };
-    let svg = game.render(Viewer::Seat(decision.seat));
+    let svg = board_svg(&game, Viewer::Seat(decision.seat));
     let doc = roxmltree::Document::parse(&svg).expect("XML");
     for (index, choice) in choose.choices.iter().enumerate() {
         let space = choice.id.strip_prefix("space:").expect("a special space");
@@ -505,7 +505,7 @@ fn special_cards_and_draft_picks_are_chosen_on_the_board() {
     let DecisionKind::Choose(choose) = &decision.kind else {
         panic!("choose")
     };
-    let svg = game.render(Viewer::Seat(decision.seat));
+    let svg = board_svg(&game, Viewer::Seat(decision.seat));
     assert_eq!(
         indices(&svg, "data-choice").len(),
         choose.choices.len(),
@@ -585,17 +585,17 @@ fn other_seats_and_spectators_never_see_a_plan_or_a_bid() {
         Viewer::Spectator,
     ] {
         assert_eq!(
-            first.render(viewer),
-            second.render(viewer),
+            board_svg(&first, viewer),
+            board_svg(&second, viewer),
             "{viewer:?} can tell the plans apart"
         );
     }
     // Seat 0 sees its own plan: the distinctive card sits on the first space of its board.
     assert_ne!(
-        first.render(Viewer::Seat(0)),
-        second.render(Viewer::Seat(0))
+        board_svg(&first, Viewer::Seat(0)),
+        board_svg(&second, Viewer::Seat(0))
     );
-    let svg = first.render(Viewer::Seat(0));
+    let svg = board_svg(&first, Viewer::Seat(0));
     let doc = roxmltree::Document::parse(&svg).expect("XML");
     let spaces: Vec<_> = doc
         .descendants()
@@ -610,7 +610,7 @@ fn other_seats_and_spectators_never_see_a_plan_or_a_bid() {
         "seat 0's own plan is shown: {first_space:?}"
     );
     // The spectator's board shows no planning board at all.
-    let spectator = first.render(Viewer::Spectator);
+    let spectator = board_svg(&first, Viewer::Spectator);
     assert!(!spectator.contains("plan-space"));
 }
 
@@ -619,7 +619,7 @@ fn bids_show_once_revealed() {
     let (game, _table) = position_game(4, "bids");
     // Every plan was given, so the bids are open and the specials are being chosen.
     assert!(game.state.bids_revealed);
-    let svg = game.render(Viewer::Spectator);
+    let svg = board_svg(&game, Viewer::Spectator);
     let keys = attribute_values(&svg, "data-msg");
     assert!(
         keys.iter().any(|k| k == "render.bid-province"),
@@ -647,11 +647,19 @@ fn face_down_action_cards_do_not_reveal_their_identity() {
     let mut rotated = game.clone();
     rotated.state.action_layout[revealed..].rotate_left(1);
     for viewer in viewers(4) {
-        assert_eq!(game.render(viewer), swapped.render(viewer), "{viewer:?}");
-        assert_eq!(game.render(viewer), rotated.render(viewer), "{viewer:?}");
+        assert_eq!(
+            board_svg(&game, viewer),
+            board_svg(&swapped, viewer),
+            "{viewer:?}"
+        );
+        assert_eq!(
+            board_svg(&game, viewer),
+            board_svg(&rotated, viewer),
+            "{viewer:?}"
+        );
     }
     // The face-up cards are named in the row, in their order; face-down ones are not named.
-    let svg = game.render(Viewer::Spectator);
+    let svg = board_svg(&game, Viewer::Spectator);
     let doc = roxmltree::Document::parse(&svg).expect("XML");
     let cards = game.state.board.cards();
     for (position, &action) in game.state.action_layout.iter().enumerate() {
@@ -676,7 +684,7 @@ fn face_down_action_cards_do_not_reveal_their_identity() {
 fn placements_on_played_action_cards_become_public() {
     let (game, _table) = position_game(4, "battle_farmers_defend");
     // Battle/Move A is being played; seat 0 put Kai on it.
-    let svg = game.render(Viewer::Spectator);
+    let svg = board_svg(&game, Viewer::Spectator);
     let doc = roxmltree::Document::parse(&svg).expect("XML");
     let node = doc
         .descendants()
@@ -781,7 +789,7 @@ fn regression_an_authored_map_showed_catalogue_keys_for_its_province_names() {
     let names: BTreeSet<&str> = board.provinces.iter().map(|p| p.name.as_str()).collect();
 
     // (1) The board names every province by the map's name, never by a raw key.
-    let svg = game.render(Viewer::Spectator);
+    let svg = board_svg(&game, Viewer::Spectator);
     check_document(&svg, &english, "five isles, spectator");
     assert!(svg.contains(">Windgate<"), "Windgate is not named");
     let doc = roxmltree::Document::parse(&svg).expect("XML");
@@ -889,7 +897,7 @@ fn regression_an_authored_map_showed_catalogue_keys_for_its_province_names() {
     // (3) The printed board keeps its catalogue keys, so every language translates its names.
     let mut table = seeded(43);
     let printed = game_on(SUN_MAP, Vec::new(), &mut table);
-    let svg = printed.render(Viewer::Spectator);
+    let svg = board_svg(&printed, Viewer::Spectator);
     assert!(svg.contains(r#"data-msg="province.aki""#));
     assert!(!svg.contains(r#"data-msg="name""#));
     let decision = printed.pending().remove(0);
@@ -910,4 +918,11 @@ fn regression_an_authored_map_showed_catalogue_keys_for_its_province_names() {
             choice.label
         );
     }
+}
+
+/// The whole board as one SVG document: the ruleset draws it as a single map part.
+fn board_svg(game: &impl sdk::Game, viewer: Viewer) -> String {
+    let mut parts = game.render(viewer);
+    assert_eq!(parts.len(), 1, "one part");
+    parts.remove(0).svg
 }
