@@ -26,7 +26,7 @@ test('every UI text exists in every language', () => {
 
 test('the language switch translates the page and the ruleset\'s texts', { timeout: 5 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
-  const map = (ruleset.maps.find((m) => m.valid !== false) || ruleset.maps[0]).id;
+  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id; // none for a ruleset that takes no map
   const browser = await launch();
   try {
     const page = await openPage(browser);
@@ -62,7 +62,7 @@ test('the language switch translates the page and the ruleset\'s texts', { timeo
 
 test('over a whole game in Spanish, German and Romanian no text falls back to English or shows a raw key', { timeout: 30 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
-  const map = (ruleset.maps.find((m) => m.valid !== false) || ruleset.maps[0]).id;
+  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id; // none for a ruleset that takes no map
   const short = { shogun: { years: 1 }, toy: { rounds: 1 } }[ruleset.id] || {};
   const browser = await launch();
   try {
@@ -104,7 +104,16 @@ test('over a whole game in Spanish, German and Romanian no text falls back to En
       await shot(page, `language-results-${lang}`);
     }
     const fallbacks = await page.evaluate(() => (window.tenkaI18nFallbacks || []).filter((entry) => !/^[a-z]+:en:/.test(entry)));
-    assert.deepEqual(fallbacks, [], `texts shown in English or as raw keys: ${fallbacks.slice(0, 20).join(', ')}`);
+    // Said by whose catalogue lacks what: a raw key is missing from the ruleset's catalogue in every
+    // language; an English text from that language's catalogue.
+    const missing = (source, how) => [...new Set(fallbacks.filter((e) => e.startsWith(`${source}:`) && e.endsWith(`:${how}`)).map((e) => e.split(':')[2]))];
+    const langsOf = (source, key, how) => [...new Set(fallbacks.filter((e) => e.startsWith(`${source}:`) && e.split(':')[2] === key && e.endsWith(`:${how}`)).map((e) => e.split(':')[1]))].join('/');
+    const said = [
+      missing('ruleset', 'raw').length ? `the ruleset's catalogue has no key ${missing('ruleset', 'raw').join(', ')} (shown raw)` : '',
+      missing('ruleset', 'english').length ? `the ruleset's catalogue lacks in some languages: ${missing('ruleset', 'english').slice(0, 20).map((k) => `${k} (${langsOf('ruleset', k, 'english')})`).join(', ')}` : '',
+      missing('ui', 'raw').length || missing('ui', 'english').length ? `the UI catalogue lacks: ${[...missing('ui', 'raw'), ...missing('ui', 'english')].join(', ')}` : '',
+    ].filter(Boolean);
+    assert.deepEqual(fallbacks, [], `texts shown in English or as raw keys: ${said.join('; ')}`);
     page.check();
   } finally {
     await browser.close();

@@ -157,6 +157,7 @@ export async function checkPreview(page, stats, token, gameId) {
   if (shown.warnings !== serverWarnings) throw new Error(`the preview shows ${shown.warnings} warnings, the server gives ${serverWarnings}`);
   if (serverWarnings && !shown.flag) throw new Error('a warning is not flagged next to the send button');
   stats.previews = (stats.previews || 0) + 1;
+  stats.previewNotes = (stats.previewNotes || 0) + notes.length;
   if (serverWarnings) {
     stats.previewWarnings = (stats.previewWarnings || 0) + 1;
     stats.warningTexts = [...(stats.warningTexts || []), ...shown.keys];

@@ -61,6 +61,9 @@ export function language() {
 export async function setLanguage(code, { store = true } = {}) {
   if (!LANGUAGES.some(([c]) => c === code)) code = 'en';
   uiTexts = code === 'en' ? uiEnglish : await loadJson(`i18n/${code}.json`).catch(() => uiEnglish);
+  // The rulesets' catalogues already in use are fetched in the new language before it applies, so
+  // nothing drawn meanwhile (a view arriving from the stream) shows English for a moment.
+  await Promise.all([...catalogueVersions].map(([id, version]) => fetchCatalogue(id, version === 'current' ? undefined : version, code)));
   current = code;
   document.documentElement.lang = code;
   if (store) setPref('lang', code);
@@ -102,17 +105,18 @@ export async function loadCatalogue(rulesetId, version) {
     for (const key of [...catalogues.keys()]) if (key.startsWith(`${rulesetId}/`)) catalogues.delete(key);
     catalogueVersions.set(rulesetId, wanted);
   }
-  const base = (lang) => `/api/rulesets/${encodeURIComponent(rulesetId)}/catalogue/${lang}`;
-  const fetchOne = async (lang) => {
-    const cacheKey = `${rulesetId}/${lang}`;
-    if (!catalogues.has(cacheKey)) {
-      let value = null;
-      if (version) value = await loadJson(`${base(lang)}?version=${encodeURIComponent(version)}`).catch(() => null);
-      if (!value) value = await loadJson(base(lang)).catch(() => ({}));
-      catalogues.set(cacheKey, value && typeof value === 'object' ? value : {});
-    }
-  };
-  await Promise.all([fetchOne('en'), fetchOne(current)]);
+  await Promise.all([fetchCatalogue(rulesetId, version, 'en'), fetchCatalogue(rulesetId, version, current)]);
+}
+
+/** Fetches one language of a ruleset's catalogue into the cache, unless it is there. */
+async function fetchCatalogue(rulesetId, version, lang) {
+  const base = `/api/rulesets/${encodeURIComponent(rulesetId)}/catalogue/${lang}`;
+  const cacheKey = `${rulesetId}/${lang}`;
+  if (catalogues.has(cacheKey)) return;
+  let value = null;
+  if (version) value = await loadJson(`${base}?version=${encodeURIComponent(version)}`).catch(() => null);
+  if (!value) value = await loadJson(base).catch(() => ({}));
+  catalogues.set(cacheKey, value && typeof value === 'object' ? value : {});
 }
 
 function template(rulesetId, key, { count = false } = {}) {

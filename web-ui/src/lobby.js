@@ -34,6 +34,11 @@ function choiceName(rulesetId, optionName, value) {
 }
 
 /** The JSON value of an OptionValue ({integer: 3} or plain 3). */
+/** A ruleset that ships no map takes none (the host stores such a game's map as "none"). */
+function takesNoMap(ruleset) {
+  return !(ruleset.maps || []).length;
+}
+
 function plainValue(value) {
   if (value && typeof value === 'object') {
     const [kind] = Object.keys(value);
@@ -71,9 +76,12 @@ class Lobby {
     this.mine = h('section', { class: 'panel my-games', 'aria-labelledby': 'mine-title' });
     this.all = h('section', { class: 'panel all-games', 'aria-labelledby': 'all-title' });
     replace(this.root, h('div', { class: 'lobby' }, h('div', { class: 'lobby-left' }, this.createdPanel, this.createPanel), h('div', { class: 'lobby-right' }, this.mine, this.all)));
-    // Start with the ruleset asked for, else one that can be played: one with a valid map.
+    // Start with the ruleset asked for, else one that can be played: one that takes no map or has
+    // a valid one.
     const playable =
-      this.rulesets.find((r) => r.id === wantedRuleset) || this.rulesets.find((r) => (r.maps || []).some((m) => m.valid !== false)) || this.rulesets[0];
+      this.rulesets.find((r) => r.id === wantedRuleset) ||
+      this.rulesets.find((r) => takesNoMap(r) || r.maps.some((m) => m.valid !== false)) ||
+      this.rulesets[0];
     if (playable) await this.selectRuleset(playable.id, wantedMap);
     else replace(this.createPanel, h('p', {}, t('lobby.no-rulesets')));
     await this.renderGames();
@@ -109,9 +117,11 @@ class Lobby {
     const rulesetSelect = h('select', { id: 'new-ruleset', name: 'ruleset' }, this.rulesets.map((r) => h('option', { value: r.id, selected: r.id === f.ruleset }, `${r.name} ${r.version}`)));
     rulesetSelect.addEventListener('change', () => this.selectRuleset(rulesetSelect.value));
 
-    // Every map on offer; a map with errors is shown but cannot be chosen.
-    const mapSelect = h('select', { id: 'new-map', name: 'map' }, mapOptions(ruleset, f.map, { disableInvalid: true }));
-    mapSelect.addEventListener('change', () => (f.map = mapSelect.value));
+    // Every map on offer; a map with errors is shown but cannot be chosen. A ruleset that ships no
+    // map takes none: no picker, and the request names no map.
+    const noMap = takesNoMap(ruleset);
+    const mapSelect = noMap ? null : h('select', { id: 'new-map', name: 'map' }, mapOptions(ruleset, f.map, { disableInvalid: true }));
+    if (mapSelect) mapSelect.addEventListener('change', () => (f.map = mapSelect.value));
 
     const variantSelect = h(
       'select',
@@ -170,7 +180,7 @@ class Lobby {
       'form',
       { class: 'create-form', novalidate: true },
       field('new-ruleset', t('lobby.ruleset'), rulesetSelect),
-      field('new-map', t('lobby.map'), mapSelect),
+      noMap ? null : field('new-map', t('lobby.map'), mapSelect),
       field('new-variant', t('lobby.variant'), variantSelect),
       field('new-count', t('lobby.players'), countSelect),
       seatRows,
@@ -214,7 +224,7 @@ class Lobby {
   check() {
     const ruleset = this.ruleset();
     const f = this.form;
-    if (!f.map) return t('lobby.error-map');
+    if (!f.map && !takesNoMap(ruleset)) return t('lobby.error-map');
     for (const option of ruleset.options || []) {
       const kindName = Object.keys(option.kind && typeof option.kind === 'object' ? option.kind : { [option.kind]: null })[0];
       const spec = option.kind && typeof option.kind === 'object' ? option.kind[kindName] : null;
@@ -245,13 +255,13 @@ class Lobby {
     }
     const body = {
       ruleset: f.ruleset,
-      map: f.map,
       // 'human' is a seat played on this device (its token comes back); 'invite' one for another
       // person (an invite code comes back).
       seats: f.seats
         .slice(0, f.count)
         .map((s) => (s.kind === 'bot' ? { kind: 'bot', bot: s.bot } : { kind: 'human', ...(s.kind === 'human' ? { creator: true } : {}), ...(s.name.trim() ? { name: s.name.trim() } : {}) })),
     };
+    if (!takesNoMap(ruleset)) body.map = f.map;
     if (f.variant) body.variant = f.variant;
     if (Object.keys(options).length) body.options = options;
     if (f.seed) body.seed = f.seed.toLowerCase();
@@ -318,7 +328,9 @@ class Lobby {
       const ruleset = this.rulesets.find((r) => r.id === game.ruleset);
       const map = ruleset && (ruleset.maps || []).find((m) => m.id === game.map);
       const when = Number(game.created_at) ? new Date(Number(game.created_at)).toLocaleString(language(), { dateStyle: 'short', timeStyle: 'short' }) : '';
-      return h('span', { class: 'game-what' }, `${ruleset ? ruleset.name : game.ruleset} · ${map ? nameOf(ruleset.id, map.name) : game.map}`, when ? h('span', { class: 'game-when' }, ` · ${when}`) : null);
+      const rulesetName = ruleset ? ruleset.name : game.ruleset;
+      const mapName = map ? nameOf(ruleset.id, map.name) : ruleset && takesNoMap(ruleset) ? '' : game.map;
+      return h('span', { class: 'game-what' }, mapName ? `${rulesetName} · ${mapName}` : rulesetName, when ? h('span', { class: 'game-when' }, ` · ${when}`) : null);
     };
     const status = (g) => (g && g.status === 'finished' ? t('lobby.status-finished') : t('lobby.status-active'));
     const mine = myGames().filter((g) => byId.has(g.id));
