@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { allText, api, createGame, launch, openPage, pickRuleset, ROOT, shot } from './lib.mjs';
+import { allText, api, BASE, createGame, launch, openPage, pickRuleset, ROOT, shot } from './lib.mjs';
+import { answer, newStats, rng, waitForTurn } from './play.mjs';
 
 const LANGS = ['en', 'es', 'de', 'ro'];
 
@@ -16,7 +17,8 @@ test('every UI text exists in every language', () => {
     assert.deepEqual(Object.keys(texts).sort(), Object.keys(english).sort(), `${lang} has the same keys as en`);
     for (const [key, value] of Object.entries(texts)) {
       assert.ok(typeof value === 'string' && value.trim(), `${lang}:${key} is a text`);
-      const placeholders = (s) => (s.match(/\{[a-z]+\}/g) || []).sort().join();
+      // Each language's plural branches repeat placeholders as often as it needs.
+      const placeholders = (s) => [...new Set([...(s.match(/\{[a-z]+[,}]/g) || [])].map((p) => p.slice(1, -1)))].sort().join();
       assert.equal(placeholders(value), placeholders(english[key]), `${lang}:${key} keeps the placeholders of en`);
     }
   }
@@ -24,7 +26,7 @@ test('every UI text exists in every language', () => {
 
 test('the language switch translates the page and the ruleset\'s texts', { timeout: 5 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
-  const map = (ruleset.maps.find((m) => m.valid !== false) || ruleset.maps[0]).id;
+  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id; // none for a ruleset that takes no map
   const browser = await launch();
   try {
     const page = await openPage(browser);
@@ -52,6 +54,66 @@ test('the language switch translates the page and the ruleset\'s texts', { timeo
     await page.waitForSelector('#language');
     assert.equal(await page.locator('#language').inputValue(), 'ro');
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'ro');
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});
+
+test('over a whole game in Spanish, German and Romanian no text falls back to English or shows a raw key', { timeout: 30 * 60 * 1000 }, async () => {
+  const ruleset = await pickRuleset();
+  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id; // none for a ruleset that takes no map
+  const short = { shogun: { years: 1 }, toy: { rounds: 1 } }[ruleset.id] || {};
+  const browser = await launch();
+  try {
+    const page = await openPage(browser);
+    await page.goto(`${BASE}/#/`);
+    await page.waitForSelector('#language');
+    await page.evaluate(() => localStorage.setItem('tenka.pace', 'instant'));
+    // The lobby (option names and values) in each language.
+    for (const lang of ['es', 'de', 'ro']) {
+      await page.selectOption('#language', lang);
+      await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+      await page.waitForSelector('#new-ruleset');
+    }
+    await createGame(page, { ruleset: ruleset.id, map, seats: ['human', ...Array(Math.max(3, ruleset.min_seats) - 1).fill('bot:random')], options: short, seed: '5eed0005'.padEnd(64, '0') });
+    await page.click('[data-play-seat="0"]');
+    await page.waitForSelector('.game[data-version]');
+    const random = rng(99);
+    const stats = newStats();
+    const langs = ['es', 'de', 'ro'];
+    let attempt = 0;
+    for (let step = 0; step < 800; step += 1) {
+      await waitForTurn(page, 300000);
+      // Every decision is seen in the next language; a switch redraws the log, so every event so
+      // far is written in each language too.
+      const lang = langs[step % langs.length];
+      await page.selectOption('#language', lang);
+      await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+      await page.waitForTimeout(50);
+      if ((await page.locator('.game').getAttribute('data-status')) === 'finished' && !(await page.locator('dialog.summary-dialog[open]').count())) break;
+      const outcome = await answer(page, random, stats, attempt);
+      attempt = outcome === 'rejected' ? attempt + 1 : 0;
+      assert.ok(attempt < 25, 'the same decision was refused 25 times in a row');
+    }
+    await page.waitForSelector('.results');
+    for (const lang of langs) {
+      await page.selectOption('#language', lang);
+      await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+      await page.waitForTimeout(100);
+      await shot(page, `language-results-${lang}`);
+    }
+    const fallbacks = await page.evaluate(() => (window.tenkaI18nFallbacks || []).filter((entry) => !/^[a-z]+:en:/.test(entry)));
+    // Said by whose catalogue lacks what: a raw key is missing from the ruleset's catalogue in every
+    // language; an English text from that language's catalogue.
+    const missing = (source, how) => [...new Set(fallbacks.filter((e) => e.startsWith(`${source}:`) && e.endsWith(`:${how}`)).map((e) => e.split(':')[2]))];
+    const langsOf = (source, key, how) => [...new Set(fallbacks.filter((e) => e.startsWith(`${source}:`) && e.split(':')[2] === key && e.endsWith(`:${how}`)).map((e) => e.split(':')[1]))].join('/');
+    const said = [
+      missing('ruleset', 'raw').length ? `the ruleset's catalogue has no key ${missing('ruleset', 'raw').join(', ')} (shown raw)` : '',
+      missing('ruleset', 'english').length ? `the ruleset's catalogue lacks in some languages: ${missing('ruleset', 'english').slice(0, 20).map((k) => `${k} (${langsOf('ruleset', k, 'english')})`).join(', ')}` : '',
+      missing('ui', 'raw').length || missing('ui', 'english').length ? `the UI catalogue lacks: ${[...missing('ui', 'raw'), ...missing('ui', 'english')].join(', ')}` : '',
+    ].filter(Boolean);
+    assert.deepEqual(fallbacks, [], `texts shown in English or as raw keys: ${said.join('; ')}`);
     page.check();
   } finally {
     await browser.close();

@@ -38,3 +38,36 @@ test('the map preview draws an example map and the lobby offers it', { timeout: 
     await browser.close();
   }
 });
+
+test('a ruleset that ships no map gets no map picker and its game request names no map', { timeout: 2 * 60 * 1000 }, async () => {
+  // The server on main may list no such ruleset: the list is given one more, a copy of the first
+  // with an empty `maps`, and the request the lobby sends is caught before it reaches the server.
+  const [first] = await api('/api/rulesets');
+  const mapless = { ...first, id: `${first.id}-nomap`, name: `${first.name} (no map)`, maps: [] };
+  const browser = await launch();
+  try {
+    const page = await openPage(browser);
+    await page.route('**/api/rulesets', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify([first, mapless]) }));
+    let sent = null;
+    await page.route('**/api/games', (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      sent = route.request().postDataJSON();
+      return route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'caught by the test' }) });
+    });
+    await page.goto(`${BASE}/#/`);
+    await page.waitForSelector('#new-map');
+    await page.selectOption('#new-ruleset', mapless.id);
+    await page.waitForFunction(() => !document.querySelector('#new-map'));
+    assert.equal(await page.locator('label[for="new-map"]').count(), 0, 'no map field');
+    await page.click('[data-action="create"]');
+    await page.waitForFunction(() => document.querySelector('.create .form-error:not([hidden])') || document.querySelector('.toast'), null, { timeout: 10000 }).catch(() => {});
+    assert.ok(sent, 'the lobby sent the request (the form found nothing missing)');
+    assert.equal(sent.ruleset, mapless.id);
+    assert.ok(!('map' in sent) && !('map_toml' in sent), `the request names no map: ${JSON.stringify(sent)}`);
+    // Back on a ruleset with maps, the picker returns and the request names one.
+    await page.selectOption('#new-ruleset', first.id);
+    await page.waitForSelector('#new-map');
+  } finally {
+    await browser.close();
+  }
+});

@@ -12,7 +12,7 @@ async function assertFitsWidth(page, what) {
 
 test('the lobby and a game work on a 390x844 phone screen', { timeout: 5 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
-  const map = (ruleset.maps.find((m) => m.valid !== false) || ruleset.maps[0]).id;
+  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id; // none for a ruleset that takes no map
   const browser = await launch();
   try {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });

@@ -21,13 +21,33 @@ export async function screenState(page) {
   });
 }
 
-/** Waits until the screen shows a decision of the viewer, the final results or a hand-over. */
+/**
+ * Sets how fast the story of each move plays (slow, normal, fast, instant) before the game page
+ * opens; tests that do not watch the animations play at `instant`.
+ */
+export async function setPace(page, pace) {
+  await page.evaluate((value) => localStorage.setItem('tenka.pace', value), pace);
+  if (await page.locator('.story-pace').count()) await page.locator('.story-pace').selectOption(pace);
+}
+
+/** Acknowledges a summary pause if one is open; returns whether there was one. */
+export async function acknowledgeSummary(page, stats) {
+  const button = page.locator('dialog.summary-dialog[open] [data-action="summary-continue"]');
+  if (!(await button.count())) return false;
+  await button.click();
+  if (stats) stats.summaries = (stats.summaries || 0) + 1;
+  await page.waitForFunction(() => !document.querySelector('dialog.summary-dialog[open]'));
+  return true;
+}
+
+/** Waits until the screen shows a decision of the viewer, the final results, a summary pause or a hand-over. */
 export async function waitForTurn(page, timeout = 120000) {
   await page.waitForFunction(
     () => {
       const game = document.querySelector('.game');
       if (!game) return false;
-      if (game.dataset.status === 'finished') return true;
+      if (document.querySelector('dialog.summary-dialog[open]')) return true;
+      if (game.dataset.status === 'finished' && !document.querySelector('.story:not([hidden]):not(.idle)')) return true;
       if (document.querySelector('.handover:not([hidden])')) return true;
       const panel = document.querySelector('.decision-panel:not([hidden])');
       return !!panel && !panel.classList.contains('busy') && Number(game.dataset.pending) > 0;
@@ -112,10 +132,46 @@ async function planAssign(page, random, attempt, stats) {
 }
 
 /**
+ * Waits until the ruleset's preview of the answer being composed is on screen and checks it
+ * against the server's own preview of the same answer: every warning is flagged before sending.
+ * Returns the number of warnings shown, or null when the server has no preview.
+ */
+export async function checkPreview(page, stats, token, gameId) {
+  const settled = await page
+    .waitForFunction(() => {
+      const form = document.querySelector('.decision-panel form.decision');
+      return form && form.dataset.draft && form.dataset.draft !== 'null' && form.dataset.draft === form.dataset.previewed;
+    }, null, { timeout: 5000 })
+    .then(() => true, () => false);
+  if (!settled) return null;
+  const draft = JSON.parse(await page.locator('.decision-panel form.decision').getAttribute('data-draft'));
+  const response = await fetch(`${new URL(page.url()).origin}/api/games/${gameId}/preview`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify({ action: draft }) });
+  if (response.status !== 200) return null;
+  const { notes } = await response.json();
+  const serverWarnings = notes.filter((note) => note.level === 'warning').length;
+  const shown = await page.evaluate(() => ({
+    warnings: document.querySelectorAll('.decision-panel .preview-note.warning').length,
+    flag: !!document.querySelector('.decision-panel .send-warning:not([hidden])'),
+    keys: [...document.querySelectorAll('.decision-panel .preview-note.warning')].map((n) => n.textContent),
+  }));
+  if (shown.warnings !== serverWarnings) throw new Error(`the preview shows ${shown.warnings} warnings, the server gives ${serverWarnings}`);
+  if (serverWarnings && !shown.flag) throw new Error('a warning is not flagged next to the send button');
+  stats.previews = (stats.previews || 0) + 1;
+  stats.previewNotes = (stats.previewNotes || 0) + notes.length;
+  if (serverWarnings) {
+    stats.previewWarnings = (stats.previewWarnings || 0) + 1;
+    stats.warningTexts = [...(stats.warningTexts || []), ...shown.keys];
+    stats.warningNotes = [...(stats.warningNotes || []), ...notes.filter((n) => n.level === 'warning').map((n) => n.text.key)];
+  }
+  return serverWarnings;
+}
+
+/**
  * Answers the decision on screen once. Returns 'sent', 'rejected' or 'none'. `stats` counts what
  * was done: {choose, number, assign, rejected, boardChoices, boardDrags, boardTaps, placements}.
  */
-export async function answer(page, random, stats, attempt = 0) {
+export async function answer(page, random, stats, attempt = 0, { beforeSend } = {}) {
+  if (await acknowledgeSummary(page, stats)) return 'summary';
   const kind = await decisionKind(page);
   if (!kind) return 'none';
   const before = (await screenState(page)).version;
@@ -132,6 +188,7 @@ export async function answer(page, random, stats, attempt = 0) {
         if (free !== undefined && (await select.inputValue()) === '') await select.selectOption(free);
       }
     }
+    if (beforeSend) await beforeSend(kind);
     await send.click();
   } else if (kind === 'number') {
     const quick = page.locator('.decision-panel [data-number]');
@@ -160,9 +217,19 @@ export async function answer(page, random, stats, attempt = 0) {
     }
   }
   stats[kind] += 1;
-  const response = await responded;
+  const response = await responded.catch(async (err) => {
+    // Keep what the screen showed when an answer went nowhere.
+    const { shot } = await import('./lib.mjs');
+    await shot(page, `answer-timeout-${kind}`).catch(() => {});
+    throw err;
+  });
   if (response.status() === 200) {
-    await page.waitForFunction((v) => Number(document.querySelector('.game')?.dataset.version) > v || !!document.querySelector('.handover:not([hidden])'), before, { timeout: 30000 });
+    // The screen moves on, or holds the newest board while the story plays or pauses.
+    await page.waitForFunction(
+      (v) => Number(document.querySelector('.game')?.dataset.version) > v || !!document.querySelector('.handover:not([hidden]), dialog.summary-dialog[open], .story:not([hidden]):not(.idle)'),
+      before,
+      { timeout: 30000 },
+    );
     return 'sent';
   }
   stats.rejected += 1;
@@ -171,5 +238,5 @@ export async function answer(page, random, stats, attempt = 0) {
 
 /** A fresh stats record. */
 export function newStats() {
-  return { choose: 0, number: 0, assign: 0, rejected: 0, boardChoices: 0, boardDrags: 0, boardTaps: 0, placements: [] };
+  return { choose: 0, number: 0, assign: 0, rejected: 0, boardChoices: 0, boardDrags: 0, boardTaps: 0, placements: [], summaries: 0, previews: 0, previewWarnings: 0 };
 }

@@ -3,6 +3,9 @@
 # the committed lock file), starts `tenka serve` on a free localhost port with a temporary data
 # directory, runs every tests/e2e/*.test.mjs with node's test runner, saves screenshots to
 # artifacts/screenshots/, and ends with the line "N passed, N failed".
+# The node-only tests among them (i18n.test.mjs: the catalogue plurals; source.test.mjs; the first
+# test of language.test.mjs) run in the same pass, so `cargo xtask test` runs them too. No test
+# needs the mock server: it is only for E2E_SERVER=mock.
 #
 # Run with: bash tests/e2e/run.sh            (after `cargo build -p host`)
 # Environment: TENKA_BIN (the tenka binary; default the newest of target/{debug,release}/tenka),

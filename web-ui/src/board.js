@@ -1,9 +1,29 @@
-// The board: the ruleset's SVG, made safe, translated, zoomable and pannable. It lives in a
-// shadow root so the ruleset's own <style> cannot restyle the page and the page's styles cannot
-// break the drawing; board.css (seat colours, patterns, focus rings) is loaded into it.
+// The board: the ruleset's SVG parts (the map, one panel per seat, shared panels), each made safe,
+// translated and laid out for the screen; the map zooms and pans. Each part lives in a shadow
+// root so the ruleset's own <style> cannot restyle the page and the page's styles cannot break
+// the drawing; board.css (seat colours, patterns, focus rings) is loaded into it.
 
 import { messageText, normaliseArgs, t } from './i18n.js';
 import { h } from './dom.js';
+
+/** The smallest text a part is shown with, in CSS px; a panel too narrow for it scrolls instead. */
+export const MIN_TEXT_PX = 11;
+/** The smallest target a finger or pointer is given, in CSS px. */
+export const MIN_TARGET_PX = 32;
+
+/** The smallest rendered font size among the drawing's visible texts, in CSS px (Infinity if none). */
+export function smallestTextPx(svg) {
+  let smallest = Infinity;
+  for (const el of svg.querySelectorAll('text')) {
+    if (!el.textContent.trim()) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    const ctm = el.getScreenCTM();
+    if (!size || !ctm) continue;
+    const px = size * Math.hypot(ctm.a, ctm.b);
+    if (px > 0 && px < smallest) smallest = px;
+  }
+  return smallest;
+}
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const XLINK_NS = 'http://www.w3.org/1999/xlink';
@@ -106,30 +126,127 @@ function viewBoxOf(svg) {
   return [0, 0, width, height];
 }
 
-/** The board component: a toolbar (zoom in, out, reset) and the drawing. */
+/**
+ * One drawing: the map (`zoomable`: a toolbar, wheel, pinch and keys zoom and pan) or a panel
+ * (scaled to its column's width, never below MIN_TEXT_PX: a panel that would be smaller scrolls
+ * sideways inside its own frame).
+ */
 export class Board {
-  constructor() {
-    this.element = h('section', { class: 'board', 'aria-label': t('game.board') });
+  constructor({ zoomable = true, partId = 'board' } = {}) {
+    this.zoomable = zoomable;
+    this.partId = partId;
+    this.element = h('section', { class: zoomable ? 'board' : 'board-part', 'aria-label': t('game.board'), 'data-part': partId });
     this.toolbar = h('div', { class: 'board-tools' });
     // Focusable, so + and − zoom and Shift+arrows pan from the keyboard.
-    this.host = h('div', { class: 'board-canvas', tabindex: '0', role: 'group', 'aria-label': t('board.keys') });
+    this.host = h('div', zoomable ? { class: 'board-canvas', tabindex: '0', role: 'group', 'aria-label': t('board.keys') } : { class: 'part-canvas' });
     // The decision asked on the board itself: its prompt, and for numbers the picker.
     this.banner = h('div', { class: 'board-banner', hidden: true, 'aria-live': 'polite' });
+    this.heading = h('h2', { class: 'part-title', hidden: true });
     this.shadow = this.host.attachShadow({ mode: 'open' });
     this.style = h('link', { rel: 'stylesheet', href: 'board.css' });
     this.shadow.append(this.style);
-    this.element.append(h('div', { class: 'board-head' }, this.banner, this.toolbar), this.host);
+    if (zoomable) this.element.append(h('div', { class: 'board-head' }, this.banner, this.toolbar), this.host);
+    else this.element.append(this.heading, this.host);
     this.svg = null;
     this.home = null; // the drawing's own view box
     this.box = null; // the current view box
     this.pointers = new Map();
     this.moved = false;
     this.renderToolbar();
-    this.bindGestures();
+    if (zoomable) this.bindGestures();
+    // Sizes depend on the layout: fit again when the frame changes width.
+    if (typeof ResizeObserver === 'function') {
+      let lastWidth = 0;
+      this.resizeObserver = new ResizeObserver(() => {
+        const width = this.element.clientWidth;
+        if (width && Math.abs(width - lastWidth) > 1) {
+          lastWidth = width;
+          this.fitSoon();
+        }
+      });
+      this.resizeObserver.observe(this.element);
+    }
+  }
+
+  /** Sets the heading shown above a panel (null: none). */
+  setTitle(text) {
+    this.heading.textContent = text || '';
+    this.heading.hidden = !text;
+  }
+
+  /** After the layout settles: the panel's readable width, and large enough targets. */
+  fitSoon() {
+    if (this.fitFrame) return;
+    this.fitFrame = requestAnimationFrame(() => {
+      this.fitFrame = null;
+      this.fit();
+    });
+  }
+
+  fit() {
+    if (!this.svg || !this.svg.isConnected || !this.element.clientWidth) return;
+    if (!this.zoomable) {
+      this.svg.style.width = '100%';
+      const smallest = smallestTextPx(this.svg);
+      if (smallest < MIN_TEXT_PX) {
+        const width = this.svg.getBoundingClientRect().width;
+        this.svg.style.width = `${Math.ceil((width * MIN_TEXT_PX) / smallest)}px`;
+      }
+    }
+    this.padTargets();
+  }
+
+  /**
+   * Gives every interactive element of the drawing a target of at least MIN_TARGET_PX where there
+   * is room: a transparent rectangle behind its shapes, sized for the current zoom, that never
+   * covers another interactive element (so a click on an element always reaches that element).
+   */
+  padTargets() {
+    if (!this.svg) return;
+    const elements = [...this.svg.querySelectorAll('.tk-interactive')];
+    for (const el of elements) el.querySelector(':scope > rect.tk-hit')?.remove();
+    const rects = elements.map((el) => el.getBoundingClientRect());
+    const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    elements.forEach((el, i) => {
+      const own = rects[i];
+      if (!own.width || (own.width >= MIN_TARGET_PX && own.height >= MIN_TARGET_PX)) return;
+      const ctm = el.getScreenCTM();
+      let box;
+      try {
+        box = el.getBBox();
+      } catch {
+        return;
+      }
+      if (!ctm || !box) return;
+      const grown = (k) => {
+        const width = own.width + (Math.max(own.width, MIN_TARGET_PX + 0.5) - own.width) * k;
+        const height = own.height + (Math.max(own.height, MIN_TARGET_PX + 0.5) - own.height) * k;
+        const cx = own.left + own.width / 2;
+        const cy = own.top + own.height / 2;
+        return { left: cx - width / 2, right: cx + width / 2, top: cy - height / 2, bottom: cy + height / 2, width, height };
+      };
+      const others = rects.filter((r, j) => j !== i && r.width);
+      let k = 1;
+      for (let tries = 0; tries < 6 && others.some((r) => overlaps(grown(k), r)); tries += 1) k /= 2;
+      if (others.some((r) => overlaps(grown(k), r))) return;
+      const target = grown(k);
+      const scale = Math.hypot(ctm.a, ctm.b) || 1;
+      const width = target.width / scale;
+      const height = target.height / scale;
+      const hit = document.createElementNS(SVG_NS, 'rect');
+      hit.setAttribute('class', 'tk-hit');
+      hit.setAttribute('x', box.x + box.width / 2 - width / 2);
+      hit.setAttribute('y', box.y + box.height / 2 - height / 2);
+      hit.setAttribute('width', width);
+      hit.setAttribute('height', height);
+      hit.setAttribute('fill', 'transparent');
+      hit.setAttribute('pointer-events', 'all');
+      el.prepend(hit);
+    });
   }
 
   renderToolbar() {
-    this.host.setAttribute('aria-label', t('board.keys'));
+    if (this.zoomable) this.host.setAttribute('aria-label', t('board.keys'));
     const button = (label, symbol, action, name) =>
       h('button', { type: 'button', class: 'icon-button', 'aria-label': label, title: label, 'data-zoom': name, onclick: action }, symbol);
     this.toolbar.replaceChildren(
@@ -150,14 +267,15 @@ export class Board {
       return null;
     }
     this.host.hidden = false;
-    this.toolbar.hidden = false;
+    this.toolbar.hidden = !this.zoomable;
     translateSvg(svg, rulesetId, seatName);
     const home = viewBoxOf(svg);
     const sameSize = this.home && this.home.every((v, i) => v === home[i]);
     this.home = home;
     if (!sameSize || !this.box) this.box = [...home];
     // The canvas takes the drawing's proportions, so no screen space is lost around it.
-    this.host.style.aspectRatio = `${home[2]} / ${home[3]}`;
+    if (this.zoomable) this.host.style.aspectRatio = `${home[2]} / ${home[3]}`;
+    else svg.style.aspectRatio = `${home[2]} / ${home[3]}`;
     svg.removeAttribute('width');
     svg.removeAttribute('height');
     svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
@@ -167,6 +285,7 @@ export class Board {
     svg.prepend(seatPatternDefs());
     this.shadow.append(svg);
     this.apply();
+    this.fitSoon();
     return svg;
   }
 
@@ -190,6 +309,8 @@ export class Board {
 
   apply() {
     if (this.svg && this.box) this.svg.setAttribute('viewBox', this.box.map((v) => Math.round(v * 100) / 100).join(' '));
+    // Zooming changes how big a target is on screen.
+    if (this.svg && this.svg.querySelector('.tk-interactive')) this.fitSoon();
   }
 
   reset() {
@@ -360,6 +481,152 @@ export class Board {
   elementAt(x, y) {
     return this.shadow.elementFromPoint ? this.shadow.elementFromPoint(x, y) : null;
   }
+}
+
+/**
+ * The parts of a view: `parts` (contract 0.2), else the single `svg` of older servers as the map.
+ */
+export function partsOf(view) {
+  if (view && Array.isArray(view.parts)) return view.parts;
+  if (view && typeof view.svg === 'string' && view.svg) return [{ id: 'board', kind: 'map', title: null, svg: view.svg }];
+  return [];
+}
+
+/** Where a part goes: 'map', 'seat' or 'table'. */
+function placeOf(part) {
+  if (part.kind === 'map') return 'map';
+  if (part.kind && typeof part.kind === 'object' && 'seat' in part.kind) return 'seat';
+  return 'table';
+}
+
+/**
+ * Every part of the board, laid out: the map (zoomable) in the main area, seat panels stacked in
+ * `seatColumn`, other panels in `tableRow`. Offers the decision controller one surface: `all()`
+ * finds marked elements in every part.
+ */
+export class BoardParts {
+  constructor() {
+    this.map = new Board({ zoomable: true, partId: 'map' });
+    this.map.element.classList.add('no-svg');
+    this.panels = new Map(); // part id -> Board
+    this.seatColumn = h('div', { class: 'seat-parts' });
+    this.tableRow = h('div', { class: 'table-parts' });
+    this.seatColumn.hidden = true;
+    this.tableRow.hidden = true;
+  }
+
+  get element() {
+    return this.map.element;
+  }
+
+  /** Whether any part is drawn. */
+  get svg() {
+    return this.boards().some((board) => board.svg) ? true : null;
+  }
+
+  boards() {
+    return [this.map, ...this.panels.values()];
+  }
+
+  /** Shows a view's parts; returns how many were drawn. */
+  show(parts, rulesetId, seatName) {
+    let mapShown = false;
+    const seen = new Set();
+    let drawn = 0;
+    for (const part of parts) {
+      const place = placeOf(part);
+      if (place === 'map' && !mapShown) {
+        mapShown = true;
+        if (this.map.show(part.svg, rulesetId, seatName)) drawn += 1;
+        this.map.element.dataset.part = part.id;
+        continue;
+      }
+      const id = String(part.id);
+      seen.add(id);
+      let board = this.panels.get(id);
+      if (!board) {
+        board = new Board({ zoomable: false, partId: id });
+        this.panels.set(id, board);
+      }
+      board.element.dataset.place = place === 'map' ? 'table' : place;
+      if (place === 'seat') board.element.dataset.seat = String(part.kind.seat);
+      board.setTitle(part.title ? messageText(rulesetId, part.title, seatName) : null);
+      if (board.show(part.svg, rulesetId, seatName)) drawn += 1;
+      // Parts keep the ruleset's order within their column.
+      (place === 'seat' ? this.seatColumn : this.tableRow).append(board.element);
+    }
+    for (const [id, board] of [...this.panels]) {
+      if (!seen.has(id)) {
+        board.element.remove();
+        this.panels.delete(id);
+      }
+    }
+    if (!mapShown) this.map.clear();
+    this.map.element.classList.toggle('no-svg', !mapShown);
+    this.seatColumn.hidden = !this.seatColumn.children.length;
+    this.tableRow.hidden = !this.tableRow.children.length;
+    return drawn;
+  }
+
+  /** Empties every part (the hot-seat hand-over hides everything). */
+  clear() {
+    this.map.clear();
+    this.map.element.classList.add('no-svg');
+    for (const board of this.panels.values()) board.element.remove();
+    this.panels.clear();
+    this.seatColumn.hidden = true;
+    this.tableRow.hidden = true;
+  }
+
+  setBanner(...content) {
+    this.map.setBanner(...content);
+  }
+
+  renderToolbar() {
+    this.map.renderToolbar();
+  }
+
+  /** Elements matching `selector` in every part, the map's first. */
+  all(selector) {
+    return this.boards().flatMap((board) => board.all(selector));
+  }
+
+  /** The part that holds an element of a drawing. */
+  boardOf(el) {
+    return this.boards().find((board) => board.svg && board.svg.contains(el)) || null;
+  }
+
+  /** The drawing element under a screen point, in any part. */
+  elementAt(x, y) {
+    for (const board of this.boards()) {
+      const el = board.elementAt(x, y);
+      if (el && board.svg && board.svg.contains(el)) return el;
+    }
+    return null;
+  }
+
+  /** Sizes targets again after the decision marked its elements. */
+  fitSoon() {
+    for (const board of this.boards()) board.fitSoon();
+  }
+}
+
+/**
+ * Makes `el` a group (an `<svg:g>`), wrapping it if needed, so the UI can add a target area
+ * inside it; the data-choice, data-item and data-slot marks move to the group.
+ */
+export function asGroup(el) {
+  if (el.localName === 'g') return el;
+  const group = document.createElementNS(SVG_NS, 'g');
+  for (const name of ['data-choice', 'data-item', 'data-slot']) {
+    if (el.hasAttribute(name)) {
+      group.setAttribute(name, el.getAttribute(name));
+      el.removeAttribute(name);
+    }
+  }
+  el.replaceWith(group);
+  group.append(el);
+  return group;
 }
 
 export { SVG_NS };

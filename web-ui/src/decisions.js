@@ -6,7 +6,7 @@
 import { h, messageNode, replace } from './dom.js';
 import { messageText, t } from './i18n.js';
 import { seatName } from './seats.js';
-import { SVG_NS } from './board.js';
+import { asGroup, SVG_NS } from './board.js';
 
 /** The kind name and body of a decision: ['choose', {...}]. */
 export function decisionKind(decision) {
@@ -30,17 +30,23 @@ export function checkAssignment(body, placements) {
 }
 
 /**
- * One pending decision, shown in `panel` and on `board`. `send(action)` posts the answer and
- * resolves to true when the server took it.
+ * One pending decision, shown in `panel` and on `board` (every part of it). `send(action)` posts
+ * the answer and resolves to true when the server took it; `preview(action)` resolves to the
+ * ruleset's notes on an answer being composed (or null when there is no preview).
  */
 export class DecisionController {
-  constructor({ decision, board, panel, rulesetId, seats, send }) {
+  constructor({ decision, board, panel, rulesetId, seats, send, preview }) {
     this.decision = decision;
     this.board = board;
     this.panel = panel;
     this.rulesetId = rulesetId;
     this.seats = seats;
     this.send = send;
+    this.previewFn = preview || null;
+    this.notes = []; // the preview's notes on the current answer
+    this.previewed = null; // the answer (JSON) the notes are about
+    this.previewTimer = null;
+    this.previewCounter = 0;
     [this.kindName, this.body] = decisionKind(decision);
     this.selected = new Set(); // choose: picked indices
     this.placements = new Map(); // assign: slot -> item
@@ -81,8 +87,82 @@ export class DecisionController {
     this.board.setBanner(prompt, extra);
   }
 
+  /** The answer as composed so far, for a preview (null when there is nothing to preview). */
+  draftAction() {
+    if (this.kindName === 'assign') return { assign: [...this.placements].sort((a, b) => a[0] - b[0]) };
+    if (this.kindName === 'choose' && this.selected.size) return { choose: [...this.selected].sort((a, b) => a - b) };
+    if (this.kindName === 'number' && this.numberValue !== undefined) return { number: this.numberValue };
+    return null;
+  }
+
+  /** Asks the ruleset what the answer being composed would do; soon, not on every key. */
+  schedulePreview() {
+    if (!this.previewFn) return;
+    clearTimeout(this.previewTimer);
+    this.previewTimer = setTimeout(() => this.runPreview(), 120);
+  }
+
+  async runPreview() {
+    const action = this.draftAction();
+    const key = JSON.stringify(action);
+    if (!action || key === this.previewed) return;
+    const mine = ++this.previewCounter;
+    let notes = null;
+    try {
+      notes = await this.previewFn(action);
+    } catch {
+      notes = null;
+    }
+    if (mine !== this.previewCounter || this.destroyed) return;
+    this.previewed = key;
+    this.notes = Array.isArray(notes) ? notes : [];
+    this.renderNotes();
+  }
+
+  /** The preview's notes in the panel: info plainly, warnings flagged; the send button says so. */
+  renderNotes() {
+    const box = this.panel.querySelector('.preview-notes');
+    if (!box) return;
+    const warnings = this.notes.filter((note) => note.level === 'warning');
+    box.replaceChildren(
+      ...this.notes.map((note) =>
+        h(
+          'li',
+          { class: `preview-note ${note.level === 'warning' ? 'warning' : 'info'}` },
+          h('span', { class: 'note-icon', 'aria-hidden': 'true' }, note.level === 'warning' ? '⚠' : 'ℹ'),
+          note.level === 'warning' ? h('span', { class: 'visually-hidden' }, `${t('decision.warning')}: `) : null,
+          messageNode(this.rulesetId, note.text, this.seats),
+        ),
+      ),
+    );
+    box.hidden = !this.notes.length;
+    const form = this.panel.querySelector('form.decision');
+    if (form) {
+      // For tests and scripts: which answer the notes are about, and the answer composed now.
+      form.dataset.warnings = String(warnings.length);
+      form.dataset.previewed = this.previewed || '';
+      form.dataset.draft = JSON.stringify(this.draftAction());
+    }
+    const flag = this.panel.querySelector('.send-warning');
+    if (flag) {
+      flag.hidden = !warnings.length;
+      flag.textContent = warnings.length ? t('decision.warnings-before-send', { n: warnings.length }) : '';
+    }
+    const sendButton = this.panel.querySelector('[data-action="send"]');
+    if (sendButton) sendButton.classList.toggle('has-warnings', warnings.length > 0);
+  }
+
+  /** The list the preview fills, and the flag next to the send button. */
+  previewBoxes() {
+    const box = h('ul', { class: 'preview-notes', 'aria-live': 'polite', hidden: true });
+    const flag = h('p', { class: 'send-warning', role: 'status', hidden: true });
+    return [box, flag];
+  }
+
   /** Removes listeners that outlive the panel. */
   destroy() {
+    this.destroyed = true;
+    clearTimeout(this.previewTimer);
     if (this.board) this.board.setBanner(null);
     document.removeEventListener('pointermove', this.onDocumentMove);
     document.removeEventListener('pointerup', this.onDocumentUp);
@@ -129,31 +209,36 @@ export class DecisionController {
   decorateBoard() {
     if (!this.board || !this.board.svg) return;
     if (this.kindName === 'choose') {
-      for (const el of this.board.all('[data-choice]')) {
-        const index = Number(el.getAttribute('data-choice'));
+      for (const mark of this.board.all('[data-choice]')) {
+        const index = Number(mark.getAttribute('data-choice'));
         const choice = this.body.choices[index];
         if (!Number.isInteger(index) || !choice) continue;
+        const el = asGroup(mark);
         el.classList.add('tk-choice');
-        this.makeInteractive(el, this.label(choice.label), () => this.pick(index));
+        const detail = choice.detail ? ` — ${this.label(choice.detail)}` : '';
+        this.makeInteractive(el, this.label(choice.label) + detail, () => this.pick(index));
       }
     } else if (this.kindName === 'assign') {
-      for (const el of this.board.all('[data-item]')) {
-        const index = Number(el.getAttribute('data-item'));
+      for (const mark of this.board.all('[data-item]')) {
+        const index = Number(mark.getAttribute('data-item'));
         const item = this.body.items[index];
         if (!Number.isInteger(index) || !item) continue;
+        const el = asGroup(mark);
         el.classList.add('tk-item');
         this.makeInteractive(el, this.label(item.label), () => this.hold(index));
         el.addEventListener('pointerdown', (event) => this.dragStart(event, index));
       }
-      for (const el of this.board.all('[data-slot]')) {
-        const index = Number(el.getAttribute('data-slot'));
+      for (const mark of this.board.all('[data-slot]')) {
+        const index = Number(mark.getAttribute('data-slot'));
         const slot = this.body.slots[index];
         if (!Number.isInteger(index) || !slot) continue;
+        const el = asGroup(mark);
         el.classList.add('tk-slot');
         this.makeInteractive(el, this.label(slot.label), () => this.activateSlot(index));
       }
     }
     this.refreshBoard();
+    if (this.board.fitSoon) this.board.fitSoon();
   }
 
   /** Shows the current answer on the board: picked choices, held item, placed items. */
@@ -182,13 +267,15 @@ export class DecisionController {
       el.classList.toggle('tk-target', accepts);
       el.classList.toggle('tk-refused', this.heldItem !== null && !accepts);
     }
-    const layer = this.board.overlay();
-    if (!layer) return;
-    layer.replaceChildren();
+    const parts = this.board.boards ? this.board.boards() : [this.board];
+    for (const part of parts) if (part.svg) part.overlay()?.replaceChildren();
     for (const [slot, item] of this.placements) {
-      const slotEl = this.board.svg.querySelector(`[data-slot="${slot}"]`);
+      const slotEl = this.board.all(`[data-slot="${slot}"]`)[0];
       if (!slotEl) continue;
-      const box = this.board.boxOf(slotEl);
+      const part = this.board.boardOf ? this.board.boardOf(slotEl) : this.board;
+      const layer = part && part.overlay();
+      if (!layer) continue;
+      const box = part.boxOf(slotEl);
       if (!box) continue;
       const group = document.createElementNS(SVG_NS, 'g');
       group.setAttribute('class', 'tk-placement');
@@ -228,6 +315,7 @@ export class DecisionController {
     else if (this.selected.size < max) this.selected.add(index);
     this.refreshBoard();
     this.renderPanel();
+    this.schedulePreview();
   }
 
   // ---- assign -----------------------------------------------------------------------------
@@ -237,11 +325,25 @@ export class DecisionController {
     return !!info && (!info.accepts || !info.accepts.length || info.accepts.includes(item));
   }
 
-  hold(item) {
+  hold(item, { fromKeyboard = false } = {}) {
     if (this.busy) return;
     this.heldItem = this.heldItem === item ? null : item;
     this.refreshBoard();
     this.renderPanel();
+    if (fromKeyboard && this.heldItem !== null) {
+      // The keyboard goes straight to where the piece can go: arrows pick the space, Enter puts it.
+      const target = [...this.panel.querySelectorAll('[data-put]:not([disabled])')][0];
+      target?.focus();
+    }
+  }
+
+  /** Focus after a placement from the keyboard: the next piece not yet placed. */
+  focusNextItem(after) {
+    const placed = new Set(this.placements.values());
+    const items = this.body.items.map((_, i) => i);
+    const next = items.find((i) => i > after && !placed.has(i)) ?? items.find((i) => !placed.has(i));
+    const button = next === undefined ? this.panel.querySelector('[data-action="send"]') : this.panel.querySelector(`[data-item-button="${next}"]`);
+    button?.focus();
   }
 
   activateSlot(slot) {
@@ -266,12 +368,14 @@ export class DecisionController {
     this.heldItem = null;
     this.refreshBoard();
     this.renderPanel();
+    this.schedulePreview();
   }
 
   unplace(slot) {
     this.placements.delete(slot);
     this.refreshBoard();
     this.renderPanel();
+    this.schedulePreview();
   }
 
   dragStart(event, item) {
@@ -348,6 +452,7 @@ export class DecisionController {
     else if (this.kindName === 'assign') this.assignForm(form);
     else form.append(h('p', {}, t('decision.unknown-kind')));
     replace(this.panel, prompt, form);
+    this.renderNotes();
     if (focusKey) {
       const again = this.panel.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
       if (again) again.focus();
@@ -376,8 +481,11 @@ export class DecisionController {
           onfocus: () => this.highlight(`[data-choice="${index}"]`, true),
           onblur: () => this.highlight(`[data-choice="${index}"]`, false),
         },
-        this.label(choice.label),
+        h('span', { class: 'choice-label' }, this.label(choice.label)),
+        choice.detail ? messageNode(this.rulesetId, choice.detail, this.seats, 'span') : null,
       );
+      const detail = button.querySelector(':scope > span:not(.choice-label)');
+      if (detail) detail.className = 'choice-detail';
       list.append(button);
     });
     form.append(list);
@@ -386,14 +494,27 @@ export class DecisionController {
       const ok = count >= min && count <= max;
       form.append(
         h('p', { class: 'decision-check', 'aria-live': 'polite' }, t('decision.chosen', { n: count, min, max })),
+        ...this.previewBoxes(),
         h(
           'div',
           { class: 'decision-actions' },
-          h('button', { type: 'button', class: 'secondary', 'data-focus-key': 'clear', onclick: () => { this.selected.clear(); this.refreshBoard(); this.renderPanel(); } }, t('decision.clear')),
+          h('button', { type: 'button', class: 'secondary', 'data-focus-key': 'clear', onclick: () => { this.selected.clear(); this.refreshBoard(); this.renderPanel(); this.schedulePreview(); } }, t('decision.clear')),
           h('button', { type: 'submit', class: 'primary', 'data-action': 'send', disabled: !ok, onclick: () => ok && this.submit({ choose: [...this.selected].sort((a, b) => a - b) }) }, t('decision.send')),
         ),
       );
     }
+  }
+
+  /** Arrow keys move the focus among the buttons matching `selector` (the pieces, the spaces). */
+  moveAmong(event, selector) {
+    const forward = event.key === 'ArrowRight' || event.key === 'ArrowDown';
+    const back = event.key === 'ArrowLeft' || event.key === 'ArrowUp';
+    if (!forward && !back) return;
+    const buttons = [...this.panel.querySelectorAll(selector)];
+    const at = buttons.indexOf(event.currentTarget);
+    if (at === -1 || !buttons.length) return;
+    event.preventDefault();
+    buttons[(at + (forward ? 1 : buttons.length - 1)) % buttons.length].focus();
   }
 
   highlight(selector, on) {
@@ -404,6 +525,13 @@ export class DecisionController {
     const { min, max } = this.body;
     const input = h('input', { type: 'number', min, max, step: 1, value: min, inputmode: 'numeric', id: 'decision-number', 'aria-labelledby': 'decision-prompt', 'data-focus-key': 'number' });
     const note = h('p', { class: 'decision-check', 'aria-live': 'polite' }, t('decision.range', { min, max }));
+    input.addEventListener('input', () => {
+      const value = Number(input.value);
+      if (Number.isInteger(value) && value >= min && value <= max) {
+        this.numberValue = value;
+        this.schedulePreview();
+      }
+    });
     const valid = () => {
       const value = Number(input.value);
       return Number.isInteger(value) && value >= min && value <= max;
@@ -420,6 +548,8 @@ export class DecisionController {
     const step = (delta) => {
       const value = Math.min(max, Math.max(min, (Number(input.value) || min) + delta));
       input.value = String(value);
+      this.numberValue = value;
+      this.schedulePreview();
     };
     const row = h(
       'div',
@@ -437,7 +567,7 @@ export class DecisionController {
       }
       form.append(quick);
     }
-    form.append(note);
+    form.append(note, ...this.previewBoxes());
   }
 
   assignForm(form) {
@@ -454,9 +584,10 @@ export class DecisionController {
           'aria-pressed': String(this.heldItem === index),
           'data-item-button': index,
           'data-focus-key': `item-${index}`,
-          onclick: () => this.hold(index),
+          onclick: (event) => this.hold(index, { fromKeyboard: event.detail === 0 }),
           onmouseenter: () => this.highlight(`[data-item="${index}"]`, true),
           onmouseleave: () => this.highlight(`[data-item="${index}"]`, false),
+          onkeydown: (event) => this.moveAmong(event, '[data-item-button]'),
         },
         this.label(item.label),
       );
@@ -490,8 +621,23 @@ export class DecisionController {
         select,
       );
       if (this.heldItem !== null) {
+        const held = this.heldItem;
         row.append(
-          h('button', { type: 'button', class: 'small', 'data-put': slotIndex, disabled: !this.accepts(slotIndex, this.heldItem), onclick: () => this.place(slotIndex, this.heldItem) }, t('decision.put-here')),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'small',
+              'data-put': slotIndex,
+              disabled: !this.accepts(slotIndex, held),
+              onclick: (event) => {
+                this.place(slotIndex, held);
+                if (event.detail === 0) this.focusNextItem(held);
+              },
+              onkeydown: (event) => this.moveAmong(event, '[data-put]:not([disabled])'),
+            },
+            t('decision.put-here'),
+          ),
         );
       }
       table.append(row);
@@ -507,10 +653,11 @@ export class DecisionController {
       tray,
       table,
       note,
+      ...this.previewBoxes(),
       h(
         'div',
         { class: 'decision-actions' },
-        h('button', { type: 'button', class: 'secondary', 'data-focus-key': 'clear', onclick: () => { this.placements.clear(); this.heldItem = null; this.refreshBoard(); this.renderPanel(); } }, t('decision.clear')),
+        h('button', { type: 'button', class: 'secondary', 'data-focus-key': 'clear', onclick: () => { this.placements.clear(); this.heldItem = null; this.refreshBoard(); this.renderPanel(); this.schedulePreview(); } }, t('decision.clear')),
         h(
           'button',
           {

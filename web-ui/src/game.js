@@ -2,7 +2,7 @@
 // device (#/hotseat). Live: follows the game's event stream and re-fetches the view on each update.
 
 import { ApiError, follow, get, post } from './api.js';
-import { Board } from './board.js';
+import { BoardParts, partsOf } from './board.js';
 import { DecisionController } from './decisions.js';
 import { errorText, h, replace, toast } from './dom.js';
 import { loadCatalogue, messageText, onLanguageChange, t } from './i18n.js';
@@ -10,7 +10,7 @@ import { LogView } from './log.js';
 import { resultsView } from './results.js';
 import { seatChip, seatName, seatSymbol } from './seats.js';
 import { forgetSeat, saveSeat, seatsOf } from './store.js';
-import { towerAnimation } from './tower.js';
+import { Story } from './story.js';
 
 function rejectionText(rulesetId, body, seats) {
   const rejection = body && body.rejection;
@@ -94,6 +94,7 @@ class GameScreen {
       await loadCatalogue(this.rulesetId, this.game.ruleset_hash);
       this.layoutTexts();
       this.logView.redraw(this.seats);
+      this.story.renderTexts();
       this.board.renderToolbar();
       if (!this.claim.hidden && this.claimSeat !== undefined) this.offerClaim(this.claimSeat);
       if (this.handingOver && this.handoverSeat !== undefined) this.showHandover(this.handoverSeat);
@@ -124,6 +125,7 @@ class GameScreen {
 
   destroy() {
     this.destroyed = true;
+    if (this.story) this.story.clear();
     if (this.stream) this.stream.stop();
     if (this.controller) this.controller.destroy();
     if (this.offLanguage) this.offLanguage();
@@ -147,8 +149,19 @@ class GameScreen {
   // ---- layout -----------------------------------------------------------------------------
 
   layout() {
-    this.board = new Board();
+    this.board = new BoardParts();
     this.logView = new LogView(this.rulesetId, this.seats);
+    // What just happened plays here step by step; the newest board waits until it has played.
+    this.story = new Story({
+      rulesetId: this.rulesetId,
+      seats: this.seats,
+      dialogHost: this.root,
+      onIdle: () => {
+        const held = this.heldView;
+        this.heldView = null;
+        if (held && !this.destroyed && !this.handingOver) this.showView(held);
+      },
+    });
     this.title = h('h1', { class: 'game-title' });
     this.status = h('p', { class: 'game-status', role: 'status', 'aria-live': 'polite' });
     this.connection = h('p', { class: 'connection', hidden: true, role: 'status' }, t('game.connection-lost'));
@@ -157,12 +170,11 @@ class GameScreen {
     this.decision = h('section', { class: 'decision-panel', 'aria-label': t('decision.title'), hidden: true });
     this.decisionError = h('p', { class: 'decision-error', role: 'alert', hidden: true });
     this.players = h('section', { class: 'players', 'aria-labelledby': 'players-title' });
-    this.tower = h('section', { class: 'tower', 'aria-labelledby': 'tower-title', hidden: true });
-    this.handover = h('div', { class: 'handover', hidden: true, role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'handover-title' });
-    this.main = h('div', { class: 'game-main' }, this.results, this.board.element);
-    this.side = h('aside', { class: 'game-side' }, this.decisionError, this.decision, this.players, this.tower, this.logView.element);
+    this.handover = h('div', { class: 'handover', hidden: true, role: 'region', 'aria-labelledby': 'handover-title' });
+    this.main = h('div', { class: 'game-main' }, this.board.element, this.board.tableRow);
+    this.side = h('aside', { class: 'game-side' }, this.story.element, this.decisionError, this.decision, this.board.seatColumn, this.players, this.logView.element);
     this.grid = h('div', { class: 'game-layout' }, this.main, this.side);
-    replace(this.root, h('div', { class: `game game-${this.mode}` }, h('header', { class: 'game-header' }, this.title, this.status, this.connection), this.claim, this.grid, this.handover));
+    replace(this.root, h('div', { class: `game game-${this.mode}` }, h('header', { class: 'game-header' }, this.title, this.status, this.connection), this.claim, this.handover, this.results, this.grid));
     this.layoutTexts();
   }
 
@@ -187,13 +199,15 @@ class GameScreen {
         if (this.handingOver) break;
         const view = await get(this.api('/view'), this.token || undefined);
         if (this.destroyed) return;
-        if (this.mode === 'hotseat' && this.needsHandover(view)) {
+        if (this.mode === 'hotseat' && (await this.chooseViewer(view))) {
           if (this.handingOver) break;
-          // The viewer changed (to the public view): fetch again for the new viewer.
+          // The viewer changed: fetch again for the new viewer.
           this.refreshAgain = true;
           continue;
         }
-        this.showView(view);
+        // While the story of the last moves plays, the board it leads to waits.
+        if (this.story.busy && this.view) this.heldView = view;
+        else this.showView(view);
       } while (this.refreshAgain && !this.destroyed);
     })();
     try {
@@ -238,16 +252,11 @@ class GameScreen {
         } else {
           fresh = this.logView.add(data.log || []);
         }
-        const drops = fresh.flatMap((entry) => entry.tower || []);
-        if (drops.length) this.animateTower(drops[drops.length - 1]);
+        this.story.seats = this.seats;
+        this.story.enqueue(fresh);
         this.refresh().catch((err) => toast(errorText(err), 'error'));
       },
     });
-  }
-
-  animateTower(drop) {
-    replace(this.tower, h('h2', { id: 'tower-title' }, t('tower.title')), towerAnimation(drop, this.rulesetId, this.seats));
-    this.tower.hidden = false;
   }
 
   // ---- showing a view ---------------------------------------------------------------------
@@ -268,10 +277,10 @@ class GameScreen {
     if (Array.isArray(view.seats) && view.seats.length) {
       this.seats = view.seats;
       this.logView.seats = view.seats;
+      this.story.seats = view.seats;
     }
     const seat = this.viewerSeat(view);
-    const svg = this.board.show(view.svg, this.rulesetId, (s) => seatName(this.seats, s));
-    if (!svg) this.board.element.classList.add('no-svg');
+    this.board.show(partsOf(view), this.rulesetId, (s) => seatName(this.seats, s));
     this.renderPlayers(view);
     this.renderStatus(view, seat);
     this.renderDecision(view, keepDecision);
@@ -294,7 +303,6 @@ class GameScreen {
     else text = [t('game.waiting')];
     const who = seat === null ? h('span', { class: 'viewer' }, t('game.spectating')) : h('span', { class: 'viewer' }, t('game.you-are'), ' ', seatChip(this.seats, seat));
     replace(this.status, who, ' · ', ...text);
-    if (mine && !this.hadTurn) toast(t('game.your-turn'), 'info');
     this.hadTurn = mine;
     document.title = mine ? `${seat !== null ? seatSymbol(seat) : '●'} ${t('game.your-turn')} · Tenka` : view.status === 'finished' ? `${t('game.finished')} · Tenka` : 'Tenka';
   }
@@ -365,6 +373,7 @@ class GameScreen {
         rulesetId: this.rulesetId,
         seats: this.seats,
         send: (action) => this.send(action),
+        preview: (action) => this.preview(action),
       });
       this.decisionKey = JSON.stringify(decision);
     } else {
@@ -373,16 +382,42 @@ class GameScreen {
     this.decision.hidden = false;
     this.board.element.classList.add('has-decision');
     this.controller.render();
+    if (!sameDecision) {
+      // A new question: the keyboard and screen readers start at its prompt.
+      const prompt = this.decision.querySelector('.decision-prompt');
+      const busyElsewhere = document.activeElement && document.activeElement.closest && document.activeElement.closest('dialog, .claim');
+      if (prompt && !busyElsewhere) {
+        prompt.tabIndex = -1;
+        prompt.focus({ preventScroll: false });
+      }
+    }
+  }
+
+  /** The ruleset's notes on an answer being composed; null when the server has no preview. */
+  async preview(action) {
+    if (this.previewMissing) return null;
+    try {
+      const answer = await post(this.api('/preview'), { action }, this.token);
+      return answer && Array.isArray(answer.notes) ? answer.notes : [];
+    } catch (err) {
+      if (err instanceof ApiError && (err.status === 404 || err.status === 405)) this.previewMissing = true;
+      return null;
+    }
   }
 
   async send(action) {
     this.decisionError.hidden = true;
     try {
       await post(this.api('/actions'), { version: this.view.version, action }, this.token);
-      toast(t('decision.sent'), 'ok');
+      replace(this.status, t('decision.sent'));
       this.decisionKey = null; // the next decision, even if shaped the same, starts fresh
       if (this.controller) this.controller.destroy();
       this.controller = null;
+      // The answered question goes at once, even while the story of the move holds the next board.
+      this.decision.hidden = true;
+      this.decision.replaceChildren();
+      const screen = this.root.querySelector('.game');
+      if (screen) screen.dataset.pending = '0';
       await this.refresh();
       return true;
     } catch (err) {
@@ -437,8 +472,13 @@ class GameScreen {
 
   // ---- hot-seat ---------------------------------------------------------------------------
 
-  /** Decides who sits at the screen next; returns true when a hand-over screen was shown. */
-  needsHandover(view) {
+  /**
+   * Decides who sits at the screen next; returns true when the viewer changed (the view must be
+   * fetched again) or a hand-over screen was shown. The device is handed over only before a
+   * decision that shows the next seat's secrets (`private`; a server that does not say is taken
+   * to mean yes); otherwise the next seat's view simply replaces the last one's.
+   */
+  async chooseViewer(view) {
     const waiting = view.waiting_for || [];
     const local = this.localSeats.map((s) => s.seat);
     const candidates = local.filter((s) => waiting.includes(s));
@@ -452,11 +492,24 @@ class GameScreen {
       this.resetViewerState();
       return true;
     }
-    this.showHandover(next);
+    const token = this.localSeats.find((s) => s.seat === next).token;
+    const nextView = await get(this.api('/view'), token).catch(() => null);
+    if (this.destroyed) return true;
+    const secret = !nextView || !(nextView.pending || []).length || (nextView.pending || []).some((decision) => decision.private !== false);
+    if (secret) {
+      this.showHandover(next);
+      return true;
+    }
+    this.resetViewerState();
+    this.activeSeat = next;
+    this.token = token;
+    await this.loadLog(0);
     return true;
   }
 
   resetViewerState() {
+    this.story.clear();
+    this.heldView = null;
     if (this.controller) this.controller.destroy();
     this.controller = null;
     this.decisionKey = null;
@@ -499,6 +552,7 @@ class GameScreen {
         h('h2', { id: 'handover-title' }, t('handover.title', { seat: name })),
         h('p', {}, t('handover.hint')),
         button,
+        h('p', { class: 'handover-out' }, h('a', { href: '#/' }, t('results.lobby'))),
       ),
     );
     this.handover.hidden = false;

@@ -1,8 +1,20 @@
 // Texts: the UI's own (i18n/<lang>.json) and the ruleset's (its message catalogue, fetched from
 // the server). A missing text falls back to English, then to its key, so a gap shows but never
-// breaks the page.
+// breaks the page; every fallback is counted in `window.tenkaI18nFallbacks` (tests assert none).
+// Templates may hold ICU-style plurals (see messageformat.js).
 
+import { formatParts } from './messageformat.js';
 import { pref, setPref } from './store.js';
+
+/** Each text shown in English for want of a translation, or as its raw key: "ui|ruleset:lang:key". */
+const fallbacks = new Set();
+if (typeof window !== 'undefined') window.tenkaI18nFallbacks = [];
+function noteFallback(source, key, how) {
+  const entry = `${source}:${current}:${key}:${how}`;
+  if (fallbacks.has(entry)) return;
+  fallbacks.add(entry);
+  if (typeof window !== 'undefined') window.tenkaI18nFallbacks.push(entry);
+}
 
 /** The languages the UI is translated into, with their names in their own language. */
 export const LANGUAGES = [
@@ -49,6 +61,9 @@ export function language() {
 export async function setLanguage(code, { store = true } = {}) {
   if (!LANGUAGES.some(([c]) => c === code)) code = 'en';
   uiTexts = code === 'en' ? uiEnglish : await loadJson(`i18n/${code}.json`).catch(() => uiEnglish);
+  // The rulesets' catalogues already in use are fetched in the new language before it applies, so
+  // nothing drawn meanwhile (a view arriving from the stream) shows English for a moment.
+  await Promise.all([...catalogueVersions].map(([id, version]) => fetchCatalogue(id, version === 'current' ? undefined : version, code)));
   current = code;
   document.documentElement.lang = code;
   if (store) setPref('lang', code);
@@ -61,16 +76,19 @@ export function onLanguageChange(listener) {
   return () => listeners.delete(listener);
 }
 
-function fill(template, params) {
-  return template.replace(/\{([a-zA-Z0-9_.-]+)\}/g, (whole, name) =>
-    params && params[name] !== undefined ? String(params[name]) : whole,
-  );
-}
-
-/** A UI text in the current language. */
+/** A UI text in the current language; `params` fill placeholders and choose plural forms. */
 export function t(key, params) {
-  const template = uiTexts[key] ?? uiEnglish[key] ?? key;
-  return fill(template, params);
+  let template = uiTexts[key];
+  if (template === undefined) {
+    template = uiEnglish[key];
+    noteFallback('ui', key, template === undefined ? 'raw' : 'english');
+    if (template === undefined) template = key;
+  }
+  const value = (name) => (params && params[name] !== undefined ? params[name] : undefined);
+  return formatParts(template, current, {
+    arg: (name) => (value(name) === undefined ? undefined : String(value(name))),
+    number: (name) => Number(value(name)),
+  }).join('');
 }
 
 /** Which version of each ruleset the cached catalogues belong to: a content hash, or 'current'. */
@@ -87,24 +105,29 @@ export async function loadCatalogue(rulesetId, version) {
     for (const key of [...catalogues.keys()]) if (key.startsWith(`${rulesetId}/`)) catalogues.delete(key);
     catalogueVersions.set(rulesetId, wanted);
   }
-  const base = (lang) => `/api/rulesets/${encodeURIComponent(rulesetId)}/catalogue/${lang}`;
-  const fetchOne = async (lang) => {
-    const cacheKey = `${rulesetId}/${lang}`;
-    if (!catalogues.has(cacheKey)) {
-      let value = null;
-      if (version) value = await loadJson(`${base(lang)}?version=${encodeURIComponent(version)}`).catch(() => null);
-      if (!value) value = await loadJson(base(lang)).catch(() => ({}));
-      catalogues.set(cacheKey, value && typeof value === 'object' ? value : {});
-    }
-  };
-  await Promise.all([fetchOne('en'), fetchOne(current)]);
+  await Promise.all([fetchCatalogue(rulesetId, version, 'en'), fetchCatalogue(rulesetId, version, current)]);
 }
 
-function template(rulesetId, key) {
+/** Fetches one language of a ruleset's catalogue into the cache, unless it is there. */
+async function fetchCatalogue(rulesetId, version, lang) {
+  const base = `/api/rulesets/${encodeURIComponent(rulesetId)}/catalogue/${lang}`;
+  const cacheKey = `${rulesetId}/${lang}`;
+  if (catalogues.has(cacheKey)) return;
+  let value = null;
+  if (version) value = await loadJson(`${base}?version=${encodeURIComponent(version)}`).catch(() => null);
+  if (!value) value = await loadJson(base).catch(() => ({}));
+  catalogues.set(cacheKey, value && typeof value === 'object' ? value : {});
+}
+
+function template(rulesetId, key, { count = false } = {}) {
   const local = catalogues.get(`${rulesetId}/${current}`);
   if (local && typeof local[key] === 'string') return local[key];
   const english = catalogues.get(`${rulesetId}/en`);
-  if (english && typeof english[key] === 'string') return english[key];
+  if (english && typeof english[key] === 'string') {
+    if (count && current !== 'en') noteFallback('ruleset', key, 'english');
+    return english[key];
+  }
+  if (count) noteFallback('ruleset', key, 'raw');
   return null;
 }
 
@@ -133,28 +156,34 @@ export function normaliseArgs(args) {
  */
 export function messageParts(rulesetId, message) {
   if (!message || typeof message.key !== 'string') return [''];
-  const text = template(rulesetId, message.key);
+  const text = template(rulesetId, message.key, { count: true });
   if (text === null) return [message.key];
   const args = new Map(normaliseArgs(message.args));
-  const parts = [];
-  let rest = text;
-  let open;
-  while ((open = rest.indexOf('{')) !== -1) {
-    const close = rest.indexOf('}', open + 1);
-    if (close === -1) break;
-    parts.push(rest.slice(0, open));
-    const name = rest.slice(open + 1, close);
-    const arg = args.get(name);
-    if (!arg) parts.push(`{${name}}`);
-    else if ('text' in arg) parts.push(String(arg.text));
-    else if ('number' in arg) parts.push(Number(arg.number).toLocaleString(current));
-    else if ('seat' in arg) parts.push({ seat: Number(arg.seat) });
-    else if ('key' in arg) parts.push(template(rulesetId, arg.key) ?? arg.key);
-    else parts.push(`{${name}}`);
-    rest = rest.slice(close + 1);
-  }
-  parts.push(rest);
-  return parts;
+  return formatParts(text, current, {
+    arg: (name) => {
+      const arg = args.get(name);
+      if (!arg) return undefined;
+      if ('text' in arg) return String(arg.text);
+      if ('number' in arg) return Number(arg.number).toLocaleString(current);
+      if ('seat' in arg) return { seat: Number(arg.seat) };
+      if ('key' in arg) return template(rulesetId, arg.key, { count: true }) ?? arg.key;
+      return undefined;
+    },
+    number: (name) => {
+      const arg = args.get(name);
+      if (!arg) return NaN;
+      if ('number' in arg) return Number(arg.number);
+      if ('text' in arg) return Number(arg.text);
+      return NaN;
+    },
+    choice: (name) => {
+      const arg = args.get(name);
+      if (!arg) return '';
+      if ('key' in arg) return arg.key;
+      if ('seat' in arg) return String(arg.seat);
+      return String(arg.text ?? arg.number ?? '');
+    },
+  });
 }
 
 /** A ruleset message as plain text; `seatName(seat)` names seats. */

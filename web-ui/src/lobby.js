@@ -19,24 +19,32 @@ function nameOf(rulesetId, name) {
   return String(name ?? '');
 }
 
-/** The display name of a choice option's value: the catalogue's `option.<name>.<value>` or `<value>` key, else the value. */
+/**
+ * The display name of a choice option's value: the first of the catalogue's keys
+ * `option.<name>.<value>`, `option-value.<name>.<value>`, `value.<name>.<value>`, `<value>`; else
+ * the value made readable ("open-war" -> "Open war"), counted as a missing text.
+ */
 function choiceName(rulesetId, optionName, value) {
-  for (const key of [`option.${optionName}.${value}`, value]) if (hasKey(rulesetId, key)) return nameOf(rulesetId, { key });
-  return value;
+  const keys = [`option.${optionName}.${value}`, `option-value.${optionName}.${value}`, `value.${optionName}.${value}`, value];
+  for (const key of keys) if (hasKey(rulesetId, key)) return nameOf(rulesetId, { key });
+  // Through the formatter, so the missing text is counted like any other.
+  messageText(rulesetId, { key: keys[0] }, () => '');
+  const words = String(value).replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** The JSON value of an OptionValue ({integer: 3} or plain 3). */
+/** A ruleset that ships no map takes none (the host stores such a game's map as "none"). */
+function takesNoMap(ruleset) {
+  return !(ruleset.maps || []).length;
+}
+
 function plainValue(value) {
   if (value && typeof value === 'object') {
     const [kind] = Object.keys(value);
     return value[kind];
   }
   return value;
-}
-
-/** Whether a ruleset plays without a map: its info lists none (the contract's rule since 0.2). */
-function takesNoMap(ruleset) {
-  return (ruleset.maps || []).length === 0;
 }
 
 /** Mounts the lobby; `ruleset` and `map` preselect the new-game form (the map page links here). */
@@ -68,11 +76,11 @@ class Lobby {
     this.mine = h('section', { class: 'panel my-games', 'aria-labelledby': 'mine-title' });
     this.all = h('section', { class: 'panel all-games', 'aria-labelledby': 'all-title' });
     replace(this.root, h('div', { class: 'lobby' }, h('div', { class: 'lobby-left' }, this.createdPanel, this.createPanel), h('div', { class: 'lobby-right' }, this.mine, this.all)));
-    // Start with the ruleset asked for, else one that can be played: one with a valid map, or
-    // one that takes no map at all (its board is its own data).
+    // Start with the ruleset asked for, else one that can be played: one that takes no map or has
+    // a valid one.
     const playable =
       this.rulesets.find((r) => r.id === wantedRuleset) ||
-      this.rulesets.find((r) => takesNoMap(r) || (r.maps || []).some((m) => m.valid !== false)) ||
+      this.rulesets.find((r) => takesNoMap(r) || r.maps.some((m) => m.valid !== false)) ||
       this.rulesets[0];
     if (playable) await this.selectRuleset(playable.id, wantedMap);
     else replace(this.createPanel, h('p', {}, t('lobby.no-rulesets')));
@@ -109,9 +117,11 @@ class Lobby {
     const rulesetSelect = h('select', { id: 'new-ruleset', name: 'ruleset' }, this.rulesets.map((r) => h('option', { value: r.id, selected: r.id === f.ruleset }, `${r.name} ${r.version}`)));
     rulesetSelect.addEventListener('change', () => this.selectRuleset(rulesetSelect.value));
 
-    // Every map on offer; a map with errors is shown but cannot be chosen.
-    const mapSelect = h('select', { id: 'new-map', name: 'map' }, mapOptions(ruleset, f.map, { disableInvalid: true }));
-    mapSelect.addEventListener('change', () => (f.map = mapSelect.value));
+    // Every map on offer; a map with errors is shown but cannot be chosen. A ruleset that ships no
+    // map takes none: no picker, and the request names no map.
+    const noMap = takesNoMap(ruleset);
+    const mapSelect = noMap ? null : h('select', { id: 'new-map', name: 'map' }, mapOptions(ruleset, f.map, { disableInvalid: true }));
+    if (mapSelect) mapSelect.addEventListener('change', () => (f.map = mapSelect.value));
 
     const variantSelect = h(
       'select',
@@ -170,8 +180,7 @@ class Lobby {
       'form',
       { class: 'create-form', novalidate: true },
       field('new-ruleset', t('lobby.ruleset'), rulesetSelect),
-      // A ruleset that lists no maps takes none: no picker, and the game is created without one.
-      takesNoMap(ruleset) ? null : field('new-map', t('lobby.map'), mapSelect),
+      noMap ? null : field('new-map', t('lobby.map'), mapSelect),
       field('new-variant', t('lobby.variant'), variantSelect),
       field('new-count', t('lobby.players'), countSelect),
       seatRows,
@@ -246,13 +255,13 @@ class Lobby {
     }
     const body = {
       ruleset: f.ruleset,
-      ...(takesNoMap(this.ruleset()) ? {} : { map: f.map }),
       // 'human' is a seat played on this device (its token comes back); 'invite' one for another
       // person (an invite code comes back).
       seats: f.seats
         .slice(0, f.count)
         .map((s) => (s.kind === 'bot' ? { kind: 'bot', bot: s.bot } : { kind: 'human', ...(s.kind === 'human' ? { creator: true } : {}), ...(s.name.trim() ? { name: s.name.trim() } : {}) })),
     };
+    if (!takesNoMap(ruleset)) body.map = f.map;
     if (f.variant) body.variant = f.variant;
     if (Object.keys(options).length) body.options = options;
     if (f.seed) body.seed = f.seed.toLowerCase();
@@ -319,7 +328,9 @@ class Lobby {
       const ruleset = this.rulesets.find((r) => r.id === game.ruleset);
       const map = ruleset && (ruleset.maps || []).find((m) => m.id === game.map);
       const when = Number(game.created_at) ? new Date(Number(game.created_at)).toLocaleString(language(), { dateStyle: 'short', timeStyle: 'short' }) : '';
-      return h('span', { class: 'game-what' }, `${ruleset ? ruleset.name : game.ruleset} · ${map ? nameOf(ruleset.id, map.name) : game.map}`, when ? h('span', { class: 'game-when' }, ` · ${when}`) : null);
+      const rulesetName = ruleset ? ruleset.name : game.ruleset;
+      const mapName = map ? nameOf(ruleset.id, map.name) : ruleset && takesNoMap(ruleset) ? '' : game.map;
+      return h('span', { class: 'game-what' }, mapName ? `${rulesetName} · ${mapName}` : rulesetName, when ? h('span', { class: 'game-when' }, ` · ${when}`) : null);
     };
     const status = (g) => (g && g.status === 'finished' ? t('lobby.status-finished') : t('lobby.status-active'));
     const mine = myGames().filter((g) => byId.has(g.id));

@@ -1,22 +1,22 @@
-// The game log in plain words: each entry's public (or the viewer's own) events, the seat that
-// acted, and any battle-tower drops.
+// The game log in plain words: one item per step (an event of the ruleset, with the battle-tower
+// drops it explains), newest last; the seat that acted when an action showed no event.
 
-import { h, messageNode } from './dom.js';
+import { h } from './dom.js';
 import { t } from './i18n.js';
 import { seatChip } from './seats.js';
+import { entrySteps, stepCaption, summaryTable } from './story.js';
 import { towerSummaryText, towerTable } from './tower.js';
 
-/** One log entry as a list item. */
-export function logEntry(entry, rulesetId, seats) {
-  const item = h('li', { class: 'log-entry', 'data-version': entry.version });
-  const head = h('div', { class: 'log-head' }, h('span', { class: 'log-version', title: t('log.version') }, `#${entry.version}`));
-  // The acting seat is named by the events themselves; show it only when there are none.
-  if (entry.seat !== undefined && entry.seat !== null && !(entry.events || []).length) head.append(seatChip(seats, entry.seat));
-  item.append(head);
-  const events = h('ul', { class: 'log-events' });
-  for (const event of entry.events || []) events.append(messageNode(rulesetId, event.text, seats, 'li'));
-  if (events.children.length) item.append(events);
-  for (const drop of entry.tower || []) {
+/** One step of a log entry as a list item. */
+export function logStep(step, rulesetId, seats) {
+  const item = h('li', { class: 'log-entry', 'data-version': step.version, 'data-step': step.index });
+  const head = h('div', { class: 'log-head' }, h('span', { class: 'log-version', title: t('log.version') }, `#${step.version}`));
+  // The acting seat is named by the event itself; show it only for an entry without events.
+  if (!step.text && step.seat !== undefined && step.seat !== null && !step.drops.length) head.append(seatChip(seats, step.seat));
+  const caption = stepCaption(step, rulesetId, seats, 'div');
+  caption.className = 'log-text';
+  item.append(head, caption);
+  for (const drop of step.drops) {
     item.append(
       h(
         'details',
@@ -26,7 +26,15 @@ export function logEntry(entry, rulesetId, seats) {
       ),
     );
   }
+  if (step.summary) {
+    item.append(h('details', { class: 'log-summary' }, h('summary', {}, t('log.summary')), summaryTable(step.summary, rulesetId, seats)));
+  }
   return item;
+}
+
+/** The items of one log entry, one per step. */
+export function logEntry(entry, rulesetId, seats) {
+  return entrySteps(entry).map((step) => logStep(step, rulesetId, seats));
 }
 
 /** A log list: appends entries, skipping versions it already shows. */
@@ -35,7 +43,7 @@ export class LogView {
     this.rulesetId = rulesetId;
     this.seats = seats;
     this.entries = [];
-    this.list = h('ol', { class: 'log-list', 'aria-live': 'polite', 'aria-relevant': 'additions' });
+    this.list = h('ol', { class: 'log-list', 'aria-relevant': 'additions' });
     this.element = h('section', { class: 'log', 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, t('log.title')), this.list);
   }
 
@@ -46,7 +54,7 @@ export class LogView {
     const stick = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
     for (const entry of fresh) {
       this.entries.push(entry);
-      this.list.append(logEntry(entry, this.rulesetId, this.seats));
+      this.list.append(...logEntry(entry, this.rulesetId, this.seats));
     }
     if (fresh.length && stick) this.list.scrollTop = this.list.scrollHeight;
     if (!this.entries.length) this.list.replaceChildren(h('li', { class: 'log-empty' }, t('log.empty')));

@@ -3,13 +3,13 @@
 // otherwise the board shows the end of the game and the log carries the story.
 
 import { get } from './api.js';
-import { Board } from './board.js';
+import { BoardParts, partsOf } from './board.js';
 import { errorText, h, replace } from './dom.js';
 import { loadCatalogue, onLanguageChange, t } from './i18n.js';
 import { logEntry } from './log.js';
 import { resultsView } from './results.js';
 import { seatName } from './seats.js';
-import { towerAnimation } from './tower.js';
+import { Story } from './story.js';
 
 /** Mounts the replay viewer. */
 export async function mountReplay(root, { gameId }) {
@@ -30,6 +30,7 @@ class Replay {
 
   destroy() {
     clearInterval(this.timer);
+    if (this.story) this.story.clear();
     if (this.offLanguage) this.offLanguage();
   }
 
@@ -50,9 +51,10 @@ class Replay {
     }
     this.seats = this.finalView.seats || this.game.seats || [];
     this.entries.sort((a, b) => a.version - b.version);
-    this.board = new Board();
+    this.board = new BoardParts();
     this.logList = h('ol', { class: 'log-list replay-log' });
-    this.tower = h('div', { class: 'tower replay-tower' });
+    // A step forward plays its events and drops as in a live game.
+    this.story = new Story({ rulesetId: this.rulesetId, seats: this.seats, dialogHost: this.root });
     this.counter = h('p', { class: 'replay-counter', 'aria-live': 'polite' });
     this.note = h('p', { class: 'hint replay-note', hidden: true });
     this.slider = h('input', { type: 'range', min: 0, max: this.entries.length, value: 0, 'aria-label': t('replay.position'), class: 'replay-slider' });
@@ -79,7 +81,7 @@ class Replay {
         h('header', { class: 'game-header' }, h('h1', { class: 'game-title' }, t('replay.title'), ' · ', h('span', { class: 'game-id' }, this.gameId))),
         this.controls,
         this.note,
-        h('div', { class: 'game-layout' }, h('div', { class: 'game-main' }, this.board.element, this.results), h('aside', { class: 'game-side' }, this.tower, h('section', { class: 'log' }, h('h2', {}, t('log.title')), this.logList))),
+        h('div', { class: 'game-layout' }, h('div', { class: 'game-main' }, this.board.element, this.board.tableRow, this.results), h('aside', { class: 'game-side' }, this.story.element, this.board.seatColumn, h('section', { class: 'log' }, h('h2', {}, t('log.title')), this.logList))),
       ),
     );
     this.root.addEventListener('keydown', (event) => {
@@ -90,6 +92,7 @@ class Replay {
     this.offLanguage = onLanguageChange(async () => {
       await loadCatalogue(this.rulesetId, this.game.ruleset_hash);
       this.board.renderToolbar();
+      this.story.renderTexts();
       this.go(this.step, { force: true });
     });
     await this.go(0, { force: true });
@@ -107,6 +110,8 @@ class Replay {
     this.playButton.textContent = '❚❚';
     this.playButton.setAttribute('aria-label', t('replay.pause'));
     this.timer = setInterval(() => {
+      // The next step waits until this one's story has played.
+      if (this.story.busy) return;
       if (this.step >= this.entries.length) this.togglePlay();
       else this.go(this.step + 1);
     }, 1200);
@@ -121,32 +126,32 @@ class Replay {
     this.slider.value = String(step);
     this.counter.textContent = t('replay.step', { n: step, total: this.entries.length });
     const shown = this.entries.slice(0, step);
-    this.logList.replaceChildren(...shown.map((entry) => logEntry(entry, this.rulesetId, this.seats)).reverse());
+    // Newest first; one item per step of each entry.
+    this.logList.replaceChildren(...shown.flatMap((entry) => logEntry(entry, this.rulesetId, this.seats)).reverse());
     const current = shown[shown.length - 1];
-    const drops = current && current.tower ? current.tower : [];
-    if (drops.length && step === previous + 1) replace(this.tower, h('h2', {}, t('tower.title')), towerAnimation(drops[drops.length - 1], this.rulesetId, this.seats));
-    else this.tower.replaceChildren();
+    if (current && step === previous + 1) this.story.enqueue([current]);
+    else this.story.clear();
     const version = current ? current.version : 0;
-    const svg = await this.svgAt(version, step === this.entries.length);
+    const parts = await this.partsAt(version, step === this.entries.length);
     if (this.step !== step) return;
-    this.board.show(svg, this.rulesetId, (s) => seatName(this.seats, s));
+    this.board.show(parts, this.rulesetId, (s) => seatName(this.seats, s));
     if (step === this.entries.length && this.finalView.result) replace(this.results, resultsView(this.finalView.result, this.rulesetId, this.seats, null));
     else this.results.replaceChildren();
   }
 
-  async svgAt(version, isLast) {
+  async partsAt(version, isLast) {
     if (isLast || this.boardAtVersion === false) {
       this.note.hidden = this.boardAtVersion !== false || isLast;
-      return this.finalView.svg;
+      return partsOf(this.finalView);
     }
     if (this.boardCache.has(version)) return this.boardCache.get(version);
     try {
       const view = await get(this.api(`/view?at=${version}`));
       if (view && view.version === version) {
         this.boardAtVersion = true;
-        this.boardCache.set(version, view.svg);
+        this.boardCache.set(version, partsOf(view));
         this.note.hidden = true;
-        return view.svg;
+        return partsOf(view);
       }
     } catch {
       // Fall through: the server cannot show past boards.
@@ -154,6 +159,6 @@ class Replay {
     this.boardAtVersion = false;
     this.note.textContent = t('replay.no-past-board');
     this.note.hidden = false;
-    return this.finalView.svg;
+    return partsOf(this.finalView);
   }
 }

@@ -1,8 +1,16 @@
 // The final results: places, scores, tie-breaks, and the score breakdown by label and seat.
 
 import { h, messageNode } from './dom.js';
-import { messageText, t } from './i18n.js';
+import { hasKey, messageText, t } from './i18n.js';
 import { seatChip, seatName } from './seats.js';
+
+/** What the tie-breaks are: the ruleset's own words when its catalogue has them. */
+function tieBreaksLabel(rulesetId) {
+  for (const key of ['results.tie-breaks', 'result.tie-breaks', 'tie-breaks']) {
+    if (hasKey(rulesetId, key)) return messageText(rulesetId, { key }, () => '');
+  }
+  return t('results.tie-breaks');
+}
 
 /** The results section for a finished game's `result` (placings, breakdown, summary). */
 export function resultsView(result, rulesetId, seats, gameId) {
@@ -12,7 +20,7 @@ export function resultsView(result, rulesetId, seats, gameId) {
     'table',
     { class: 'results-table' },
     h('caption', {}, t('results.ranking')),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('results.rank')), h('th', { scope: 'col' }, t('results.player')), h('th', { scope: 'col' }, t('results.score')), h('th', { scope: 'col' }, t('results.tie-breaks')))),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('results.rank')), h('th', { scope: 'col' }, t('results.player')), h('th', { scope: 'col' }, t('results.score')), h('th', { scope: 'col' }, tieBreaksLabel(rulesetId)))),
     h(
       'tbody',
       {},
@@ -30,7 +38,7 @@ export function resultsView(result, rulesetId, seats, gameId) {
   );
   const section = h('section', { class: 'results', 'aria-labelledby': 'results-title' }, h('h2', { id: 'results-title' }, t('results.title')));
   if (result.summary) section.append(messageNode(rulesetId, result.summary, seats, 'p'));
-  section.append(ranking);
+  section.append(h('div', { class: 'table-scroll' }, ranking));
   const breakdown = result.breakdown || [];
   if (breakdown.length) {
     const order = placings.map((p) => p.seat);

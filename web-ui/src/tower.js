@@ -73,7 +73,9 @@ export function towerSummaryText(drop, rulesetId, seats) {
       .filter((row) => row[field] !== 0)
       .map((row) => `${ownerName(row.owner, rulesetId, seats)} ${row[field]}`)
       .join(', ') || '0';
-  return `${t('tower.dropped')}: ${part('dropped')}. ${t('tower.came-out')}: ${part('cameOut')}. ${t('tower.stayed')}: ${part('stayed')}.`;
+  const stayed = rows.filter((row) => row.stayed > 0).map((row) => `${ownerName(row.owner, rulesetId, seats)} ${row.stayed}`).join(', ') || '0';
+  const loose = rows.filter((row) => row.stayed < 0).map((row) => `${ownerName(row.owner, rulesetId, seats)} ${t('tower.from-earlier', { n: -row.stayed })}`).join(', ');
+  return `${t('tower.dropped')}: ${part('dropped')}. ${t('tower.came-out')}: ${part('cameOut')}${loose ? ` (${loose})` : ''}. ${t('tower.stayed')}: ${stayed}.`;
 }
 
 /** A table of one drop: per owner, dropped, came out, stayed in. */
@@ -94,11 +96,12 @@ export function towerTable(drop, rulesetId, seats) {
           h('th', { scope: 'row' }, h('span', { class: cubeClass(row.owner), 'aria-hidden': 'true' }, cubeSymbol(row.owner)), ' ', ownerName(row.owner, rulesetId, seats)),
           h('td', { 'data-field': 'dropped' }, String(row.dropped)),
           h('td', { 'data-field': 'came-out' }, String(row.cameOut)),
-          h('td', { 'data-field': 'stayed', class: row.stayed < 0 ? 'released' : '', title: row.stayed < 0 ? t('tower.released') : undefined }, row.stayed < 0 ? `${row.stayed}*` : String(row.stayed)),
+          // More came out than went in: cubes lodged by earlier drops were knocked loose. Said in
+          // words, never as a negative count.
+          h('td', { 'data-field': 'stayed', class: row.stayed < 0 ? 'released' : '' }, row.stayed < 0 ? t('tower.from-earlier', { n: -row.stayed }) : String(row.stayed)),
         ),
       ),
     ),
-    rows.some((row) => row.stayed < 0) ? h('tfoot', {}, h('tr', {}, h('td', { colspan: 4, class: 'tower-note' }, `* ${t('tower.released')}`))) : null,
   );
 }
 
@@ -107,24 +110,28 @@ export function towerTable(drop, rulesetId, seats) {
  * below, and the ones that stayed are shown held inside. Respects prefers-reduced-motion through
  * CSS.
  */
-export function towerAnimation(drop, rulesetId, seats) {
+export function towerAnimation(drop, rulesetId, seats, { duration = 1600 } = {}) {
   const rows = towerBalance(drop);
   const falling = h('div', { class: 'tower-falling' });
   const inside = h('div', { class: 'tower-inside' });
   const tray = h('div', { class: 'tower-tray' });
+  // The whole drop plays within `duration`: cubes fall during the first half, land in the second.
+  const total = rows.reduce((sum, row) => sum + Math.min(40, row.dropped), 0) || 1;
+  const fallStep = Math.min(60, (duration * 0.35) / total);
   let delay = 0;
   for (const row of rows) {
     for (const cube of cubes(row.owner, row.dropped, 'falling')) {
       cube.style.animationDelay = `${delay}ms`;
-      delay += 60;
+      cube.style.animationDuration = `${Math.round(duration * 0.45)}ms`;
+      delay += fallStep;
       falling.append(cube);
     }
   }
-  const outDelay = delay + 700;
+  const outDelay = delay + duration * 0.3;
   let i = 0;
   for (const row of rows) {
     for (const cube of cubes(row.owner, row.cameOut, 'landing')) {
-      cube.style.animationDelay = `${outDelay + i * 50}ms`;
+      cube.style.animationDelay = `${outDelay + i * Math.min(50, fallStep)}ms`;
       i += 1;
       tray.append(cube);
     }
@@ -143,6 +150,6 @@ export function towerAnimation(drop, rulesetId, seats) {
       h('div', { class: 'tower-body' }, h('span', { class: 'tower-shelf s1' }), h('span', { class: 'tower-shelf s2' }), h('span', { class: 'tower-shelf s3' }), inside),
       tray,
     ),
-    h('figcaption', {}, towerTable(drop, rulesetId, seats)),
+    h('div', { class: 'tower-numbers' }, towerTable(drop, rulesetId, seats)),
   );
 }

@@ -25,10 +25,15 @@ const CATALOGUES = {
     'log.score': '{player} scores {n} points', 'log.round': 'Round {n} begins',
     'score.regions': 'Regions', 'score.cards': 'Cards', 'summary': '{player} wins',
     'label.round': 'Round {n}', 'label.gold': 'Gold: {n}', 'illegal.same': 'Two cards may not be next to each other', 'farmer': 'Farmers',
+    'detail.region': '{owner} · {n, plural, one {# army} other {# armies}}', 'detail.free': 'Nobody · free to take',
+    'log.defend': '{player} holds {region}', 'part.seat': 'Panel of {player}', 'part.cards': 'Cards on offer',
+    'summary.round': 'End of round {n}', 'summary.points': 'Points this round', 'summary.farmers': 'Farmers restless',
+    'preview.cost': 'Costs {n, plural, one {# gold} other {# gold}}', 'preview.too-costly': 'Costs {cost} gold but you hold {gold}: the last steps will be skipped',
+    'option.mode.calm': 'Calm', 'option.mode.wild': 'Wild', 'tie-breaks': 'Gold held',
   },
-  es: { 'prompt.plan': 'Plan: pon tus cartas en las casillas', 'region.n': 'Norte', 'region.s': 'Sur', 'region.e': 'Este', 'region.w': 'Oeste', 'label.round': 'Ronda {n}', 'log.round': 'Empieza la ronda {n}', 'prompt.target': 'Elige una región para atacar' },
-  de: { 'prompt.plan': 'Plan: Lege deine Karten auf die Felder', 'region.n': 'Norden', 'region.s': 'Süden', 'region.e': 'Osten', 'region.w': 'Westen', 'label.round': 'Runde {n}', 'log.round': 'Runde {n} beginnt', 'prompt.target': 'Wähle eine Region zum Angriff' },
-  ro: { 'prompt.plan': 'Plan: pune cărțile pe spații', 'region.n': 'Nord', 'region.s': 'Sud', 'region.e': 'Est', 'region.w': 'Vest', 'label.round': 'Runda {n}', 'log.round': 'Începe runda {n}', 'prompt.target': 'Alege o regiune de atacat' },
+  es: { 'detail.region': '{owner} · {n, plural, one {# ejército} many {# de ejércitos} other {# ejércitos}}', 'summary.round': 'Fin de la ronda {n}', 'preview.cost': 'Cuesta {n} oro', 'prompt.plan': 'Plan: pon tus cartas en las casillas', 'region.n': 'Norte', 'region.s': 'Sur', 'region.e': 'Este', 'region.w': 'Oeste', 'label.round': 'Ronda {n}', 'log.round': 'Empieza la ronda {n}', 'prompt.target': 'Elige una región para atacar' },
+  de: { 'detail.region': '{owner} · {n, plural, one {# Armee} other {# Armeen}}', 'summary.round': 'Ende der Runde {n}', 'preview.cost': 'Kostet {n} Gold', 'prompt.plan': 'Plan: Lege deine Karten auf die Felder', 'region.n': 'Norden', 'region.s': 'Süden', 'region.e': 'Osten', 'region.w': 'Westen', 'label.round': 'Runde {n}', 'log.round': 'Runde {n} beginnt', 'prompt.target': 'Wähle eine Region zum Angriff' },
+  ro: { 'detail.region': '{owner} · {n, plural, one {# armată} few {# armate} other {# de armate}}', 'summary.round': 'Sfârșitul rundei {n}', 'preview.cost': 'Costă {n} aur', 'prompt.plan': 'Plan: pune cărțile pe spații', 'region.n': 'Nord', 'region.s': 'Sud', 'region.e': 'Est', 'region.w': 'Vest', 'label.round': 'Runda {n}', 'log.round': 'Începe runda {n}', 'prompt.target': 'Alege o regiune de atacat' },
 };
 
 const RULESET = {
@@ -53,7 +58,7 @@ function newGame(body) {
   // As the real server: a token for the creator's own seats, an invite code for the others.
   const seats = body.seats.map((s, i) => ({ seat: i, kind: s.kind, name: s.name || (s.kind === 'bot' ? `Bot ${i + 1}` : ''), claimed: false, bot: s.bot, token: s.kind === 'human' && s.creator ? token() : undefined, invite: s.kind === 'human' && !s.creator ? token() : undefined }));
   const rounds = (body.options && body.options.rounds) || (body.variant === 'short' ? 1 : 2);
-  const game = { host: token(), tickets: new Map(), id: id(), ruleset: 'toy', map: body.map, variant: body.variant || null, seats, version: 0, status: 'active', created_at: new Date().toISOString(), log: [], listeners: new Set(), round: 1, rounds, phase: 'plan', turn: 0, done: new Set(), owners: { n: null, e: null, s: null, w: null }, gold: seats.map(() => 3), score: seats.map(() => 0), target: null, history: [] };
+  const game = { host: token(), tickets: new Map(), id: id(), ruleset: 'toy', map: body.map, variant: body.variant || null, seats, version: 0, status: 'active', created_at: new Date().toISOString(), log: [], listeners: new Set(), round: 1, rounds, phase: 'plan', turn: 0, done: new Set(), owners: { n: null, e: null, s: null, w: null }, armies: { n: 0, e: 0, s: 0, w: 0 }, gold: seats.map(() => 3), score: seats.map(() => 0), target: null, history: [] };
   game.log.push({ version: 0, events: [{ text: msg('log.round', { n: { number: 1 } }) }] });
   return game;
 }
@@ -61,16 +66,28 @@ function newGame(body) {
 function pending(game, seat) {
   if (game.status !== 'active') return null;
   if (game.phase === 'plan' && !game.done.has(seat)) {
-    return { seat, prompt: msg('prompt.plan'), kind: { assign: { items: ITEMS.map((i) => ({ id: i, label: msg(`card.${i}`) })), slots: [1, 2, 3].map((n) => ({ id: `s${n}`, label: msg(`space.${n}`), accepts: n === 3 ? [0, 1] : [] })), min_placements: 2 } } };
+    return { seat, prompt: msg('prompt.plan'), kind: { assign: { items: ITEMS.map((i) => ({ id: i, label: msg(`card.${i}`) })), slots: [1, 2, 3].map((n) => ({ id: `s${n}`, label: msg(`space.${n}`), accepts: n === 3 ? [0, 1] : [] })), min_placements: 2 } }, private: true };
   }
-  if (game.phase === 'target' && game.turn === seat) return { seat, prompt: msg('prompt.target'), kind: { choose: { choices: REGIONS.map((r) => ({ id: r, label: msg(`region.${r}`) })), min: 1, max: 1 } } };
-  if (game.phase === 'armies' && game.turn === seat) return { seat, prompt: msg('prompt.armies', { region: { key: `region.${game.target}` } }), kind: { number: { min: 1, max: 5 } } };
-  if (game.phase === 'pair' && game.turn === seat) return { seat, prompt: msg('prompt.pair'), kind: { choose: { choices: REGIONS.map((r) => ({ id: r, label: msg(`region.${r}`) })), min: 2, max: 2 } } };
+  const choices = REGIONS.map((r) => ({ id: r, label: msg(`region.${r}`), detail: game.owners[r] === null ? msg('detail.free') : msg('detail.region', { owner: { seat: game.owners[r] }, n: { number: game.armies[r] } }) }));
+  if (game.phase === 'target' && game.turn === seat) return { seat, prompt: msg('prompt.target'), kind: { choose: { choices, min: 1, max: 1 } }, private: false };
+  if (game.phase === 'armies' && game.turn === seat) return { seat, prompt: msg('prompt.armies', { region: { key: `region.${game.target}` } }), kind: { number: { min: 1, max: 5 } }, private: false };
+  if (game.phase === 'pair' && game.turn === seat) return { seat, prompt: msg('prompt.pair'), kind: { choose: { choices, min: 2, max: 2 } }, private: false };
   return null;
 }
 
 function waiting(game) {
   return game.seats.map((s) => s.seat).filter((s) => pending(game, s));
+}
+
+/** The board in parts, as contract 0.2 gives it: the map, one panel per seat, a table panel. */
+function parts(game, viewer) {
+  const list = [{ id: 'map', kind: 'map', title: null, svg: svg(game, viewer) }];
+  for (const s of game.seats) {
+    const secret = viewer === s.seat ? `<text x="10" y="62" font-size="13" data-msg="label.gold" data-args='{"n":${game.gold[s.seat]}}'>gold</text>` : '';
+    list.push({ id: `seat-${s.seat}`, kind: { seat: s.seat }, title: msg('part.seat', { player: { seat: s.seat } }), svg: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 72"><rect width="240" height="72" fill="#fff" class="seat-stroke-${s.seat}" stroke-width="4"/><text x="10" y="24" font-size="14" data-msg="log.score" data-args='{"player":{"seat":${s.seat}},"n":${game.score[s.seat]}}'></text>${secret}</svg>` });
+  }
+  list.push({ id: 'cards', kind: 'table', title: msg('part.cards'), svg: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 360 60"><rect width="360" height="60" fill="#f5efe0"/>${ITEMS.map((i, k) => `<text x="${20 + k * 85}" y="35" font-size="13" data-msg="card.${i}"></text>`).join('')}</svg>` });
+  return list;
 }
 
 function svg(game, viewer) {
@@ -137,9 +154,16 @@ function apply(game, seat, action) {
     const dropped = [{ owner: { seat }, count: n }, { owner: { neutral: 'farmer' }, count: 2 }];
     if (defender !== null && defender !== seat) dropped.push({ owner: { seat: defender }, count: 2 });
     const came_out = [{ owner: { seat }, count: cameOut }, { owner: { neutral: 'farmer' }, count: 3 }];
+    // A second battle in the same update: the farmers of a neighbouring region rise.
+    const neighbour = REGIONS[(REGIONS.indexOf(game.target) + 1) % 4];
+    const second = { dropped: [{ owner: { neutral: 'farmer' }, count: 3 }, { owner: { seat }, count: 1 }], came_out: [{ owner: { neutral: 'farmer' }, count: 2 }] };
     game.owners[game.target] = seat;
+    game.armies[game.target] = n;
     game.score[seat] += n;
-    push(game, { seat, events: [{ text: msg('log.attack', { player: { seat }, region: { key: `region.${game.target}` }, n: { number: n } }) }], tower: [{ dropped, came_out }] });
+    push(game, { seat, events: [
+      { text: msg('log.attack', { player: { seat }, region: { key: `region.${game.target}` }, n: { number: n } }), drops: [0], summary: null },
+      { text: msg('log.defend', { player: { seat }, region: { key: `region.${neighbour}` } }), drops: [1], summary: null },
+    ], tower: [{ dropped, came_out }, second] });
     game.phase = 'pair';
   } else if (kind === 'choose' && game.phase === 'pair') {
     game.score[seat] += 1;
@@ -155,7 +179,8 @@ function apply(game, seat, action) {
       game.round += 1;
       game.phase = 'plan';
       game.done.clear();
-      push(game, { events: [{ text: msg('log.round', { n: { number: game.round } }) }] });
+      const summary = { title: msg('summary.round', { n: { number: game.round - 1 } }), lines: [...game.seats.map((s) => ({ seat: s.seat, label: msg('summary.points'), value: game.score[s.seat] })), { seat: null, label: msg('summary.farmers'), value: null }] };
+      push(game, { events: [{ text: msg('summary.round', { n: { number: game.round - 1 } }), drops: [], summary }, { text: msg('log.round', { n: { number: game.round } }), drops: [], summary: null }] });
     }
   }
   return { status: 200, body: { version: game.version, events: [] } };
@@ -269,7 +294,7 @@ const server = http.createServer(async (req, res) => {
     if (rest === '') return send(res, 200, publicGame(game));
     if (rest === '/view') {
       const pend = viewer.seat === null ? [] : [pending(game, viewer.seat)].filter(Boolean);
-      return send(res, 200, { version: game.version, viewer: viewer.seat === null ? 'spectator' : { seat: viewer.seat }, seats: publicGame(game).seats, status: game.status, pending: pend, waiting_for: waiting(game), state: {}, svg: svg(game, viewer.seat), result: game.status === 'finished' ? result(game) : undefined, seed_commitment: 'c0ffee' });
+      return send(res, 200, { version: game.version, viewer: viewer.seat === null ? 'spectator' : { seat: viewer.seat }, seats: publicGame(game).seats, status: game.status, pending: pend, waiting_for: waiting(game), state: {}, parts: parts(game, viewer.seat), result: game.status === 'finished' ? result(game) : undefined, seed_commitment: 'c0ffee' });
     }
     if (rest === '/log') {
       const since = Number(url.searchParams.get('since') || 0);
@@ -295,6 +320,19 @@ const server = http.createServer(async (req, res) => {
       game.seats[viewer.seat].bot_now = body.bot || null;
       botsPlay(game);
       return send(res, 200, {});
+    }
+    if (rest === '/preview' && req.method === 'POST') {
+      if (viewer.seat === null) return send(res, 403, { error: 'forbidden', message: 'token needed' });
+      const body = await readBody(req);
+      const p = pending(game, viewer.seat);
+      if (!p) return send(res, 422, { error: 'rejected', message: 'not your turn', rejection: 'not-your-turn' });
+      const action = (body && body.action) || {};
+      if (!action.assign) return send(res, 200, { notes: [] });
+      // Card D costs 3 gold, the others 1: a plan above the gold held skips its last steps.
+      const cost = action.assign.reduce((sum, [, item]) => sum + (item === 3 ? 3 : 1), 0);
+      const notes = [{ level: 'info', text: msg('preview.cost', { n: { number: cost } }) }];
+      if (cost > game.gold[viewer.seat]) notes.push({ level: 'warning', text: msg('preview.too-costly', { cost: { number: cost }, gold: { number: game.gold[viewer.seat] } }) });
+      return send(res, 200, { notes });
     }
     if (rest === '/actions' && req.method === 'POST') {
       if (viewer.seat === null) return send(res, 403, { error: 'forbidden', message: 'token needed' });
