@@ -794,8 +794,12 @@ fn legend() -> String {
 // ---------------------------------------------------------------------------------------------
 // The seats
 
-const PANEL_W: f32 = 380.0;
-const PANEL_H: f32 = 124.0;
+/// The width of a seat's panel (and the other narrow parts), its height, and the width of a
+/// column of its figures.
+pub const PANEL_W: f32 = 420.0;
+const PANEL_H: f32 = 164.0;
+/// See [`PANEL_W`].
+pub const STAT_COLUMN: f32 = 132.0;
 
 fn seat_panel(state: &State, seat: Seat, viewer: Viewer) -> String {
     let cards = state.board.cards();
@@ -834,44 +838,44 @@ fn seat_panel(state: &State, seat: Seat, viewer: Viewer) -> String {
             r##"font-size="13" text-anchor="end" fill="#8c1c13""##,
         );
     }
-    let stats = [
-        (Icon::Chest, player.chests, "render.chests"),
-        (Icon::Rice, player.rice, "render.rice"),
-        (Icon::Castle, player.vp, "render.vp"),
+    // Two rows of three columns, each wide enough for its label in every language
+    // (`catalogues::seat_panel_labels_fit_their_columns`).
+    let mut stats = vec![
+        ("render.chests", Some(player.chests)),
+        ("render.rice", Some(player.rice)),
+        ("render.vp", Some(player.vp)),
         (
-            Icon::Theatre,
-            state.provinces_of(seat).len() as u32,
             "render.province-cards",
+            Some(state.provinces_of(seat).len() as u32),
         ),
-        (Icon::Armies, player.supply, "render.supply"),
+        ("render.supply", Some(player.supply)),
     ];
-    for (i, (_icon, value, key)) in stats.iter().enumerate() {
-        let sx = 20.0 + i as f32 * 72.0;
-        doc.text(sx, 46.0, &Message::new(*key), r#"class="label""#);
-        doc.number(sx, 66.0, value, r#"font-size="18" font-weight="700""#);
+    let in_turn = matches!(state.phase, Phase::Actions { .. } | Phase::Winter { .. });
+    if let Some(position) = state.turn_order.iter().position(|&s| s == seat)
+        && in_turn
+    {
+        stats.push(("render.turn-order", Some(position as u32 + 1)));
+    }
+    for (i, (key, value)) in stats.iter().enumerate() {
+        let sx = 20.0 + (i % 3) as f32 * STAT_COLUMN;
+        let sy = 46.0 + (i / 3) as f32 * 42.0;
+        doc.text(sx, sy, &Message::new(*key), r#"class="label""#);
+        if let Some(value) = value {
+            doc.number(sx, sy + 20.0, value, r#"font-size="18" font-weight="700""#);
+        }
     }
     doc.text(
         20.0,
-        88.0,
+        132.0,
         &Message::new("render.tower-tray")
             .number("tower", player.in_tower)
             .number("tray", player.tray),
         r#"class="label""#,
     );
-    if let Some(position) = state.turn_order.iter().position(|&s| s == seat)
-        && matches!(state.phase, Phase::Actions { .. } | Phase::Winter { .. })
-    {
-        doc.text(
-            PANEL_W - 10.0,
-            88.0,
-            &Message::new("render.turn").number("position", position as i64 + 1),
-            r#"font-size="13" font-weight="700" text-anchor="end""#,
-        );
-    }
     if let Some(special) = state.special_of(seat) {
         doc.text(
             20.0,
-            110.0,
+            152.0,
             &Message::new(cards.specials[special].name.clone()),
             r##"font-size="13" fill="#1f5f8b""##,
         );
@@ -891,7 +895,7 @@ fn seat_panel(state: &State, seat: Seat, viewer: Viewer) -> String {
     if let Some(status) = status {
         doc.text(
             PANEL_W - 10.0,
-            110.0,
+            132.0,
             &status,
             r#"font-size="13" text-anchor="end""#,
         );
