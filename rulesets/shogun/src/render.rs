@@ -252,8 +252,8 @@ fn begin(width: f32, height: f32, background: &str) -> Svg {
     ));
     doc.raw(&format!(
         r#"<rect width="{}" height="{}" fill="{background}"/>"#,
-        num(width),
-        num(height)
+        num(width.ceil()),
+        num(height.ceil())
     ));
     doc
 }
