@@ -556,7 +556,8 @@ fn map(state: &State, viewer: Viewer, choices: &Choices) -> String {
         ));
     }
     if !choices.attr("no-move").is_empty() {
-        let (x, y) = (frame.width - 210.0, 8.0);
+        // Top left, over the printed board's open sea.
+        let (x, y) = (8.0, 8.0);
         doc.raw(&format!(
             r#"<g id="no-move" class="button"{}>"#,
             choices.attr("no-move")
