@@ -488,27 +488,40 @@ fn map(state: &State, viewer: Viewer, choices: &Choices) -> String {
         let ((ax, ay), (bx, by)) = (points[a], points[b]);
         let (mx, my) = ((ax + bx) / 2.0, (ay + by) / 2.0);
         let (dx, dy) = (bx - ax, by - ay);
-        // Bowed to the side with more water: the curve's middle furthest from every province.
-        let bow = 0.18;
-        let sides = [
-            (mx - dy * bow, my + dx * bow),
-            (mx + dy * bow, my - dx * bow),
-        ];
-        let clearance = |(cx, cy): (f32, f32)| {
-            let (qx, qy) = (
-                0.25 * ax + 0.5 * cx + 0.25 * bx,
-                0.25 * ay + 0.5 * cy + 0.25 * by,
-            );
-            points
+        // Bowed towards open water: of a few curves, the one whose points keep furthest from
+        // every other province (a less bowed one on a tie).
+        let curve = |(cx, cy): (f32, f32), t: f32| {
+            let u = 1.0 - t;
+            (
+                u * u * ax + 2.0 * u * t * cx + t * t * bx,
+                u * u * ay + 2.0 * u * t * cy + t * t * by,
+            )
+        };
+        let clearance = |control: (f32, f32)| {
+            [0.2, 0.35, 0.5, 0.65, 0.8]
                 .iter()
-                .map(|&(px, py)| (px - qx).powi(2) + (py - qy).powi(2))
+                .map(|&t| {
+                    let (qx, qy) = curve(control, t);
+                    points
+                        .iter()
+                        .enumerate()
+                        .filter(|&(p, _)| p != a && p != b)
+                        .map(|(_, &(px, py))| (px - qx).powi(2) + (py - qy).powi(2))
+                        .fold(f32::MAX, f32::min)
+                })
                 .fold(f32::MAX, f32::min)
         };
-        let (cx, cy) = if clearance(sides[1]) > clearance(sides[0]) {
-            sides[1]
-        } else {
-            sides[0]
-        };
+        let mut best = ((mx, my), clearance((mx, my)));
+        for bow in [0.15, 0.3, 0.45] {
+            for side in [1.0, -1.0] {
+                let control = (mx - dy * bow * side, my + dx * bow * side);
+                let score = clearance(control);
+                if score > best.1 * 1.05 {
+                    best = (control, score);
+                }
+            }
+        }
+        let (cx, cy) = best.0;
         let live = state.in_play(a) && state.in_play(b);
         doc.raw(&format!(
             r##"<path class="sea-route" d="M{},{} Q{},{} {},{}" fill="none" stroke="{}" stroke-width="3.5" stroke-dasharray="10 6" stroke-linecap="round"/>"##,
