@@ -192,9 +192,10 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>> {
         None => tracing::warn!("no fonts are installed: the PNG has no texts"),
     }
     let tree = usvg::Tree::from_str(svg, &options).context("the drawing is not a valid SVG")?;
-    let size = tree.size().to_int_size();
-    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
-        .ok_or_else(|| anyhow!("the drawing has no area ({size:?})"))?;
+    // Whole pixels, rounded up: a drawing 916.4 units wide needs 917 columns to be all there.
+    let (width, height) = (tree.size().width().ceil(), tree.size().height().ceil());
+    let mut pixmap = tiny_skia::Pixmap::new(width as u32, height as u32)
+        .ok_or_else(|| anyhow!("the drawing has no area ({width}x{height})"))?;
     resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
     pixmap
         .encode_png()

@@ -34,6 +34,11 @@ function plainValue(value) {
   return value;
 }
 
+/** Whether a ruleset plays without a map: its info lists none (the contract's rule since 0.2). */
+function takesNoMap(ruleset) {
+  return (ruleset.maps || []).length === 0;
+}
+
 /** Mounts the lobby; `ruleset` and `map` preselect the new-game form (the map page links here). */
 export async function mountLobby(root, { ruleset, map } = {}) {
   const lobby = new Lobby(root);
@@ -63,9 +68,12 @@ class Lobby {
     this.mine = h('section', { class: 'panel my-games', 'aria-labelledby': 'mine-title' });
     this.all = h('section', { class: 'panel all-games', 'aria-labelledby': 'all-title' });
     replace(this.root, h('div', { class: 'lobby' }, h('div', { class: 'lobby-left' }, this.createdPanel, this.createPanel), h('div', { class: 'lobby-right' }, this.mine, this.all)));
-    // Start with the ruleset asked for, else one that can be played: one with a valid map.
+    // Start with the ruleset asked for, else one that can be played: one with a valid map, or
+    // one that takes no map at all (its board is its own data).
     const playable =
-      this.rulesets.find((r) => r.id === wantedRuleset) || this.rulesets.find((r) => (r.maps || []).some((m) => m.valid !== false)) || this.rulesets[0];
+      this.rulesets.find((r) => r.id === wantedRuleset) ||
+      this.rulesets.find((r) => takesNoMap(r) || (r.maps || []).some((m) => m.valid !== false)) ||
+      this.rulesets[0];
     if (playable) await this.selectRuleset(playable.id, wantedMap);
     else replace(this.createPanel, h('p', {}, t('lobby.no-rulesets')));
     await this.renderGames();
@@ -162,7 +170,8 @@ class Lobby {
       'form',
       { class: 'create-form', novalidate: true },
       field('new-ruleset', t('lobby.ruleset'), rulesetSelect),
-      field('new-map', t('lobby.map'), mapSelect),
+      // A ruleset that lists no maps takes none: no picker, and the game is created without one.
+      takesNoMap(ruleset) ? null : field('new-map', t('lobby.map'), mapSelect),
       field('new-variant', t('lobby.variant'), variantSelect),
       field('new-count', t('lobby.players'), countSelect),
       seatRows,
@@ -206,7 +215,7 @@ class Lobby {
   check() {
     const ruleset = this.ruleset();
     const f = this.form;
-    if (!f.map) return t('lobby.error-map');
+    if (!f.map && !takesNoMap(ruleset)) return t('lobby.error-map');
     for (const option of ruleset.options || []) {
       const kindName = Object.keys(option.kind && typeof option.kind === 'object' ? option.kind : { [option.kind]: null })[0];
       const spec = option.kind && typeof option.kind === 'object' ? option.kind[kindName] : null;
@@ -237,7 +246,7 @@ class Lobby {
     }
     const body = {
       ruleset: f.ruleset,
-      map: f.map,
+      ...(takesNoMap(this.ruleset()) ? {} : { map: f.map }),
       // 'human' is a seat played on this device (its token comes back); 'invite' one for another
       // person (an invite code comes back).
       seats: f.seats

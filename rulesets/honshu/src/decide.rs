@@ -1,0 +1,636 @@
+//! What each seat is asked ([`pending`]) and how its answer changes the game ([`apply`]).
+//!
+//! Every decision is rebuilt from the state, and `apply` acts on the id of the choice it offered,
+//! so an index never means more than the SDK's shape check let through.
+//!
+//! Placing a card is three small decisions, each drawn on the seat's map: the rotation, the
+//! position (the card's top-left square), then over or under, which is the confirmation. Until
+//! the last, nothing is placed and "back" undoes a step.
+
+use sdk::{
+    Action, Choice, ChooseDecision, DecisionKind, Event, Message, PendingDecision, Rejection, Seat,
+    Table,
+};
+
+use crate::data::{Colour, SQUARES};
+use crate::engine::{self, legal_layers, legal_origins, legal_rotations};
+use crate::state::*;
+
+fn choose(choices: Vec<Choice>, min: u32, max: u32) -> DecisionKind {
+    DecisionKind::Choose(ChooseDecision { choices, min, max })
+}
+
+fn choice(id: String, label: Message) -> Choice {
+    Choice::new(id, label)
+}
+
+fn card_choice(card: u8) -> Choice {
+    choice(
+        format!("card:{card}"),
+        Message::new("choice.card").number("card", card),
+    )
+}
+
+fn square_id(square: Square) -> String {
+    format!("{},{}", square.0, square.1)
+}
+
+fn parse_square(text: &str) -> Option<Square> {
+    let (x, y) = text.split_once(',')?;
+    Some((x.parse().ok()?, y.parse().ok()?))
+}
+
+fn resource_choice(square: Square, colour: Colour) -> Choice {
+    choice(
+        format!("resource:{}", square_id(square)),
+        Message::new("choice.resource")
+            .key("colour", format!("colour.{}", colour.name()))
+            .number("column", square.0)
+            .number("row", square.1),
+    )
+}
+
+/// The seat whose turn it is in a trick of 3-5 players.
+fn trick_seat(state: &State, plays: &[Play], choosing_resource: bool) -> Seat {
+    if choosing_resource {
+        plays.last().map_or(state.order[0], |p| p.seat)
+    } else {
+        state.order[plays.len()]
+    }
+}
+
+/// The colour later resources of a trick must match: the first one played.
+fn lead_colour(plays: &[Play]) -> Option<Colour> {
+    plays.iter().find_map(|p| p.resource.map(|(c, _)| c))
+}
+
+/// The resources `seat` may add to the card it just played.
+fn playable_resources(state: &State, seat: Seat, plays: &[Play]) -> Vec<(Square, Colour)> {
+    let lead = lead_colour(plays);
+    state.players[seat as usize]
+        .map
+        .resource_squares()
+        .into_iter()
+        .filter(|(_, c)| lead.is_none_or(|lead| lead == *c))
+        .collect()
+}
+
+/// The decision of `seat`, if it has one.
+pub fn decision_of(state: &State, seat: Seat) -> Option<PendingDecision> {
+    // Placing is simultaneous: build only this seat's step, not every seat's.
+    if state.phase == Phase::Place {
+        return placement_decision(state, seat);
+    }
+    pending(state).into_iter().find(|d| d.seat == seat)
+}
+
+/// Every decision the game waits for.
+pub fn pending(state: &State) -> Vec<PendingDecision> {
+    // Only a decision among the cards of a hand shows what others may not see.
+    let one = |seat, prompt, kind| {
+        vec![PendingDecision {
+            seat,
+            prompt,
+            kind,
+            private: false,
+        }]
+    };
+    match &state.phase {
+        Phase::Trick {
+            plays,
+            choosing_resource,
+        } => {
+            let seat = trick_seat(state, plays, *choosing_resource);
+            if *choosing_resource {
+                let mut choices = vec![choice(
+                    "resource:none".into(),
+                    Message::new("choice.no-resource"),
+                )];
+                choices.extend(
+                    playable_resources(state, seat, &plays[..plays.len() - 1])
+                        .into_iter()
+                        .map(|(s, c)| resource_choice(s, c)),
+                );
+                let card = plays.last().map_or(0, |p| p.card);
+                one(
+                    seat,
+                    Message::new("prompt.resource").number("card", card),
+                    choose(choices, 1, 1),
+                )
+            } else {
+                hand_decision(
+                    state,
+                    seat,
+                    Message::new("prompt.play").number("round", state.round),
+                )
+            }
+        }
+        Phase::Pick { plays, next } => {
+            let seat = state.order[*next];
+            let choices = plays.iter().map(|p| card_choice(p.card)).collect();
+            one(seat, Message::new("prompt.pick"), choose(choices, 1, 1))
+        }
+        Phase::Duel { committed, .. } => (0..2)
+            .filter(|&s| committed[s as usize].is_none())
+            .flat_map(|s| {
+                hand_decision(
+                    state,
+                    s,
+                    Message::new("prompt.duel").number("round", state.round),
+                )
+            })
+            .collect(),
+        Phase::Fee { winner, paying, .. } => {
+            let loser = 1 - winner;
+            if *paying {
+                let choices = state.players[loser as usize]
+                    .map
+                    .resource_squares()
+                    .into_iter()
+                    .map(|(s, c)| resource_choice(s, c))
+                    .collect();
+                one(loser, Message::new("prompt.fee-pay"), choose(choices, 2, 2))
+            } else {
+                let choices = vec![
+                    choice("fee:decline".into(), Message::new("choice.fee-decline")),
+                    choice("fee:pay".into(), Message::new("choice.fee-pay")),
+                ];
+                one(
+                    loser,
+                    Message::new("prompt.fee").seat("winner", *winner),
+                    choose(choices, 1, 1),
+                )
+            }
+        }
+        Phase::PairPick {
+            revealed,
+            played,
+            chooser,
+        } => {
+            let choices = vec![
+                choice(
+                    "pair:revealed".into(),
+                    Message::new("choice.pair-revealed")
+                        .number("first", revealed[0])
+                        .number("second", revealed[1]),
+                ),
+                choice(
+                    "pair:played".into(),
+                    Message::new("choice.pair-played")
+                        .number("first", played[0])
+                        .number("second", played[1]),
+                ),
+            ];
+            one(*chooser, Message::new("prompt.pair"), choose(choices, 1, 1))
+        }
+        Phase::Keep { pairs, kept } => (0..2u32)
+            .filter(|&s| kept[s as usize].is_none())
+            .map(|s| PendingDecision {
+                seat: s,
+                prompt: Message::new("prompt.keep"),
+                kind: choose(
+                    pairs[s as usize].iter().map(|&c| card_choice(c)).collect(),
+                    1,
+                    1,
+                ),
+                private: false,
+            })
+            .collect(),
+        Phase::Place => (0..state.seats)
+            .filter_map(|seat| placement_decision(state, seat))
+            .collect(),
+        Phase::Over => Vec::new(),
+    }
+}
+
+fn hand_decision(state: &State, seat: Seat, prompt: Message) -> Vec<PendingDecision> {
+    let choices = state.players[seat as usize]
+        .hand
+        .iter()
+        .map(|&c| card_choice(c))
+        .collect();
+    vec![PendingDecision {
+        seat,
+        prompt,
+        kind: choose(choices, 1, 1),
+        private: true,
+    }]
+}
+
+/// The current step of `seat`'s placement.
+fn placement_decision(state: &State, seat: Seat) -> Option<PendingDecision> {
+    let player = &state.players[seat as usize];
+    let card = player.to_place?;
+    let layout = state.deck.card(card);
+    let back = || choice("back".into(), Message::new("choice.back"));
+    let (prompt, choices) = match (player.draft.rotation, player.draft.origin) {
+        (None, _) => (
+            Message::new("prompt.rotation").number("card", card),
+            legal_rotations(&player.map, layout)
+                .into_iter()
+                .map(|r| {
+                    choice(
+                        format!("rotate:{r}"),
+                        Message::new("choice.rotation").number("degrees", i64::from(r) * 90),
+                    )
+                })
+                .collect::<Vec<_>>(),
+        ),
+        (Some(rotation), None) => {
+            let mut choices: Vec<Choice> = legal_origins(&player.map, layout, rotation)
+                .into_iter()
+                .map(|s| {
+                    let (squares, _) = engine::overlap(&player.map, s, rotation);
+                    choice(
+                        format!("at:{}", square_id(s)),
+                        Message::new("choice.position")
+                            .number("column", s.0)
+                            .number("row", s.1),
+                    )
+                    .with_detail(Message::new("detail.position").number("squares", squares as i64))
+                })
+                .collect();
+            choices.push(back());
+            (
+                Message::new("prompt.position").number("card", card),
+                choices,
+            )
+        }
+        (Some(rotation), Some(origin)) => {
+            let mut choices: Vec<Choice> = legal_layers(&player.map, layout, origin, rotation)
+                .into_iter()
+                .map(|layer| {
+                    let (squares, resources) = engine::overlap(&player.map, origin, rotation);
+                    match layer {
+                        Layer::Over => choice("over".into(), Message::new("choice.over"))
+                            .with_detail(
+                                Message::new("detail.over")
+                                    .number("squares", squares as i64)
+                                    .number("resources", resources as i64),
+                            ),
+                        Layer::Under => choice("under".into(), Message::new("choice.under"))
+                            .with_detail(
+                                Message::new("detail.under")
+                                    .number("visible", (SQUARES - squares) as i64),
+                            ),
+                    }
+                })
+                .collect();
+            choices.push(back());
+            (Message::new("prompt.confirm").number("card", card), choices)
+        }
+    };
+    Some(PendingDecision {
+        seat,
+        prompt,
+        kind: choose(choices, 1, 1),
+        private: false,
+    })
+}
+
+fn illegal(key: &str) -> Rejection {
+    Rejection::Illegal(Message::new(format!("illegal.{key}")))
+}
+
+/// The ids of the choices picked.
+fn picked_ids(decision: &PendingDecision, action: &Action) -> Result<Vec<String>, Rejection> {
+    match (&decision.kind, action) {
+        (DecisionKind::Choose(choose), Action::Choose(picks)) => picks
+            .iter()
+            .map(|&i| {
+                choose
+                    .choices
+                    .get(i as usize)
+                    .map(|c| c.id.clone())
+                    .ok_or_else(|| Rejection::Malformed(format!("choice {i} does not exist")))
+            })
+            .collect(),
+        _ => Err(Rejection::Malformed("a choose action is expected".into())),
+    }
+}
+
+fn card_of(id: &str) -> Result<u8, Rejection> {
+    id.strip_prefix("card:")
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| Rejection::Malformed(format!("`{id}` is not a card")))
+}
+
+fn square_in(id: &str, prefix: &str) -> Result<Square, Rejection> {
+    id.strip_prefix(prefix)
+        .and_then(parse_square)
+        .ok_or_else(|| Rejection::Malformed(format!("`{id}` is not a square")))
+}
+
+/// Applies `seat`'s answer.
+pub fn apply(
+    state: &mut State,
+    seat: Seat,
+    action: &Action,
+    _table: &mut dyn Table,
+) -> Result<Vec<Event>, Rejection> {
+    let decision = decision_of(state, seat).ok_or(Rejection::NotYourTurn)?;
+    let ids = picked_ids(&decision, action)?;
+    let first = ids.first().cloned().unwrap_or_default();
+    let mut events = Vec::new();
+    match state.phase.clone() {
+        Phase::Trick {
+            mut plays,
+            choosing_resource,
+        } => {
+            if choosing_resource {
+                if first != "resource:none" {
+                    let square = square_in(&first, "resource:")?;
+                    let cell = state.players[seat as usize]
+                        .map
+                        .cells
+                        .get_mut(&square)
+                        .ok_or_else(|| illegal("no-resource"))?;
+                    let colour = cell.resource.take().ok_or_else(|| illegal("no-resource"))?;
+                    if lead_colour(&plays).is_some_and(|lead| lead != colour) {
+                        return Err(illegal("wrong-colour"));
+                    }
+                    let play = plays.last_mut().expect("a card was played");
+                    play.resource = Some((colour, square));
+                    events.push(Event::public(
+                        Message::new("event.resource-played")
+                            .seat("player", seat)
+                            .key("colour", format!("colour.{}", colour.name()))
+                            .number("value", play.value()),
+                    ));
+                }
+                state.phase = Phase::Trick {
+                    plays,
+                    choosing_resource: false,
+                };
+            } else {
+                let card = card_of(&first)?;
+                take_from_hand(state, seat, card)?;
+                plays.push(Play {
+                    seat,
+                    card,
+                    resource: None,
+                });
+                events.push(Event::public(
+                    Message::new("event.card-played")
+                        .seat("player", seat)
+                        .number("card", card),
+                ));
+                let may_add =
+                    !playable_resources(state, seat, &plays[..plays.len() - 1]).is_empty();
+                state.phase = Phase::Trick {
+                    plays,
+                    choosing_resource: may_add,
+                };
+            }
+            close_trick_if_done(state, &mut events);
+        }
+        Phase::Pick { mut plays, next } => {
+            let card = card_of(&first)?;
+            let at = plays
+                .iter()
+                .position(|p| p.card == card)
+                .ok_or_else(|| illegal("not-in-trick"))?;
+            let play = plays.remove(at);
+            if let Some((colour, _)) = play.resource {
+                state.pool[colour.index()] += 1;
+            }
+            state.players[seat as usize].to_place = Some(card);
+            events.push(Event::public(
+                Message::new("event.card-taken")
+                    .seat("player", seat)
+                    .number("card", card),
+            ));
+            if plays.is_empty() {
+                engine::start_map_phase(state, &mut events);
+            } else {
+                state.phase = Phase::Pick {
+                    plays,
+                    next: next + 1,
+                };
+            }
+        }
+        Phase::Duel {
+            revealed,
+            mut committed,
+        } => {
+            let card = card_of(&first)?;
+            take_from_hand(state, seat, card)?;
+            committed[seat as usize] = Some(card);
+            events.push(Event::private(
+                seat,
+                Message::new("event.duel-committed").number("card", card),
+            ));
+            if let [Some(a), Some(b)] = committed {
+                let played = [a, b];
+                let winner: Seat = if a > b { 0 } else { 1 };
+                events.push(Event::public(
+                    Message::new("event.duel-revealed")
+                        .number("first", a)
+                        .number("second", b)
+                        .seat("winner", winner),
+                ));
+                let loser = 1 - winner;
+                let can_pay = state.players[loser as usize].map.resource_squares().len() >= 2;
+                state.phase = if can_pay {
+                    Phase::Fee {
+                        revealed,
+                        played,
+                        winner,
+                        paying: false,
+                    }
+                } else {
+                    Phase::PairPick {
+                        revealed,
+                        played,
+                        chooser: winner,
+                    }
+                };
+            } else {
+                state.phase = Phase::Duel {
+                    revealed,
+                    committed,
+                };
+            }
+        }
+        Phase::Fee {
+            revealed,
+            played,
+            winner,
+            paying,
+        } => {
+            if !paying {
+                state.phase = if first == "fee:pay" {
+                    Phase::Fee {
+                        revealed,
+                        played,
+                        winner,
+                        paying: true,
+                    }
+                } else {
+                    Phase::PairPick {
+                        revealed,
+                        played,
+                        chooser: winner,
+                    }
+                };
+            } else {
+                for id in &ids {
+                    let square = square_in(id, "resource:")?;
+                    let colour = state.players[seat as usize]
+                        .map
+                        .cells
+                        .get_mut(&square)
+                        .and_then(|c| c.resource.take())
+                        .ok_or_else(|| illegal("no-resource"))?;
+                    state.pool[colour.index()] += 1;
+                }
+                events.push(Event::public(
+                    Message::new("event.fee-paid").seat("player", seat),
+                ));
+                state.phase = Phase::PairPick {
+                    revealed,
+                    played,
+                    chooser: seat,
+                };
+            }
+        }
+        Phase::PairPick {
+            revealed,
+            played,
+            chooser,
+        } => {
+            let (mine, theirs) = if first == "pair:revealed" {
+                (revealed, played)
+            } else {
+                (played, revealed)
+            };
+            let mut pairs = [mine, theirs];
+            if chooser == 1 {
+                pairs.swap(0, 1);
+            }
+            events.push(Event::public(
+                Message::new("event.pair-taken")
+                    .seat("player", chooser)
+                    .number("first", mine[0])
+                    .number("second", mine[1]),
+            ));
+            state.phase = Phase::Keep {
+                pairs,
+                kept: [None, None],
+            };
+        }
+        Phase::Keep { pairs, mut kept } => {
+            let card = card_of(&first)?;
+            kept[seat as usize] = Some(card);
+            if let [Some(a), Some(b)] = kept {
+                for (s, (pair, keep)) in pairs.iter().zip([a, b]).enumerate() {
+                    let other = if pair[0] == keep { pair[1] } else { pair[0] };
+                    state.discard.push(other);
+                    state.players[s].to_place = Some(keep);
+                    events.push(Event::public(
+                        Message::new("event.kept")
+                            .seat("player", s as Seat)
+                            .number("card", keep)
+                            .number("discarded", other),
+                    ));
+                }
+                engine::start_map_phase(state, &mut events);
+            } else {
+                state.phase = Phase::Keep { pairs, kept };
+            }
+        }
+        Phase::Place => place_step(state, seat, &first, &mut events)?,
+        Phase::Over => return Err(Rejection::NotYourTurn),
+    }
+    Ok(events)
+}
+
+fn take_from_hand(state: &mut State, seat: Seat, card: u8) -> Result<(), Rejection> {
+    let hand = &mut state.players[seat as usize].hand;
+    let at = hand
+        .iter()
+        .position(|&c| c == card)
+        .ok_or_else(|| illegal("not-in-hand"))?;
+    hand.remove(at);
+    engine::forget_passed(state, card);
+    Ok(())
+}
+
+/// When every seat has played into the trick, sets the new player order and starts picking.
+fn close_trick_if_done(state: &mut State, events: &mut Vec<Event>) {
+    let Phase::Trick {
+        plays,
+        choosing_resource: false,
+    } = &state.phase
+    else {
+        return;
+    };
+    if plays.len() < state.seats as usize {
+        return;
+    }
+    let plays = plays.clone();
+    state.order = engine::order_from_trick(&plays);
+    events.push(Event::public(
+        Message::new("event.new-order").seat("first", state.order[0]),
+    ));
+    state.phase = Phase::Pick { plays, next: 0 };
+}
+
+/// One step of a placement: a rotation, a position, or the confirming layer.
+fn place_step(
+    state: &mut State,
+    seat: Seat,
+    id: &str,
+    events: &mut Vec<Event>,
+) -> Result<(), Rejection> {
+    let player = &mut state.players[seat as usize];
+    let card = player.to_place.ok_or(Rejection::NotYourTurn)?;
+    if id == "back" {
+        if player.draft.origin.is_some() {
+            player.draft.origin = None;
+        } else {
+            player.draft.rotation = None;
+        }
+        return Ok(());
+    }
+    if let Some(rotation) = id.strip_prefix("rotate:") {
+        player.draft.rotation = Some(
+            rotation
+                .parse()
+                .map_err(|_| Rejection::Malformed(format!("bad rotation `{id}`")))?,
+        );
+        return Ok(());
+    }
+    if id.starts_with("at:") {
+        player.draft.origin = Some(square_in(id, "at:")?);
+        return Ok(());
+    }
+    let layer = match id {
+        "over" => Layer::Over,
+        "under" => Layer::Under,
+        _ => return Err(Rejection::Malformed(format!("unknown step `{id}`"))),
+    };
+    let (Some(rotation), Some(origin)) = (player.draft.rotation, player.draft.origin) else {
+        return Err(Rejection::Malformed("the placement is not complete".into()));
+    };
+    let layout = *state.deck.card(card);
+    let player = &mut state.players[seat as usize];
+    if let Some(problem) = engine::placement_problem(&player.map, &layout, origin, rotation, layer)
+    {
+        return Err(illegal(problem));
+    }
+    let outcome = engine::place_unchecked(
+        &mut player.map,
+        &mut state.pool,
+        card,
+        &layout,
+        origin,
+        rotation,
+        layer,
+    );
+    player.to_place = None;
+    player.draft = Draft::default();
+    events.extend(engine::placement_events(seat, card, layer, &outcome));
+    engine::finish_map_phase_if_done(state, events);
+    Ok(())
+}

@@ -1,0 +1,590 @@
+//! The rules as functions over [`State`]: setting up, the geometry of placing a card, the end of
+//! a trick and of a round, and the final scoring. [`crate::decide`] turns them into decisions.
+
+use std::collections::BTreeSet;
+
+use sdk::{Event, Message, Seat, SetupError, Summary, SummaryLine, Table, TableExt};
+
+use crate::data::{COLOURS, Colour, Deck, Layout, MAP_CARDS, SQUARES, Terrain};
+use crate::state::*;
+
+/// Starts a game: provinces dealt at random with a resource on each production square, a
+/// random player order, six cards to each hand, the scoring card if one is drawn.
+pub fn new_game(
+    deck: Deck,
+    settings: Settings,
+    seats: u32,
+    table: &mut dyn Table,
+) -> Result<State, SetupError> {
+    if !(2..=5).contains(&seats) {
+        return Err(SetupError::SeatCount(format!(
+            "Honshu is played by 2 to 5 players, not {seats}"
+        )));
+    }
+    if deck.provinces.len() < seats as usize {
+        return Err(SetupError::Map(vec![sdk::Diagnostic::error(
+            0,
+            0,
+            format!("{seats} players need {seats} starting provinces"),
+        )]));
+    }
+    let mut provinces: Vec<usize> = (0..deck.provinces.len()).collect();
+    table.shuffle(&mut provinces);
+    let mut order: Vec<Seat> = (0..seats).collect();
+    table.shuffle(&mut order);
+    let mut draw: Vec<u8> = (1..=MAP_CARDS as u8).collect();
+    table.shuffle(&mut draw);
+    let scoring_card = match settings.scoring_card {
+        ScoringCardRule::None => None,
+        ScoringCardRule::Fixed(card) => Some(card),
+        ScoringCardRule::Random => Some(SCORING_CARDS[table.pick_index(SCORING_CARDS.len())].1),
+    };
+    let mut state = State {
+        seats,
+        deck,
+        settings,
+        scoring_card,
+        round: 1,
+        order,
+        draw,
+        discard: Vec::new(),
+        pool: [RESOURCES_PER_COLOUR; 4],
+        players: Vec::new(),
+        phase: Phase::Place,
+        scores: Vec::new(),
+    };
+    for seat in 0..seats {
+        let province = provinces[seat as usize];
+        state.players.push(Player {
+            province,
+            hand: Vec::new(),
+            map: PersonalMap::default(),
+            passed: Vec::new(),
+            to_place: None,
+            draft: Draft::default(),
+        });
+        let layout = *state.layout_of(seat, PROVINCE_CARD);
+        let player = &mut state.players[seat as usize];
+        place_unchecked(
+            &mut player.map,
+            &mut state.pool,
+            PROVINCE_CARD,
+            &layout,
+            (0, 0),
+            0,
+            Layer::Over,
+        );
+    }
+    deal_hands(&mut state);
+    start_trick(&mut state);
+    Ok(state)
+}
+
+/// Deals six cards from the draw pile to each seat, in seat order.
+fn deal_hands(state: &mut State) {
+    for player in &mut state.players {
+        for _ in 0..HAND_SIZE {
+            if let Some(card) = state.draw.pop() {
+                player.hand.push(card);
+            }
+        }
+        player.hand.sort_unstable();
+        player.passed.clear();
+    }
+}
+
+/// Opens the trick phase of the current round.
+fn start_trick(state: &mut State) {
+    state.phase = if state.seats == 2 {
+        let first = state
+            .draw
+            .pop()
+            .expect("24 cards are revealed of the 36 left with 2 players");
+        let second = state.draw.pop().expect("see above");
+        Phase::Duel {
+            revealed: [first, second],
+            committed: [None, None],
+        }
+    } else {
+        Phase::Trick {
+            plays: Vec::new(),
+            choosing_resource: false,
+        }
+    };
+}
+
+/// The square of a card's square `index` on the map, for a card with its top-left corner at
+/// `origin` turned `rotation` quarter turns clockwise.
+pub fn square_of(origin: Square, rotation: u8, index: usize) -> Square {
+    let (column, row) = ((index % 2) as i32, (index / 2) as i32);
+    let (dx, dy) = match rotation % 4 {
+        0 => (column, row),
+        1 => (2 - row, column),
+        2 => (1 - column, 2 - row),
+        _ => (row, 1 - column),
+    };
+    (origin.0 + dx, origin.1 + dy)
+}
+
+/// The squares a card covers, by square index.
+pub fn footprint(origin: Square, rotation: u8) -> [Square; SQUARES] {
+    std::array::from_fn(|i| square_of(origin, rotation, i))
+}
+
+/// How many squares of the map a card at `origin` turned `rotation` lies on, and how many of
+/// them hold a resource: what placing it over covers, what placing it under leaves visible.
+pub fn overlap(map: &PersonalMap, origin: Square, rotation: u8) -> (usize, usize) {
+    let cells: Vec<_> = footprint(origin, rotation)
+        .iter()
+        .filter_map(|s| map.cells.get(s))
+        .collect();
+    let resources = cells.iter().filter(|c| c.resource.is_some()).count();
+    (cells.len(), resources)
+}
+
+/// Why a placement breaks the rules: its catalogue key under `illegal.`.
+pub fn placement_problem(
+    map: &PersonalMap,
+    layout: &Layout,
+    origin: Square,
+    rotation: u8,
+    layer: Layer,
+) -> Option<&'static str> {
+    let squares = footprint(origin, rotation);
+    let overlapping = squares.iter().filter(|s| map.cells.contains_key(s)).count();
+    if overlapping == 0 {
+        return Some("not-touching");
+    }
+    match layer {
+        Layer::Over => {
+            let covers_lake = squares
+                .iter()
+                .any(|s| map.cells.get(s).is_some_and(|c| c.terrain == Terrain::Lake));
+            covers_lake.then_some("covers-lake")
+        }
+        Layer::Under => {
+            if overlapping == SQUARES {
+                return Some("all-hidden");
+            }
+            let hides_lake = squares
+                .iter()
+                .zip(layout)
+                .any(|(s, t)| *t == Terrain::Lake && map.cells.contains_key(s));
+            hides_lake.then_some("hides-lake")
+        }
+    }
+}
+
+/// The layers in which a card may go at `origin` turned `rotation`.
+pub fn legal_layers(
+    map: &PersonalMap,
+    layout: &Layout,
+    origin: Square,
+    rotation: u8,
+) -> Vec<Layer> {
+    [Layer::Over, Layer::Under]
+        .into_iter()
+        .filter(|&layer| placement_problem(map, layout, origin, rotation, layer).is_none())
+        .collect()
+}
+
+/// Every top-left corner at which the card, turned `rotation`, may go in some layer, in
+/// row-then-column order.
+pub fn legal_origins(map: &PersonalMap, layout: &Layout, rotation: u8) -> Vec<Square> {
+    let Some((min_x, max_x, min_y, max_y)) = bounds(map) else {
+        return Vec::new();
+    };
+    let (width, height) = if rotation.is_multiple_of(2) {
+        (2, 3)
+    } else {
+        (3, 2)
+    };
+    let mut origins = Vec::new();
+    for y in (min_y - height + 1)..=max_y {
+        for x in (min_x - width + 1)..=max_x {
+            if !legal_layers(map, layout, (x, y), rotation).is_empty() {
+                origins.push((x, y));
+            }
+        }
+    }
+    origins
+}
+
+/// The rotations in which the card can go somewhere.
+pub fn legal_rotations(map: &PersonalMap, layout: &Layout) -> Vec<u8> {
+    (0..4)
+        .filter(|&r| has_legal_origin(map, layout, r))
+        .collect()
+}
+
+/// Whether the card, turned `rotation`, fits anywhere: the first legal corner is enough.
+fn has_legal_origin(map: &PersonalMap, layout: &Layout, rotation: u8) -> bool {
+    let Some((min_x, max_x, min_y, max_y)) = bounds(map) else {
+        return false;
+    };
+    let (width, height) = if rotation.is_multiple_of(2) {
+        (2, 3)
+    } else {
+        (3, 2)
+    };
+    ((min_y - height + 1)..=max_y).any(|y| {
+        ((min_x - width + 1)..=max_x).any(|x| {
+            [Layer::Over, Layer::Under]
+                .into_iter()
+                .any(|layer| placement_problem(map, layout, (x, y), rotation, layer).is_none())
+        })
+    })
+}
+
+/// The smallest and largest column and row of the map.
+pub fn bounds(map: &PersonalMap) -> Option<(i32, i32, i32, i32)> {
+    let mut squares = map.cells.keys();
+    let first = squares.next()?;
+    Some(
+        squares.fold((first.0, first.0, first.1, first.1), |(a, b, c, d), s| {
+            (a.min(s.0), b.max(s.0), c.min(s.1), d.max(s.1))
+        }),
+    )
+}
+
+/// What placing a card did to the resources.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlacementOutcome {
+    /// Resources put on the new production squares.
+    pub gained: Vec<Colour>,
+    /// New production squares left empty because the pool ran out of their colour.
+    pub short: Vec<Colour>,
+    /// Resources covered and so returned to the pool.
+    pub discarded: Vec<Colour>,
+}
+
+/// Lays a card without checking the rules: the new visible production squares get a resource
+/// from the pool, covered resources go back to it.
+pub fn place_unchecked(
+    map: &mut PersonalMap,
+    pool: &mut [u8; 4],
+    card: u8,
+    layout: &Layout,
+    origin: Square,
+    rotation: u8,
+    layer: Layer,
+) -> PlacementOutcome {
+    let mut outcome = PlacementOutcome::default();
+    for (index, square) in footprint(origin, rotation).into_iter().enumerate() {
+        let existing = map.cells.get(&square).copied();
+        if existing.is_some() && layer == Layer::Under {
+            continue;
+        }
+        if let Some(colour) = existing.and_then(|c| c.resource) {
+            pool[colour.index()] += 1;
+            outcome.discarded.push(colour);
+        }
+        let terrain = layout[index];
+        let resource = match terrain {
+            Terrain::Production(colour) if pool[colour.index()] > 0 => {
+                pool[colour.index()] -= 1;
+                outcome.gained.push(colour);
+                Some(colour)
+            }
+            Terrain::Production(colour) => {
+                outcome.short.push(colour);
+                None
+            }
+            _ => None,
+        };
+        map.cells.insert(
+            square,
+            Cell {
+                terrain,
+                card,
+                resource,
+            },
+        );
+    }
+    map.placed.push(Placed {
+        card,
+        origin,
+        rotation,
+        layer,
+    });
+    outcome
+}
+
+/// The events of a placement's resources.
+pub fn placement_events(
+    seat: Seat,
+    card: u8,
+    layer: Layer,
+    outcome: &PlacementOutcome,
+) -> Vec<Event> {
+    let key = match layer {
+        Layer::Over => "event.placed-over",
+        Layer::Under => "event.placed-under",
+    };
+    let mut events = vec![Event::public(
+        Message::new(key).seat("player", seat).number("card", card),
+    )];
+    for colour in &outcome.gained {
+        events.push(Event::public(
+            Message::new("event.resource-gained")
+                .seat("player", seat)
+                .key("colour", format!("colour.{}", colour.name())),
+        ));
+    }
+    for colour in &outcome.short {
+        events.push(Event::public(
+            Message::new("event.pool-empty")
+                .seat("player", seat)
+                .key("colour", format!("colour.{}", colour.name())),
+        ));
+    }
+    for colour in &outcome.discarded {
+        events.push(Event::public(
+            Message::new("event.resource-covered")
+                .seat("player", seat)
+                .key("colour", format!("colour.{}", colour.name())),
+        ));
+    }
+    events
+}
+
+/// Enters the map phase; a seat whose card fits nowhere (possible only with a deck whose
+/// cards are all lake corners) loses it to the discard.
+pub fn start_map_phase(state: &mut State, events: &mut Vec<Event>) {
+    state.phase = Phase::Place;
+    for seat in 0..state.seats {
+        let Some(card) = state.players[seat as usize].to_place else {
+            continue;
+        };
+        let layout = *state.deck.card(card);
+        if legal_rotations(&state.players[seat as usize].map, &layout).is_empty() {
+            state.players[seat as usize].to_place = None;
+            state.discard.push(card);
+            events.push(Event::public(
+                Message::new("event.unplaceable")
+                    .seat("player", seat)
+                    .number("card", card),
+            ));
+        }
+    }
+    finish_map_phase_if_done(state, events);
+}
+
+/// Once every seat has placed, ends the round: passes or deals hands, then opens the next
+/// trick, or scores after the twelfth round.
+pub fn finish_map_phase_if_done(state: &mut State, events: &mut Vec<Event>) {
+    if state.players.iter().any(|p| p.to_place.is_some()) {
+        return;
+    }
+    if state.round == ROUNDS {
+        score_game(state, events);
+        return;
+    }
+    match state.round {
+        3 => pass_hands(state, 1, events),
+        9 => pass_hands(state, state.seats - 1, events),
+        6 => {
+            deal_hands(state);
+            events.push(Event::public(Message::new("event.new-hands")));
+        }
+        _ => {}
+    }
+    state.round += 1;
+    events.push(Event::public(
+        Message::new("event.round").number("round", state.round),
+    ));
+    start_trick(state);
+}
+
+/// Hands every hand to the seat `step` places on (1: to the left, seats - 1: to the right).
+fn pass_hands(state: &mut State, step: u32, events: &mut Vec<Event>) {
+    let hands: Vec<Vec<u8>> = state
+        .players
+        .iter_mut()
+        .map(|p| std::mem::take(&mut p.hand))
+        .collect();
+    for (from, hand) in hands.into_iter().enumerate() {
+        let to = (from as u32 + step) % state.seats;
+        state.players[from].passed = hand.clone();
+        let receiver = &mut state.players[to as usize];
+        receiver.hand = hand;
+        receiver.hand.sort_unstable();
+    }
+    let key = if step == 1 {
+        "event.passed-left"
+    } else {
+        "event.passed-right"
+    };
+    events.push(Event::public(Message::new(key)));
+}
+
+/// A card left a seat's hand: it is no longer one its neighbour knows about.
+pub fn forget_passed(state: &mut State, card: u8) {
+    for player in &mut state.players {
+        player.passed.retain(|&c| c != card);
+    }
+}
+
+/// The new player order of a trick of 3-5: highest value first.
+pub fn order_from_trick(plays: &[Play]) -> Vec<Seat> {
+    let mut ranked: Vec<&Play> = plays.iter().collect();
+    ranked.sort_by_key(|p| std::cmp::Reverse(p.value()));
+    ranked.into_iter().map(|p| p.seat).collect()
+}
+
+/// Orthogonally connected groups of visible squares of one terrain.
+pub fn districts(map: &PersonalMap, terrain: Terrain) -> Vec<usize> {
+    let mut seen: BTreeSet<Square> = BTreeSet::new();
+    let mut sizes = Vec::new();
+    for (&start, cell) in &map.cells {
+        if cell.terrain != terrain || !seen.insert(start) {
+            continue;
+        }
+        let mut stack = vec![start];
+        let mut size = 0;
+        while let Some((x, y)) = stack.pop() {
+            size += 1;
+            for next in [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)] {
+                if map.cells.get(&next).is_some_and(|c| c.terrain == terrain) && seen.insert(next) {
+                    stack.push(next);
+                }
+            }
+        }
+        sizes.push(size);
+    }
+    sizes
+}
+
+fn count(map: &PersonalMap, terrain: Terrain) -> i64 {
+    map.cells.values().filter(|c| c.terrain == terrain).count() as i64
+}
+
+fn is(map: &PersonalMap, square: Square, terrain: Terrain) -> bool {
+    map.cells.get(&square).is_some_and(|c| c.terrain == terrain)
+}
+
+/// The final score of one map.
+pub fn score_map(map: &PersonalMap, points: &Points, card: Option<ScoringCard>) -> ScoreSheet {
+    let mut sheet = ScoreSheet {
+        forests: count(map, Terrain::Forest) * points.forest,
+        town: districts(map, Terrain::Town).into_iter().max().unwrap_or(0) as i64 * points.town,
+        fallow: count(map, Terrain::Fallow),
+        ..ScoreSheet::default()
+    };
+    sheet.lakes = if card == Some(ScoringCard::LakeSquares) {
+        count(map, Terrain::Lake) * points.lake_square
+    } else {
+        districts(map, Terrain::Lake)
+            .into_iter()
+            .map(|size| (size as i64 - 1) * points.lake)
+            .sum()
+    };
+    let capacity = if card == Some(ScoringCard::DoubleDelivery) {
+        2
+    } else {
+        1
+    };
+    let resources = map.resources();
+    let mut delivered = [0i64; 4];
+    for colour in COLOURS {
+        let factories = count(map, Terrain::Factory(colour));
+        delivered[colour.index()] = i64::from(resources[colour.index()]).min(factories * capacity);
+        sheet.factories += delivered[colour.index()] * points.factory[colour.index()];
+    }
+    sheet.scoring_card = match card {
+        None | Some(ScoringCard::DoubleDelivery) | Some(ScoringCard::LakeSquares) => 0,
+        Some(ScoringCard::ForestLines) => forest_lines(map) * points.forest_line,
+        Some(ScoringCard::FallowBlocks) => {
+            map.cells
+                .keys()
+                .filter(|&&(x, y)| {
+                    [(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)]
+                        .iter()
+                        .all(|&s| is(map, s, Terrain::Fallow))
+                })
+                .count() as i64
+                * points.fallow_block
+        }
+        Some(ScoringCard::TownCentres) => {
+            map.cells
+                .iter()
+                .filter(|&(&(x, y), c)| {
+                    c.terrain == Terrain::Town
+                        && [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
+                            .iter()
+                            .all(|&s| is(map, s, Terrain::Town))
+                })
+                .count() as i64
+                * points.town_centre
+        }
+        Some(ScoringCard::EmptyProduction) => {
+            map.cells
+                .values()
+                .filter(|c| matches!(c.terrain, Terrain::Production(_)) && c.resource.is_none())
+                .count() as i64
+                * points.empty_production
+        }
+        Some(ScoringCard::BlueYellow) => {
+            (delivered[Colour::Blue.index()] + delivered[Colour::Yellow.index()])
+                * points.blue_yellow
+        }
+        Some(ScoringCard::GreyBrown) => {
+            (delivered[Colour::Grey.index()] + delivered[Colour::Brown.index()]) * points.grey_brown
+        }
+    };
+    sheet.total = sheet.forests + sheet.town + sheet.lakes + sheet.factories + sheet.scoring_card;
+    sheet
+}
+
+/// Runs of three forests in a row or column: each maximal run of length n counts n / 3 times.
+fn forest_lines(map: &PersonalMap) -> i64 {
+    let mut lines = 0;
+    for (&(x, y), cell) in &map.cells {
+        if cell.terrain != Terrain::Forest {
+            continue;
+        }
+        for (dx, dy) in [(1, 0), (0, 1)] {
+            if is(map, (x - dx, y - dy), Terrain::Forest) {
+                continue; // not the start of a run
+            }
+            let mut length = 0;
+            while is(map, (x + dx * length, y + dy * length), Terrain::Forest) {
+                length += 1;
+            }
+            lines += i64::from(length / 3);
+        }
+    }
+    lines
+}
+
+/// Scores every map and ends the game.
+fn score_game(state: &mut State, events: &mut Vec<Event>) {
+    state.scores = state
+        .players
+        .iter()
+        .map(|p| score_map(&p.map, &state.settings.points, state.scoring_card))
+        .collect();
+    let mut lines = Vec::new();
+    for (seat, sheet) in state.scores.iter().enumerate() {
+        events.push(Event::public(
+            Message::new("event.final-score")
+                .seat("player", seat as Seat)
+                .number("points", sheet.total),
+        ));
+        for (label, points) in sheet.lines() {
+            lines.push(SummaryLine {
+                seat: Some(seat as Seat),
+                label: Message::new(label),
+                value: Some(points),
+            });
+        }
+    }
+    // The last score closes the game: its summary is the scoring sheet of every seat.
+    if let Some(last) = events.pop() {
+        events.push(last.with_summary(Summary {
+            title: Message::new("summary.final-title"),
+            lines,
+        }));
+    }
+    state.phase = Phase::Over;
+}

@@ -1,0 +1,554 @@
+//! What each viewer sees, drawn as SVG panels: one personal map per seat (the viewer's first),
+//! and table panels for the trick, the player order and resources, and the viewer's own hand.
+//!
+//! Every step of a placement is drawn where it happens: the hand panel shows the card in its
+//! four rotations (each a button for that rotation), the viewer's map marks every square where
+//! the card's top-left corner may go (each a button), then shows the card in place, outlined,
+//! while the player confirms over or under, or goes back.
+
+use std::fmt::Write as _;
+
+use sdk::{BoardPart, Catalogue, DecisionKind, Message, MessageArg, PartKind, Seat, Viewer};
+
+use crate::data::{Colour, Layout, Terrain};
+use crate::decide;
+use crate::engine::{bounds, footprint};
+use crate::state::*;
+
+/// The side of one square on a map, in pixels.
+const CELL: i32 = 30;
+/// The side of one square on a card in a hand or trick.
+const MINI: i32 = 14;
+
+/// Where a panel goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PanelKind {
+    /// A seat's personal map.
+    Seat(Seat),
+    /// The middle of the table, or the viewer's hand.
+    Table,
+}
+
+/// One panel of the board.
+#[derive(Clone, Debug)]
+pub struct Panel {
+    pub id: String,
+    pub kind: PanelKind,
+    pub title: Option<Message>,
+    pub width: i32,
+    pub height: i32,
+    /// The panel's content, without the enclosing `<svg>`.
+    pub body: String,
+}
+
+impl Panel {
+    /// The panel as a document of its own.
+    pub fn document(&self) -> String {
+        format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="sans-serif">{}</svg>"#,
+            self.body,
+            w = self.width,
+            h = self.height
+        )
+    }
+}
+
+fn english() -> Catalogue {
+    Catalogue::from_toml(crate::CATALOGUE_EN).unwrap_or_else(|_| Catalogue::from_pairs([]))
+}
+
+/// Escapes text for XML.
+fn esc(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&apos;")
+}
+
+fn args_json(message: &Message) -> String {
+    let mut object = serde_json::Map::new();
+    for (name, arg) in &message.args {
+        let value = match arg {
+            MessageArg::Text(text) => serde_json::Value::from(text.clone()),
+            MessageArg::Number(n) => serde_json::Value::from(*n),
+            MessageArg::Seat(seat) => serde_json::json!({ "seat": seat }),
+            MessageArg::Key(key) => serde_json::json!({ "key": key }),
+        };
+        object.insert(name.clone(), value);
+    }
+    serde_json::Value::Object(object).to_string()
+}
+
+/// The English text of a message, for the document's own content (clients translate it).
+fn fallback(english: &Catalogue, message: &Message) -> String {
+    let Some(template) = english.get(&message.key) else {
+        return message.key.clone();
+    };
+    if template.contains(", plural,") {
+        return message.key.clone();
+    }
+    let mut text = template.to_string();
+    for (name, arg) in &message.args {
+        let value = match arg {
+            MessageArg::Text(t) => t.clone(),
+            MessageArg::Number(n) => n.to_string(),
+            MessageArg::Seat(s) => format!("seat {}", s + 1),
+            MessageArg::Key(k) => english.get(k).unwrap_or(k).to_string(),
+        };
+        text = text.replace(&format!("{{{name}}}"), &value);
+    }
+    text
+}
+
+fn text(out: &mut String, english: &Catalogue, x: i32, y: i32, message: &Message, attrs: &str) {
+    let _ = write!(
+        out,
+        r#"<text x="{x}" y="{y}" {attrs} data-msg="{}" data-args='{}'>{}</text>"#,
+        esc(&message.key),
+        esc(&args_json(message)),
+        esc(&fallback(english, message))
+    );
+}
+
+fn terrain_fill(terrain: Terrain) -> &'static str {
+    match terrain {
+        Terrain::Forest => "#2e7d32",
+        Terrain::Town => "#c62828",
+        Terrain::Lake => "#4fc3f7",
+        Terrain::Fallow => "#d7ccc8",
+        Terrain::Production(_) => "#fff8e1",
+        Terrain::Factory(_) => "#616161",
+    }
+}
+
+fn colour_fill(colour: Colour) -> &'static str {
+    match colour {
+        Colour::Blue => "#1565c0",
+        Colour::Brown => "#6d4c41",
+        Colour::Grey => "#9e9e9e",
+        Colour::Yellow => "#fbc02d",
+    }
+}
+
+/// One square: its terrain, a colour mark for production and factory squares, a resource cube.
+fn square(out: &mut String, x: i32, y: i32, size: i32, terrain: Terrain, resource: Option<Colour>) {
+    let _ = write!(
+        out,
+        r##"<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{}" stroke="#333" stroke-width="0.5"><title>{}</title></rect>"##,
+        terrain_fill(terrain),
+        terrain.name()
+    );
+    let inset = size / 4;
+    match terrain {
+        Terrain::Production(c) => {
+            let _ = write!(
+                out,
+                r#"<circle cx="{}" cy="{}" r="{}" fill="none" stroke="{}" stroke-width="2"/>"#,
+                x + size / 2,
+                y + size / 2,
+                size / 3,
+                colour_fill(c)
+            );
+        }
+        Terrain::Factory(c) => {
+            let _ = write!(
+                out,
+                r#"<path d="M{} {} L{} {} L{} {} Z" fill="{}"/>"#,
+                x + inset,
+                y + size - inset,
+                x + size / 2,
+                y + inset,
+                x + size - inset,
+                y + size - inset,
+                colour_fill(c)
+            );
+        }
+        _ => {}
+    }
+    if let Some(c) = resource {
+        let cube = size / 3;
+        let _ = write!(
+            out,
+            r##"<rect x="{}" y="{}" width="{cube}" height="{cube}" fill="{}" stroke="#000" stroke-width="1" class="resource"/>"##,
+            x + size / 2 - cube / 2,
+            y + size / 2 - cube / 2,
+            colour_fill(c)
+        );
+    }
+}
+
+/// A card drawn small and upright (or turned), with its number.
+fn mini_card(out: &mut String, x: i32, y: i32, card: u8, layout: &Layout, rotation: u8) {
+    let _ = write!(out, r#"<g class="card" data-card="{card}">"#);
+    for (i, terrain) in layout.iter().enumerate() {
+        let (sx, sy) = footprint((0, 0), rotation)[i];
+        square(out, x + sx * MINI, y + sy * MINI, MINI, *terrain, None);
+    }
+    let _ = write!(
+        out,
+        r##"<text x="{}" y="{}" font-size="11" fill="#000" font-weight="700">{card}</text></g>"##,
+        x,
+        y - 2
+    );
+}
+
+/// The choice index of each choice id in `viewer`'s decision.
+fn choice_index(state: &State, viewer: Viewer) -> Vec<String> {
+    let Viewer::Seat(seat) = viewer else {
+        return Vec::new();
+    };
+    match decide::decision_of(state, seat).map(|d| d.kind) {
+        Some(DecisionKind::Choose(choose)) => choose.choices.into_iter().map(|c| c.id).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn button(ids: &[String], id: &str) -> String {
+    ids.iter().position(|i| i == id).map_or(String::new(), |i| {
+        format!(r#" data-choice="{i}" style="cursor:pointer""#)
+    })
+}
+
+/// The personal map of `seat` as `viewer` sees it.
+fn map_panel(state: &State, seat: Seat, viewer: Viewer, english: &Catalogue) -> Panel {
+    let player = &state.players[seat as usize];
+    let ids = if viewer.is(seat) {
+        choice_index(state, viewer)
+    } else {
+        Vec::new()
+    };
+    let (min_x, max_x, min_y, max_y) = bounds(&player.map).unwrap_or((0, 0, 0, 0));
+    // Room around the map for a card placed at its edge (3 squares) and the score line.
+    let (left, top) = (min_x - 3, min_y - 3);
+    let columns = max_x - min_x + 7;
+    let rows = max_y - min_y + 7;
+    let px = |x: i32| (x - left) * CELL;
+    let py = |y: i32| (y - top) * CELL + 20;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r##"<rect x="0" y="0" width="{}" height="{}" fill="#f5f0e6" class="seat-{seat}" fill-opacity="0.15"/>"##,
+        columns * CELL,
+        rows * CELL + 24
+    );
+    text(
+        &mut out,
+        english,
+        4,
+        15,
+        &Message::new("render.map-title")
+            .seat("player", seat)
+            .number("cards", player.map.placed.len() as i64),
+        r#"font-size="13""#,
+    );
+    let _ = write!(out, r#"<g class="map" data-seat="{seat}">"#);
+    for (&(x, y), cell) in &player.map.cells {
+        square(&mut out, px(x), py(y), CELL, cell.terrain, cell.resource);
+    }
+    // Card edges: a thick line between squares of different cards, so each card can be seen.
+    for (&(x, y), cell) in &player.map.cells {
+        for (dx, dy) in [(1, 0), (0, 1)] {
+            let other = player.map.cells.get(&(x + dx, y + dy));
+            if other.is_some_and(|o| o.card != cell.card) {
+                let (x1, y1) = (px(x + dx), py(y + dy));
+                let (x2, y2) = if dx == 1 {
+                    (x1, y1 + CELL)
+                } else {
+                    (x1 + CELL, y1)
+                };
+                let _ = write!(
+                    out,
+                    r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#000" stroke-width="2.5"/>"##
+                );
+            }
+        }
+    }
+    out.push_str("</g>");
+    if viewer.is(seat)
+        && let Some(card) = player.to_place
+    {
+        let layout = state.deck.card(card);
+        match (player.draft.rotation, player.draft.origin) {
+            (Some(_), None) => {
+                // Each square where the card's top-left corner may go is a button.
+                for id in &ids {
+                    if let Some(s) = id.strip_prefix("at:")
+                        && let Some((x, y)) = s.split_once(',')
+                        && let (Ok(x), Ok(y)) = (x.parse::<i32>(), y.parse::<i32>())
+                    {
+                        let _ = write!(
+                            out,
+                            r##"<g class="origin"{}><rect x="{}" y="{}" width="{}" height="{}" fill="#ffeb3b" fill-opacity="0.45" stroke="#f57f17" stroke-width="2" stroke-dasharray="4 2"/></g>"##,
+                            button(&ids, id),
+                            px(x) + 4,
+                            py(y) + 4,
+                            CELL - 8,
+                            CELL - 8
+                        );
+                    }
+                }
+            }
+            (Some(rotation), Some(origin)) => {
+                // The card where it would go, outlined, for the player to confirm.
+                let _ = write!(out, r#"<g class="draft" opacity="0.85">"#);
+                for (i, (x, y)) in footprint(origin, rotation).into_iter().enumerate() {
+                    square(&mut out, px(x), py(y), CELL, layout[i], None);
+                    let _ = write!(
+                        out,
+                        r##"<rect x="{}" y="{}" width="{CELL}" height="{CELL}" fill="none" stroke="#ff6f00" stroke-width="3"/>"##,
+                        px(x),
+                        py(y)
+                    );
+                }
+                out.push_str("</g>");
+            }
+            _ => {}
+        }
+    }
+    if let Some(sheet) = state.scores.get(seat as usize) {
+        text(
+            &mut out,
+            english,
+            4,
+            rows * CELL + 18,
+            &Message::new("render.score")
+                .number("points", sheet.total)
+                .number("forests", sheet.forests)
+                .number("town", sheet.town)
+                .number("lakes", sheet.lakes)
+                .number("factories", sheet.factories)
+                .number("card", sheet.scoring_card),
+            r#"font-size="12""#,
+        );
+    }
+    Panel {
+        id: format!("map-{seat}"),
+        kind: PanelKind::Seat(seat),
+        title: Some(Message::new("render.map").seat("player", seat)),
+        width: columns * CELL,
+        height: rows * CELL + 24,
+        body: out,
+    }
+}
+
+/// The middle of the table: round, player order, the trick or the duel's pairs, the pool.
+fn table_panel(state: &State, viewer: Viewer, english: &Catalogue) -> Panel {
+    let ids = choice_index(state, viewer);
+    let mut out = String::new();
+    let width = 520;
+    text(
+        &mut out,
+        english,
+        6,
+        16,
+        &Message::new("render.round").number("round", state.round),
+        r#"font-size="14" font-weight="700""#,
+    );
+    let mut y = 36;
+    for (place, &seat) in state.order.iter().enumerate() {
+        text(
+            &mut out,
+            english,
+            6 + place as i32 * 100,
+            y,
+            &Message::new("render.order")
+                .number("place", place as i64 + 1)
+                .seat("player", seat),
+            &format!(r#"font-size="12" class="seat-{seat}""#),
+        );
+    }
+    y += 24;
+    let mut cards: Vec<(u8, Option<Colour>, Option<Seat>)> = Vec::new();
+    match &state.phase {
+        Phase::Trick { plays, .. } | Phase::Pick { plays, .. } => {
+            cards = plays
+                .iter()
+                .map(|p| (p.card, p.resource.map(|(c, _)| c), Some(p.seat)))
+                .collect();
+        }
+        _ => cards.extend(state.cards_on_table().into_iter().map(|c| (c, None, None))),
+    }
+    // A duel card stays face down to the other seat until both are in.
+    let hidden: Vec<u8> = match &state.phase {
+        Phase::Duel { committed, .. } => committed
+            .iter()
+            .enumerate()
+            .filter(|(s, _)| !viewer.is(*s as Seat))
+            .filter_map(|(_, c)| *c)
+            .collect(),
+        _ => Vec::new(),
+    };
+    for (i, (card, resource, seat)) in cards.iter().enumerate() {
+        let x = 10 + i as i32 * 60;
+        let _ = write!(out, r#"<g{}>"#, button(&ids, &format!("card:{card}")));
+        if hidden.contains(card) {
+            let _ = write!(
+                out,
+                r##"<rect x="{x}" y="{}" width="{}" height="{}" fill="#2b3a55"/>"##,
+                y + 4,
+                MINI * 2,
+                MINI * 3
+            );
+        } else {
+            mini_card(&mut out, x, y + 14, *card, state.deck.card(*card), 0);
+        }
+        if let Some(colour) = resource {
+            let _ = write!(
+                out,
+                r##"<rect x="{}" y="{}" width="10" height="10" fill="{}" stroke="#000"/>"##,
+                x + MINI * 2 + 3,
+                y + 16,
+                colour_fill(*colour)
+            );
+        }
+        if let Some(seat) = seat {
+            let _ = write!(
+                out,
+                r#"<circle cx="{}" cy="{}" r="5" class="seat-{seat}"/>"#,
+                x + MINI,
+                y + 14 + MINI * 3 + 9
+            );
+        }
+        out.push_str("</g>");
+    }
+    y += 14 + MINI * 3 + 26;
+    for (i, colour) in crate::data::COLOURS.iter().enumerate() {
+        let x = 10 + i as i32 * 70;
+        let _ = write!(
+            out,
+            r##"<rect x="{x}" y="{}" width="12" height="12" fill="{}" stroke="#000"/>"##,
+            y - 11,
+            colour_fill(*colour)
+        );
+        text(
+            &mut out,
+            english,
+            x + 16,
+            y,
+            &Message::new("render.pool").number("count", i64::from(state.pool[i])),
+            r#"font-size="12""#,
+        );
+    }
+    if let Some(card) = state.scoring_card {
+        y += 20;
+        text(
+            &mut out,
+            english,
+            6,
+            y,
+            &Message::new("render.scoring-card")
+                .key("card", format!("scoring-card.{}", card.name())),
+            r#"font-size="12""#,
+        );
+    }
+    Panel {
+        id: "table".into(),
+        kind: PanelKind::Table,
+        title: Some(Message::new("render.table")),
+        width,
+        height: y + 10,
+        body: out,
+    }
+}
+
+/// The viewer's hand, and the card being placed in its four rotations.
+fn hand_panel(state: &State, seat: Seat, english: &Catalogue) -> Panel {
+    let ids = choice_index(state, Viewer::Seat(seat));
+    let player = &state.players[seat as usize];
+    let mut out = String::new();
+    text(
+        &mut out,
+        english,
+        6,
+        14,
+        &Message::new("render.hand").number("count", player.hand.len() as i64),
+        r#"font-size="13""#,
+    );
+    for (i, &card) in player.hand.iter().enumerate() {
+        let x = 10 + i as i32 * 50;
+        let _ = write!(out, r#"<g{}>"#, button(&ids, &format!("card:{card}")));
+        mini_card(&mut out, x, 34, card, state.deck.card(card), 0);
+        out.push_str("</g>");
+    }
+    let mut height = 34 + MINI * 3 + 10;
+    if let Some(card) = player.to_place {
+        text(
+            &mut out,
+            english,
+            6,
+            height + 14,
+            &Message::new("render.placing").number("card", card),
+            r#"font-size="13""#,
+        );
+        for rotation in 0..4u8 {
+            let x = 10 + i32::from(rotation) * 70;
+            let chosen = player.draft.rotation == Some(rotation);
+            let _ = write!(out, r#"<g{}>"#, button(&ids, &format!("rotate:{rotation}")));
+            if chosen {
+                let _ = write!(
+                    out,
+                    r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#ff6f00" stroke-width="3"/>"##,
+                    x - 4,
+                    height + 30,
+                    MINI * 3 + 8,
+                    MINI * 3 + 8
+                );
+            }
+            mini_card(
+                &mut out,
+                x,
+                height + 36,
+                card,
+                state.deck.card(card),
+                rotation,
+            );
+            out.push_str("</g>");
+        }
+        height += 36 + MINI * 3 + 12;
+    }
+    Panel {
+        id: "hand".into(),
+        kind: PanelKind::Table,
+        title: Some(Message::new("render.hand-title")),
+        width: 520,
+        height,
+        body: out,
+    }
+}
+
+/// Every panel `viewer` sees: its own map first, then the others, the table, its hand.
+pub fn panels(state: &State, viewer: Viewer) -> Vec<Panel> {
+    let english = english();
+    let mut seats: Vec<Seat> = (0..state.seats).collect();
+    if let Viewer::Seat(me) = viewer {
+        seats.retain(|&s| s != me);
+        seats.insert(0, me);
+    }
+    let mut panels: Vec<Panel> = seats
+        .into_iter()
+        .map(|s| map_panel(state, s, viewer, &english))
+        .collect();
+    panels.push(table_panel(state, viewer, &english));
+    if let Viewer::Seat(me) = viewer {
+        panels.push(hand_panel(state, me, &english));
+    }
+    panels
+}
+
+/// The board as `viewer` sees it, one part per panel: the maps (the viewer's first), the table,
+/// the viewer's hand.
+pub fn render(state: &State, viewer: Viewer) -> Vec<BoardPart> {
+    panels(state, viewer)
+        .into_iter()
+        .map(|panel| {
+            let kind = match panel.kind {
+                PanelKind::Seat(seat) => PartKind::Seat(seat),
+                PanelKind::Table => PartKind::Table,
+            };
+            let mut part = BoardPart::new(panel.id.clone(), kind, panel.document());
+            part.title = panel.title;
+            part
+        })
+        .collect()
+}

@@ -1,0 +1,136 @@
+//! Helpers shared by the tests: games with options, answers by choice id, card accounting.
+#![allow(
+    dead_code,
+    reason = "each test file uses a different part of the helpers"
+)]
+
+use honshu::state::{PROVINCE_CARD, Phase, State};
+use honshu::{Honshu, HonshuGame};
+use sdk::testing::ScriptedTable;
+use sdk::{Action, DecisionKind, Event, Game, OptionSetting, OptionValue, Options, Ruleset, Setup};
+
+/// Options of a game: the defaults with `settings` changed.
+pub fn options(settings: &[(&str, OptionValue)]) -> Options {
+    let settings: Vec<OptionSetting> = settings
+        .iter()
+        .map(|(name, value)| OptionSetting {
+            name: (*name).into(),
+            value: value.clone(),
+        })
+        .collect();
+    Options::resolve(&Honshu::info().options, &settings).expect("valid options")
+}
+
+/// A setup without a map, as the lobby makes it.
+pub fn setup(seats: u32) -> Setup {
+    Setup {
+        map: String::new(),
+        options: Vec::new(),
+        seats,
+    }
+}
+
+/// A new game with the shipped deck.
+pub fn new_game(
+    seats: u32,
+    seed: u64,
+    settings: &[(&str, OptionValue)],
+) -> (HonshuGame, ScriptedTable) {
+    let mut table = ScriptedTable::new(seed);
+    let game = Honshu::create(&setup(seats), &options(settings), &mut table).expect("a new game");
+    (game, table)
+}
+
+/// The ids of `seat`'s pending choices.
+pub fn choice_ids(game: &HonshuGame, seat: u32) -> Vec<String> {
+    let pending = game.pending();
+    let decision = pending
+        .iter()
+        .find(|d| d.seat == seat)
+        .unwrap_or_else(|| panic!("seat {seat} is not pending: {pending:?}"));
+    let DecisionKind::Choose(choose) = &decision.kind else {
+        panic!("not a choose decision");
+    };
+    choose.choices.iter().map(|c| c.id.clone()).collect()
+}
+
+/// The action picking the choices with these ids.
+pub fn action(game: &HonshuGame, seat: u32, ids: &[&str]) -> Action {
+    let all = choice_ids(game, seat);
+    Action::Choose(
+        ids.iter()
+            .map(|id| {
+                all.iter()
+                    .position(|c| c == id)
+                    .unwrap_or_else(|| panic!("seat {seat} has no choice `{id}`: {all:?}"))
+                    as u32
+            })
+            .collect(),
+    )
+}
+
+/// Answers `seat`'s decision with the choices of these ids.
+pub fn answer(
+    game: &mut HonshuGame,
+    table: &mut ScriptedTable,
+    seat: u32,
+    ids: &[&str],
+) -> Vec<Event> {
+    let action = action(game, seat, ids);
+    game.apply(seat, &action, table)
+        .unwrap_or_else(|e| panic!("seat {seat} {ids:?} refused: {e}"))
+}
+
+/// Every map card's whereabouts, counted once each.
+pub fn cards_accounted(state: &State) -> Vec<u8> {
+    let mut cards: Vec<u8> = state.draw.clone();
+    cards.extend(&state.discard);
+    for player in &state.players {
+        cards.extend(&player.hand);
+        cards.extend(player.to_place);
+        cards.extend(
+            player
+                .map
+                .placed
+                .iter()
+                .map(|p| p.card)
+                .filter(|&c| c != PROVINCE_CARD),
+        );
+    }
+    cards.extend(state.cards_on_table());
+    if let Phase::Duel { .. } = state.phase {
+        // cards_on_table already lists the committed duel cards.
+    }
+    cards.sort_unstable();
+    cards
+}
+
+/// Resources on maps, in the trick and in the pool.
+pub fn resources_accounted(state: &State) -> u32 {
+    let on_maps: u32 = state
+        .players
+        .iter()
+        .map(|p| p.map.resources().iter().map(|&n| u32::from(n)).sum::<u32>())
+        .sum();
+    let in_trick: u32 = state
+        .resources_in_trick()
+        .iter()
+        .map(|&n| u32::from(n))
+        .sum();
+    let pool: u32 = state.pool.iter().map(|&n| u32::from(n)).sum();
+    on_maps + in_trick + pool
+}
+
+/// Places `seat`'s card: rotation, top-left square, layer.
+pub fn place(
+    game: &mut HonshuGame,
+    table: &mut ScriptedTable,
+    seat: u32,
+    rotation: u8,
+    at: (i32, i32),
+    layer: &str,
+) -> Vec<Event> {
+    answer(game, table, seat, &[&format!("rotate:{rotation}")]);
+    answer(game, table, seat, &[&format!("at:{},{}", at.0, at.1)]);
+    answer(game, table, seat, &[layer])
+}

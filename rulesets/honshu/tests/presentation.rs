@@ -1,0 +1,109 @@
+//! What contract 0.2 adds, over a whole random game of 3: the board in parts (a map per seat,
+//! the viewer's first; the table; the viewer's hand, for seats only), private decisions exactly
+//! when a hand is shown, details on placement choices, a summary closing the final scoring.
+
+use honshu::state::Phase;
+use honshu::{Honshu, HonshuGame};
+use sdk::testing::SeededTable;
+use sdk::{DecisionKind, Game, Options, PartKind, Ruleset, Setup, Viewer, random_action};
+
+fn new_game(seats: u32, table: &mut SeededTable) -> HonshuGame {
+    let setup = Setup {
+        map: String::new(),
+        options: Vec::new(),
+        seats,
+    };
+    let options = Options::resolve(&Honshu::info().options, &[]).unwrap();
+    Honshu::create(&setup, &options, table).unwrap()
+}
+
+fn check_parts(game: &HonshuGame, viewer: Viewer, choices: usize) {
+    let parts = game.render(viewer);
+    let seats: Vec<u32> = parts
+        .iter()
+        .filter_map(|p| match p.kind {
+            PartKind::Seat(s) => Some(s),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(seats.len(), game.state.seats as usize, "one map per seat");
+    if let Viewer::Seat(me) = viewer {
+        assert_eq!(parts[0].kind, PartKind::Seat(me), "the viewer's map first");
+    }
+    assert!(
+        !parts.iter().any(|p| p.kind == PartKind::Map),
+        "no shared map"
+    );
+    let tables: Vec<&str> = parts
+        .iter()
+        .filter(|p| p.kind == PartKind::Table)
+        .map(|p| p.id.as_str())
+        .collect();
+    let expected: &[&str] = if viewer == Viewer::Spectator {
+        &["table"]
+    } else {
+        &["table", "hand"]
+    };
+    assert_eq!(tables, expected);
+    for part in &parts {
+        assert!(part.svg.starts_with("<svg") && part.svg.ends_with("</svg>"));
+        assert!(part.title.is_some(), "{} has a title", part.id);
+        for (at, _) in part.svg.match_indices("data-choice=\"") {
+            let rest = &part.svg[at + 13..];
+            let index: usize = rest[..rest.find('"').unwrap()].parse().unwrap();
+            assert!(
+                index < choices,
+                "{}: data-choice {index} of {choices}",
+                part.id
+            );
+        }
+    }
+}
+
+#[test]
+fn parts_private_decisions_details_and_the_final_summary() {
+    let mut table = SeededTable::new([3u8; 32]);
+    let mut game = new_game(3, &mut table);
+    let mut last_events = Vec::new();
+    let mut details = 0;
+    while let Some(decision) = game.pending().first().cloned() {
+        let DecisionKind::Choose(choose) = &decision.kind else {
+            panic!("Honshu asks only choose decisions");
+        };
+        let shows_hand = match &game.state.phase {
+            Phase::Trick {
+                choosing_resource, ..
+            } => !choosing_resource,
+            Phase::Duel { .. } => true,
+            _ => false,
+        };
+        assert_eq!(decision.private, shows_hand, "{:?}", game.state.phase);
+        for choice in &choose.choices {
+            if choice.id.starts_with("at:") || choice.id == "over" || choice.id == "under" {
+                assert!(choice.detail.is_some(), "{} has a detail", choice.id);
+                details += 1;
+            }
+        }
+        check_parts(&game, Viewer::Seat(decision.seat), choose.choices.len());
+        check_parts(&game, Viewer::Spectator, 0);
+        let action = random_action(&decision.kind, &mut table);
+        last_events = game.apply(decision.seat, &action, &mut table).unwrap();
+    }
+    assert!(details > 0);
+    let summary = last_events
+        .last()
+        .and_then(|e| e.summary.clone())
+        .expect("the final scoring closes with a summary");
+    assert_eq!(summary.title.key, "summary.final-title");
+    assert_eq!(summary.lines.len(), 3 * 5, "five categories per seat");
+    let result = game.result().unwrap();
+    for placing in &result.placings {
+        let total: i64 = summary
+            .lines
+            .iter()
+            .filter(|l| l.seat == Some(placing.seat))
+            .filter_map(|l| l.value)
+            .sum();
+        assert_eq!(total, placing.score, "seat {}", placing.seat);
+    }
+}

@@ -1,0 +1,98 @@
+// Honshu in the browser: a 3-player game against 2 random bots, created in the lobby without a
+// map and played by clicking through to the results page, with at least one card placed turned
+// a quarter turn or more. Only the generic decision controls are used (a choice on the board
+// where a part marks it with data-choice, else the decision panel's choice buttons), so the test
+// does not depend on how the board's parts are laid out.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { api, createGame, launch, openPage, shot } from './lib.mjs';
+import { answer, newStats, rng, screenState, waitForTurn } from './play.mjs';
+
+/** The texts of the decision panel's choice buttons. */
+async function choiceTexts(page) {
+  return page.locator('.decision-panel [data-choice-button]').allInnerTexts();
+}
+
+/** Picks choice `index` of the decision on screen by clicking; returns the response status. */
+async function pick(page, index) {
+  const before = (await screenState(page)).version;
+  const responded = page.waitForResponse((r) => r.url().includes('/actions') && r.request().method() === 'POST', { timeout: 30000 });
+  const onBoard = page.locator(`.board-canvas [data-choice="${index}"]`).first();
+  if ((await onBoard.count()) && (await onBoard.isVisible())) await onBoard.click();
+  else await page.locator('.decision-panel [data-choice-button]').nth(index).click();
+  const response = await responded;
+  if (response.status() === 200) {
+    await page.waitForFunction((v) => Number(document.querySelector('.game')?.dataset.version) > v, before, { timeout: 30000 });
+  }
+  return response.status();
+}
+
+test('honshu: a 3-player game with 2 bots is played by clicking to the results, a card placed turned', { timeout: 15 * 60 * 1000 }, async () => {
+  const rulesets = await api('/api/rulesets');
+  const honshu = rulesets.find((r) => r.id === 'honshu');
+  assert.ok(honshu, 'the server lists honshu');
+  assert.equal(honshu.maps.length, 0, 'honshu takes no map');
+  const browser = await launch();
+  try {
+    const page = await openPage(browser);
+    const gameId = await createGame(page, {
+      ruleset: 'honshu',
+      seats: ['human', 'bot:random', 'bot:random'],
+      seed: '4085b000'.padEnd(64, '0'),
+    });
+    await shot(page, 'honshu-01-created');
+    // The host names a game without a map "none" (NO_MAP).
+    assert.ok([null, undefined, 'none'].includes((await api(`/api/games/${gameId}`)).map), 'the game has no map');
+    await page.click('[data-play-seat="0"]');
+    await page.waitForSelector('.game[data-version]');
+    await shot(page, 'honshu-02-start');
+    const random = rng(2024);
+    const stats = newStats();
+    const shots = new Set();
+    let turned = 0;
+    let steps = 0;
+    while (steps < 400) {
+      await waitForTurn(page);
+      if ((await screenState(page)).status === 'finished') break;
+      const texts = await choiceTexts(page);
+      const rotations = texts.map((t, i) => ({ t, i })).filter(({ t }) => /\b(90|180|270)\s*°/.test(t));
+      const placing = texts.some((t) => t.trim() === 'back');
+      if (rotations.length && turned === 0) {
+        // The first placement that can be turned is turned.
+        await shot(page, 'honshu-03-rotation');
+        assert.equal(await pick(page, rotations[0].i), 200, 'a rotation is accepted');
+        turned += 1;
+      } else if (placing) {
+        // Position, then over/under: the first offered (never "back", which is listed last).
+        const key = texts.some((t) => /^confirm/.test(t.trim())) ? 'confirm' : 'position';
+        if (!shots.has(key)) {
+          shots.add(key);
+          await shot(page, `honshu-04-${key}`);
+        }
+        assert.equal(await pick(page, 0), 200, `the ${key} step is accepted`);
+      } else {
+        const outcome = await answer(page, random, stats, 0);
+        assert.notEqual(outcome, 'rejected', 'a legal choice is never refused');
+      }
+      steps += 1;
+    }
+    await page.waitForSelector('.results');
+    await shot(page, 'honshu-05-results');
+    assert.equal(await page.locator('.results-table tbody tr').count(), 3, 'one ranking row per seat');
+    const game = await api(`/api/games/${gameId}`);
+    assert.equal(game.status, 'finished');
+    // Twelve rounds each placed a card on every map; one of the human seat's is turned.
+    const view = await api(`/api/games/${gameId}/view`);
+    const placed = view.state.players[0].map.placed;
+    assert.equal(placed.length, 13, 'the province card and one card per round');
+    assert.ok(placed.some((p) => p.rotation !== 0), 'a card of seat 0 lies turned');
+    const log = await api(`/api/games/${gameId}/log?since=0`);
+    const keys = log.flatMap((entry) => (entry.events || []).map((event) => event.text.key));
+    assert.ok(keys.includes('event.placed-over') || keys.includes('event.placed-under'));
+    assert.equal(keys.filter((k) => k === 'event.final-score').length, 3);
+    console.log(`# honshu: ${steps} decisions, ${turned} turned on purpose, ${JSON.stringify({ ...stats, placements: undefined })}`);
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});
