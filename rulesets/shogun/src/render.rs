@@ -252,8 +252,8 @@ fn begin(width: f32, height: f32, background: &str) -> Svg {
     ));
     doc.raw(&format!(
         r#"<rect width="{}" height="{}" fill="{background}"/>"#,
-        num(width),
-        num(height)
+        num(width.ceil()),
+        num(height.ceil())
     ));
     doc
 }
@@ -488,27 +488,40 @@ fn map(state: &State, viewer: Viewer, choices: &Choices) -> String {
         let ((ax, ay), (bx, by)) = (points[a], points[b]);
         let (mx, my) = ((ax + bx) / 2.0, (ay + by) / 2.0);
         let (dx, dy) = (bx - ax, by - ay);
-        // Bowed to the side with more water: the curve's middle furthest from every province.
-        let bow = 0.18;
-        let sides = [
-            (mx - dy * bow, my + dx * bow),
-            (mx + dy * bow, my - dx * bow),
-        ];
-        let clearance = |(cx, cy): (f32, f32)| {
-            let (qx, qy) = (
-                0.25 * ax + 0.5 * cx + 0.25 * bx,
-                0.25 * ay + 0.5 * cy + 0.25 * by,
-            );
-            points
+        // Bowed towards open water: of a few curves, the one whose points keep furthest from
+        // every other province (a less bowed one on a tie).
+        let curve = |(cx, cy): (f32, f32), t: f32| {
+            let u = 1.0 - t;
+            (
+                u * u * ax + 2.0 * u * t * cx + t * t * bx,
+                u * u * ay + 2.0 * u * t * cy + t * t * by,
+            )
+        };
+        let clearance = |control: (f32, f32)| {
+            [0.2, 0.35, 0.5, 0.65, 0.8]
                 .iter()
-                .map(|&(px, py)| (px - qx).powi(2) + (py - qy).powi(2))
+                .map(|&t| {
+                    let (qx, qy) = curve(control, t);
+                    points
+                        .iter()
+                        .enumerate()
+                        .filter(|&(p, _)| p != a && p != b)
+                        .map(|(_, &(px, py))| (px - qx).powi(2) + (py - qy).powi(2))
+                        .fold(f32::MAX, f32::min)
+                })
                 .fold(f32::MAX, f32::min)
         };
-        let (cx, cy) = if clearance(sides[1]) > clearance(sides[0]) {
-            sides[1]
-        } else {
-            sides[0]
-        };
+        let mut best = ((mx, my), clearance((mx, my)));
+        for bow in [0.15, 0.3, 0.45] {
+            for side in [1.0, -1.0] {
+                let control = (mx - dy * bow * side, my + dx * bow * side);
+                let score = clearance(control);
+                if score > best.1 * 1.05 {
+                    best = (control, score);
+                }
+            }
+        }
+        let (cx, cy) = best.0;
         let live = state.in_play(a) && state.in_play(b);
         doc.raw(&format!(
             r##"<path class="sea-route" d="M{},{} Q{},{} {},{}" fill="none" stroke="{}" stroke-width="3.5" stroke-dasharray="10 6" stroke-linecap="round"/>"##,
@@ -556,7 +569,8 @@ fn map(state: &State, viewer: Viewer, choices: &Choices) -> String {
         ));
     }
     if !choices.attr("no-move").is_empty() {
-        let (x, y) = (frame.width - 210.0, 8.0);
+        // Top left, over the printed board's open sea.
+        let (x, y) = (8.0, 8.0);
         doc.raw(&format!(
             r#"<g id="no-move" class="button"{}>"#,
             choices.attr("no-move")
@@ -794,8 +808,12 @@ fn legend() -> String {
 // ---------------------------------------------------------------------------------------------
 // The seats
 
-const PANEL_W: f32 = 380.0;
-const PANEL_H: f32 = 124.0;
+/// The width of a seat's panel (and the other narrow parts), its height, and the width of a
+/// column of its figures.
+pub const PANEL_W: f32 = 420.0;
+const PANEL_H: f32 = 164.0;
+/// See [`PANEL_W`].
+pub const STAT_COLUMN: f32 = 132.0;
 
 fn seat_panel(state: &State, seat: Seat, viewer: Viewer) -> String {
     let cards = state.board.cards();
@@ -834,44 +852,44 @@ fn seat_panel(state: &State, seat: Seat, viewer: Viewer) -> String {
             r##"font-size="13" text-anchor="end" fill="#8c1c13""##,
         );
     }
-    let stats = [
-        (Icon::Chest, player.chests, "render.chests"),
-        (Icon::Rice, player.rice, "render.rice"),
-        (Icon::Castle, player.vp, "render.vp"),
+    // Two rows of three columns, each wide enough for its label in every language
+    // (`catalogues::seat_panel_labels_fit_their_columns`).
+    let mut stats = vec![
+        ("render.chests", Some(player.chests)),
+        ("render.rice", Some(player.rice)),
+        ("render.vp", Some(player.vp)),
         (
-            Icon::Theatre,
-            state.provinces_of(seat).len() as u32,
             "render.province-cards",
+            Some(state.provinces_of(seat).len() as u32),
         ),
-        (Icon::Armies, player.supply, "render.supply"),
+        ("render.supply", Some(player.supply)),
     ];
-    for (i, (_icon, value, key)) in stats.iter().enumerate() {
-        let sx = 20.0 + i as f32 * 72.0;
-        doc.text(sx, 46.0, &Message::new(*key), r#"class="label""#);
-        doc.number(sx, 66.0, value, r#"font-size="18" font-weight="700""#);
+    let in_turn = matches!(state.phase, Phase::Actions { .. } | Phase::Winter { .. });
+    if let Some(position) = state.turn_order.iter().position(|&s| s == seat)
+        && in_turn
+    {
+        stats.push(("render.turn-order", Some(position as u32 + 1)));
+    }
+    for (i, (key, value)) in stats.iter().enumerate() {
+        let sx = 20.0 + (i % 3) as f32 * STAT_COLUMN;
+        let sy = 46.0 + (i / 3) as f32 * 42.0;
+        doc.text(sx, sy, &Message::new(*key), r#"class="label""#);
+        if let Some(value) = value {
+            doc.number(sx, sy + 20.0, value, r#"font-size="18" font-weight="700""#);
+        }
     }
     doc.text(
         20.0,
-        88.0,
+        132.0,
         &Message::new("render.tower-tray")
             .number("tower", player.in_tower)
             .number("tray", player.tray),
         r#"class="label""#,
     );
-    if let Some(position) = state.turn_order.iter().position(|&s| s == seat)
-        && matches!(state.phase, Phase::Actions { .. } | Phase::Winter { .. })
-    {
-        doc.text(
-            PANEL_W - 10.0,
-            88.0,
-            &Message::new("render.turn").number("position", position as i64 + 1),
-            r#"font-size="13" font-weight="700" text-anchor="end""#,
-        );
-    }
     if let Some(special) = state.special_of(seat) {
         doc.text(
             20.0,
-            110.0,
+            152.0,
             &Message::new(cards.specials[special].name.clone()),
             r##"font-size="13" fill="#1f5f8b""##,
         );
@@ -891,7 +909,7 @@ fn seat_panel(state: &State, seat: Seat, viewer: Viewer) -> String {
     if let Some(status) = status {
         doc.text(
             PANEL_W - 10.0,
-            110.0,
+            132.0,
             &status,
             r#"font-size="13" text-anchor="end""#,
         );

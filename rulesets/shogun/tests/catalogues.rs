@@ -178,3 +178,25 @@ fn card_labels_fit_their_cards_in_every_language() {
         );
     }
 }
+
+#[test]
+fn seat_panel_labels_fit_their_columns() {
+    let column = shogun::render::STAT_COLUMN - 6.0;
+    for language in LANGUAGES {
+        let catalogue = catalogue(language);
+        for key in [
+            "render.chests",
+            "render.rice",
+            "render.vp",
+            "render.province-cards",
+            "render.supply",
+            "render.turn-order",
+        ] {
+            let text = &catalogue[key];
+            assert!(
+                text.chars().count() as f32 * 0.6 * 13.0 <= column,
+                "{language}: `{key}` = `{text}` is wider than its column"
+            );
+        }
+    }
+}

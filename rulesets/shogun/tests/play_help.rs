@@ -477,3 +477,29 @@ fn only_planning_is_private() {
     }
     assert!(kinds.len() >= 5, "{kinds:?}");
 }
+
+#[test]
+fn regression_taking_a_face_up_draft_card_logged_nothing() {
+    // Half the draft's log entries were empty: the card taken said nothing, only the claim did.
+    let mut table = ScriptedTable::new(3);
+    let mut game = <shogun::Shogun as sdk::Ruleset>::create(
+        &setup(4, shogun::data::SUN_MAP),
+        &options(&[]),
+        &mut table,
+    )
+    .unwrap();
+    let seat = game.pending()[0].seat;
+    let card = game.state.draft.as_ref().unwrap().face_up[0];
+    let events = pick(&mut game, seat, "face-up:0", &mut table);
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].text.key, "log.takes-face-up");
+    assert_eq!(events[0].audience, sdk::Audience::Everyone);
+    assert_eq!(
+        key_arg(&events[0].text, "province"),
+        Some(format!("province.{}", game.state.board.provinces[card].id))
+    );
+    // The group decision that follows names the province being claimed.
+    let prompt = &game.pending()[0].prompt;
+    assert_eq!(prompt.key, "prompt.draft-group");
+    assert!(prompt.args.iter().any(|(name, _)| name == "province"));
+}

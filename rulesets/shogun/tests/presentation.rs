@@ -1026,6 +1026,8 @@ fn the_board_comes_in_parts_the_map_first_and_the_viewers_own_panel_first_of_the
             );
             let (w, h) = shogun::render::view_box(&part.svg);
             assert!(w > 0.0 && h > 0.0 && w <= 1100.0, "{}: {w} x {h}", part.id);
+            // Whole units, so a picture of the part has the same size in pixels.
+            assert_eq!((w.fract(), h.fract()), (0.0, 0.0), "{}: {w} x {h}", part.id);
             if let Some(title) = &part.title {
                 assert!(english.contains_key(&title.key), "{}", title.key);
             }

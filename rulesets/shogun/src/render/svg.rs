@@ -57,8 +57,10 @@ pub struct Svg {
 }
 
 impl Svg {
-    /// Starts a document of this size; `english` gives the fallback texts.
+    /// Starts a document of this size, rounded up to whole units (a picture of it has whole
+    /// pixels); `english` gives the fallback texts.
     pub fn new(width: f32, height: f32, english: Catalogue) -> Svg {
+        let (width, height) = (width.ceil(), height.ceil());
         let mut out = String::with_capacity(64 * 1024);
         let _ = write!(
             out,
