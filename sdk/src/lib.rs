@@ -25,6 +25,7 @@ mod ruleset;
 mod table;
 mod types;
 
+pub mod plural;
 pub mod tower;
 
 #[cfg(feature = "testing")]

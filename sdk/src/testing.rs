@@ -1,12 +1,13 @@
-//! A [`Table`] for native tests of a ruleset's rules: seeded random numbers and a battle tower
-//! whose output the test scripts, so a test can set up exactly the battle it is about.
+//! Helpers for native tests of a ruleset: a [`Table`] with seeded random numbers and a battle
+//! tower whose output the test scripts, so a test can set up exactly the battle it is about, and
+//! [`check_catalogues`] for the message catalogues.
 
 use std::collections::VecDeque;
 
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::{CubeCount, LogLevel, Table, TowerShelf};
+use crate::{Catalogue, CubeCount, LogLevel, Ruleset, Table, TowerShelf};
 
 /// One drop into a [`ScriptedTable`]'s tower, as the test can inspect it afterwards.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,4 +139,55 @@ impl Table for SeededTable {
     }
 
     fn log(&mut self, _level: LogLevel, _line: &str) {}
+}
+
+/// Everything wrong with a ruleset's message catalogues, one finding per line; empty when
+/// nothing is. Use it in a test: `assert!(check_catalogues::<MyGame>().is_empty(), ...)`.
+///
+/// English (`en`) is the reference and must be among `info().languages`. Each listed language
+/// must have a catalogue that reads as TOML, whose templates parse and whose plurals give exactly
+/// the CLDR categories of the language ([`Catalogue::check_plurals`]); each besides English must
+/// have exactly the English keys with the same placeholders and counted arguments
+/// ([`Catalogue::check_translation`]). The English catalogue must have the keys `info()` names:
+/// each option's description and each map's name.
+pub fn check_catalogues<R: Ruleset>() -> Vec<String> {
+    let info = R::info();
+    let mut findings = Vec::new();
+    let read = |language: &str, findings: &mut Vec<String>| match R::catalogue(language) {
+        None => {
+            findings.push(format!("{language}: no catalogue"));
+            None
+        }
+        Some(text) => match Catalogue::from_toml(text) {
+            Ok(catalogue) => Some(catalogue.with_language(language)),
+            Err(error) => {
+                findings.push(format!("{language}: {error}"));
+                None
+            }
+        },
+    };
+    if !info.languages.iter().any(|l| l == "en") {
+        findings.push("`en` is not among info().languages".to_string());
+    }
+    let Some(english) = read("en", &mut findings) else {
+        return findings;
+    };
+    findings.extend(english.check_plurals());
+    let named = info
+        .options
+        .iter()
+        .map(|option| &option.description.key)
+        .chain(info.maps.iter().map(|map| &map.name.key));
+    for key in named {
+        if english.get(key).is_none() {
+            findings.push(format!("en: `{key}`, named by info(), is missing"));
+        }
+    }
+    for language in info.languages.iter().filter(|l| *l != "en") {
+        if let Some(catalogue) = read(language, &mut findings) {
+            findings.extend(catalogue.check_plurals());
+            findings.extend(catalogue.check_translation(&english));
+        }
+    }
+    findings
 }

@@ -803,6 +803,22 @@ mod tests {
     }
 
     #[test]
+    fn the_catalogue_passes_the_sdk_checks_and_renders_its_plurals() {
+        let findings = sdk::testing::check_catalogues::<Fixture>();
+        assert!(findings.is_empty(), "{}", findings.join("\n"));
+        let catalogue = sdk::Catalogue::from_toml(include_str!("../catalogue.en.toml")).unwrap();
+        let seat = |s: u32| format!("Seat {}", s + 1);
+        let drew = |n: i64| {
+            Message::new("event.drew")
+                .seat("seat", 0)
+                .number("count", n)
+        };
+        assert_eq!(catalogue.render(&drew(0), &seat), "Seat 1 draws no tokens");
+        assert_eq!(catalogue.render(&drew(1), &seat), "Seat 1 draws 1 token");
+        assert_eq!(catalogue.render(&drew(3), &seat), "Seat 1 draws 3 tokens");
+    }
+
+    #[test]
     fn a_bad_map_is_reported_with_its_line() {
         let findings = validate("start-tokens = 4\ndeck = [1, 99]\n");
         assert!(

@@ -82,23 +82,7 @@ fn args_json(message: &Message) -> String {
 
 /// The English text of a message, for the document's own content (clients translate it).
 fn fallback(english: &Catalogue, message: &Message) -> String {
-    let Some(template) = english.get(&message.key) else {
-        return message.key.clone();
-    };
-    if template.contains(", plural,") {
-        return message.key.clone();
-    }
-    let mut text = template.to_string();
-    for (name, arg) in &message.args {
-        let value = match arg {
-            MessageArg::Text(t) => t.clone(),
-            MessageArg::Number(n) => n.to_string(),
-            MessageArg::Seat(s) => format!("seat {}", s + 1),
-            MessageArg::Key(k) => english.get(k).unwrap_or(k).to_string(),
-        };
-        text = text.replace(&format!("{{{name}}}"), &value);
-    }
-    text
+    english.render(message, &|seat| format!("seat {}", seat + 1))
 }
 
 fn text(out: &mut String, english: &Catalogue, x: i32, y: i32, message: &Message, attrs: &str) {

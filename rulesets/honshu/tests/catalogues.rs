@@ -1,4 +1,5 @@
-//! Every language has every key of the English catalogue, and every key the game emits exists.
+//! Every language has every key of the English catalogue with the same placeholders, every
+//! plural has the CLDR categories of its language, and every key the game emits exists.
 
 use honshu::Honshu;
 use sdk::{Catalogue, Ruleset};
@@ -16,6 +17,52 @@ fn every_language_has_the_english_keys() {
     let english = keys("en");
     for language in Honshu::info().languages {
         assert_eq!(keys(&language), english, "{language}");
+    }
+}
+
+#[test]
+fn every_catalogue_passes_the_sdk_checks() {
+    // Templates parse, plurals give exactly the CLDR categories of their language, translations
+    // keep the English placeholders and plurals.
+    assert_eq!(Honshu::info().languages, ["en", "es", "de", "ro"]);
+    let findings = sdk::testing::check_catalogues::<Honshu>();
+    assert!(findings.is_empty(), "{}", findings.join("\n"));
+}
+
+#[test]
+fn plurals_render_in_the_language_of_the_catalogue() {
+    for language in Honshu::info().languages {
+        let catalogue = Catalogue::from_toml(Honshu::catalogue(&language).unwrap())
+            .unwrap()
+            .with_language(language.as_str());
+        let mut plurals = 0;
+        for (key, template) in catalogue.pairs() {
+            let counted: Vec<String> = sdk::plural::plurals(template)
+                .unwrap()
+                .into_iter()
+                .map(|(arg, _)| arg)
+                .collect();
+            plurals += counted.len();
+            if counted.is_empty() {
+                continue;
+            }
+            for n in [0, 1, 2, 5, 21, 101] {
+                let mut message = sdk::Message::new(key);
+                for name in sdk::plural::placeholders(template) {
+                    message = if counted.contains(&name) {
+                        message.number(&name, n)
+                    } else {
+                        message.text(&name, "x")
+                    };
+                }
+                let text = catalogue.render(&message, &|seat| format!("P{seat}"));
+                assert!(
+                    !text.contains('{') && !text.contains('#'),
+                    "{language}: `{key}` with {n}: {text}"
+                );
+            }
+        }
+        assert!(plurals > 0, "{language}: no plural");
     }
 }
 

@@ -9,7 +9,6 @@ pub mod data;
 pub mod decide;
 pub mod engine;
 pub mod names;
-pub mod plural;
 pub mod position;
 pub mod preview;
 pub mod render;

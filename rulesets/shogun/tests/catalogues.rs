@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 
 use sdk::Ruleset;
-use shogun::{Shogun, plural};
+use sdk::plural;
+use shogun::Shogun;
 
 const LANGUAGES: [&str; 4] = ["en", "es", "de", "ro"];
 
@@ -19,75 +20,49 @@ fn catalogue(language: &str) -> BTreeMap<String, String> {
 }
 
 #[test]
-fn every_plural_has_exactly_the_cldr_categories_of_its_language() {
-    let mut plurals_seen = 0;
-    for language in LANGUAGES {
-        let needed = plural::categories(language).expect("a language with plural rules");
-        assert!(needed.contains(&"other"));
-        for (key, template) in catalogue(language) {
-            let plurals = plural::plurals(&template)
-                .unwrap_or_else(|e| panic!("{language}: `{key}` does not parse: {e}"));
-            for (arg, categories) in plurals {
-                plurals_seen += 1;
-                let named: Vec<&str> = categories
-                    .iter()
-                    .map(String::as_str)
-                    .filter(|c| !c.starts_with('='))
-                    .collect();
-                let mut sorted = named.clone();
-                sorted.sort_unstable();
-                let mut wanted = needed.to_vec();
-                wanted.sort_unstable();
-                assert_eq!(
-                    sorted, wanted,
-                    "{language}: `{key}`, plural of `{arg}`: categories {named:?}, CLDR needs {needed:?}"
-                );
-            }
-        }
-    }
-    assert!(plurals_seen > 100, "only {plurals_seen} plurals");
+fn every_catalogue_passes_the_sdk_checks() {
+    // Every template parses, every plural gives exactly the CLDR categories of its language, and
+    // every language has every English key with the same placeholders and plurals.
+    let languages = Shogun::info().languages;
+    assert_eq!(languages, LANGUAGES.map(String::from));
+    let findings = sdk::testing::check_catalogues::<Shogun>();
+    assert!(findings.is_empty(), "{}", findings.join("\n"));
 }
 
 #[test]
-fn every_language_has_every_english_key_with_the_same_placeholders_and_plurals() {
-    let english = catalogue("en");
-    for language in ["es", "de", "ro"] {
-        let translated = catalogue(language);
-        let missing: Vec<&String> = english
-            .keys()
-            .filter(|k| !translated.contains_key(*k))
-            .collect();
-        assert!(missing.is_empty(), "{language} lacks {missing:?}");
-        let extra: Vec<&String> = translated
-            .keys()
-            .filter(|k| !english.contains_key(*k))
-            .collect();
-        assert!(
-            extra.is_empty(),
-            "{language} has keys English lacks: {extra:?}"
-        );
-        for (key, template) in &english {
-            let other = &translated[key];
-            assert_eq!(
-                plural::placeholders(other),
-                plural::placeholders(template),
-                "{language}: `{key}`"
-            );
-            let counted = |t: &str| -> Vec<String> {
-                plural::plurals(t)
-                    .unwrap()
-                    .into_iter()
-                    .map(|(a, _)| a)
-                    .collect()
-            };
-            assert_eq!(
-                counted(other),
-                counted(template),
-                "{language}: `{key}` counts other arguments"
-            );
-            assert!(!other.trim().is_empty(), "{language}: `{key}` is empty");
-        }
+fn texts_that_count_use_plurals_in_every_language() {
+    let count = |language: &str| -> usize {
+        catalogue(language)
+            .values()
+            .map(|template| plural::plurals(template).map_or(0, |p| p.len()))
+            .sum()
+    };
+    let english = count("en");
+    for language in LANGUAGES {
+        assert_eq!(count(language), english, "{language}");
     }
+    let seen = english * LANGUAGES.len();
+    assert!(seen > 100, "only {seen} plurals");
+}
+
+#[test]
+fn plurals_render_in_the_language_of_the_catalogue() {
+    let render = |language: &str, armies: i64| {
+        let text = Shogun::catalogue(language).unwrap();
+        let catalogue = sdk::Catalogue::from_toml(text)
+            .unwrap()
+            .with_language(language);
+        let message = sdk::Message::new("choice.group").number("armies", armies);
+        catalogue.render(&message, &|seat| format!("P{seat}"))
+    };
+    assert_eq!(render("en", 1), "The group of 1 army");
+    assert_eq!(render("en", 2), "The group of 2 armies");
+    assert_eq!(render("ro", 1), "Grupul de 1 armată");
+    assert_eq!(render("ro", 5), "Grupul de 5 armate");
+    assert_eq!(render("ro", 20), "Grupul de 20 de armate");
+    assert_eq!(render("ro", 101), "Grupul de 101 armate");
+    assert_eq!(render("es", 1_000_000), "El grupo de 1000000 de ejércitos");
+    assert_eq!(render("es", 3), "El grupo de 3 ejércitos");
 }
 
 #[test]

@@ -114,7 +114,7 @@ fn catalogue(language: &str) -> BTreeMap<String, String> {
 
 /// The `{name}` placeholders of a template, plurals included.
 fn placeholders(template: &str) -> BTreeSet<String> {
-    shogun::plural::placeholders(template)
+    sdk::plural::placeholders(template)
 }
 
 /// Values of an attribute over all elements of a document.
