@@ -5,13 +5,17 @@
 //! keeps the events and tower drops it produced, so the log is served without running the game.
 //! Snapshots every few actions keep loading a game fast.
 
+use std::collections::HashSet;
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context as _;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Row};
+use tokio::sync::{mpsc, oneshot};
 
 /// Which database the server runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,6 +126,146 @@ pub struct Storage {
     pool: AnyPool,
     kind: DatabaseKind,
     url: String,
+    /// The queue of the one task that stores actions, many games' at a time (group commit).
+    writer: mpsc::UnboundedSender<QueuedAction>,
+    /// What the writer has done, for tests and benchmarks.
+    commits: Arc<CommitCounters>,
+}
+
+/// An action waiting in the writer's queue, with the one who waits for it to be durable.
+#[derive(Debug)]
+struct QueuedAction {
+    game_id: String,
+    action: StoredAction,
+    created_at: i64,
+    answer: oneshot::Sender<Result<Insert, Arc<anyhow::Error>>>,
+}
+
+/// The most actions one batch stores: enough that a full queue drains in a few commits, few
+/// enough that the statement's text (JSON) stays small.
+const MAX_BATCH: usize = 1024;
+
+/// Counters of the action writer: how many batches it committed and how many actions they held.
+#[derive(Debug, Default)]
+pub struct CommitCounters {
+    batches: AtomicU64,
+    actions: AtomicU64,
+}
+
+impl CommitCounters {
+    /// (batches committed, actions stored in them) since the storage was opened.
+    pub fn get(&self) -> (u64, u64) {
+        (
+            self.batches.load(Ordering::Relaxed),
+            self.actions.load(Ordering::Relaxed),
+        )
+    }
+}
+
+/// One statement stores a whole batch of actions, given as one JSON array of rows: a single
+/// statement is a single transaction (one write-ahead-log sync on SQLite, one round trip on
+/// PostgreSQL). A row whose `(game, sequence)` is taken already is left out and not returned,
+/// so a conflict answers its own action and no other.
+macro_rules! batch_insert_sqlite {
+    () => {
+        "INSERT INTO actions (game_id, seq, seat, action_json, events_json, tower_json, \
+         created_at) \
+         SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), \
+         json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]'), \
+         json_extract(value, '$[5]'), json_extract(value, '$[6]') \
+         FROM json_each($1) WHERE true \
+         ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id, seq"
+    };
+}
+
+/// [`batch_insert_sqlite`] for PostgreSQL.
+macro_rules! batch_insert_postgres {
+    () => {
+        "INSERT INTO actions (game_id, seq, seat, action_json, events_json, tower_json, \
+         created_at) \
+         SELECT value->>0, (value->>1)::bigint, (value->>2)::bigint, value->>3, value->>4, \
+         value->>5, (value->>6)::bigint \
+         FROM json_array_elements($1::json) \
+         ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id, seq"
+    };
+}
+
+/// The action writer: takes whatever is queued (at most [`MAX_BATCH`]), stores it with one
+/// statement, and answers each waiter only once that statement has committed. While one batch
+/// commits the next one gathers, so under load every commit (and its sync to disk) carries many
+/// games' actions; alone, an action is stored at once.
+async fn write_actions(
+    pool: AnyPool,
+    kind: DatabaseKind,
+    mut queue: mpsc::UnboundedReceiver<QueuedAction>,
+    counters: Arc<CommitCounters>,
+) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while queue.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        let outcome = store_batch(&pool, kind, &batch).await;
+        match outcome {
+            Ok(stored) => {
+                counters.batches.fetch_add(1, Ordering::Relaxed);
+                counters
+                    .actions
+                    .fetch_add(stored.len() as u64, Ordering::Relaxed);
+                for queued in batch.drain(..) {
+                    let key = (queued.game_id, queued.action.seq);
+                    let insert = if stored.contains(&key) {
+                        Insert::Stored
+                    } else {
+                        Insert::Conflict
+                    };
+                    // A waiter that gave up is fine: the action is stored either way.
+                    let _ = queued.answer.send(Ok(insert));
+                }
+            }
+            Err(error) => {
+                // The statement failed as a whole: nothing of the batch is stored, and every
+                // waiter hears so.
+                let error = Arc::new(error);
+                for queued in batch.drain(..) {
+                    let _ = queued.answer.send(Err(error.clone()));
+                }
+            }
+        }
+    }
+}
+
+/// Stores a batch of actions with one statement; returns the (game, sequence) pairs it stored.
+async fn store_batch(
+    pool: &AnyPool,
+    kind: DatabaseKind,
+    batch: &[QueuedAction],
+) -> anyhow::Result<HashSet<(String, u64)>> {
+    let rows: Vec<serde_json::Value> = batch
+        .iter()
+        .map(|queued| {
+            serde_json::json!([
+                queued.game_id,
+                queued.action.seq,
+                queued.action.seat,
+                queued.action.action_json,
+                queued.action.events_json,
+                queued.action.tower_json,
+                queued.created_at,
+            ])
+        })
+        .collect();
+    let rows = serde_json::to_string(&rows).context("failed to encode actions")?;
+    let statement = match kind {
+        DatabaseKind::Sqlite => batch_insert_sqlite!(),
+        DatabaseKind::Postgres => batch_insert_postgres!(),
+    };
+    let stored = sqlx::query(statement)
+        .bind(rows)
+        .fetch_all(pool)
+        .await
+        .context("failed to store actions")?;
+    stored
+        .iter()
+        .map(|row| Ok((row.try_get(0)?, row.try_get::<i64, _>(1)? as u64)))
+        .collect()
 }
 
 /// The columns [`stored_game`] reads, in its order (a macro, so queries stay static text).
@@ -229,7 +373,21 @@ impl Storage {
             .run(&pool)
             .await
             .context("failed to migrate the database")?;
-        Ok(Storage { pool, kind, url })
+        let (writer, queue) = mpsc::unbounded_channel();
+        let commits = Arc::new(CommitCounters::default());
+        tokio::spawn(write_actions(pool.clone(), kind, queue, commits.clone()));
+        Ok(Storage {
+            pool,
+            kind,
+            url,
+            writer,
+            commits,
+        })
+    }
+
+    /// What the action writer has committed so far: (batches, actions).
+    pub fn commits(&self) -> (u64, u64) {
+        self.commits.get()
     }
 
     /// The connection pool, for operators' tools and tests that need SQL of their own.
@@ -422,26 +580,25 @@ impl Storage {
     }
 
     /// Stores an action durably. `Conflict` when its sequence number is already taken.
+    ///
+    /// The action joins the writer's queue and is answered once the batch holding it has
+    /// committed (on SQLite with `synchronous = FULL`, once the write-ahead log is synced):
+    /// many games' actions share one transaction and one sync to disk, and no action is answered
+    /// before it is durable.
     pub async fn insert_action(&self, id: &str, action: &StoredAction) -> anyhow::Result<Insert> {
-        let result = sqlx::query(
-            "INSERT INTO actions (game_id, seq, seat, action_json, events_json, tower_json, \
-             created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(id)
-        .bind(action.seq as i64)
-        .bind(i64::from(action.seat))
-        .bind(&action.action_json)
-        .bind(&action.events_json)
-        .bind(&action.tower_json)
-        .bind(now_millis())
-        .execute(&self.pool)
-        .await;
-        match result {
-            Ok(_) => Ok(Insert::Stored),
-            Err(sqlx::Error::Database(error)) if error.is_unique_violation() => {
-                Ok(Insert::Conflict)
-            }
-            Err(error) => Err(anyhow::Error::new(error).context("failed to store an action")),
+        let (answer, answered) = oneshot::channel();
+        self.writer
+            .send(QueuedAction {
+                game_id: id.to_owned(),
+                action: action.clone(),
+                created_at: now_millis(),
+                answer,
+            })
+            .map_err(|_| anyhow::anyhow!("the action writer has stopped"))?;
+        match answered.await {
+            Ok(Ok(insert)) => Ok(insert),
+            Ok(Err(error)) => Err(anyhow::anyhow!("{error:#}")),
+            Err(_) => anyhow::bail!("the action writer stopped before storing an action"),
         }
     }
 
