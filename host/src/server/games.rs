@@ -1259,10 +1259,11 @@ impl Hub {
             let moved = self
                 .blocking(move || {
                     let mut bot = bot;
-                    let outcome = engine::bot_move(&mut session, bot.as_mut(), &decision)
-                        .map(|(action, applied)| {
+                    let outcome = engine::bot_move(&mut session, bot.as_mut(), &decision).map(
+                        |(action, applied)| {
                             (action, (applied, AfterApply::of(&mut session, next, every)))
-                        });
+                        },
+                    );
                     (session, bot, outcome)
                 })
                 .await;

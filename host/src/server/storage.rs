@@ -349,6 +349,18 @@ impl Storage {
         let options = AnyConnectOptions::from_str(&url)
             .with_context(|| format!("invalid database url `{url}`"))?;
         let pool = AnyPoolOptions::new()
+            .after_connect(move |connection, _| {
+                Box::pin(async move {
+                    if kind == DatabaseKind::Sqlite {
+                        // Every commit syncs the write-ahead log to disk before it returns, so
+                        // an action answered as stored survives a power cut (stated rather than
+                        // left to the driver's default).
+                        use sqlx::Executor as _;
+                        connection.execute("PRAGMA synchronous = FULL").await?;
+                    }
+                    Ok(())
+                })
+            })
             .max_connections(match kind {
                 // SQLite has one writer at a time; a few connections serve concurrent reads.
                 DatabaseKind::Sqlite => 4,
@@ -358,8 +370,8 @@ impl Storage {
             .await
             .context("failed to connect to the database")?;
         if kind == DatabaseKind::Sqlite {
-            // Write-ahead logging lets readers go on while an action is committed; the default
-            // `synchronous = FULL` keeps every commit durable across a crash.
+            // Write-ahead logging lets readers go on while actions are committed;
+            // `synchronous = FULL` (set on every connection) keeps every commit durable.
             sqlx::query("PRAGMA journal_mode = WAL")
                 .execute(&pool)
                 .await
