@@ -8,8 +8,10 @@
 //! - `mutants`: mutation testing of the Shogun rules with cargo-mutants (slow; not part of CI).
 
 use std::{
+    io::BufRead as _,
     path::{Path, PathBuf},
-    process::Command,
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
 };
 
 use anyhow::{Context, Result, bail};
@@ -221,6 +223,12 @@ fn bench() -> Result<()> {
         }
         results.push_str(&printed);
     }
+    // The peer last: boardgame.io and `tenka serve` as separate processes under one load
+    // generator.
+    let peer = peer_bench()?;
+    print!("{peer}");
+    results.push('\n');
+    results.push_str(&peer);
     let machine = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|info| {
@@ -238,6 +246,223 @@ fn bench() -> Result<()> {
         .context("failed to write BENCHMARKS.md")?;
     eprintln!("xtask: wrote BENCHMARKS.md");
     Ok(())
+}
+
+/// The levels of the peer benchmark: concurrent games, each a closed loop with no think time.
+const PEER_LEVELS: [u32; 4] = [1, 10, 100, 500];
+/// Seconds of each level before measuring, and measured.
+const PEER_WARMUP_SECONDS: u32 = 2;
+const PEER_MEASURE_SECONDS: u32 = 8;
+
+/// A server process of the peer benchmark, killed when dropped.
+struct PeerServer {
+    child: Child,
+    addr: String,
+}
+
+impl PeerServer {
+    /// Starts `command` and waits for the line starting with `ready` that ends with its address.
+    fn start(mut command: Command, ready: &str) -> Result<PeerServer> {
+        command.stdout(Stdio::piped()).stderr(Stdio::inherit());
+        let mut child = command
+            .spawn()
+            .with_context(|| format!("failed to start {command:?}"))?;
+        let stdout = child.stdout.take().context("no stdout")?;
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let ready = ready.to_owned();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
+                if let Some(addr) = line.strip_prefix(&ready) {
+                    let _ = sender.send(addr.trim().to_owned());
+                }
+            }
+        });
+        let mut server = PeerServer {
+            child,
+            addr: String::new(),
+        };
+        server.addr = receiver
+            .recv_timeout(Duration::from_secs(60))
+            .with_context(|| format!("{command:?} did not say where it serves"))?;
+        Ok(server)
+    }
+
+    /// The CPU time the process has used so far (user and system, all threads).
+    fn cpu_time(&self) -> Duration {
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
+        let fields: Vec<u64> = stat
+            .rsplit_once(") ")
+            .map(|(_, rest)| {
+                rest.split_whitespace()
+                    .map(|field| field.parse().unwrap_or(0))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let ticks = fields.get(11).copied().unwrap_or(0) + fields.get(12).copied().unwrap_or(0);
+        Duration::from_millis(ticks * 10)
+    }
+}
+
+impl Drop for PeerServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One level of the peer benchmark on one server.
+struct PeerLevel {
+    moves_per_second: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+    /// The server's CPU time over the level's wall time, in cores.
+    cores: f64,
+}
+
+/// Runs the load generator at one level against `server`.
+fn peer_level(peer: &Path, kind: &str, server: &PeerServer, level: u32) -> Result<PeerLevel> {
+    let cpu = server.cpu_time();
+    let start = Instant::now();
+    let output = Command::new("node")
+        .current_dir(peer)
+        .arg("load.js")
+        .arg(kind)
+        .arg(&server.addr)
+        .arg(level.to_string())
+        .arg(PEER_WARMUP_SECONDS.to_string())
+        .arg(PEER_MEASURE_SECONDS.to_string())
+        .stderr(Stdio::inherit())
+        .output()
+        .context("failed to run the load generator")?;
+    let cores =
+        (server.cpu_time().saturating_sub(cpu)).as_secs_f64() / start.elapsed().as_secs_f64();
+    if !output.status.success() {
+        bail!("the load generator failed against {kind} at level {level}");
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    let line = text
+        .lines()
+        .last()
+        .context("the load generator printed nothing")?;
+    let result: serde_json::Value =
+        serde_json::from_str(line).context("the load generator printed no JSON")?;
+    let number = |key: &str| result[key].as_f64().unwrap_or(0.0);
+    eprintln!("xtask: peer {kind} level {level}: {line}");
+    Ok(PeerLevel {
+        moves_per_second: number("moves_per_s"),
+        p50_ms: number("p50_ms"),
+        p99_ms: number("p99_ms"),
+        cores,
+    })
+}
+
+/// The peer benchmark: boardgame.io 0.50.2's server (in-memory storage, socket.io) and
+/// `tenka serve` (SQLite, every move durable) play the same tic-tac-toe games under one load
+/// generator, level by level; returns the report's section.
+fn peer_bench() -> Result<String> {
+    let peer = root().join("tests/benches/peer");
+    let mut install = Command::new("npm");
+    install
+        .current_dir(&peer)
+        .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]);
+    run(install).context("node and npm are needed for the peer benchmark")?;
+    let data = root().join("target/tmp/peer-bench");
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data)?;
+    let mut bgio = Command::new("node");
+    bgio.current_dir(&peer).args(["bgio-server.js", "0"]);
+    let bgio = PeerServer::start(bgio, "bgio serving on ")?;
+    let bgio_addr = format!("127.0.0.1:{}", bgio.addr);
+    let bgio = PeerServer {
+        addr: bgio_addr,
+        ..bgio
+    };
+    let mut tenka = Command::new(root().join("target/release/tenka"));
+    tenka
+        .current_dir(root())
+        .args(["--rulesets", "target/rulesets", "--maps", "maps", "serve"])
+        .args(["--addr", "127.0.0.1:0", "--no-watch", "--bot-pace-ms", "0"])
+        .args(["--requests-per-second", "0", "--games-per-minute", "0"])
+        .args(["--actions-per-second", "0", "--max-live-games", "20000"])
+        .arg("--data")
+        .arg(data.join("data"))
+        .arg("--web")
+        .arg(data.join("no-web-ui"))
+        .env("RUST_LOG", "warn");
+    let tenka = PeerServer::start(tenka, "tenka serving on http://")?;
+    let mut rows = Vec::new();
+    for level in PEER_LEVELS {
+        // Alternating, so a disturbance of the machine falls on both sides alike.
+        let theirs = peer_level(&peer, "bgio", &bgio, level)?;
+        let ours = peer_level(&peer, "tenka", &tenka, level)?;
+        rows.push((level, theirs, ours));
+    }
+    drop((bgio, tenka));
+    let _ = std::fs::remove_dir_all(&data);
+
+    let mut out = String::from("## Peer: tic-tac-toe on boardgame.io and on Tenka\n\n");
+    out.push_str(&format!(
+        "boardgame.io 0.50.2's server (Node {}, in-memory storage, socket.io) against `tenka serve` \
+         (SQLite, the `tictactoe` component, every move durable before it is answered), both on \
+         this machine with the load generator (`tests/benches/peer/load.js`, Node). At each level \
+         that many players each play a game in a closed loop with no think time: create a game \
+         with both seats, play its seven moves (each seat takes the lowest free cell), start the \
+         next; creating is part of the loop on both sides. A Tenka move is a `POST \
+         /api/games/{{id}}/actions`; a boardgame.io move is a socket.io `update` answered by the \
+         server's state update. {PEER_WARMUP_SECONDS} s of warm-up, then {PEER_MEASURE_SECONDS} s \
+         measured per level and server; latency is per move, from sending to the answer. Server \
+         CPU is the server process's CPU time over the level's wall time, in cores.\n\n",
+        node_version()
+    ));
+    out.push_str(
+        "| concurrent games | boardgame.io moves/s | p50 | p99 | CPU | Tenka moves/s | p50 | p99 | CPU | \
+         Tenka/bgio moves/s | Tenka/bgio p99 |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    let mut throughput_met = true;
+    let mut latency_met = true;
+    for (level, theirs, ours) in &rows {
+        let rate = ours.moves_per_second / theirs.moves_per_second.max(f64::MIN_POSITIVE);
+        let p99 = ours.p99_ms / theirs.p99_ms.max(f64::MIN_POSITIVE);
+        if *level >= 10 && rate < 2.0 {
+            throughput_met = false;
+        }
+        if p99 >= 1.0 {
+            latency_met = false;
+        }
+        out.push_str(&format!(
+            "| {level} | {:.0} | {:.2} ms | {:.2} ms | {:.2} | {:.0} | {:.2} ms | {:.2} ms | {:.2} | {rate:.2}x | {p99:.2}x |\n",
+            theirs.moves_per_second,
+            theirs.p50_ms,
+            theirs.p99_ms,
+            theirs.cores,
+            ours.moves_per_second,
+            ours.p50_ms,
+            ours.p99_ms,
+            ours.cores,
+        ));
+    }
+    let verdict = |met: bool| if met { "met" } else { "not met" };
+    out.push_str(&format!(
+        "\nBudget: Tenka at least 2x boardgame.io's moves/s at 10, 100 and 500 games: {}; \
+         p99 below boardgame.io's at every level: {}.\n",
+        verdict(throughput_met),
+        verdict(latency_met)
+    ));
+    Ok(out)
+}
+
+/// `node --version`, for the report.
+fn node_version() -> String {
+    Command::new("node")
+        .arg("--version")
+        .output()
+        .ok()
+        .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
+        .unwrap_or_else(|| "unknown".to_owned())
 }
 
 /// Installs cargo-mutants from crates.io when `cargo mutants` is not available.
