@@ -375,12 +375,8 @@ fn peer_bench() -> Result<String> {
     std::fs::create_dir_all(&data)?;
     let mut bgio = Command::new("node");
     bgio.current_dir(&peer).args(["bgio-server.js", "0"]);
-    let bgio = PeerServer::start(bgio, "bgio serving on ")?;
-    let bgio_addr = format!("127.0.0.1:{}", bgio.addr);
-    let bgio = PeerServer {
-        addr: bgio_addr,
-        ..bgio
-    };
+    let mut bgio = PeerServer::start(bgio, "bgio serving on ")?;
+    bgio.addr = format!("127.0.0.1:{}", bgio.addr);
     let mut tenka = Command::new(root().join("target/release/tenka"));
     tenka
         .current_dir(root())
