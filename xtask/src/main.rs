@@ -323,10 +323,31 @@ struct PeerLevel {
     cores: f64,
 }
 
-/// Runs the load generator at one level against `server`.
-fn peer_level(peer: &Path, kind: &str, server: &PeerServer, level: u32) -> Result<PeerLevel> {
+/// The level at which the Tenka server is profiled.
+const PROFILED_LEVEL: u32 = 100;
+
+/// Runs the load generator at one level against `server`; with `profile`, records where the
+/// server's time goes meanwhile (`perf record`, when perf is installed) into that file.
+fn peer_level(
+    peer: &Path,
+    kind: &str,
+    server: &PeerServer,
+    level: u32,
+    profile: Option<&Path>,
+) -> Result<PeerLevel> {
     let cpu = server.cpu_time();
     let start = Instant::now();
+    let mut recording = profile.and_then(|file| {
+        Command::new("perf")
+            .args(["record", "-F", "499", "-g", "--quiet", "-o"])
+            .arg(file)
+            .args(["-p", &server.child.id().to_string(), "--", "sleep"])
+            .arg((PEER_WARMUP_SECONDS + PEER_MEASURE_SECONDS).to_string())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()
+    });
     let output = Command::new("node")
         .current_dir(peer)
         .arg("load.js")
@@ -340,6 +361,9 @@ fn peer_level(peer: &Path, kind: &str, server: &PeerServer, level: u32) -> Resul
         .context("failed to run the load generator")?;
     let cores =
         (server.cpu_time().saturating_sub(cpu)).as_secs_f64() / start.elapsed().as_secs_f64();
+    if let Some(recording) = recording.as_mut() {
+        let _ = recording.wait();
+    }
     if !output.status.success() {
         bail!("the load generator failed against {kind} at level {level}");
     }
@@ -391,13 +415,16 @@ fn peer_bench() -> Result<String> {
         .env("RUST_LOG", "warn");
     let tenka = PeerServer::start(tenka, "tenka serving on http://")?;
     let mut rows = Vec::new();
+    let profile = data.join("tenka.perf.data");
     for level in PEER_LEVELS {
         // Alternating, so a disturbance of the machine falls on both sides alike.
-        let theirs = peer_level(&peer, "bgio", &bgio, level)?;
-        let ours = peer_level(&peer, "tenka", &tenka, level)?;
+        let theirs = peer_level(&peer, "bgio", &bgio, level, None)?;
+        let profiled = (level == PROFILED_LEVEL).then_some(profile.as_path());
+        let ours = peer_level(&peer, "tenka", &tenka, level, profiled)?;
         rows.push((level, theirs, ours));
     }
     drop((bgio, tenka));
+    let where_time_goes = profile_report(&profile);
     let _ = std::fs::remove_dir_all(&data);
 
     let mut out = String::from("## Peer: tic-tac-toe on boardgame.io and on Tenka\n\n");
@@ -448,7 +475,61 @@ fn peer_bench() -> Result<String> {
         verdict(throughput_met),
         verdict(latency_met)
     ));
+    out.push_str(&where_time_goes);
     Ok(out)
+}
+
+/// Where the Tenka server's time went at [`PROFILED_LEVEL`] games: its CPU samples by thread
+/// and the hottest functions, as a text flame graph's top (from `perf report`).
+fn profile_report(file: &Path) -> String {
+    let mut out =
+        format!("\n### Where a move's time goes: `tenka serve` at {PROFILED_LEVEL} games\n\n");
+    if !file.exists() {
+        out.push_str("perf is not installed (or may not profile here): no profile.\n");
+        return out;
+    }
+    out.push_str(
+        "CPU samples of the server process (`perf record -F 499 -g` over the level), by thread \
+         and then by function (self time). Threads: `tokio-runtime-w` is the async reactor \
+         (HTTP, JSON, the hub), `tokio-blocking` / `tenka-*` the blocking pool running the \
+         component, `sqlx-sqlite-wor` SQLite (the writer's statements and the disk sync). \
+         `perf report -i <file> --no-children` on the data gives the full call graph.\n\n",
+    );
+    for (title, sort, limit) in [("thread", "comm", "1"), ("function", "dso,sym", "1.5")] {
+        let Ok(output) = Command::new("perf")
+            .args([
+                "report",
+                "--stdio",
+                "--no-children",
+                "-g",
+                "none",
+                "--percent-limit",
+            ])
+            .arg(limit)
+            .args(["--sort", sort, "-i"])
+            .arg(file)
+            .output()
+        else {
+            continue;
+        };
+        out.push_str(&format!("| share of samples | {title} |\n|---|---|\n"));
+        for line in String::from_utf8_lossy(&output.stdout).lines() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let Some((share, what)) = line.split_once(char::is_whitespace) else {
+                continue;
+            };
+            if !share.ends_with('%') {
+                continue;
+            }
+            let what = what.split_whitespace().collect::<Vec<_>>().join(" ");
+            out.push_str(&format!("| {share} | `{}` |\n", what.replace('|', "\\|")));
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// `node --version`, for the report.

@@ -126,19 +126,46 @@ pub struct Storage {
     pool: AnyPool,
     kind: DatabaseKind,
     url: String,
-    /// The queue of the one task that stores actions, many games' at a time (group commit).
-    writer: mpsc::UnboundedSender<QueuedAction>,
+    /// The queue of the one task that stores new games, actions and ends of games, many games'
+    /// at a time (group commit).
+    writer: mpsc::UnboundedSender<Write>,
     /// What the writer has done, for tests and benchmarks.
     commits: Arc<CommitCounters>,
 }
 
-/// An action waiting in the writer's queue, with the one who waits for it to be durable.
+/// The writer's answer to one write: its outcome, or the error that failed its batch.
+type Answer<T> = oneshot::Sender<Result<T, Arc<anyhow::Error>>>;
+
+/// A write waiting in the writer's queue, with the one who waits for it to be durable.
 #[derive(Debug)]
-struct QueuedAction {
-    game_id: String,
-    action: StoredAction,
-    created_at: i64,
-    answer: oneshot::Sender<Result<Insert, Arc<anyhow::Error>>>,
+enum Write {
+    /// A new game with its seats and credentials.
+    Game {
+        game: Box<StoredGame>,
+        seats: Vec<StoredSeat>,
+        credentials: NewCredentials,
+        answer: Answer<()>,
+    },
+    /// An accepted action.
+    Action {
+        game_id: String,
+        action: StoredAction,
+        created_at: i64,
+        answer: Answer<Insert>,
+    },
+    /// A snapshot of a game at a version.
+    Snapshot {
+        game_id: String,
+        seq: u64,
+        bytes: Vec<u8>,
+        answer: Answer<()>,
+    },
+    /// A game has ended.
+    Finished {
+        game_id: String,
+        at: i64,
+        answer: Answer<()>,
+    },
 }
 
 /// The most actions one batch stores: enough that a full queue drains in a few commits, few
@@ -190,66 +217,269 @@ macro_rules! batch_insert_postgres {
     };
 }
 
-/// The action writer: takes whatever is queued (at most [`MAX_BATCH`]), stores it with one
-/// statement, and answers each waiter only once that statement has committed. While one batch
-/// commits the next one gathers, so under load every commit (and its sync to disk) carries many
-/// games' actions; alone, an action is stored at once.
-async fn write_actions(
+/// The writer: takes whatever is queued (at most [`MAX_BATCH`] writes) and stores it with one
+/// commit per kind of write, many games at once: the new games in one transaction, then the
+/// actions with one statement, then the ends of games with one statement. Each waiter is
+/// answered only once the commit holding its write is durable; a failed commit fails the writes
+/// it held and no other. While one batch commits the next one gathers, so under load every
+/// commit (and its sync to disk) carries many games' writes; alone, a write is stored at once.
+/// Being the one writer also means these writes never wait for each other's locks.
+async fn write_batches(
     pool: AnyPool,
     kind: DatabaseKind,
-    mut queue: mpsc::UnboundedReceiver<QueuedAction>,
+    mut queue: mpsc::UnboundedReceiver<Write>,
     counters: Arc<CommitCounters>,
 ) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while queue.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let outcome = store_batch(&pool, kind, &batch).await;
-        match outcome {
-            Ok(stored) => {
-                counters.batches.fetch_add(1, Ordering::Relaxed);
-                counters
-                    .actions
-                    .fetch_add(stored.len() as u64, Ordering::Relaxed);
-                for queued in batch.drain(..) {
-                    let key = (queued.game_id, queued.action.seq);
-                    let insert = if stored.contains(&key) {
-                        Insert::Stored
-                    } else {
-                        Insert::Conflict
-                    };
-                    // A waiter that gave up is fine: the action is stored either way.
-                    let _ = queued.answer.send(Ok(insert));
+        let mut games = Vec::new();
+        let mut actions = Vec::new();
+        let mut finished = Vec::new();
+        let mut snapshots = Vec::new();
+        for write in batch.drain(..) {
+            match write {
+                Write::Game { .. } => games.push(write),
+                Write::Action { .. } => actions.push(write),
+                Write::Finished { .. } => finished.push(write),
+                Write::Snapshot { .. } => snapshots.push(write),
+            }
+        }
+        // Games first: their actions and ends can only come after they were answered.
+        if !games.is_empty() {
+            let outcome = store_games(&pool, &games).await.map_err(Arc::new);
+            for write in games {
+                if let Write::Game { answer, .. } = write {
+                    let _ = answer.send(outcome.clone());
                 }
             }
-            Err(error) => {
-                // The statement failed as a whole: nothing of the batch is stored, and every
-                // waiter hears so.
-                let error = Arc::new(error);
-                for queued in batch.drain(..) {
-                    let _ = queued.answer.send(Err(error.clone()));
+        }
+        if !actions.is_empty() {
+            match store_actions(&pool, kind, &actions).await {
+                Ok(stored) => {
+                    counters.batches.fetch_add(1, Ordering::Relaxed);
+                    counters
+                        .actions
+                        .fetch_add(stored.len() as u64, Ordering::Relaxed);
+                    for write in actions {
+                        if let Write::Action {
+                            game_id,
+                            action,
+                            answer,
+                            ..
+                        } = write
+                        {
+                            let insert = if stored.contains(&(game_id, action.seq)) {
+                                Insert::Stored
+                            } else {
+                                Insert::Conflict
+                            };
+                            // A waiter that gave up is fine: the action is stored either way.
+                            let _ = answer.send(Ok(insert));
+                        }
+                    }
+                }
+                Err(error) => {
+                    // The statement failed as a whole: nothing of it is stored.
+                    let error = Arc::new(error);
+                    for write in actions {
+                        if let Write::Action { answer, .. } = write {
+                            let _ = answer.send(Err(error.clone()));
+                        }
+                    }
+                }
+            }
+        }
+        if !snapshots.is_empty() {
+            let outcome = store_snapshots(&pool, kind, &snapshots)
+                .await
+                .map_err(Arc::new);
+            for write in snapshots {
+                if let Write::Snapshot { answer, .. } = write {
+                    let _ = answer.send(outcome.clone());
+                }
+            }
+        }
+        if !finished.is_empty() {
+            let outcome = store_finished(&pool, kind, &finished)
+                .await
+                .map_err(Arc::new);
+            for write in finished {
+                if let Write::Finished { answer, .. } = write {
+                    let _ = answer.send(outcome.clone());
                 }
             }
         }
     }
 }
 
-/// Stores a batch of actions with one statement; returns the (game, sequence) pairs it stored.
-async fn store_batch(
+/// Stores new games, their seats and credentials in one transaction.
+async fn store_games(pool: &AnyPool, games: &[Write]) -> anyhow::Result<()> {
+    let mut tx = pool.begin().await?;
+    for write in games {
+        let Write::Game {
+            game,
+            seats,
+            credentials,
+            ..
+        } = write
+        else {
+            continue;
+        };
+        sqlx::query(
+            "INSERT INTO games (id, ruleset_id, ruleset_hash, map_id, map_hash, map_toml, variant, \
+             options_json, seed_hex, created_at, finished_at, host_token_hash) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11)",
+        )
+        .bind(&game.id)
+        .bind(&game.ruleset_id)
+        .bind(&game.ruleset_hash)
+        .bind(&game.map_id)
+        .bind(&game.map_hash)
+        .bind(&game.map_toml)
+        .bind(&game.variant)
+        .bind(&game.options_json)
+        .bind(hex::encode(game.seed))
+        .bind(game.created_at)
+        .bind(&credentials.host_token_hash)
+        .execute(&mut *tx)
+        .await
+        .context("failed to store the game")?;
+        for seat in seats {
+            sqlx::query(
+                "INSERT INTO seats (game_id, seat, kind, name, token_hash, bot, claimed) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(&game.id)
+            .bind(i64::from(seat.seat))
+            .bind(&seat.kind)
+            .bind(&seat.name)
+            .bind(&seat.token_hash)
+            .bind(&seat.bot)
+            .bind(i64::from(seat.claimed))
+            .execute(&mut *tx)
+            .await
+            .context("failed to store a seat")?;
+        }
+        for (seat, code_hash) in &credentials.invites {
+            sqlx::query(
+                "INSERT INTO invites (game_id, seat, code_hash, created_at) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&game.id)
+            .bind(i64::from(*seat))
+            .bind(code_hash)
+            .bind(game.created_at)
+            .execute(&mut *tx)
+            .await
+            .context("failed to store an invite")?;
+        }
+    }
+    tx.commit().await.context("failed to commit new games")?;
+    Ok(())
+}
+
+/// Stores snapshots with one statement; one already stored (by another process) is kept.
+async fn store_snapshots(
     pool: &AnyPool,
     kind: DatabaseKind,
-    batch: &[QueuedAction],
+    snapshots: &[Write],
+) -> anyhow::Result<()> {
+    let rows: Vec<serde_json::Value> = snapshots
+        .iter()
+        .filter_map(|write| match write {
+            Write::Snapshot {
+                game_id,
+                seq,
+                bytes,
+                ..
+            } => Some(serde_json::json!([game_id, seq, hex::encode(bytes)])),
+            _ => None,
+        })
+        .collect();
+    let statement = match kind {
+        DatabaseKind::Sqlite => {
+            "INSERT INTO snapshots (game_id, seq, bytes) \
+             SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), \
+             unhex(json_extract(value, '$[2]')) FROM json_each($1) WHERE true \
+             ON CONFLICT (game_id, seq) DO NOTHING"
+        }
+        DatabaseKind::Postgres => {
+            "INSERT INTO snapshots (game_id, seq, bytes) \
+             SELECT value->>0, (value->>1)::bigint, decode(value->>2, 'hex') \
+             FROM json_array_elements($1::json) \
+             ON CONFLICT (game_id, seq) DO NOTHING"
+        }
+    };
+    sqlx::query(statement)
+        .bind(serde_json::to_string(&rows).context("failed to encode snapshots")?)
+        .execute(pool)
+        .await
+        .context("failed to store snapshots")?;
+    Ok(())
+}
+
+/// Marks games finished with one statement.
+async fn store_finished(
+    pool: &AnyPool,
+    kind: DatabaseKind,
+    finished: &[Write],
+) -> anyhow::Result<()> {
+    let ids: Vec<&str> = finished
+        .iter()
+        .filter_map(|write| match write {
+            Write::Finished { game_id, .. } => Some(game_id.as_str()),
+            _ => None,
+        })
+        .collect();
+    let at = finished
+        .iter()
+        .find_map(|write| match write {
+            Write::Finished { at, .. } => Some(*at),
+            _ => None,
+        })
+        .unwrap_or_else(now_millis);
+    let statement = match kind {
+        DatabaseKind::Sqlite => {
+            "UPDATE games SET finished_at = $1 WHERE finished_at IS NULL \
+             AND id IN (SELECT value FROM json_each($2))"
+        }
+        DatabaseKind::Postgres => {
+            "UPDATE games SET finished_at = $1 WHERE finished_at IS NULL \
+             AND id IN (SELECT json_array_elements_text($2::json))"
+        }
+    };
+    sqlx::query(statement)
+        .bind(at)
+        .bind(serde_json::to_string(&ids).context("failed to encode game ids")?)
+        .execute(pool)
+        .await
+        .context("failed to mark games finished")?;
+    Ok(())
+}
+
+/// Stores a batch of actions with one statement; returns the (game, sequence) pairs it stored.
+async fn store_actions(
+    pool: &AnyPool,
+    kind: DatabaseKind,
+    batch: &[Write],
 ) -> anyhow::Result<HashSet<(String, u64)>> {
     let rows: Vec<serde_json::Value> = batch
         .iter()
-        .map(|queued| {
-            serde_json::json!([
-                queued.game_id,
-                queued.action.seq,
-                queued.action.seat,
-                queued.action.action_json,
-                queued.action.events_json,
-                queued.action.tower_json,
-                queued.created_at,
-            ])
+        .filter_map(|write| match write {
+            Write::Action {
+                game_id,
+                action,
+                created_at,
+                ..
+            } => Some(serde_json::json!([
+                game_id,
+                action.seq,
+                action.seat,
+                action.action_json,
+                action.events_json,
+                action.tower_json,
+                created_at,
+            ])),
+            _ => None,
         })
         .collect();
     let rows = serde_json::to_string(&rows).context("failed to encode actions")?;
@@ -387,7 +617,7 @@ impl Storage {
             .context("failed to migrate the database")?;
         let (writer, queue) = mpsc::unbounded_channel();
         let commits = Arc::new(CommitCounters::default());
-        tokio::spawn(write_actions(pool.clone(), kind, queue, commits.clone()));
+        tokio::spawn(write_batches(pool.clone(), kind, queue, commits.clone()));
         Ok(Storage {
             pool,
             kind,
@@ -431,56 +661,32 @@ impl Storage {
         seats: &[StoredSeat],
         credentials: &NewCredentials,
     ) -> anyhow::Result<()> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO games (id, ruleset_id, ruleset_hash, map_id, map_hash, map_toml, variant, \
-             options_json, seed_hex, created_at, finished_at, host_token_hash) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11)",
-        )
-        .bind(&game.id)
-        .bind(&game.ruleset_id)
-        .bind(&game.ruleset_hash)
-        .bind(&game.map_id)
-        .bind(&game.map_hash)
-        .bind(&game.map_toml)
-        .bind(&game.variant)
-        .bind(&game.options_json)
-        .bind(hex::encode(game.seed))
-        .bind(game.created_at)
-        .bind(&credentials.host_token_hash)
-        .execute(&mut *tx)
-        .await
-        .context("failed to store the game")?;
-        for seat in seats {
-            sqlx::query(
-                "INSERT INTO seats (game_id, seat, kind, name, token_hash, bot, claimed) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            )
-            .bind(&game.id)
-            .bind(i64::from(seat.seat))
-            .bind(&seat.kind)
-            .bind(&seat.name)
-            .bind(&seat.token_hash)
-            .bind(&seat.bot)
-            .bind(i64::from(seat.claimed))
-            .execute(&mut *tx)
-            .await
-            .context("failed to store a seat")?;
+        let (answer, answered) = oneshot::channel();
+        self.queue(Write::Game {
+            game: Box::new(game.clone()),
+            seats: seats.to_vec(),
+            credentials: credentials.clone(),
+            answer,
+        })?;
+        Self::answer(answered).await
+    }
+
+    /// Puts a write in the writer's queue.
+    fn queue(&self, write: Write) -> anyhow::Result<()> {
+        self.writer
+            .send(write)
+            .map_err(|_| anyhow::anyhow!("the database writer has stopped"))
+    }
+
+    /// Waits for the writer's answer to a write.
+    async fn answer<T>(
+        answered: oneshot::Receiver<Result<T, Arc<anyhow::Error>>>,
+    ) -> anyhow::Result<T> {
+        match answered.await {
+            Ok(Ok(outcome)) => Ok(outcome),
+            Ok(Err(error)) => Err(anyhow::anyhow!("{error:#}")),
+            Err(_) => anyhow::bail!("the database writer stopped before answering"),
         }
-        for (seat, code_hash) in &credentials.invites {
-            sqlx::query(
-                "INSERT INTO invites (game_id, seat, code_hash, created_at) VALUES ($1, $2, $3, $4)",
-            )
-            .bind(&game.id)
-            .bind(i64::from(*seat))
-            .bind(code_hash)
-            .bind(game.created_at)
-            .execute(&mut *tx)
-            .await
-            .context("failed to store an invite")?;
-        }
-        tx.commit().await.context("failed to commit the new game")?;
-        Ok(())
     }
 
     /// The ids of every stored game, newest first.
@@ -599,19 +805,13 @@ impl Storage {
     /// before it is durable.
     pub async fn insert_action(&self, id: &str, action: &StoredAction) -> anyhow::Result<Insert> {
         let (answer, answered) = oneshot::channel();
-        self.writer
-            .send(QueuedAction {
-                game_id: id.to_owned(),
-                action: action.clone(),
-                created_at: now_millis(),
-                answer,
-            })
-            .map_err(|_| anyhow::anyhow!("the action writer has stopped"))?;
-        match answered.await {
-            Ok(Ok(insert)) => Ok(insert),
-            Ok(Err(error)) => Err(anyhow::anyhow!("{error:#}")),
-            Err(_) => anyhow::bail!("the action writer stopped before storing an action"),
-        }
+        self.queue(Write::Action {
+            game_id: id.to_owned(),
+            action: action.clone(),
+            created_at: now_millis(),
+            answer,
+        })?;
+        Self::answer(answered).await
     }
 
     /// The actions after version `after`, in order.
@@ -651,27 +851,25 @@ impl Storage {
 
     /// Stores a snapshot of a game at a version. Another process may have stored the same one.
     pub async fn save_snapshot(&self, id: &str, seq: u64, bytes: &[u8]) -> anyhow::Result<()> {
-        let result = sqlx::query("INSERT INTO snapshots (game_id, seq, bytes) VALUES ($1, $2, $3)")
-            .bind(id)
-            .bind(seq as i64)
-            .bind(bytes.to_vec())
-            .execute(&self.pool)
-            .await;
-        match result {
-            Ok(_) => Ok(()),
-            Err(sqlx::Error::Database(error)) if error.is_unique_violation() => Ok(()),
-            Err(error) => Err(anyhow::Error::new(error).context("failed to store a snapshot")),
-        }
+        let (answer, answered) = oneshot::channel();
+        self.queue(Write::Snapshot {
+            game_id: id.to_owned(),
+            seq,
+            bytes: bytes.to_vec(),
+            answer,
+        })?;
+        Self::answer(answered).await
     }
 
     /// Records that a game has ended.
     pub async fn mark_finished(&self, id: &str) -> anyhow::Result<()> {
-        sqlx::query("UPDATE games SET finished_at = $1 WHERE id = $2 AND finished_at IS NULL")
-            .bind(now_millis())
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        let (answer, answered) = oneshot::channel();
+        self.queue(Write::Finished {
+            game_id: id.to_owned(),
+            at: now_millis(),
+            answer,
+        })?;
+        Self::answer(answered).await
     }
 
     /// Hands a seat to a bot, or back to its person with `None`.
@@ -1093,6 +1291,88 @@ mod tests {
         let reopened = Storage::open(None, &dir).await.unwrap();
         assert_eq!(reopened.version("g1").await.unwrap(), 2);
         assert_eq!(reopened.game_ids().await.unwrap(), vec!["g1".to_owned()]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Many games' actions go through the one writer at once: each waiter hears its own
+    /// outcome (a taken version answers only its own action), and what was answered stored is
+    /// exactly what the database holds, also when a commit fails for everyone in it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_actions_share_commits_and_each_hears_its_own_outcome() {
+        let dir = tempdir();
+        let storage = Storage::open(None, &dir).await.unwrap();
+        let ids: Vec<String> = (0..20).map(|i| format!("g{i}")).collect();
+        for id in &ids {
+            storage.create_game(&game(id), &[]).await.unwrap();
+        }
+        // The database refuses every action of game g7 from version 5 on, failing whatever
+        // commit holds one.
+        sqlx::query(
+            "CREATE TRIGGER refuse BEFORE INSERT ON actions \
+             WHEN NEW.game_id = 'g7' AND NEW.seq >= 5 BEGIN SELECT RAISE(ABORT, 'refused'); END",
+        )
+        .execute(storage.pool())
+        .await
+        .unwrap();
+        let mut tasks = tokio::task::JoinSet::new();
+        for id in ids.clone() {
+            let storage = storage.clone();
+            tasks.spawn(async move {
+                let mut outcomes = Vec::new();
+                for seq in 1..=10 {
+                    let outcome = storage.insert_action(&id, &action(seq)).await;
+                    let stored = matches!(outcome, Ok(Insert::Stored));
+                    outcomes.push((seq, outcome.map_err(|error| format!("{error:#}"))));
+                    if id == "g3" && seq == 4 && stored {
+                        // A second writer of version 4: only this insert hears of the conflict.
+                        match storage.insert_action(&id, &action(4)).await {
+                            Ok(again) => assert_eq!(again, Insert::Conflict),
+                            // Unless it shared g7's failing commit.
+                            Err(error) => assert!(format!("{error:#}").contains("refused")),
+                        }
+                    }
+                }
+                (id, outcomes)
+            });
+        }
+        let mut answered_stored = 0;
+        for (id, outcomes) in tasks.join_all().await {
+            let stored: Vec<u64> = storage
+                .actions_since(&id, 0)
+                .await
+                .unwrap()
+                .iter()
+                .map(|action| action.seq)
+                .collect();
+            for (seq, outcome) in outcomes {
+                match outcome {
+                    Ok(Insert::Stored) => {
+                        answered_stored += 1;
+                        assert!(
+                            stored.contains(&seq),
+                            "{id} {seq} answered stored is stored"
+                        );
+                    }
+                    Ok(Insert::Conflict) => panic!("{id} {seq}: a conflict nobody caused"),
+                    Err(error) => {
+                        assert!(
+                            !stored.contains(&seq),
+                            "{id} {seq} failed ({error}) yet stored"
+                        );
+                        if id != "g7" {
+                            // Failed with g7's commit: retrying alone succeeds.
+                            assert!(error.contains("refused"), "{error}");
+                        }
+                    }
+                }
+            }
+            if id == "g7" {
+                assert_eq!(stored, vec![1, 2, 3, 4], "g7 stops at the refusal");
+            }
+        }
+        let (batches, actions) = storage.commits();
+        assert_eq!(actions, answered_stored, "the writer counts what it stored");
+        assert!(batches >= 1 && batches <= actions);
         std::fs::remove_dir_all(&dir).ok();
     }
 
