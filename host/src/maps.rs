@@ -131,7 +131,8 @@ pub fn find_map(maps_dir: &Path, info: &RulesetInfo, id: &str) -> Option<MapFile
         .find(|file| file.id == id)
 }
 
-/// The board of a fresh game on a map as a spectator sees it, as SVG: what a map preview shows.
+/// The map part of a fresh game's board as a spectator sees it, as SVG: what a map preview
+/// shows.
 /// The seed is fixed, so the same map and ruleset always draw the same picture. Runs ruleset
 /// code.
 pub fn render_board(ruleset: &Arc<LoadedRuleset>, map_toml: &str, seats: u32) -> Result<String> {
@@ -145,9 +146,19 @@ pub fn render_board(ruleset: &Arc<LoadedRuleset>, map_toml: &str, seats: u32) ->
     let mut session = ruleset
         .new_game(spec)
         .map_err(|error| anyhow!("a game cannot start on this map: {error}"))?;
-    session
+    let parts = session
         .render(Viewer::Spectator)
-        .context("the ruleset failed to draw the board")
+        .context("the ruleset failed to draw the board")?;
+    Ok(map_part(parts).map(|part| part.svg).unwrap_or_default())
+}
+
+/// The part of a board that is its map: the first of kind map, else the first part.
+pub fn map_part(parts: Vec<sdk::BoardPart>) -> Option<sdk::BoardPart> {
+    let index = parts
+        .iter()
+        .position(|part| part.kind == sdk::PartKind::Map)
+        .unwrap_or(0);
+    parts.into_iter().nth(index)
 }
 
 /// Families tried, in order, for the generic `sans-serif` a ruleset's SVG names: the host's

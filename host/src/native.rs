@@ -112,9 +112,21 @@ impl NativeGame {
         guarded(id, "view", &mut self.table, |_| game.view(viewer))
     }
 
-    pub(crate) fn render(&mut self, id: &str, viewer: Viewer) -> Result<String> {
+    pub(crate) fn render(&mut self, id: &str, viewer: Viewer) -> Result<Vec<sdk::BoardPart>> {
         let game = &self.game;
         guarded(id, "render", &mut self.table, |_| game.render(viewer))
+    }
+
+    pub(crate) fn preview(
+        &mut self,
+        id: &str,
+        seat: Seat,
+        action: &Action,
+    ) -> Result<Result<Vec<sdk::PreviewNote>, Rejection>> {
+        let game = &self.game;
+        guarded(id, "preview", &mut self.table, |_| {
+            game.preview(seat, action)
+        })
     }
 
     pub(crate) fn result(&mut self, id: &str) -> Result<Option<GameResult>> {

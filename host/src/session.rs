@@ -17,12 +17,13 @@ use wasmtime::Store;
 use wasmtime::component::ResourceAny;
 
 use sdk::{
-    Action, Event, GameResult, OptionSetting, PendingDecision, Rejection, Seat, Setup, Viewer,
+    Action, BoardPart, Event, GameResult, OptionSetting, PendingDecision, PreviewNote, Rejection,
+    Seat, Setup, Viewer,
 };
 
 use crate::native::NativeGame;
 use crate::record::{Checkpoint, CompactCheckpoint, GameRecord, RecordedAction};
-use crate::runtime::bindings::{self, exports::tenka::ruleset::rules::GuestGame};
+use crate::runtime::bindings::Instance;
 use crate::runtime::{
     CapacityExhausted, FailureCause, LoadedRuleset, RulesetFailure, RulesetKind, StoreState,
     call_failed, capacity_exhausted, deadline_ticks, describe_failure, failure_of, set_call_budget,
@@ -180,7 +181,7 @@ pub struct Imagined {
 /// One game of a component, in its own store.
 pub(crate) struct WasmGame {
     store: Store<StoreState>,
-    instance: bindings::Ruleset,
+    instance: Instance,
     game: ResourceAny,
 }
 
@@ -189,7 +190,7 @@ impl WasmGame {
         &mut self,
         ruleset: &LoadedRuleset,
         call: &str,
-        f: impl FnOnce(GuestGame<'_>, &mut Store<StoreState>, ResourceAny) -> wasmtime::Result<R>,
+        f: impl FnOnce(&Instance, &mut Store<StoreState>, ResourceAny) -> wasmtime::Result<R>,
     ) -> Result<R> {
         call_in(
             &mut self.store,
@@ -203,16 +204,16 @@ impl WasmGame {
 
 fn call_in<R>(
     store: &mut Store<StoreState>,
-    instance: &bindings::Ruleset,
+    instance: &Instance,
     ruleset: &LoadedRuleset,
     call: &str,
-    f: impl FnOnce(GuestGame<'_>, &mut Store<StoreState>) -> wasmtime::Result<R>,
+    f: impl FnOnce(&Instance, &mut Store<StoreState>) -> wasmtime::Result<R>,
 ) -> Result<R> {
     if !store.data().shared_budget {
         set_call_budget(store, &ruleset.limits)?;
     }
     store.data_mut().start_call();
-    let outcome = f(instance.tenka_ruleset_rules().game(), store);
+    let outcome = f(instance, store);
     outcome
         .map_err(|error| describe_failure(&ruleset.info().id, call, error, store, &ruleset.limits))
 }
@@ -250,29 +251,16 @@ impl Backend {
             .map(Backend::Native)),
             RulesetKind::Wasm(wasm) => {
                 let (mut store, instance) = wasm.instantiate(id, table, &ruleset.limits)?;
-                let setup = bindings::setup_to_wit(&setup);
-                let created =
-                    call_in(
-                        &mut store,
-                        &instance,
-                        ruleset,
-                        "create",
-                        |guest, store| match &spec.position {
-                            Some(position) => {
-                                guest.call_create_from_position(store, &setup, position)
-                            }
-                            None => guest.call_create(store, &setup),
-                        },
-                    )?;
-                Ok(created
-                    .map(|game| {
-                        Backend::Wasm(WasmGame {
-                            store,
-                            instance,
-                            game,
-                        })
+                let created = call_in(&mut store, &instance, ruleset, "create", |guest, store| {
+                    guest.create(store, &setup, spec.position.as_deref())
+                })?;
+                Ok(created.map(|game| {
+                    Backend::Wasm(WasmGame {
+                        store,
+                        instance,
+                        game,
                     })
-                    .map_err(bindings::setup_error_from_wit))
+                }))
             }
         }
     }
@@ -327,11 +315,9 @@ impl Backend {
 
     fn pending(&mut self, ruleset: &LoadedRuleset) -> Result<Vec<PendingDecision>> {
         let pending = match self {
-            Backend::Wasm(wasm) => wasm
-                .call(ruleset, "pending", |g, s, game| g.call_pending(s, game))?
-                .into_iter()
-                .map(bindings::pending_from_wit)
-                .collect(),
+            Backend::Wasm(wasm) => {
+                wasm.call(ruleset, "pending", |g, s, game| g.pending(s, game))?
+            }
             Backend::Native(native) => native.pending(&ruleset.info().id)?,
         };
         ruleset.check_items("pending", pending.len())?;
@@ -353,19 +339,9 @@ impl Backend {
         action: &Action,
     ) -> Result<Result<Vec<Event>, Rejection>> {
         let outcome = match self {
-            Backend::Wasm(wasm) => {
-                let action = bindings::action_to_wit(action);
-                wasm.call(ruleset, "apply", |g, s, game| {
-                    g.call_apply(s, game, seat, &action)
-                })?
-                .map(|events| {
-                    events
-                        .into_iter()
-                        .map(bindings::event_from_wit)
-                        .collect::<Vec<_>>()
-                })
-                .map_err(bindings::rejection_from_wit)
-            }
+            Backend::Wasm(wasm) => wasm.call(ruleset, "apply", |g, s, game| {
+                g.apply(s, game, seat, action)
+            })?,
             Backend::Native(native) => native.apply(&ruleset.info().id, seat, action)?,
         };
         if let Ok(events) = &outcome {
@@ -377,8 +353,7 @@ impl Backend {
     fn view(&mut self, ruleset: &LoadedRuleset, viewer: Viewer) -> Result<String> {
         let text = match self {
             Backend::Wasm(wasm) => {
-                let viewer = bindings::viewer_to_wit(viewer);
-                wasm.call(ruleset, "view", |g, s, game| g.call_view(s, game, viewer))?
+                wasm.call(ruleset, "view", |g, s, game| g.view(s, game, viewer))?
             }
             Backend::Native(native) => native.view(&ruleset.info().id, viewer)?,
         };
@@ -386,27 +361,45 @@ impl Backend {
         Ok(text)
     }
 
-    fn render(&mut self, ruleset: &LoadedRuleset, viewer: Viewer) -> Result<String> {
-        let text = match self {
+    fn render(&mut self, ruleset: &LoadedRuleset, viewer: Viewer) -> Result<Vec<BoardPart>> {
+        let parts = match self {
             Backend::Wasm(wasm) => {
-                let viewer = bindings::viewer_to_wit(viewer);
-                wasm.call(ruleset, "render", |g, s, game| {
-                    g.call_render(s, game, viewer)
-                })?
+                wasm.call(ruleset, "render", |g, s, game| g.render(s, game, viewer))?
             }
             Backend::Native(native) => native.render(&ruleset.info().id, viewer)?,
         };
-        ruleset.check_bytes("render", text.len())?;
-        Ok(text)
+        ruleset.check_items("render", parts.len())?;
+        let bytes = parts
+            .iter()
+            .map(|part| part.id.len() + part.svg.len())
+            .sum::<usize>();
+        ruleset.check_bytes("render", bytes)?;
+        Ok(parts)
+    }
+
+    fn preview(
+        &mut self,
+        ruleset: &LoadedRuleset,
+        seat: Seat,
+        action: &Action,
+    ) -> Result<Result<Vec<PreviewNote>, Rejection>> {
+        let outcome = match self {
+            Backend::Wasm(wasm) => wasm.call(ruleset, "preview", |g, s, game| {
+                g.preview(s, game, seat, action)
+            })?,
+            Backend::Native(native) => native.preview(&ruleset.info().id, seat, action)?,
+        };
+        if let Ok(notes) = &outcome {
+            ruleset.check_items("preview", notes.len())?;
+        }
+        Ok(outcome)
     }
 
     fn result(&mut self, ruleset: &LoadedRuleset) -> Result<Option<GameResult>> {
         let result = match self {
-            Backend::Wasm(wasm) => wasm
-                .call(ruleset, "final-result", |g, s, game| {
-                    g.call_final_result(s, game)
-                })?
-                .map(bindings::result_from_wit),
+            Backend::Wasm(wasm) => wasm.call(ruleset, "final-result", |g, s, game| {
+                g.final_result(s, game)
+            })?,
             Backend::Native(native) => native.result(&ruleset.info().id)?,
         };
         if let Some(result) = &result {
@@ -421,7 +414,7 @@ impl Backend {
     fn snapshot(&mut self, ruleset: &LoadedRuleset) -> Result<Vec<u8>> {
         let bytes = match self {
             Backend::Wasm(wasm) => {
-                wasm.call(ruleset, "snapshot", |g, s, game| g.call_snapshot(s, game))?
+                wasm.call(ruleset, "snapshot", |g, s, game| g.snapshot(s, game))?
             }
             Backend::Native(native) => native.snapshot(&ruleset.info().id)?,
         };
@@ -440,8 +433,8 @@ impl Backend {
             Backend::Wasm(wasm) => {
                 std::mem::swap(&mut wasm.store.data_mut().table, table);
                 let outcome = wasm.call(ruleset, "determinize", |g, s, game| {
-                    let copy = g.call_determinize(&mut *s, game, seat)?;
-                    let bytes = g.call_snapshot(&mut *s, copy);
+                    let copy = g.determinize(&mut *s, game, seat)?;
+                    let bytes = g.snapshot(&mut *s, copy);
                     copy.resource_drop(&mut *s)?;
                     bytes
                 });
@@ -477,12 +470,12 @@ impl Backend {
 
 fn restore_in(
     store: &mut Store<StoreState>,
-    instance: &bindings::Ruleset,
+    instance: &Instance,
     ruleset: &LoadedRuleset,
     bytes: &[u8],
 ) -> Result<ResourceAny> {
     call_in(store, instance, ruleset, "restore", |guest, store| {
-        guest.call_restore(store, bytes)
+        guest.restore(store, bytes)
     })?
     .map_err(|e| {
         call_failed(
@@ -826,17 +819,44 @@ impl Session {
         Ok(self.with_backend(|b, r| b.view(r, viewer))?)
     }
 
-    /// The board as `viewer` sees it, as SVG rebuilt from the host's allowlist
-    /// ([`crate::svg_sanitizer`]): a ruleset's own text never reaches a browser. A drawing that
-    /// is not SVG at all gives an empty board (and a warning), never a failed view.
-    pub fn render(&mut self, viewer: Viewer) -> Result<String, SessionError> {
-        let drawing = self.with_backend(|b, r| b.render(r, viewer))?;
-        Ok(
-            crate::svg_sanitizer::sanitize_svg(&drawing).unwrap_or_else(|refused| {
-                tracing::warn!("ruleset `{}`: {refused}", self.ruleset.info().id);
-                String::new()
-            }),
-        )
+    /// The board as `viewer` sees it, in parts, each SVG rebuilt from the host's allowlist
+    /// ([`crate::svg_sanitizer`]): a ruleset's own text never reaches a browser. A part that is
+    /// not SVG at all is shown empty (and logged), never a failed view.
+    pub fn render(&mut self, viewer: Viewer) -> Result<Vec<BoardPart>, SessionError> {
+        let parts = self.with_backend(|b, r| b.render(r, viewer))?;
+        Ok(parts
+            .into_iter()
+            .map(|mut part| {
+                part.svg =
+                    crate::svg_sanitizer::sanitize_svg(&part.svg).unwrap_or_else(|refused| {
+                        tracing::warn!(
+                            "ruleset `{}`, part `{}`: {refused}",
+                            self.ruleset.info().id,
+                            part.id
+                        );
+                        String::new()
+                    });
+                part
+            })
+            .collect())
+    }
+
+    /// What `action` would do if `seat` sent it now; changes nothing. The draft's shape is
+    /// checked here first (it may pick or place fewer than the minimum), so a malformed draft
+    /// never reaches the ruleset.
+    pub fn preview(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+    ) -> Result<Vec<PreviewNote>, SessionError> {
+        let pending = self.pending()?;
+        let decision = pending
+            .iter()
+            .find(|d| d.seat == seat)
+            .ok_or(SessionError::Rejected(Rejection::NotYourTurn))?;
+        sdk::check_draft_shape(&decision.kind, action).map_err(SessionError::Rejected)?;
+        self.with_backend(|b, r| b.preview(r, seat, action))?
+            .map_err(SessionError::Rejected)
     }
 
     /// The result, once the game is over.

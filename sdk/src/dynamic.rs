@@ -7,8 +7,9 @@
 use std::marker::PhantomData;
 
 use crate::{
-    Action, Catalogue, Diagnostic, Event, Game, GameResult, Options, PendingDecision, Rejection,
-    Ruleset, RulesetInfo, Seat, Setup, SetupError, Table, Viewer, check_action_shape,
+    Action, BoardPart, Catalogue, Diagnostic, Event, Game, GameResult, Options, PendingDecision,
+    PreviewNote, Rejection, Ruleset, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
+    check_action_shape, check_draft_shape,
 };
 
 /// A ruleset behind a trait object.
@@ -46,7 +47,9 @@ pub trait DynGame: Send {
     /// See [`Game::view`].
     fn view(&self, viewer: Viewer) -> String;
     /// See [`Game::render`].
-    fn render(&self, viewer: Viewer) -> String;
+    fn render(&self, viewer: Viewer) -> Vec<BoardPart>;
+    /// See [`Game::preview`]; checks the draft action's shape first.
+    fn preview(&self, seat: Seat, action: &Action) -> Result<Vec<PreviewNote>, Rejection>;
     /// See [`Game::result`].
     fn result(&self) -> Option<GameResult>;
     /// See [`Game::snapshot`].
@@ -157,8 +160,18 @@ impl<G: Game + Send> DynGame for G {
         Game::view(self, viewer)
     }
 
-    fn render(&self, viewer: Viewer) -> String {
+    fn render(&self, viewer: Viewer) -> Vec<BoardPart> {
         Game::render(self, viewer)
+    }
+
+    fn preview(&self, seat: Seat, action: &Action) -> Result<Vec<PreviewNote>, Rejection> {
+        let pending = Game::pending(self);
+        let decision = pending
+            .iter()
+            .find(|d| d.seat == seat)
+            .ok_or(Rejection::NotYourTurn)?;
+        check_draft_shape(&decision.kind, action)?;
+        Game::preview(self, seat, action)
     }
 
     fn result(&self) -> Option<GameResult> {

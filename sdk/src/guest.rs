@@ -8,7 +8,7 @@ use crate::{LogLevel, Table, types as sdk};
 
 mod wit {
     wit_bindgen::generate!({
-        path: "wit/since_v0.1.0",
+        path: "wit/since_v0.2.0",
         world: "ruleset",
     });
 }
@@ -156,8 +156,26 @@ impl ex::GuestGame for GameCell {
         self.0.borrow().view(viewer_from_wit(viewer))
     }
 
-    fn render(&self, viewer: wt::Viewer) -> String {
-        self.0.borrow().render(viewer_from_wit(viewer))
+    fn render(&self, viewer: wt::Viewer) -> Vec<ex::BoardPart> {
+        self.0
+            .borrow()
+            .render(viewer_from_wit(viewer))
+            .into_iter()
+            .map(part_to_wit)
+            .collect()
+    }
+
+    fn preview(
+        &self,
+        seat: u32,
+        action: ex::Action,
+    ) -> Result<Vec<ex::PreviewNote>, ex::Rejection> {
+        let action = action_from_wit(action);
+        self.0
+            .borrow()
+            .preview(seat, &action)
+            .map(|notes| notes.into_iter().map(note_to_wit).collect())
+            .map_err(rejection_to_wit)
     }
 
     fn final_result(&self) -> Option<ex::GameResult> {
@@ -306,6 +324,7 @@ fn pending_to_wit(p: sdk::PendingDecision) -> ex::PendingDecision {
                 .map(|c| ex::Choice {
                     id: c.id,
                     label: message_to_wit(c.label),
+                    detail: c.detail.map(message_to_wit),
                 })
                 .collect(),
             min: c.min,
@@ -340,6 +359,7 @@ fn pending_to_wit(p: sdk::PendingDecision) -> ex::PendingDecision {
         seat: p.seat,
         prompt: message_to_wit(p.prompt),
         kind,
+        private: p.private,
     }
 }
 
@@ -366,6 +386,42 @@ fn event_to_wit(e: sdk::Event) -> ex::Event {
             sdk::Audience::Everyone => ex::Audience::Everyone,
             sdk::Audience::Seats(seats) => ex::Audience::Seats(seats),
         },
+        drops: e.drops,
+        summary: e.summary.map(|summary| ex::Summary {
+            title: message_to_wit(summary.title),
+            lines: summary
+                .lines
+                .into_iter()
+                .map(|line| ex::SummaryLine {
+                    seat: line.seat,
+                    label: message_to_wit(line.label),
+                    value: line.value,
+                })
+                .collect(),
+        }),
+    }
+}
+
+fn part_to_wit(part: sdk::BoardPart) -> ex::BoardPart {
+    ex::BoardPart {
+        id: part.id,
+        kind: match part.kind {
+            sdk::PartKind::Map => ex::PartKind::Map,
+            sdk::PartKind::Seat(seat) => ex::PartKind::Seat(seat),
+            sdk::PartKind::Table => ex::PartKind::Table,
+        },
+        title: part.title.map(message_to_wit),
+        svg: part.svg,
+    }
+}
+
+fn note_to_wit(note: sdk::PreviewNote) -> ex::PreviewNote {
+    ex::PreviewNote {
+        level: match note.level {
+            sdk::NoteLevel::Info => ex::NoteLevel::Info,
+            sdk::NoteLevel::Warning => ex::NoteLevel::Warning,
+        },
+        text: message_to_wit(note.text),
     }
 }
 

@@ -111,10 +111,7 @@ mod tests {
         let decisions = [
             DecisionKind::Choose(ChooseDecision {
                 choices: (0..6)
-                    .map(|i| Choice {
-                        id: i.to_string(),
-                        label: Message::new("c"),
-                    })
+                    .map(|i| Choice::new(i.to_string(), Message::new("c")))
                     .collect(),
                 min: 1,
                 max: 3,
@@ -165,10 +162,7 @@ mod tests {
         let mut table = SeededTable::new([1; 32]);
         let decision = DecisionKind::Choose(ChooseDecision {
             choices: (0..5)
-                .map(|i| Choice {
-                    id: i.to_string(),
-                    label: Message::new("c"),
-                })
+                .map(|i| Choice::new(i.to_string(), Message::new("c")))
                 .collect(),
             min: 1,
             max: 1,

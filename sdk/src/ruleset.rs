@@ -1,8 +1,8 @@
 //! The two traits a ruleset author implements.
 
 use crate::{
-    Action, Diagnostic, Event, GameResult, Options, PendingDecision, Rejection, RulesetInfo, Seat,
-    Setup, SetupError, Table, Viewer,
+    Action, BoardPart, Diagnostic, Event, GameResult, Options, PendingDecision, PreviewNote,
+    Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
 };
 
 /// The rules of one board game. Register the implementing type with
@@ -90,9 +90,21 @@ pub trait Game: Clone + 'static {
     /// Must contain nothing `viewer` may not know: the host sends it to that viewer as it is.
     fn view(&self, viewer: Viewer) -> String;
 
-    /// The board as `viewer` sees it, as an SVG document (see the contract for the `data-`
-    /// attributes that tie elements to decisions and texts to catalogues).
-    fn render(&self, viewer: Viewer) -> String;
+    /// The board as `viewer` sees it, in parts the client lays out for the screen: the map,
+    /// a panel per seat, the table's other parts. Each part is an SVG document (see the contract
+    /// for the `data-` attributes that tie elements to decisions and texts to catalogues).
+    fn render(&self, viewer: Viewer) -> Vec<BoardPart>;
+
+    /// What `action` would do if `seat` sent it now, without doing it: what it costs, what
+    /// would be skipped and why.
+    ///
+    /// Called while a player composes an answer, so the action may pick or place fewer than
+    /// the decision's minimum; the SDK has checked everything else of its shape and that the
+    /// seat is pending. The default says nothing.
+    fn preview(&self, seat: Seat, action: &Action) -> Result<Vec<PreviewNote>, Rejection> {
+        let _ = (seat, action);
+        Ok(Vec::new())
+    }
 
     /// The result, once [`Game::pending`] is empty.
     fn result(&self) -> Option<GameResult>;
@@ -112,17 +124,38 @@ pub trait Game: Clone + 'static {
 
 /// Checks that `action` fits the shape of `decision`. The SDK calls it before every
 /// [`Game::apply`]; the host calls it too, to refuse a bad request before reaching the ruleset.
-/* FINAL */
 pub fn check_action_shape(
     decision: &crate::DecisionKind,
     action: &Action,
 ) -> Result<(), Rejection> {
+    check_shape(decision, action, Completeness::Complete)
+}
+
+/// Checks that `action` fits the shape of `decision` as an answer still being composed: as
+/// [`check_action_shape`], except that it may pick or place fewer than the minimum. The SDK calls
+/// it before every [`Game::preview`].
+pub fn check_draft_shape(decision: &crate::DecisionKind, action: &Action) -> Result<(), Rejection> {
+    check_shape(decision, action, Completeness::Draft)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Completeness {
+    Complete,
+    Draft,
+}
+
+fn check_shape(
+    decision: &crate::DecisionKind,
+    action: &Action,
+    completeness: Completeness,
+) -> Result<(), Rejection> {
+    let draft = completeness == Completeness::Draft;
     use crate::DecisionKind;
     let malformed = |text: String| Err(Rejection::Malformed(text));
     match (decision, action) {
         (DecisionKind::Choose(choose), Action::Choose(picks)) => {
             let count = picks.len() as u32;
-            if count < choose.min || count > choose.max {
+            if (count < choose.min && !draft) || count > choose.max {
                 return malformed(format!(
                     "pick between {} and {} choices, not {count}",
                     choose.min, choose.max
@@ -145,7 +178,7 @@ pub fn check_action_shape(
             Ok(())
         }
         (DecisionKind::Assign(assign), Action::Assign(placements)) => {
-            if (placements.len() as u32) < assign.min_placements {
+            if (placements.len() as u32) < assign.min_placements && !draft {
                 return malformed(format!(
                     "place at least {} items, not {}",
                     assign.min_placements,

@@ -288,6 +288,27 @@ pub struct Choice {
     pub id: String,
     /// What it is called.
     pub label: Message,
+    /// What a player needs to know to pick it (a target's owner and armies, say), shown under
+    /// the label.
+    #[serde(default)]
+    pub detail: Option<Message>,
+}
+
+impl Choice {
+    /// A choice with a label and no detail.
+    pub fn new(id: impl Into<String>, label: Message) -> Self {
+        Choice {
+            id: id.into(),
+            label,
+            detail: None,
+        }
+    }
+
+    /// The same choice with a detail line.
+    pub fn with_detail(mut self, detail: Message) -> Self {
+        self.detail = Some(detail);
+        self
+    }
 }
 
 /// Pick between `min` and `max` distinct choices.
@@ -370,6 +391,10 @@ pub struct PendingDecision {
     pub prompt: Message,
     /// How it can be answered.
     pub kind: DecisionKind,
+    /// Whether answering shows the seat what other seats may not see (its hand, its plan): a
+    /// device shared by several people is handed over only before such a decision.
+    #[serde(default)]
+    pub private: bool,
 }
 
 /// One seat's answer to its pending decision.
@@ -420,13 +445,20 @@ impl Audience {
     }
 }
 
-/// Something that happened, for the game log.
+/// Something that happened, for the game log: one step a player can follow.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Event {
-    /// What happened.
+    /// What happened; the caption of its drops.
     pub text: Message,
     /// Who may see it.
     pub audience: Audience,
+    /// The battle-tower drops this event explains: indices into the drops made by the same
+    /// call, in the order they were made (the call's first drop is 0).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drops: Vec<u32>,
+    /// Set when the event closes a stage of the game worth pausing on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Summary>,
 }
 
 impl Event {
@@ -435,6 +467,8 @@ impl Event {
         Event {
             text,
             audience: Audience::Everyone,
+            drops: Vec::new(),
+            summary: None,
         }
     }
     /// An event only `seat` sees.
@@ -442,8 +476,96 @@ impl Event {
         Event {
             text,
             audience: Audience::Seats(vec![seat]),
+            drops: Vec::new(),
+            summary: None,
         }
     }
+    /// The same event, explaining these drops of its call.
+    pub fn with_drops(mut self, drops: impl IntoIterator<Item = u32>) -> Self {
+        self.drops = drops.into_iter().collect();
+        self
+    }
+    /// The same event, closing a stage with this summary.
+    pub fn with_summary(mut self, summary: Summary) -> Self {
+        self.summary = Some(summary);
+        self
+    }
+}
+
+/// A stage of the game that has just closed (a season, a year's scoring), shown as a pause.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// The heading.
+    pub title: Message,
+    /// The lines, in the order to show them.
+    pub lines: Vec<SummaryLine>,
+}
+
+/// One line of a [`Summary`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SummaryLine {
+    /// Whose line this is; `None` for a line about the table.
+    pub seat: Option<Seat>,
+    /// What it is about.
+    pub label: Message,
+    /// A number for its own column (points gained), if any.
+    pub value: Option<i64>,
+}
+
+/// Where a [`BoardPart`] belongs on the screen.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PartKind {
+    /// The map: the largest area.
+    Map,
+    /// One seat's own panel.
+    Seat(Seat),
+    /// Anything else the table shares.
+    Table,
+}
+
+/// One part of the board as a viewer sees it: an SVG document sized by its `viewBox`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardPart {
+    /// Stable identifier within the game (`map`, `seat-2`).
+    pub id: String,
+    /// Where it belongs.
+    pub kind: PartKind,
+    /// A heading, if it needs one.
+    pub title: Option<Message>,
+    /// The SVG document.
+    pub svg: String,
+}
+
+impl BoardPart {
+    /// A part without a title.
+    pub fn new(id: impl Into<String>, kind: PartKind, svg: String) -> Self {
+        BoardPart {
+            id: id.into(),
+            kind,
+            title: None,
+            svg,
+        }
+    }
+}
+
+/// How much a [`PreviewNote`] matters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoteLevel {
+    /// What the answer will do.
+    Info,
+    /// Something the player probably does not want.
+    Warning,
+}
+
+/// One thing a preview says about an answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PreviewNote {
+    /// Info or warning.
+    pub level: NoteLevel,
+    /// The note.
+    pub text: Message,
 }
 
 /// One line of a score breakdown.

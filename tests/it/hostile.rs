@@ -263,7 +263,7 @@ fn misbehave_in(
     assert_eq!(bystander.view(Viewer::Spectator).unwrap(), bystander_view);
     bystander.pending().unwrap();
     assert_eq!(
-        sibling.render(Viewer::Spectator).unwrap(),
+        sibling.render(Viewer::Spectator).unwrap()[0].svg,
         // As every board reaches a server, rebuilt by the host's sanitizer.
         "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>"
     );

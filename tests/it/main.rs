@@ -2,6 +2,7 @@
 mod api_fuzz; // Requests built from the OpenAPI document, mutated: no 5xx, no change when refused.
 mod bots; // The random and search bots.
 mod cli; // The `tenka` command line.
+mod contract_versions; // A 0.1.0 component still plays and replays; what 0.2.0 added.
 mod hostile; // Misbehaving components fail only their own call.
 mod invites; // Seat tokens, invite codes, the host token and stream tickets.
 mod map_cli; // `tenka map check` and `tenka map render`.

@@ -234,7 +234,7 @@ async fn play_against_bots(ruleset: &TestRuleset, bots: &[Option<&str>]) {
     assert_eq!(status, StatusCode::OK, "{first}");
     assert_eq!(first["version"], 1);
     assert!(
-        first["svg"]
+        first["parts"][0]["svg"]
             .as_str()
             .is_some_and(|svg| svg.contains("<svg"))
     );
@@ -254,7 +254,7 @@ async fn play_against_bots(ruleset: &TestRuleset, bots: &[Option<&str>]) {
         )
         .await;
     assert_eq!(last["version"], version - 1);
-    assert_ne!(last["svg"], Value::Null);
+    assert_ne!(last["parts"][0]["svg"], Value::Null);
     assert_eq!(spectator_final["version"], version);
 }
 
@@ -1042,7 +1042,9 @@ async fn shogun_logs_and_exports_hold_only_what_each_seat_may_see() {
                 let visible: Vec<Value> = events
                     .iter()
                     .filter(|event| event.audience.includes(viewer))
-                    .map(|event| json!({ "text": event.text }))
+                    .map(|event| {
+                        json!({ "text": event.text, "drops": event.drops, "summary": event.summary })
+                    })
                     .collect();
                 assert_eq!(
                     entry["events"],

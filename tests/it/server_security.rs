@@ -39,7 +39,7 @@ async fn regression_a_ruleset_svg_reached_the_players_page_as_the_ruleset_wrote_
             .call("GET", &format!("/api/games/{game}/view"), token, None)
             .await;
         assert_eq!(status, StatusCode::OK, "{view}");
-        let svg = view["svg"].as_str().unwrap();
+        let svg = view["parts"][0]["svg"].as_str().unwrap();
         for mark in ATTACK_MARKS {
             assert!(!svg.contains(mark), "`{mark}` reached the page: {svg}");
         }
@@ -587,7 +587,11 @@ async fn regression_cached_views_grew_without_bound() {
                 )
                 .await;
             assert_eq!(status, StatusCode::OK);
-            assert!(view["svg"].as_str().is_some_and(|svg| svg.contains("<svg")));
+            assert!(
+                view["parts"][0]["svg"]
+                    .as_str()
+                    .is_some_and(|svg| svg.contains("<svg"))
+            );
             assert!(
                 app.state.hub.cached_view_bytes() <= budget,
                 "{} bytes cached over a budget of {budget}",

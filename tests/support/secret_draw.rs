@@ -107,6 +107,25 @@ impl DrawGame {
     fn over(&self) -> bool {
         self.round >= self.rounds
     }
+
+    /// The whole board, one SVG document.
+    pub fn board_svg(&self, viewer: Viewer) -> String {
+        let choices = match viewer {
+            Viewer::Seat(seat) if !self.over() && self.plans[seat as usize].is_none() => (0..3)
+                .map(|i| {
+                    format!(
+                        "<rect data-choice=\"{i}\" x=\"{}\" y=\"0\" width=\"10\" height=\"10\"/>",
+                        i * 12
+                    )
+                })
+                .collect::<String>(),
+            _ => String::new(),
+        };
+        format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"><text data-msg=\"round\">{}</text>{choices}</svg>",
+            self.round
+        )
+    }
 }
 
 impl sdk::Game for DrawGame {
@@ -117,13 +136,16 @@ impl sdk::Game for DrawGame {
         (0..self.plans.len() as u32)
             .filter(|seat| self.plans[*seat as usize].is_none())
             .map(|seat| PendingDecision {
+                private: true,
                 seat,
                 prompt: Message::new("plan.prompt"),
                 kind: DecisionKind::Choose(ChooseDecision {
                     choices: (1..=3)
-                        .map(|n| Choice {
-                            id: n.to_string(),
-                            label: Message::new("plan.number").number("number", n),
+                        .map(|n| {
+                            Choice::new(
+                                n.to_string(),
+                                Message::new("plan.number").number("number", n),
+                            )
                         })
                         .collect(),
                     min: 1,
@@ -204,22 +226,12 @@ impl sdk::Game for DrawGame {
         .to_string()
     }
 
-    fn render(&self, viewer: Viewer) -> String {
-        let choices = match viewer {
-            Viewer::Seat(seat) if !self.over() && self.plans[seat as usize].is_none() => (0..3)
-                .map(|i| {
-                    format!(
-                        "<rect data-choice=\"{i}\" x=\"{}\" y=\"0\" width=\"10\" height=\"10\"/>",
-                        i * 12
-                    )
-                })
-                .collect::<String>(),
-            _ => String::new(),
-        };
-        format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\"><text data-msg=\"round\">{}</text>{choices}</svg>",
-            self.round
-        )
+    fn render(&self, viewer: Viewer) -> Vec<sdk::BoardPart> {
+        vec![sdk::BoardPart::new(
+            "board",
+            sdk::PartKind::Map,
+            self.board_svg(viewer),
+        )]
     }
 
     fn result(&self) -> Option<GameResult> {

@@ -22,7 +22,7 @@ pub trait Twist: 'static {
 
     /// The board, given the plain game's.
     fn render(game: &DrawGame, viewer: Viewer) -> String {
-        game.render(viewer)
+        game.board_svg(viewer)
     }
 
     /// The result, given the plain game's.
@@ -119,8 +119,12 @@ impl<T: Twist> sdk::Game for TwistedGame<T> {
         self.game.view(viewer)
     }
 
-    fn render(&self, viewer: Viewer) -> String {
-        T::render(&self.game, viewer)
+    fn render(&self, viewer: Viewer) -> Vec<sdk::BoardPart> {
+        vec![sdk::BoardPart::new(
+            "board",
+            sdk::PartKind::Map,
+            T::render(&self.game, viewer),
+        )]
     }
 
     fn result(&self) -> Option<GameResult> {

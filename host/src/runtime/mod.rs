@@ -40,7 +40,7 @@ pub(crate) use limits::deadline_ticks;
 use limits::{GameLimiter, LimitHit};
 
 /// The contract versions this host can run. A component built for another is refused.
-pub const SUPPORTED_CONTRACTS: &[&str] = &[sdk::CONTRACT_VERSION];
+pub use bindings::SUPPORTED_CONTRACTS;
 
 /// The interfaces of the contract a component may import, without their version suffix.
 const CONTRACT_IMPORTS: &[&str] = &[
@@ -223,12 +223,60 @@ impl StoreState {
         self.drops_this_call = 0;
         self.log_lines_this_call = 0;
     }
+
+    /// A drop through the battle tower asked for by the ruleset, within what one call may do.
+    pub(crate) fn drop_into_tower(
+        &mut self,
+        cubes: &[sdk::CubeCount],
+    ) -> wasmtime::Result<Vec<sdk::CubeCount>> {
+        const MOST_CUBES_PER_DROP: u64 = 100_000;
+        let total: u64 = cubes.iter().map(|c| u64::from(c.count)).sum();
+        if total > MOST_CUBES_PER_DROP {
+            return Err(wasmtime::Error::msg(format!(
+                "battle-tower.drop of {total} cubes; at most {MOST_CUBES_PER_DROP} are allowed"
+            )));
+        }
+        // The host works through a drop cube by cube, each falling cube meeting every cube
+        // lodged on each shelf it passes, and a call cannot be interrupted while the host
+        // works: bound that work, which a tower set to keep every cube makes quadratic.
+        const MOST_TOWER_STEPS_PER_DROP: u64 = 100_000_000;
+        let tower = self.table.tower();
+        let lodged: u64 = tower.contents().iter().map(|c| u64::from(c.count)).sum();
+        let shelves = tower.shelves().len().max(1) as u64;
+        let steps = shelves
+            .saturating_mul(total)
+            .saturating_mul(lodged.saturating_add(total).saturating_add(1));
+        if steps > MOST_TOWER_STEPS_PER_DROP {
+            return Err(wasmtime::Error::msg(format!(
+                "battle-tower.drop of {total} cubes onto {lodged} lodged ones is too much work \
+                 for one drop"
+            )));
+        }
+        self.drops_this_call += 1;
+        if self.drops_this_call > MOST_DROPS_PER_CALL {
+            return Err(wasmtime::Error::msg(format!(
+                "more than {MOST_DROPS_PER_CALL} battle-tower drops in one call"
+            )));
+        }
+        Ok(self.table.drop_into_tower(cubes))
+    }
+
+    /// A log line from the ruleset: at most [`MOST_LOG_LINES_PER_CALL`] per call, each cut to
+    /// 2,000 characters.
+    pub(crate) fn write_log(&mut self, level: sdk::LogLevel, line: &str) {
+        self.log_lines_this_call += 1;
+        if self.log_lines_this_call > MOST_LOG_LINES_PER_CALL {
+            return;
+        }
+        let line: String = line.chars().take(2000).collect();
+        self.table.write_log(level, &line);
+    }
 }
 
 /// A component ready to instantiate.
 pub(crate) struct WasmRuleset {
     pub(crate) engine: Engine,
-    pub(crate) pre: bindings::RulesetPre<StoreState>,
+    pub(crate) pre: bindings::RulesetPre,
 }
 
 impl WasmRuleset {
@@ -240,7 +288,7 @@ impl WasmRuleset {
         ruleset: &str,
         table: GameTable,
         limits: &CallLimits,
-    ) -> Result<(Store<StoreState>, bindings::Ruleset)> {
+    ) -> Result<(Store<StoreState>, bindings::Instance)> {
         let mut store = Store::new(
             &self.engine,
             StoreState {
@@ -440,10 +488,7 @@ impl LoadedRuleset {
     fn stateless<R>(
         &self,
         call: &str,
-        f: impl FnOnce(
-            &bindings::exports::tenka::ruleset::rules::Guest,
-            &mut Store<StoreState>,
-        ) -> wasmtime::Result<R>,
+        f: impl FnOnce(&bindings::Instance, &mut Store<StoreState>) -> wasmtime::Result<R>,
         native: impl FnOnce(&dyn sdk::native::DynRuleset) -> R,
     ) -> Result<R> {
         match &self.kind {
@@ -463,7 +508,7 @@ impl LoadedRuleset {
                 let mut table = GameTable::new(&[0; 32]);
                 table.log_enabled = false;
                 let (mut store, instance) = wasm.instantiate(&self.info.id, table, &self.limits)?;
-                f(instance.tenka_ruleset_rules(), &mut store).map_err(|error| {
+                f(&instance, &mut store).map_err(|error| {
                     describe_failure(&self.info.id, call, error, &store, &self.limits)
                 })
             }
@@ -474,13 +519,7 @@ impl LoadedRuleset {
     pub fn validate_map(&self, map_toml: &str) -> Result<Vec<sdk::Diagnostic>> {
         let diagnostics = self.stateless(
             "validate-map",
-            |rules, store| {
-                Ok(rules
-                    .call_validate_map(store, map_toml)?
-                    .into_iter()
-                    .map(bindings::diagnostic_from_wit)
-                    .collect::<Vec<_>>())
-            },
+            |instance, store| instance.validate_map(store, map_toml),
             |ruleset| ruleset.validate_map(map_toml),
         )?;
         self.check_items("validate-map", diagnostics.len())?;
@@ -491,7 +530,7 @@ impl LoadedRuleset {
     pub fn catalogue(&self, language: &str) -> Result<Vec<(String, String)>> {
         let pairs = self.stateless(
             "catalogue",
-            |rules, store| rules.call_catalogue(store, language),
+            |instance, store| instance.catalogue(store, language),
             |ruleset| ruleset.catalogue(language),
         )?;
         self.check_items("catalogue", pairs.len())?;
@@ -562,10 +601,11 @@ pub fn inspect_component(bytes: &[u8]) -> Result<(Option<String>, Vec<String>)> 
     Ok((version, imports))
 }
 
-/// Refuses a component built for another contract or importing more than the contract.
-pub fn check_component(bytes: &[u8]) -> Result<()> {
+/// Refuses a component built for another contract or importing more than the contract, and
+/// names the contract version it was built for.
+pub fn check_component(bytes: &[u8]) -> Result<String> {
     let (version, imports) = inspect_component(bytes)?;
-    match version {
+    let version = match version {
         None => bail!(
             "it has no `{}` section: it was not built with the Tenka SDK (this host supports contract version {})",
             sdk::CONTRACT_SECTION,
@@ -575,8 +615,8 @@ pub fn check_component(bytes: &[u8]) -> Result<()> {
             "it was built for contract version {version}, but this host supports contract version {}",
             SUPPORTED_CONTRACTS.join(", ")
         ),
-        Some(_) => {}
-    }
+        Some(version) => version,
+    };
     for import in imports {
         let interface = import.split('@').next().unwrap_or_default();
         if CONTRACT_IMPORTS.contains(&interface) || interface.starts_with("wasi:") {
@@ -584,7 +624,7 @@ pub fn check_component(bytes: &[u8]) -> Result<()> {
         }
         bail!("it imports `{import}`, which the Tenka contract does not provide");
     }
-    Ok(())
+    Ok(version)
 }
 
 /// What the runtime has loaded. A ruleset id names one *current* version, the one new games get;
@@ -782,9 +822,9 @@ impl Runtime {
                 return Ok((moved, CacheOutcome::AlreadyLoaded));
             }
         }
-        check_component(bytes)?;
+        let contract = check_component(bytes)?;
         let (component, outcome) = self.cache.load_or_compile(&self.engine, bytes, &hash.0)?;
-        let pre = self.prepare(&component)?;
+        let pre = self.prepare(&component, &contract)?;
         let wasm = WasmRuleset {
             engine: self.engine.clone(),
             pre,
@@ -792,24 +832,22 @@ impl Runtime {
         let mut table = GameTable::new(&[0; 32]);
         table.log_enabled = false;
         let (mut store, instance) = wasm.instantiate("(loading)", table, &self.config.limits)?;
-        let rules = instance.tenka_ruleset_rules();
         let describe = |store: &mut Store<StoreState>, call: &str, error: wasmtime::Error| {
             describe_failure("(loading)", call, error, store, &self.config.limits)
         };
-        let declared = rules
-            .call_contract_version(&mut store)
+        let declared = instance
+            .contract_version(&mut store)
             .map_err(|e| describe(&mut store, "contract-version", e))?;
-        if !SUPPORTED_CONTRACTS.contains(&declared.as_str()) {
+        if declared != contract {
             bail!(
-                "it reports contract version {declared}, but this host supports contract version {}",
-                SUPPORTED_CONTRACTS.join(", ")
+                "it reports contract version {declared}, but its `{}` section says {contract}",
+                sdk::CONTRACT_SECTION
             );
         }
         set_call_budget(&mut store, &self.config.limits)?;
-        let info = rules
-            .call_info(&mut store)
+        let info = instance
+            .info(&mut store)
             .map_err(|e| describe(&mut store, "info", e))?;
-        let info = bindings::info_from_wit(info);
         check_info(&info)?;
         let ruleset = Arc::new(LoadedRuleset {
             info,
@@ -868,26 +906,21 @@ impl Runtime {
         Ok(changes)
     }
 
-    fn prepare(&self, component: &Component) -> Result<bindings::RulesetPre<StoreState>> {
+    /// Links a component built for `contract` (a version in [`SUPPORTED_CONTRACTS`]).
+    fn prepare(&self, component: &Component, contract: &str) -> Result<bindings::RulesetPre> {
         let mut linker: Linker<StoreState> = Linker::new(&self.engine);
-        bindings::Ruleset::add_to_linker::<StoreState, wasmtime::component::HasSelf<StoreState>>(
-            &mut linker,
-            |state| state,
-        )
-        .map_err(anyhow::Error::from)?;
-        // Rust's standard library links `wasi:*` plumbing a ruleset never uses; calling any of
-        // it traps, except what its panic hook needs to hand the host the panic's message.
-        panic_output::define(&mut linker, &self.engine, component)?;
-        linker
-            .define_unknown_imports_as_traps(component)
-            .map_err(anyhow::Error::from)?;
-        let pre = linker
-            .instantiate_pre(component)
-            .map_err(anyhow::Error::from)
-            .context("the component does not fit the contract")?;
-        bindings::RulesetPre::new(pre)
-            .map_err(anyhow::Error::from)
-            .context("the component does not export the contract's `rules`")
+        bindings::RulesetPre::new(contract, &mut linker, |linker| {
+            // Rust's standard library links `wasi:*` plumbing a ruleset never uses; calling any
+            // of it traps, except what its panic hook needs to hand the host the panic's message.
+            panic_output::define(linker, &self.engine, component)?;
+            linker
+                .define_unknown_imports_as_traps(component)
+                .map_err(anyhow::Error::from)?;
+            linker
+                .instantiate_pre(component)
+                .map_err(anyhow::Error::from)
+                .context("the component does not fit the contract")
+        })
     }
 
     /// Registers a native ruleset (tests and benchmarks): no sandbox, same session API. Its hash

@@ -242,6 +242,9 @@ pub enum SeatRequest {
     },
 }
 
+/// The map id of a game whose ruleset takes no map.
+pub const NO_MAP: &str = "none";
+
 /// `POST /api/games` body.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -376,6 +379,8 @@ pub async fn create_game(
             })?;
             (map.id.clone(), map.toml.clone())
         }
+        // A ruleset that ships no map takes none (its board is all in its own data).
+        (None, None) if entry.info.maps.is_empty() => (NO_MAP.to_owned(), String::new()),
         (None, None) => {
             return Err(AppError::BadRequest(
                 "name a `map` or give a `map_toml`".to_owned(),
@@ -765,7 +770,7 @@ pub async fn view(
         "pending": view.pending,
         "waiting_for": summary.waiting_for,
         "state": view.state,
-        "svg": view.svg,
+        "parts": view.parts,
         "seed_commitment": super::engine::seed_commitment(&game.stored.seed),
     });
     // The seed is revealed once the game is over (no decision pending), so players can check the
@@ -792,7 +797,7 @@ fn visible_events(events: &[Event], viewer: Viewer) -> Vec<Value> {
     events
         .iter()
         .filter(|event| event.audience.includes(viewer))
-        .map(|event| json!({ "text": event.text }))
+        .map(|event| json!({ "text": event.text, "drops": event.drops, "summary": event.summary }))
         .collect()
 }
 
@@ -822,6 +827,28 @@ pub async fn submit_action(
         "version": submitted.version,
         "events": visible_events(&submitted.events, Viewer::Seat(seat)),
     })))
+}
+
+/// `POST /api/games/{id}/preview` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PreviewAction {
+    /// The answer being composed; it may pick or place fewer than the decision's minimum.
+    pub action: Action,
+}
+
+/// `POST /api/games/{id}/preview`: what an answer would do, said by the ruleset before it is
+/// sent (costs, steps that would be skipped). Changes nothing.
+pub async fn preview_action(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    AppJson(request): AppJson<PreviewAction>,
+) -> AppResult<Json<Value>> {
+    let game = state.hub.game(&id).await?;
+    let seat = seat_of(&state, &game, &headers).await?;
+    let notes = state.hub.preview(&game, seat, request.action).await?;
+    Ok(Json(json!({ "notes": notes })))
 }
 
 /// One log entry as `viewer` may see it.

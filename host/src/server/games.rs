@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use anyhow::Context as _;
-use sdk::{Action, Event, GameResult, PendingDecision, Seat, Viewer};
+use sdk::{Action, BoardPart, Event, GameResult, PendingDecision, PreviewNote, Seat, Viewer};
 use tokio::sync::{Semaphore, broadcast};
 
 use super::engine::{self, LoadedRuleset, Runtime, Session};
@@ -105,8 +105,8 @@ pub struct ViewData {
     pub pending: Vec<PendingDecision>,
     /// The ruleset's JSON view for this viewer.
     pub state: serde_json::Value,
-    /// The ruleset's SVG for this viewer.
-    pub svg: String,
+    /// The board for this viewer, in parts, each SVG already sanitized.
+    pub parts: Vec<BoardPart>,
     /// The result, once the game is over.
     pub result: Option<GameResult>,
     /// About how many bytes the view takes (its drawing and state), for the cache's budget.
@@ -118,15 +118,19 @@ impl ViewData {
         version: u64,
         pending: Vec<PendingDecision>,
         state_text: String,
-        svg: String,
+        parts: Vec<BoardPart>,
         result: Option<GameResult>,
     ) -> ViewData {
+        let drawing: usize = parts
+            .iter()
+            .map(|part| part.id.len() + part.svg.len())
+            .sum();
         ViewData {
-            bytes: 2 * state_text.len() + svg.len(),
+            bytes: 2 * state_text.len() + drawing,
             version,
             pending,
             state: engine::view_json(state_text),
-            svg,
+            parts,
             result,
         }
     }
@@ -771,6 +775,27 @@ impl Hub {
         drop(state);
         self.after_change(game, submitted.version).await;
         Ok(submitted)
+    }
+
+    /// What `action` would do if `seat` sent it now ([`Session::preview`]); changes nothing.
+    pub async fn preview(
+        &self,
+        game: &Arc<LiveGame>,
+        seat: Seat,
+        action: Action,
+    ) -> AppResult<Vec<PreviewNote>> {
+        let mut state = game.state.lock().await;
+        self.ensure_loaded(game, &mut state).await?;
+        let previewed = self
+            .with_session(&mut state, move |session| session.preview(seat, &action))
+            .await?;
+        previewed.map_err(|error| {
+            let (error, keep_session) = engine::classify(error);
+            if !keep_session {
+                state.session = None;
+            }
+            error
+        })
     }
 
     /// The heart of every change: apply in the ruleset, store, then publish. The caller holds the

@@ -129,6 +129,7 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/stream-ticket", post(api::stream_ticket))
         .route("/games/{id}/view", get(api::view))
         .route("/games/{id}/actions", post(api::submit_action))
+        .route("/games/{id}/preview", post(api::preview_action))
         .route("/games/{id}/log", get(api::log))
         .route("/games/{id}/seats/{seat}/bot", post(api::hand_to_bot))
         .route("/games/{id}/record", get(api::record))

@@ -160,6 +160,20 @@ pub fn spec() -> Value {
                     "422": error_response("The ruleset rejected the action; nothing changed.")
                 }
             }},
+            "/api/games/{id}/preview": { "post": {
+                "summary": "What an answer would do if the token's seat sent it now (costs, steps that would be skipped), said by the ruleset. Changes nothing; the answer may pick or place fewer than the decision's minimum.",
+                "parameters": [game_id.clone()],
+                "security": [{ "seatToken": [] }],
+                "requestBody": json_body(json!({ "type": "object", "required": ["action"], "properties": { "action": { "$ref": "#/components/schemas/Action" } } })),
+                "responses": {
+                    "200": json_response("The notes: `{ notes: [{ level: info|warning, text: Message }] }`.", any_object()),
+                    "400": error_response("Malformed JSON."),
+                    "403": error_response("Wrong or missing token."),
+                    "404": error_response("No such game."),
+                    "413": error_response("Body over 64 KiB."),
+                    "422": error_response("Not the seat's turn, or the draft does not fit the decision's shape.")
+                }
+            }},
             "/api/games/{id}/log": { "get": {
                 "summary": "The log entries the viewer may see, after `since`.",
                 "parameters": [game_id.clone(), since_query.clone()],
@@ -261,14 +275,14 @@ pub fn spec() -> Value {
                     "pending": { "type": "array", "description": "The viewer's own pending decisions." },
                     "waiting_for": { "type": "array", "items": { "type": "integer" } },
                     "state": { "description": "The ruleset's view for this viewer." },
-                    "svg": { "type": "string" },
+                    "parts": { "type": "array", "description": "The board in parts, each sanitized SVG: `{ id, kind: \"map\" | {\"seat\": n} | \"table\", title: Message|null, svg }`. A 0.1.0 ruleset gives one map part, `board`.", "items": { "type": "object", "properties": { "id": { "type": "string" }, "kind": {}, "title": {}, "svg": { "type": "string" } } } },
                     "result": { "type": "object" },
                     "seed": { "type": "string", "description": "Only once the game is over." },
                     "seed_commitment": { "type": "string", "description": "SHA-256 of the seed, hex." }
                 }},
                 "LogEntry": { "type": "object", "properties": {
                     "version": { "type": "integer" }, "seat": { "type": "integer" },
-                    "events": { "type": "array", "items": { "type": "object", "properties": { "text": { "$ref": "#/components/schemas/Message" } } } },
+                    "events": { "type": "array", "description": "One step each; `drops` index this entry's `tower` list (the drops the step explains), `summary` is a stage to pause on (`{ title, lines: [{ seat, label, value }] }`).", "items": { "type": "object", "properties": { "text": { "$ref": "#/components/schemas/Message" }, "drops": { "type": "array", "items": { "type": "integer" } }, "summary": {} } } },
                     "tower": { "type": "array", "description": "Cubes dropped into and come out of the battle tower (never what stays inside)." }
                 }}
             }

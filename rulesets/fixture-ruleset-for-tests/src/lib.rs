@@ -18,10 +18,10 @@
 use serde::{Deserialize, Serialize};
 
 use sdk::{
-    Action, AssignDecision, AssignItem, AssignSlot, Choice, ChooseDecision, CubeCount, CubeOwner,
-    DecisionKind, Diagnostic, Event, GameResult, Message, NumberDecision, OptionSpec, Options,
-    PendingDecision, Placing, Rejection, RulesetInfo, ScoreLine, Seat, Setup, SetupError, Table,
-    TableExt, TowerShelf, Viewer,
+    Action, AssignDecision, AssignItem, AssignSlot, BoardPart, Choice, ChooseDecision, CubeCount,
+    CubeOwner, DecisionKind, Diagnostic, Event, GameResult, Message, NoteLevel, NumberDecision,
+    OptionSpec, Options, PartKind, PendingDecision, Placing, PreviewNote, Rejection, RulesetInfo,
+    ScoreLine, Seat, Setup, SetupError, Summary, SummaryLine, Table, TableExt, TowerShelf, Viewer,
 };
 
 /// The ruleset's id, as the host lists it.
@@ -269,6 +269,8 @@ impl FixtureGame {
             .map(|b| b.iter().flatten().map(|v| i64::from(*v)).sum())
             .collect();
         let mut out = vec![0i64; self.seats as usize];
+        // The round's outcome explains the drop, when there is one (the call's only drop).
+        let drops: Vec<u32> = if self.use_tower { vec![0] } else { Vec::new() };
         if self.use_tower {
             let mut cubes: Vec<CubeCount> = bids
                 .iter()
@@ -306,12 +308,26 @@ impl FixtureGame {
         let leaders: Vec<usize> = (0..strengths.len())
             .filter(|s| strengths[*s] == best)
             .collect();
+        let summary = Summary {
+            title: Message::new("summary.round").number("round", self.round),
+            lines: (0..self.seats)
+                .map(|seat| SummaryLine {
+                    seat: Some(seat),
+                    label: Message::new("summary.strength"),
+                    value: Some(strengths[seat as usize]),
+                })
+                .collect(),
+        };
         if let [winner] = leaders[..] {
-            events.push(Event::public(
-                Message::new("event.round-won")
-                    .seat("seat", winner as Seat)
-                    .number("round", self.round),
-            ));
+            events.push(
+                Event::public(
+                    Message::new("event.round-won")
+                        .seat("seat", winner as Seat)
+                        .number("round", self.round),
+                )
+                .with_drops(drops)
+                .with_summary(summary),
+            );
             let offer = (0..3)
                 .map(|_| self.map.deck[table.pick_index(self.map.deck.len())])
                 .collect();
@@ -320,9 +336,11 @@ impl FixtureGame {
                 offer,
             };
         } else {
-            events.push(Event::public(
-                Message::new("event.round-tied").number("round", self.round),
-            ));
+            events.push(
+                Event::public(Message::new("event.round-tied").number("round", self.round))
+                    .with_drops(drops)
+                    .with_summary(summary),
+            );
             self.phase = Phase::Draw { next: 0 };
         }
     }
@@ -349,6 +367,7 @@ impl FixtureGame {
             accepts: Vec::new(),
         };
         PendingDecision {
+            private: true,
             seat,
             prompt: Message::new("prompt.bid"),
             kind: DecisionKind::Assign(AssignDecision {
@@ -368,15 +387,22 @@ impl sdk::Game for FixtureGame {
                 .map(|s| self.bid_decision(s))
                 .collect(),
             Phase::Pick { winner, offer } => vec![PendingDecision {
+                private: false,
                 seat: *winner,
                 prompt: Message::new("prompt.prize"),
                 kind: DecisionKind::Choose(ChooseDecision {
                     choices: offer
                         .iter()
                         .enumerate()
-                        .map(|(i, value)| Choice {
-                            id: format!("prize-{i}"),
-                            label: Message::new("prize.value").number("value", *value),
+                        .map(|(i, value)| {
+                            Choice::new(
+                                format!("prize-{i}"),
+                                Message::new("prize.value").number("value", *value),
+                            )
+                            .with_detail(
+                                Message::new("prize.scores")
+                                    .number("points", self.prize_value(*value)),
+                            )
                         })
                         .collect(),
                     min: 1,
@@ -384,6 +410,7 @@ impl sdk::Game for FixtureGame {
                 }),
             }],
             Phase::Draw { next } => vec![PendingDecision {
+                private: false,
                 seat: *next,
                 prompt: Message::new("prompt.draw"),
                 kind: DecisionKind::Number(NumberDecision { min: 0, max: 2 }),
@@ -510,44 +537,92 @@ impl sdk::Game for FixtureGame {
         .to_string()
     }
 
-    fn render(&self, viewer: Viewer) -> String {
-        let mut svg =
+    fn render(&self, viewer: Viewer) -> Vec<BoardPart> {
+        // The table: the round, and the prizes on offer (clickable by the seat that picks).
+        let mut table =
             String::from("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 400 200\">");
-        svg.push_str(&format!(
+        table.push_str(&format!(
             "<text x=\"10\" y=\"20\" data-msg=\"prompt.bid\" data-args=\"{{}}\">round {}</text>",
             self.round
         ));
+        if let Phase::Pick { winner, offer } = &self.phase
+            && viewer.is(*winner)
+        {
+            for (i, value) in offer.iter().enumerate() {
+                table.push_str(&format!(
+                    "<text x=\"{}\" y=\"150\" data-choice=\"{i}\" data-msg=\"prize.value\" \
+                     data-args='{{\"value\":{value}}}'>{value}</text>",
+                    10 + 40 * i
+                ));
+            }
+        }
+        table.push_str("</svg>");
+        let mut parts = vec![BoardPart::new("table", PartKind::Map, table)];
+        // The viewer's hand and bid slots, a panel of its own.
         if let Viewer::Seat(seat) = viewer {
+            let mut hand =
+                String::from("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 400 130\">");
             for (i, value) in self.hands[seat as usize].iter().enumerate() {
-                svg.push_str(&format!(
-                    "<rect x=\"{}\" y=\"40\" width=\"30\" height=\"30\" data-item=\"{i}\"/>\
-                     <text x=\"{}\" y=\"60\">{value}</text>",
+                hand.push_str(&format!(
+                    "<rect x=\"{}\" y=\"10\" width=\"30\" height=\"30\" data-item=\"{i}\"/>\
+                     <text x=\"{}\" y=\"30\">{value}</text>",
                     10 + 40 * i,
                     20 + 40 * i
                 ));
             }
             if self.phase == Phase::Bid && self.bids[seat as usize].is_none() {
                 for slot in 0..2 {
-                    svg.push_str(&format!(
-                        "<rect x=\"{}\" y=\"90\" width=\"30\" height=\"30\" data-slot=\"{slot}\"/>",
+                    hand.push_str(&format!(
+                        "<rect x=\"{}\" y=\"60\" width=\"30\" height=\"30\" data-slot=\"{slot}\"/>",
                         10 + 40 * slot
                     ));
                 }
             }
-            if let Phase::Pick { winner, offer } = &self.phase
-                && *winner == seat
-            {
-                for (i, value) in offer.iter().enumerate() {
-                    svg.push_str(&format!(
-                        "<text x=\"{}\" y=\"150\" data-choice=\"{i}\" data-msg=\"prize.value\" \
-                         data-args='{{\"value\":{value}}}'>{value}</text>",
-                        10 + 40 * i
-                    ));
+            hand.push_str("</svg>");
+            let mut part = BoardPart::new(format!("hand-{seat}"), PartKind::Seat(seat), hand);
+            part.title = Some(Message::new("part.hand"));
+            parts.push(part);
+        }
+        parts
+    }
+
+    fn preview(&self, seat: Seat, action: &Action) -> Result<Vec<PreviewNote>, Rejection> {
+        let mut notes = Vec::new();
+        match (&self.phase, action) {
+            (Phase::Bid, Action::Assign(placements)) => {
+                let hand = &self.hands[seat as usize];
+                let total: i64 = placements
+                    .iter()
+                    .map(|(_, item)| i64::from(hand[*item as usize]))
+                    .sum();
+                notes.push(PreviewNote {
+                    level: NoteLevel::Info,
+                    text: Message::new("preview.bid-total").number("total", total),
+                });
+                if let Some(cap) = self.map.bid_cap
+                    && total > cap
+                {
+                    notes.push(PreviewNote {
+                        level: NoteLevel::Warning,
+                        text: Message::new("illegal.bid-too-high"),
+                    });
                 }
             }
+            (Phase::Draw { .. }, Action::Number(count)) => {
+                let held = self.hands[seat as usize].len() as i64 + count;
+                if let Some(limit) = self.map.hand_limit
+                    && *count > 0
+                    && held > limit
+                {
+                    notes.push(PreviewNote {
+                        level: NoteLevel::Warning,
+                        text: Message::new("illegal.hand-limit"),
+                    });
+                }
+            }
+            _ => {}
         }
-        svg.push_str("</svg>");
-        svg
+        Ok(notes)
     }
 
     fn result(&self) -> Option<GameResult> {

@@ -194,6 +194,7 @@ impl sdk::Game for HostileGame {
         if self.misbehaves_in(Target::Pending) {
             if cfg!(feature = "huge-output") {
                 let decision = PendingDecision {
+                    private: true,
                     seat: 0,
                     prompt: Message::new("prompt.number"),
                     kind: DecisionKind::Number(NumberDecision { min: 0, max: 9 }),
@@ -206,6 +207,7 @@ impl sdk::Game for HostileGame {
             return Vec::new();
         }
         vec![PendingDecision {
+            private: true,
             seat: (self.named.len() % 2) as Seat,
             prompt: Message::new("prompt.number"),
             kind: DecisionKind::Number(NumberDecision { min: 0, max: 9 }),
@@ -248,15 +250,16 @@ impl sdk::Game for HostileGame {
         format!("{{\"named\":{:?}}}", self.named)
     }
 
-    fn render(&self, _viewer: Viewer) -> String {
+    fn render(&self, _viewer: Viewer) -> Vec<sdk::BoardPart> {
+        let board = |svg: String| vec![sdk::BoardPart::new("board", sdk::PartKind::Map, svg)];
         if self.misbehaves_in(Target::Render) {
             if cfg!(feature = "huge-output") {
                 // Past the 8 MiB limit on output, well within the memory budget.
-                return format!("<svg>{}</svg>", "x".repeat(10 << 20));
+                return board(format!("<svg>{}</svg>", "x".repeat(10 << 20)));
             }
             misbehave("render", None);
         }
-        "<svg xmlns=\"http://www.w3.org/2000/svg\"/>".into()
+        board("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".into())
     }
 
     fn result(&self) -> Option<GameResult> {

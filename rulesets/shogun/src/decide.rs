@@ -38,28 +38,61 @@ fn bonus_decision(
         .map(|s| state.board.cards().specials[s].name.clone())
         .unwrap_or_default();
     PendingDecision {
+        private: false,
         seat,
         prompt: Message::new("prompt.special-bonus")
             .key("special", special)
             .arg("province", state.province_arg(p)),
         kind: choose(vec![
-            Choice {
-                id: TAKE_BONUS.into(),
-                label: Message::new("choice.bonus-take").number("armies", with),
-            },
-            Choice {
-                id: DECLINE_BONUS.into(),
-                label: Message::new("choice.bonus-decline").number("armies", without),
-            },
+            Choice::new(
+                TAKE_BONUS,
+                Message::new("choice.bonus-take").number("armies", with),
+            ),
+            Choice::new(
+                DECLINE_BONUS,
+                Message::new("choice.bonus-decline").number("armies", without),
+            ),
         ]),
     }
 }
 
 fn province_choice(state: &State, p: ProvinceId) -> Choice {
-    Choice {
-        id: format!("province:{}", state.board.provinces[p].id),
-        label: state.province_label(p),
-    }
+    Choice::new(
+        format!("province:{}", state.board.provinces[p].id),
+        state.province_label(p),
+    )
+}
+
+/// A province `seat` may send armies to, with what is there: its own armies (a move), or the
+/// owner and the armies defending it, or the farmers defending a neutral province (an attack).
+pub fn target_choice(state: &State, seat: Seat, q: ProvinceId) -> Choice {
+    let here = &state.provinces[q];
+    let detail = match here.owner {
+        Some(owner) if owner == seat => {
+            Message::new("choice.detail-move").number("armies", here.armies)
+        }
+        Some(owner) => Message::new("choice.detail-attack-player")
+            .seat("owner", owner)
+            .number("armies", here.armies),
+        None => Message::new("choice.detail-attack-neutral").number(
+            "farmers",
+            engine::event_effect(state)
+                .neutral_farmers
+                .unwrap_or(1)
+                .min(state.farmer_supply),
+        ),
+    };
+    province_choice(state, q).with_detail(detail)
+}
+
+/// A province card of the draft, with its region and values.
+fn draft_detail(state: &State, p: ProvinceId) -> Message {
+    let info = &state.board.provinces[p];
+    Message::new("choice.detail-province")
+        .arg("region", state.board.region_arg(info.region))
+        .number("tax", info.tax)
+        .number("rice", info.rice)
+        .number("spaces", info.spaces)
 }
 
 /// The items of a seat's planning decision: its province cards, then its chest cards 0 to 4.
@@ -123,6 +156,65 @@ pub fn planning_decision(state: &State, seat: Seat) -> AssignDecision {
     }
 }
 
+/// The plan that (slot, item) placements of `seat`'s planning decision make; the placements are
+/// already checked against the decision's shape.
+pub fn plan_from(state: &State, seat: Seat, placements: &[(u32, u32)]) -> Plan {
+    let items = plan_items(state, seat);
+    let actions = state.board.cards().actions.len();
+    let mut plan = Plan {
+        actions: vec![None; actions],
+        bid: None,
+    };
+    for &(slot, item) in placements {
+        let Some(&card) = items.get(item as usize) else {
+            continue;
+        };
+        if (slot as usize) < actions {
+            plan.actions[slot as usize] = Some(card);
+        } else {
+            plan.bid = Some(card);
+        }
+    }
+    plan
+}
+
+/// What `seat`'s answer would do, without doing it. Only a plan has something to say (its cost
+/// and what would be skipped); an answer may be incomplete (fewer placements than the minimum)
+/// but must otherwise fit the decision's shape.
+pub fn preview(
+    state: &State,
+    seat: Seat,
+    action: &Action,
+) -> Result<Vec<crate::preview::Note>, Rejection> {
+    let decisions = pending(state);
+    let decision = decisions
+        .iter()
+        .find(|d| d.seat == seat)
+        .ok_or(Rejection::NotYourTurn)?;
+    match (&decision.kind, action) {
+        (DecisionKind::Assign(assign), Action::Assign(placements)) => {
+            // The shape of a complete answer, with the minimum lowered to what is placed.
+            let mut relaxed = assign.clone();
+            relaxed.min_placements = relaxed.min_placements.min(placements.len() as u32);
+            sdk::check_action_shape(&DecisionKind::Assign(relaxed), action)?;
+            let plan = plan_from(state, seat, placements);
+            Ok(crate::preview::plan_notes(
+                state,
+                seat,
+                &plan,
+                placements.len(),
+                assign.min_placements as usize,
+            ))
+        }
+        // A choice not yet made says nothing; a complete one must fit the shape.
+        (DecisionKind::Choose(_), Action::Choose(picks)) if picks.is_empty() => Ok(Vec::new()),
+        (kind, action) => {
+            sdk::check_action_shape(kind, action)?;
+            Ok(Vec::new())
+        }
+    }
+}
+
 /// Every decision the game waits for.
 pub fn pending(state: &State) -> Vec<PendingDecision> {
     match &state.phase {
@@ -132,20 +224,24 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 return Vec::new();
             };
             let seat = engine::drafter(draft, state.seats);
-            if draft.taken.is_some() {
+            if let Some(taken) = draft.taken {
                 let mut sizes = draft.groups[seat as usize].clone();
                 sizes.sort_unstable_by(|a, b| b.cmp(a));
                 sizes.dedup();
                 let choices = sizes
                     .into_iter()
-                    .map(|n| Choice {
-                        id: format!("group:{n}"),
-                        label: Message::new("choice.group").number("armies", n),
+                    .map(|n| {
+                        Choice::new(
+                            format!("group:{n}"),
+                            Message::new("choice.group").number("armies", n),
+                        )
                     })
                     .collect();
                 vec![PendingDecision {
+                    private: false,
                     seat,
-                    prompt: Message::new("prompt.draft-group"),
+                    prompt: Message::new("prompt.draft-group")
+                        .arg("province", state.province_arg(taken)),
                     kind: choose(choices),
                 }]
             } else {
@@ -153,19 +249,24 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                     .face_up
                     .iter()
                     .enumerate()
-                    .map(|(i, &p)| Choice {
-                        id: format!("face-up:{i}"),
-                        label: Message::new("choice.face-up")
-                            .arg("province", state.province_arg(p)),
+                    .map(|(i, &p)| {
+                        Choice::new(
+                            format!("face-up:{i}"),
+                            Message::new("choice.face-up").arg("province", state.province_arg(p)),
+                        )
+                        .with_detail(draft_detail(state, p))
                     })
                     .collect();
                 if !draft.deck.is_empty() {
-                    choices.push(Choice {
-                        id: "blind".into(),
-                        label: Message::new("choice.blind"),
-                    });
+                    choices.push(
+                        Choice::new("blind", Message::new("choice.blind")).with_detail(
+                            Message::new("choice.detail-deck")
+                                .number("cards", draft.deck.len() as i64),
+                        ),
+                    );
                 }
                 vec![PendingDecision {
+                    private: false,
                     seat,
                     prompt: Message::new("prompt.draft-card"),
                     kind: choose(choices),
@@ -175,6 +276,8 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
         Phase::Planning => (0..state.seats)
             .filter(|&s| state.plans[s as usize].is_none())
             .map(|seat| PendingDecision {
+                // Answering shows the seat its hand and its plan.
+                private: true,
                 seat,
                 prompt: Message::new("prompt.plan"),
                 kind: DecisionKind::Assign(planning_decision(state, seat)),
@@ -186,19 +289,25 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
             };
             let choices = (0..state.special_holder.len())
                 .filter(|&space| state.special_holder[space].is_none())
-                .map(|space| Choice {
-                    id: format!("space:{}", space + 1),
-                    label: Message::new("choice.special")
-                        .key(
-                            "special",
-                            state.board.cards().specials[state.special_layout[space]]
-                                .name
-                                .clone(),
-                        )
-                        .number("space", space as i64 + 1),
+                .map(|space| {
+                    Choice::new(
+                        format!("space:{}", space + 1),
+                        Message::new("choice.special")
+                            .key(
+                                "special",
+                                state.board.cards().specials[state.special_layout[space]]
+                                    .name
+                                    .clone(),
+                            )
+                            .number("space", space as i64 + 1),
+                    )
+                    .with_detail(
+                        Message::new("choice.detail-special").number("space", space as i64 + 1),
+                    )
                 })
                 .collect();
             vec![PendingDecision {
+                private: false,
                 seat,
                 prompt: Message::new("prompt.special"),
                 kind: choose(choices),
@@ -251,13 +360,11 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 Stage::MoveTarget { from } => {
                     let mut choices: Vec<Choice> = engine::move_targets(state, seat, from)
                         .into_iter()
-                        .map(|q| province_choice(state, q))
+                        .map(|q| target_choice(state, seat, q))
                         .collect();
-                    choices.push(Choice {
-                        id: "no-move".into(),
-                        label: Message::new("choice.no-move"),
-                    });
+                    choices.push(Choice::new("no-move", Message::new("choice.no-move")));
                     vec![PendingDecision {
+                        private: false,
                         seat,
                         prompt: Message::new("prompt.move-target")
                             .arg("province", state.province_arg(from)),
@@ -267,9 +374,10 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 Stage::BattleTarget { from } => {
                     let choices = engine::battle_targets(state, seat, from)
                         .into_iter()
-                        .map(|q| province_choice(state, q))
+                        .map(|q| target_choice(state, seat, q))
                         .collect();
                     vec![PendingDecision {
+                        private: false,
                         seat,
                         prompt: Message::new("prompt.battle-target")
                             .arg("province", state.province_arg(from)),
@@ -278,6 +386,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 }
                 Stage::MoveCount { from, to } | Stage::BattleCount { from, to } => {
                     vec![PendingDecision {
+                        private: false,
                         seat,
                         prompt: Message::new("prompt.armies")
                             .arg("from", state.province_arg(from))
@@ -302,8 +411,23 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
             let Some(&seat) = state.turn_order.get(*turn) else {
                 return Vec::new();
             };
-            let choices = queue.iter().map(|&q| province_choice(state, q)).collect();
+            let extra = match &state.phase {
+                Phase::Winter { extra, .. } => *extra,
+                _ => 0,
+            };
+            let choices = queue
+                .iter()
+                .map(|&q| {
+                    let here = &state.provinces[q];
+                    province_choice(state, q).with_detail(
+                        Message::new("choice.detail-revolt")
+                            .number("farmers", (here.revolts + extra).min(state.farmer_supply))
+                            .number("armies", here.armies),
+                    )
+                })
+                .collect();
             vec![PendingDecision {
+                private: false,
                 seat,
                 prompt: Message::new("prompt.revolt-order"),
                 kind: choose(choices),
@@ -365,7 +489,7 @@ pub fn apply(
                 let armies: u32 = n.parse().map_err(|_| Rejection::Malformed(id.clone()))?;
                 engine::draft_place(state, armies, table, &mut log);
                 engine::advance(state, table, &mut log);
-                return Ok(log);
+                return Ok(log.into_events());
             }
             let draft = state.draft.as_mut().ok_or(Rejection::NotYourTurn)?;
             if id == "blind" {
@@ -374,6 +498,9 @@ pub fn apply(
                     .pop()
                     .ok_or_else(|| Rejection::Malformed("the deck is empty".into()))?;
                 draft.taken = Some(p);
+                log.push(Event::public(
+                    Message::new("log.draws-blind").seat("player", seat),
+                ));
                 log.push(Event::private(
                     seat,
                     Message::new("log.drew-blind").arg("province", state.board.province_arg(p)),
@@ -385,6 +512,11 @@ pub fn apply(
                     draft.face_up.insert(i, next);
                 }
                 draft.taken = Some(p);
+                log.push(Event::public(
+                    Message::new("log.takes-face-up")
+                        .seat("player", seat)
+                        .arg("province", state.board.province_arg(p)),
+                ));
             }
         }
         Phase::Planning => {
@@ -395,20 +527,7 @@ pub fn apply(
                 ));
             };
             sdk::check_action_shape(&DecisionKind::Assign(decision.clone()), action)?;
-            let items = plan_items(state, seat);
-            let actions = state.board.cards().actions.len();
-            let mut plan = Plan {
-                actions: vec![None; actions],
-                bid: None,
-            };
-            for &(slot, item) in placements {
-                let card = items[item as usize];
-                if (slot as usize) < actions {
-                    plan.actions[slot as usize] = Some(card);
-                } else {
-                    plan.bid = Some(card);
-                }
-            }
+            let plan = plan_from(state, seat, placements);
             state.plans[seat as usize] = Some(plan);
             log.push(Event::public(
                 Message::new("log.planned").seat("player", seat),
@@ -506,7 +625,7 @@ pub fn apply(
         }
     }
     engine::advance(state, table, &mut log);
-    Ok(log)
+    Ok(log.into_events())
 }
 
 /// The phase after a step of the acting seat's action: its next stage, or the next seat's turn.

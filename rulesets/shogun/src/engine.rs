@@ -8,14 +8,75 @@ use sdk::{CubeCount, CubeOwner, Event, Message, ScoreLine, Seat, SetupError, Tab
 use crate::data::{ActionCard, ActionKind, Board, EventEffect, ProvinceId, SpecialEffect};
 use crate::state::{
     Battle, CardRef, DEFAULT_LODGE_CHANCE, DEFAULT_RELEASE_CHANCE, Draft, Phase, Player,
-    ProvinceState, Settings, Stage, State,
+    ProvinceState, RevoltOutcome, Settings, Stage, State,
 };
 
 /// The name of the farmers' cubes in the battle tower.
 pub const FARMER: &str = "farmer";
 
-/// Events emitted while the rules run.
-pub type Log = Vec<Event>;
+/// What the rules emit during one call: one event per step a player can follow, each with the
+/// battle-tower drops it explains (indices into the drops of the call, counted from 0).
+#[derive(Debug, Default)]
+pub struct Log {
+    entries: Vec<Entry>,
+    /// Drops made through the tower so far in this call.
+    drops: u32,
+}
+
+/// One event of a [`Log`] with the drops it explains.
+#[derive(Debug)]
+pub struct Entry {
+    /// The event.
+    pub event: Event,
+    /// Indices of the drops it explains.
+    pub drops: Vec<u32>,
+}
+
+impl Entry {
+    /// The event with its drops.
+    pub fn into_event(self) -> Event {
+        self.event.with_drops(self.drops)
+    }
+}
+
+impl Log {
+    /// An empty log for a new call.
+    pub fn new() -> Log {
+        Log::default()
+    }
+
+    /// Appends an event that explains no drop.
+    pub fn push(&mut self, event: Event) {
+        self.entries.push(Entry {
+            event,
+            drops: Vec::new(),
+        });
+    }
+
+    /// Appends an event that explains one drop.
+    pub fn push_with_drop(&mut self, event: Event, drop: Option<u32>) {
+        self.entries.push(Entry {
+            event,
+            drops: drop.into_iter().collect(),
+        });
+    }
+
+    /// Counts a drop made through the tower and returns its index in this call.
+    fn count_drop(&mut self) -> u32 {
+        self.drops += 1;
+        self.drops - 1
+    }
+
+    /// The events with their drops.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The events with their drops, in order.
+    pub fn into_events(self) -> Vec<Event> {
+        self.entries.into_iter().map(Entry::into_event).collect()
+    }
+}
 
 fn say(log: &mut Log, message: Message) {
     log.push(Event::public(message));
@@ -31,7 +92,7 @@ pub fn new_game(
     let mut state = empty_state(board, settings, seats)?;
     let mut log = Log::new();
     configure_tower(&state, table);
-    load_tower(&mut state, table);
+    load_tower(&mut state, table, &mut log);
     let mut deck: Vec<usize> = (0..state.board.cards().events.len()).collect();
     table.shuffle(&mut deck);
     state.event_deck = deck;
@@ -113,6 +174,7 @@ pub fn empty_state(board: Board, settings: Settings, seats: u32) -> Result<State
         draft: None,
         phase: Phase::Planning,
         score_lines: Vec::new(),
+        winter_revolts: Vec::new(),
         board,
     })
 }
@@ -155,7 +217,7 @@ pub fn configure_tower(state: &State, table: &mut dyn Table) {
 }
 
 /// Tower loading: cubes of every player and farmers go in; what comes out returns to supply.
-fn load_tower(state: &mut State, table: &mut dyn Table) {
+fn load_tower(state: &mut State, table: &mut dyn Table, log: &mut Log) {
     let cards = state.board.cards();
     let per_player = cards.tower_load_per_player;
     let farmers = cards.tower_load_farmers.min(state.farmer_supply);
@@ -166,7 +228,7 @@ fn load_tower(state: &mut State, table: &mut dyn Table) {
         added[seat] = n;
     }
     state.farmer_supply -= farmers;
-    let out = drop_cubes_without_tray(state, &added, farmers, table);
+    let out = drop_cubes_without_tray(state, &added, farmers, table, log);
     for (seat, n) in out.seats.iter().enumerate() {
         state.players[seat].supply += n;
     }
@@ -180,6 +242,8 @@ pub struct Outcome {
     pub seats: Vec<u32>,
     /// Farmers.
     pub farmers: u32,
+    /// The index of the drop in this call, when cubes were dropped.
+    pub drop: Option<u32>,
 }
 
 /// Drops cubes (already taken from wherever they were) plus everything in the tray. The tray
@@ -189,6 +253,7 @@ fn drop_with_tray(
     added: &[u32],
     farmers: u32,
     table: &mut dyn Table,
+    log: &mut Log,
 ) -> Outcome {
     let mut all = added.to_vec();
     for (seat, player) in state.players.iter_mut().enumerate() {
@@ -197,7 +262,7 @@ fn drop_with_tray(
     }
     let all_farmers = farmers + state.tray_farmers;
     state.tray_farmers = 0;
-    drop_cubes_without_tray(state, &all, all_farmers, table)
+    drop_cubes_without_tray(state, &all, all_farmers, table, log)
 }
 
 /// One drop through the host's tower, with the per-owner tower counts kept. What the host says
@@ -207,6 +272,7 @@ fn drop_cubes_without_tray(
     added: &[u32],
     farmers: u32,
     table: &mut dyn Table,
+    log: &mut Log,
 ) -> Outcome {
     let mut cubes = Vec::new();
     for (seat, &n) in added.iter().enumerate() {
@@ -225,14 +291,15 @@ fn drop_cubes_without_tray(
         });
     }
     state.farmers_in_tower += farmers;
-    let came_out = if cubes.is_empty() {
-        Vec::new()
+    let (came_out, drop) = if cubes.is_empty() {
+        (Vec::new(), None)
     } else {
-        table.drop_cubes(&cubes)
+        (table.drop_cubes(&cubes), Some(log.count_drop()))
     };
     let mut out = Outcome {
         seats: vec![0; state.seats as usize],
         farmers: 0,
+        drop,
     };
     for cube in came_out {
         match cube.owner {
@@ -464,7 +531,8 @@ pub fn advance(state: &mut State, table: &mut dyn Table, log: &mut Log) {
                         }
                     }
                     1 => {
-                        revolt(state, queue[0], extra, table, log);
+                        let outcome = revolt(state, queue[0], extra, table, log);
+                        state.winter_revolts.extend(outcome);
                         state.phase = Phase::Winter {
                             turn: turn + 1,
                             queue: Vec::new(),
@@ -638,14 +706,8 @@ fn run_action(
     let name = state.province_arg(p);
     match card.kind {
         ActionKind::BuildCastle | ActionKind::BuildTemple | ActionKind::BuildTheatre => {
-            let prov = &state.provinces[p];
-            let already = match card.kind {
-                ActionKind::BuildCastle => prov.castle,
-                ActionKind::BuildTemple => prov.temple,
-                _ => prov.theatre,
-            };
-            if already || prov.buildings() >= state.board.provinces[p].spaces {
-                skip(log, seat, &card.name, "reason.no-space");
+            if let Some(reason) = build_obstacle(state, p, card.kind) {
+                skip(log, seat, &card.name, reason);
                 return Stage::Ready;
             }
             if state.players[s].chests < card.cost {
@@ -725,7 +787,7 @@ fn run_action(
             }
             // Decision 16: farmers rise where a marker already lies, one per marker.
             let markers = state.provinces[p].revolts;
-            let kept = markers == 0 || revolt(state, p, 0, table, log);
+            let kept = markers == 0 || revolt(state, p, 0, table, log).is_some_and(|r| r.kept);
             if kept {
                 state.provinces[p].revolts += 1;
             }
@@ -762,6 +824,24 @@ fn run_action(
         }
     }
     Stage::Ready
+}
+
+/// Why building `kind` in `p` would be skipped as the board stands (the reason's catalogue key),
+/// or `None` when it can be built: the same check when the action runs and in a plan's preview.
+pub fn build_obstacle(state: &State, p: ProvinceId, kind: ActionKind) -> Option<&'static str> {
+    let prov = &state.provinces[p];
+    let already = match kind {
+        ActionKind::BuildCastle => prov.castle,
+        ActionKind::BuildTemple => prov.temple,
+        _ => prov.theatre,
+    };
+    if already {
+        Some("reason.already-built")
+    } else if prov.buildings() >= state.board.provinces[p].spaces {
+        Some("reason.no-space")
+    } else {
+        None
+    }
 }
 
 /// The armies a Deploy card places under this season's event, and the bonus the seat's special
@@ -911,18 +991,15 @@ pub fn move_armies(
     );
 }
 
-/// Removes everything from a province and returns its card to the neutral pile.
-fn devastate(state: &mut State, p: ProvinceId, log: &mut Log) {
+/// Removes everything from a province and returns its card to the neutral pile (the event
+/// that caused it says so).
+fn devastate(state: &mut State, p: ProvinceId) {
     let prov = &mut state.provinces[p];
     if let Some(owner) = prov.owner {
         state.players[owner as usize].supply += prov.armies;
         state.lost[owner as usize].push(p);
     }
     *prov = ProvinceState::default();
-    say(
-        log,
-        Message::new("log.devastated").arg("province", state.province_arg(p)),
-    );
 }
 
 /// Puts cubes of seats not taking part back in the tray.
@@ -936,7 +1013,8 @@ fn leave_in_tray(state: &mut State, out: &Outcome, participants: &[Seat]) {
 
 /// A Battle/Move into a province that is not the seat's own: a battle against its owner or
 /// against the farmers of a neutral province. `battle.attack_bonus` and `defence_extra` are the
-/// cubes each side adds from its supply, as chosen.
+/// cubes each side adds from its supply, as chosen. The battle is one event: who attacks where
+/// from where, what went in, what came out, who won and what stays, tied to its drop.
 pub fn attack(
     state: &mut State,
     seat: Seat,
@@ -959,46 +1037,41 @@ pub fn attack(
     let mut added = vec![0; state.seats as usize];
     added[s] = n + bonus;
     let to_name = state.province_arg(to);
+    let from_name = state.province_arg(from);
     let Some(defender) = state.provinces[to].owner else {
         // Against a neutral province: farmers from the general supply defend it.
         let farmers = effect.neutral_farmers.unwrap_or(1).min(state.farmer_supply);
         state.farmer_supply -= farmers;
-        say(
-            log,
-            Message::new("log.attack-neutral")
-                .seat("player", seat)
-                .number("armies", n + bonus)
-                .arg("province", to_name.clone())
-                .number("farmers", farmers),
-        );
-        let out = drop_with_tray(state, &added, farmers, table);
+        let out = drop_with_tray(state, &added, farmers, table, log);
         leave_in_tray(state, &out, &[seat]);
         let (a, f) = (out.seats[s], out.farmers);
         state.farmer_supply += f;
-        say(
-            log,
-            Message::new("log.tower-neutral")
-                .seat("player", seat)
-                .number("armies", a)
-                .number("farmers", f),
-        );
-        if a > f {
+        let won = a > f;
+        if won {
             state.players[s].supply += f;
             state.provinces[to] = ProvinceState {
                 owner: Some(seat),
                 armies: a - f,
                 ..Default::default()
             };
-            say(
-                log,
-                Message::new("log.conquered")
-                    .seat("player", seat)
-                    .arg("province", to_name),
-            );
         } else {
             state.players[s].supply += a;
-            say(log, Message::new("log.repelled").arg("province", to_name));
         }
+        let key = if won {
+            "log.attack-neutral-won"
+        } else {
+            "log.attack-neutral-lost"
+        };
+        let text = Message::new(key)
+            .seat("player", seat)
+            .arg("province", to_name)
+            .arg("from", from_name)
+            .number("armies", n + bonus)
+            .number("farmers", farmers)
+            .number("out", a)
+            .number("outfarmers", f)
+            .number("left", a.saturating_sub(f));
+        log.push_with_drop(Event::public(text), out.drop);
         return;
     };
     let d = defender as usize;
@@ -1009,16 +1082,7 @@ pub fn attack(
     defending += extra;
     added[d] = defending;
     let farmers_count = state.provinces[to].revolts == 0;
-    say(
-        log,
-        Message::new("log.attack-player")
-            .seat("player", seat)
-            .number("armies", n + bonus)
-            .arg("province", to_name.clone())
-            .seat("defender", defender)
-            .number("defending", defending),
-    );
-    let out = drop_with_tray(state, &added, 0, table);
+    let out = drop_with_tray(state, &added, 0, table, log);
     leave_in_tray(state, &out, &[seat, defender]);
     let a = out.seats[s];
     let own = out.seats[d];
@@ -1029,28 +1093,14 @@ pub fn attack(
         state.tray_farmers += out.farmers;
     }
     let total = own + farmers;
-    say(
-        log,
-        Message::new("log.tower-battle")
-            .seat("player", seat)
-            .number("armies", a)
-            .seat("defender", defender)
-            .number("defending", own)
-            .number("farmers", farmers),
-    );
-    if a > total {
+    let (key, left) = if a > total {
         state.players[d].supply += own;
         state.players[s].supply += total;
         state.lost[d].push(to);
         let prov = &mut state.provinces[to];
         prov.owner = Some(seat);
         prov.armies = a - total;
-        say(
-            log,
-            Message::new("log.conquered")
-                .seat("player", seat)
-                .arg("province", to_name),
-        );
+        ("log.attack-player-won", a - total)
     } else if total > a {
         state.players[s].supply += a;
         let absorbed = farmers.min(a);
@@ -1058,33 +1108,41 @@ pub fn attack(
         state.players[d].supply += lost;
         state.provinces[to].armies = own - lost;
         if own - lost == 0 {
-            devastate(state, to, log);
+            devastate(state, to);
+            ("log.attack-player-devastated", 0)
         } else {
-            say(
-                log,
-                Message::new("log.defended")
-                    .seat("player", defender)
-                    .arg("province", to_name),
-            );
+            ("log.attack-player-held", own - lost)
         }
     } else {
         state.players[s].supply += a;
         state.players[d].supply += own;
-        devastate(state, to, log);
-    }
+        devastate(state, to);
+        ("log.attack-player-devastated", 0)
+    };
+    let text = Message::new(key)
+        .seat("player", seat)
+        .arg("province", to_name)
+        .arg("from", from_name)
+        .seat("defender", defender)
+        .number("armies", n + bonus)
+        .number("defending", defending)
+        .number("out", a)
+        .number("outdefending", own)
+        .number("outfarmers", farmers)
+        .number("left", left);
+    log.push_with_drop(Event::public(text), out.drop);
 }
 
-/// A revolt of `markers + extra` farmers in province `p`. Returns whether the owner kept it.
+/// A revolt of `markers + extra` farmers in province `p`: one event with its drop. Returns how it
+/// ended, or `None` for a province nobody holds.
 pub fn revolt(
     state: &mut State,
     p: ProvinceId,
     extra: u32,
     table: &mut dyn Table,
     log: &mut Log,
-) -> bool {
-    let Some(owner) = state.provinces[p].owner else {
-        return false;
-    };
+) -> Option<RevoltOutcome> {
+    let owner = state.provinces[p].owner?;
     let o = owner as usize;
     let farmers = (state.provinces[p].revolts + extra).min(state.farmer_supply);
     state.farmer_supply -= farmers;
@@ -1092,43 +1150,49 @@ pub fn revolt(
     added[o] = state.provinces[p].armies;
     state.provinces[p].armies = 0;
     let name = state.province_arg(p);
-    say(
-        log,
-        Message::new("log.revolt")
-            .arg("province", name.clone())
-            .seat("player", owner)
-            .number("farmers", farmers)
-            .number("armies", added[o]),
-    );
-    let out = drop_with_tray(state, &added, farmers, table);
+    let out = drop_with_tray(state, &added, farmers, table, log);
     leave_in_tray(state, &out, &[owner]);
     let (own, f) = (out.seats[o], out.farmers);
     state.farmer_supply += f;
-    say(
-        log,
-        Message::new("log.tower-revolt")
-            .seat("player", owner)
-            .number("armies", own)
-            .number("farmers", f),
-    );
-    if f >= own {
-        state.players[o].supply += own;
-        devastate(state, p, log);
-        false
-    } else {
+    let kept = f < own;
+    if kept {
         state.players[o].supply += f;
         state.provinces[p].armies = own - f;
-        say(
-            log,
-            Message::new("log.revolt-put-down")
-                .seat("player", owner)
-                .arg("province", name),
-        );
-        true
+    } else {
+        state.players[o].supply += own;
+        devastate(state, p);
     }
+    let key = if kept {
+        "log.revolt-put-down"
+    } else {
+        "log.revolt-devastated"
+    };
+    let text = Message::new(key)
+        .arg("province", name)
+        .seat("player", owner)
+        .number("farmers", farmers)
+        .number("armies", added[o])
+        .number("outfarmers", f)
+        .number("out", own)
+        .number("left", own.saturating_sub(f));
+    log.push_with_drop(Event::public(text), out.drop);
+    Some(RevoltOutcome {
+        province: p,
+        owner,
+        kept,
+    })
 }
 
 fn end_season(state: &mut State, table: &mut dyn Table, log: &mut Log) {
+    // A pause after the season's last action, with where everyone stands.
+    log.push(
+        Event::public(
+            Message::new("log.season-over")
+                .key("season", season_key(state.season))
+                .number("year", state.year),
+        )
+        .with_summary(crate::summary::season(state)),
+    );
     state.current_event = None;
     state.special_holder = vec![None; state.special_layout.len()];
     state.plans = vec![None; state.seats as usize];
@@ -1137,6 +1201,7 @@ fn end_season(state: &mut State, table: &mut dyn Table, log: &mut Log) {
         start_season(state, table, log);
     } else {
         say(log, Message::new("log.winter").number("year", state.year));
+        state.winter_revolts.clear();
         state.phase = Phase::Winter {
             turn: 0,
             queue: Vec::new(),
@@ -1194,7 +1259,8 @@ pub fn winter_revolt(state: &mut State, p: ProvinceId, table: &mut dyn Table, lo
     } = state.phase.clone()
     {
         queue.retain(|&q| q != p);
-        revolt(state, p, extra, table, log);
+        let outcome = revolt(state, p, extra, table, log);
+        state.winter_revolts.extend(outcome);
         state.phase = Phase::Winter {
             turn,
             queue,
@@ -1217,11 +1283,13 @@ fn end_winter(state: &mut State, table: &mut dyn Table, log: &mut Log) {
                 .number("vp", state.players[seat as usize].vp),
         );
     }
+    // Asks the host to keep this winter's board and scores in the game record, and the players
+    // to pause on the scoring.
+    let summary = crate::summary::winter(state, &lines, winter_rice_loss(state));
     state.score_lines.extend(lines);
-    // Asks the host to keep this winter's board and scores in the game record.
-    say(
-        log,
-        Message::new("milestone.winter-scored").number("year", state.year),
+    log.push(
+        Event::public(Message::new("milestone.winter-scored").number("year", state.year))
+            .with_summary(summary),
     );
     if state.year >= state.settings.years {
         state.phase = Phase::Over;

@@ -9,14 +9,18 @@ pub mod data;
 pub mod decide;
 pub mod engine;
 pub mod names;
+pub mod plural;
 pub mod position;
+pub mod preview;
 pub mod render;
 pub mod state;
+pub mod summary;
 pub mod view;
 
 use sdk::{
-    Action, Diagnostic, Event, GameResult, MapInfo, Message, OptionSpec, Options, PendingDecision,
-    Placing, Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
+    Action, BoardPart, Diagnostic, Event, GameResult, MapInfo, Message, NoteLevel, OptionSpec,
+    Options, PartKind, PendingDecision, Placing, PreviewNote, Rejection, RulesetInfo, Seat, Setup,
+    SetupError, Table, Viewer,
 };
 
 use crate::data::Board;
@@ -154,8 +158,33 @@ impl sdk::Game for ShogunGame {
         view::view(&self.state, viewer).to_string()
     }
 
-    fn render(&self, viewer: Viewer) -> String {
-        render::render(&self.state, viewer)
+    fn render(&self, viewer: Viewer) -> Vec<BoardPart> {
+        render::parts(&self.state, viewer)
+            .into_iter()
+            .map(|part| BoardPart {
+                id: part.id,
+                kind: match part.kind {
+                    render::Kind::Map => PartKind::Map,
+                    render::Kind::Seat(seat) => PartKind::Seat(seat),
+                    render::Kind::Table => PartKind::Table,
+                },
+                title: part.title,
+                svg: part.svg,
+            })
+            .collect()
+    }
+
+    fn preview(&self, seat: Seat, action: &Action) -> Result<Vec<PreviewNote>, Rejection> {
+        Ok(decide::preview(&self.state, seat, action)?
+            .into_iter()
+            .map(|note| PreviewNote {
+                level: match note.level {
+                    preview::Level::Info => NoteLevel::Info,
+                    preview::Level::Warning => NoteLevel::Warning,
+                },
+                text: note.text,
+            })
+            .collect())
     }
 
     fn result(&self) -> Option<GameResult> {

@@ -1,12 +1,20 @@
-//! The board as SVG: the map drawn from the map data, the players' holdings, the action row, the
-//! special cards, the year's events, and the viewer's own planning board and hand.
+//! The board as SVG, in parts a client lays out for its screen: the map (provinces as regions of
+//! land with their borders, coast and sea routes), one panel per seat (the viewer's own first),
+//! and the table's parts (the calendar with this year's events, the action cards, the special
+//! cards, the viewer's planning board and hand, the draft, the result, the legend). Each part is
+//! a document with its own `viewBox`, sized to its content.
 //!
-//! The document shows only what its viewer may know (the same secrets as [`crate::view`]): other
-//! seats' plans and bids before they are revealed, face-down action cards, the order of the event
-//! and draft decks and the tower's contents never appear. The elements that answer the viewer's
-//! pending decision carry `data-choice`, `data-item` and `data-slot` (see the contract), and every
-//! text carries its catalogue key so the client can translate it.
+//! Sizes: the map is drawn about 1000 units wide and is shown about 860 px wide on a laptop, so no
+//! text of it is smaller than [`MIN_FONT`] units (11 px there); other parts are narrow enough to be
+//! shown at least at their own size.
+//!
+//! The documents show only what their viewer may know (the same secrets as [`crate::view`]):
+//! other seats' plans and bids before they are revealed, face-down action cards, the order of the
+//! event and draft decks and the tower's contents never appear. The elements that answer the
+//! viewer's pending decision carry `data-choice`, `data-item` and `data-slot` (see the contract),
+//! and every text carries its catalogue key so the client can translate it.
 
+pub mod shapes;
 mod svg;
 
 use std::fmt::Write as _;
@@ -17,21 +25,19 @@ use crate::data::{ActionKind, ProvinceId};
 use crate::state::{CardRef, Draft, Phase, Stage, State};
 use svg::{Icon, Svg, esc, icon, num, seat_symbol};
 
-/// The document's size.
-const WIDTH: f32 = 1600.0;
-const HEIGHT: f32 = 1300.0;
-/// The map area: map coordinates (about 1000 x 700 for the shipped maps) are scaled to fit it,
-/// at most by `MAX_SCALE` so the shipped maps keep their proportions with the disc size.
-const MAP_LEFT: f32 = 8.0;
-const MAP_TOP: f32 = 46.0;
-const MAP_WIDTH: f32 = 1162.0;
-const MAP_HEIGHT: f32 = 824.0;
-const MAX_SCALE: f32 = 1.2;
-/// The radius of a province's disc.
-const R: f32 = 32.0;
-/// Where the right-hand panel (players, special cards, events) begins.
-const PANEL_X: f32 = 1180.0;
-const PANEL_W: f32 = 410.0;
+/// The smallest font size of any text, in the units of its part.
+pub const MIN_FONT: f32 = 13.0;
+/// The map's drawing area (province positions are scaled into it) and the margin around it.
+const MAP_AREA_W: f32 = 900.0;
+const MAP_AREA_H: f32 = 620.0;
+const MAP_MARGIN: f32 = 50.0;
+/// How far a province's land reaches at least and at most from its position, and the width of a
+/// strait between provinces joined by sea.
+const LAND_MIN: f32 = 42.0;
+const LAND_MAX: f32 = 72.0;
+const STRAIT: f32 = 22.0;
+/// The width of the water between touching provinces that do not border each other.
+const NO_BORDER: f32 = 14.0;
 
 /// The seats' default colours (the Okabe-Ito palette the web client uses too), so the document
 /// looks right on its own.
@@ -42,10 +48,51 @@ const SEAT_COLOURS: [&str; 8] = [
 const INK: &str = "#1d1d1f";
 const PAPER: &str = "#fffdf8";
 const LINE: &str = "#7a6a55";
+const SEA: &str = "#c9dde6";
+const COAST: &str = "#4f7383";
+const CHOICE: &str = "#1a56db";
 
-/// The board as `viewer` sees it.
-pub fn render(state: &State, viewer: Viewer) -> String {
-    let english = Catalogue::from_toml(crate::CATALOGUE_EN).unwrap_or_default();
+/// Where a part belongs (the contract's part kinds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The map.
+    Map,
+    /// One seat's panel.
+    Seat(Seat),
+    /// Anything else on the table.
+    Table,
+}
+
+/// One part of the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// A stable id: `map`, `seat-2`, `actions`, ...
+    pub id: String,
+    /// Where it belongs.
+    pub kind: Kind,
+    /// Its heading, if any.
+    pub title: Option<Message>,
+    /// The SVG document.
+    pub svg: String,
+}
+
+fn part(id: &str, kind: Kind, title: Option<&str>, svg: String) -> Part {
+    Part {
+        id: id.into(),
+        kind,
+        title: title.map(Message::new),
+        svg,
+    }
+}
+
+/// The English catalogue, for the documents' fallback texts.
+fn english() -> Catalogue {
+    Catalogue::from_toml(crate::CATALOGUE_EN).unwrap_or_default()
+}
+
+/// The board as `viewer` sees it, in parts: the map first, then the seats (the viewer's own
+/// first), then the table's parts.
+pub fn parts(state: &State, viewer: Viewer) -> Vec<Part> {
     let decision = match viewer {
         Viewer::Seat(seat) => crate::decide::pending(state)
             .into_iter()
@@ -53,32 +100,114 @@ pub fn render(state: &State, viewer: Viewer) -> String {
         Viewer::Spectator => None,
     };
     let choices = Choices::of(decision.as_ref());
-    let mut doc = Svg::new(WIDTH, HEIGHT, english);
-    style(&mut doc);
-    header(&mut doc, state, decision.as_ref());
-    map(&mut doc, state, viewer, &choices);
-    players(&mut doc, state, viewer);
-    specials(&mut doc, state, &choices);
-    action_row(&mut doc, state);
-    events(&mut doc, state);
+    let mut out = vec![part("map", Kind::Map, None, map(state, viewer, &choices))];
+    let mut seats: Vec<Seat> = (0..state.seats).collect();
+    if let Viewer::Seat(own) = viewer {
+        seats.retain(|&s| s != own);
+        seats.insert(0, own);
+    }
+    for seat in seats {
+        out.push(part(
+            &format!("seat-{seat}"),
+            Kind::Seat(seat),
+            None,
+            seat_panel(state, seat, viewer),
+        ));
+    }
+    if let Some(result) = crate::final_result(state) {
+        out.push(part(
+            "result",
+            Kind::Table,
+            Some("render.final-result"),
+            final_result(&result),
+        ));
+    }
+    out.push(part(
+        "calendar",
+        Kind::Table,
+        Some("render.events"),
+        calendar(state, decision.as_ref()),
+    ));
     match (&state.draft, viewer) {
-        (Some(draft), _) if state.phase == Phase::Draft => {
-            draft_area(&mut doc, state, draft, viewer, &choices)
-        }
+        (Some(draft), _) if state.phase == Phase::Draft => out.push(part(
+            "draft",
+            Kind::Table,
+            Some("render.draft"),
+            draft_area(state, draft, viewer, &choices),
+        )),
         (_, Viewer::Seat(seat))
             if matches!(
                 state.phase,
                 Phase::Planning | Phase::Specials { .. } | Phase::Actions { .. }
             ) =>
         {
-            planning_board(&mut doc, state, seat, decision.as_ref())
+            out.push(part(
+                "planning",
+                Kind::Table,
+                Some("render.planning-board"),
+                planning_board(state, seat, decision.as_ref()),
+            ))
         }
         _ => {}
     }
-    if let Some(result) = crate::final_result(state) {
-        final_result(&mut doc, &result);
+    out.push(part(
+        "actions",
+        Kind::Table,
+        Some("render.action-row"),
+        action_row(state),
+    ));
+    out.push(part(
+        "specials",
+        Kind::Table,
+        Some("render.specials"),
+        specials(state, &choices),
+    ));
+    out.push(part("legend", Kind::Table, None, legend()));
+    out
+}
+
+/// The whole board as one document: the parts stacked, the map on top (for a single picture,
+/// such as a map's preview).
+pub fn render(state: &State, viewer: Viewer) -> String {
+    let parts = parts(state, viewer);
+    let sizes: Vec<(f32, f32)> = parts.iter().map(|p| view_box(&p.svg)).collect();
+    let width = sizes.iter().map(|s| s.0).fold(0.0, f32::max);
+    let height: f32 = sizes.iter().map(|s| s.1 + 10.0).sum();
+    let mut out = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="sans-serif">"#,
+        w = num(width),
+        h = num(height)
+    );
+    let mut y = 0.0;
+    for (part, (w, h)) in parts.iter().zip(sizes) {
+        let inner = part
+            .svg
+            .replacen("<svg ", &format!(r#"<svg x="0" y="{}" "#, num(y)), 1);
+        out.push_str(&inner);
+        let _ = w;
+        y += h + 10.0;
     }
-    doc.finish()
+    out.push_str("</svg>");
+    out
+}
+
+/// The width and height of a part's `viewBox`.
+pub fn view_box(svg: &str) -> (f32, f32) {
+    let Some(start) = svg.find(r#"viewBox=""#) else {
+        return (0.0, 0.0);
+    };
+    let rest = &svg[start + 9..];
+    let numbers: Vec<f32> = rest
+        .split('"')
+        .next()
+        .unwrap_or("")
+        .split(' ')
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    match numbers[..] {
+        [_, _, w, h] => (w, h),
+        _ => (0.0, 0.0),
+    }
 }
 
 /// The choices of the viewer's pending `choose` decision, by id.
@@ -106,7 +235,9 @@ impl Choices {
     }
 }
 
-fn style(doc: &mut Svg) {
+/// A new part: its style, its patterns and its background.
+fn begin(width: f32, height: f32, background: &str) -> Svg {
+    let mut doc = Svg::new(width, height, english());
     let mut css = String::new();
     for (seat, colour) in SEAT_COLOURS.iter().enumerate() {
         let _ = write!(
@@ -114,54 +245,20 @@ fn style(doc: &mut Svg) {
             ".seat-{seat}{{fill:{colour}}}.seat-stroke-{seat}{{stroke:{colour}}}"
         );
     }
-    css.push_str(".title{font-weight:700;font-size:15px}.small{font-size:10px}.label{font-size:11px;fill:#4a4033}");
+    css.push_str(".title{font-weight:700;font-size:16px}.label{font-size:13px;fill:#4a4033}.halo{paint-order:stroke;stroke:#fffdf8;stroke-width:3px;stroke-linejoin:round}");
     doc.raw(&format!("<style>{css}</style>"));
     doc.raw(&format!(
         r##"<defs><marker id="shogun-arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 Z" fill="{INK}"/></marker><pattern id="shogun-card-back" width="12" height="12" patternUnits="userSpaceOnUse"><rect width="12" height="12" fill="#2b3a55"/><path d="M0,6 L6,0 L12,6 L6,12 Z" fill="none" stroke="#4a5d82" stroke-width="1"/></pattern><pattern id="shogun-out-of-play" width="8" height="8" patternUnits="userSpaceOnUse"><rect width="8" height="8" fill="#dcd6c8"/><path d="M0,8 L8,0" stroke="#b3ab98" stroke-width="1.5"/></pattern></defs>"##
     ));
-    doc.raw(r##"<rect width="1600" height="1300" fill="#f4ecd8"/>"##);
+    doc.raw(&format!(
+        r#"<rect width="{}" height="{}" fill="{background}"/>"#,
+        num(width),
+        num(height)
+    ));
+    doc
 }
 
-/// The map coordinates of a province, scaled into the map area.
-fn at(state: &State, p: ProvinceId) -> (f32, f32) {
-    let (scale, dx, dy) = frame(state);
-    let province = &state.board.provinces[p];
-    (province.x * scale + dx, province.y * scale + dy)
-}
-
-/// The scale and offsets that fit every province's disc into the map area, centred, so a map
-/// with coordinates of any range is drawn whole.
-fn frame(state: &State) -> (f32, f32, f32) {
-    let provinces = &state.board.provinces;
-    let fold = |f: fn(&crate::data::Province) -> f32, pick: fn(f32, f32) -> f32, start: f32| {
-        provinces
-            .iter()
-            .map(f)
-            .filter(|v| v.is_finite())
-            .fold(start, pick)
-    };
-    let (min_x, max_x) = (
-        fold(|p| p.x, f32::min, f32::MAX),
-        fold(|p| p.x, f32::max, f32::MIN),
-    );
-    let (min_y, max_y) = (
-        fold(|p| p.y, f32::min, f32::MAX),
-        fold(|p| p.y, f32::max, f32::MIN),
-    );
-    if min_x > max_x || min_y > max_y {
-        return (1.0, MAP_LEFT, MAP_TOP);
-    }
-    let margin = R + 16.0;
-    let (span_x, span_y) = ((max_x - min_x).max(1.0), (max_y - min_y).max(1.0));
-    let scale = ((MAP_WIDTH - 2.0 * margin) / span_x)
-        .min((MAP_HEIGHT - 2.0 * margin) / span_y)
-        .min(MAX_SCALE);
-    let dx = MAP_LEFT + (MAP_WIDTH - span_x * scale) / 2.0 - min_x * scale;
-    let dy = MAP_TOP + (MAP_HEIGHT - span_y * scale) / 2.0 - min_y * scale;
-    (scale, dx, dy)
-}
-
-/// A region colour mixed with white, for the province discs.
+/// A region colour mixed with white, for the province fills.
 fn lighten(colour: &str, amount: f32) -> String {
     let hex = colour.trim_start_matches('#');
     if hex.len() != 6 {
@@ -177,75 +274,132 @@ fn lighten(colour: &str, amount: f32) -> String {
     )
 }
 
-fn header(doc: &mut Svg, state: &State, decision: Option<&PendingDecision>) {
-    let season = Message::new("render.year-season")
-        .number("year", state.year)
-        .key("season", crate::engine::season_key(state.season));
-    doc.text(20.0, 30.0, &season, r#"class="title""#);
-    let phase = match state.phase {
-        Phase::Draft => "render.phase-draft",
-        Phase::Planning => "render.phase-planning",
-        Phase::Specials { .. } => "render.phase-specials",
-        Phase::Actions { .. } => "render.phase-actions",
-        Phase::Winter { .. } => "render.phase-winter",
-        Phase::Over => "render.phase-over",
-    };
-    doc.text(
-        220.0,
-        30.0,
-        &Message::new(phase),
-        r##"class="title" fill="#4a4033""##,
-    );
-    if let Some(decision) = decision {
-        doc.text(
-            400.0,
-            30.0,
-            &decision.prompt,
-            r##"font-size="15" font-weight="700" fill="#8c1c13""##,
-        );
-        return;
-    }
-    if let Some(result) = crate::final_result(state) {
-        doc.text(
-            400.0,
-            30.0,
-            &result.summary,
-            r##"font-size="15" font-weight="700" fill="#8c1c13""##,
-        );
-        return;
-    }
-    let waiting: Vec<Seat> = crate::decide::pending(state)
+// ---------------------------------------------------------------------------------------------
+// The map
+
+/// How map coordinates become drawing coordinates, and the drawing's size.
+struct Frame {
+    scale: f32,
+    dx: f32,
+    dy: f32,
+    width: f32,
+    height: f32,
+}
+
+/// Scales the provinces' positions into the map's drawing area, so a map of any coordinate range
+/// is drawn about 1000 units wide.
+fn frame(state: &State) -> Frame {
+    let finite = |v: f32| if v.is_finite() { Some(v) } else { None };
+    let xs: Vec<f32> = state
+        .board
+        .provinces
         .iter()
-        .map(|d| d.seat)
+        .filter_map(|p| finite(p.x))
         .collect();
-    if waiting.is_empty() {
-        return;
-    }
-    doc.text(
-        400.0,
-        30.0,
-        &Message::new("render.waiting"),
-        r##"font-size="13" fill="#4a4033""##,
+    let ys: Vec<f32> = state
+        .board
+        .provinces
+        .iter()
+        .filter_map(|p| finite(p.y))
+        .collect();
+    let (min_x, max_x) = (
+        xs.iter().copied().fold(f32::MAX, f32::min),
+        xs.iter().copied().fold(f32::MIN, f32::max),
     );
-    for (i, &seat) in waiting.iter().enumerate() {
-        let x = 560.0 + i as f32 * 120.0;
-        doc.raw(&seat_symbol(
-            seat,
-            x,
-            25.0,
-            7.0,
-            &format!(r#"class="seat-{seat}" stroke="{INK}" stroke-width="1""#),
-        ));
-        doc.text(
-            x + 12.0,
-            30.0,
-            &Message::new("render.seat").seat("player", seat),
-            r#"font-size="13""#,
-        );
+    let (min_y, max_y) = (
+        ys.iter().copied().fold(f32::MAX, f32::min),
+        ys.iter().copied().fold(f32::MIN, f32::max),
+    );
+    if xs.is_empty() || ys.is_empty() {
+        return Frame {
+            scale: 1.0,
+            dx: MAP_MARGIN,
+            dy: MAP_MARGIN,
+            width: MAP_AREA_W + 2.0 * MAP_MARGIN,
+            height: MAP_AREA_H + 2.0 * MAP_MARGIN,
+        };
+    }
+    let (span_x, span_y) = ((max_x - min_x).max(1.0), (max_y - min_y).max(1.0));
+    let scale = (MAP_AREA_W / span_x).min(MAP_AREA_H / span_y);
+    Frame {
+        scale,
+        dx: MAP_MARGIN - min_x * scale,
+        dy: MAP_MARGIN - min_y * scale,
+        width: span_x * scale + 2.0 * MAP_MARGIN,
+        height: span_y * scale + 2.0 * MAP_MARGIN,
     }
 }
 
-/// The provinces an ongoing action or winter revolt is about: (from, to).
+/// Where a province is drawn.
+fn at(frame: &Frame, state: &State, p: ProvinceId) -> (f32, f32) {
+    let province = &state.board.provinces[p];
+    let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
+    (
+        finite(province.x) * frame.scale + frame.dx,
+        finite(province.y) * frame.scale + frame.dy,
+    )
+}
+
+/// The shape of every province in drawing coordinates: its own outline from the map file when it
+/// has one, otherwise generated from the positions (see [`shapes`]).
+fn province_shapes(state: &State, frame: &Frame) -> Vec<Vec<shapes::Point>> {
+    let board = &state.board;
+    let points: Vec<shapes::Point> = (0..board.provinces.len())
+        .map(|p| at(frame, state, p))
+        .collect();
+    let neighbours: Vec<Vec<usize>> = (0..board.provinces.len())
+        .map(|p| {
+            board
+                .neighbours(p)
+                .iter()
+                .copied()
+                .filter(|&q| !board.is_sea_route(p, q))
+                .collect()
+        })
+        .collect();
+    let radii = shapes::land_radii(&points, &neighbours, LAND_MIN, LAND_MAX);
+    let gap = |a: usize, b: usize| {
+        if board.is_sea_route(a, b) {
+            STRAIT
+        } else if board.neighbours(a).contains(&b) {
+            0.0
+        } else {
+            NO_BORDER
+        }
+    };
+    let cells = shapes::cells(&shapes::Sites {
+        points: &points,
+        radii: &radii,
+        gap: &gap,
+    });
+    let mut cells = cells;
+    for (p, cell) in cells.iter_mut().enumerate() {
+        if let Some(outline) = &board.provinces[p].outline {
+            *cell = outline
+                .iter()
+                .map(|&(x, y)| (x * frame.scale + frame.dx, y * frame.scale + frame.dy))
+                .collect();
+        }
+    }
+    cells
+}
+
+fn path(polygon: &[shapes::Point]) -> String {
+    let mut d = String::new();
+    for (i, (x, y)) in polygon.iter().enumerate() {
+        let _ = write!(
+            d,
+            "{}{},{}",
+            if i == 0 { "M" } else { "L" },
+            num(*x),
+            num(*y)
+        );
+    }
+    d.push('Z');
+    d
+}
+
+/// The province an ongoing action or winter revolt is about: (from, to).
 fn focus(state: &State) -> (Option<ProvinceId>, Option<ProvinceId>) {
     match &state.phase {
         Phase::Actions {
@@ -268,43 +422,103 @@ fn focus(state: &State) -> (Option<ProvinceId>, Option<ProvinceId>) {
     }
 }
 
-fn map(doc: &mut Svg, state: &State, viewer: Viewer, choices: &Choices) {
-    doc.raw(r##"<rect x="8" y="46" width="1162" height="824" rx="10" fill="#d4e4ea" stroke="#9fb8c2"/>"##);
-    // Region halos: one opaque disc per province in a translucent group, so a region reads as one
-    // tinted area.
-    for (r, region) in state.board.regions.iter().enumerate() {
-        let mut group = format!(r#"<g opacity="0.35" fill="{}">"#, esc(&region.colour));
-        for p in state.board.provinces_in_region(r) {
-            if state.in_play(p) {
-                let (x, y) = at(state, p);
-                let _ = write!(
-                    group,
-                    r#"<circle cx="{}" cy="{}" r="{}"/>"#,
-                    num(x),
-                    num(y),
-                    num(R + 14.0)
-                );
-            }
-        }
-        group.push_str("</g>");
-        doc.raw(&group);
+/// The choice id that picks province `p` in the viewer's decision: a target, a revolt, or in the
+/// draft the face-up card showing it.
+fn province_choice(state: &State, p: ProvinceId, choices: &Choices) -> String {
+    let direct = choices.attr(&format!("province:{}", state.board.provinces[p].id));
+    if !direct.is_empty() {
+        return direct;
     }
-    for (a, b) in state.board.edges() {
-        let (ax, ay) = at(state, a);
-        let (bx, by) = at(state, b);
-        let live = state.in_play(a) && state.in_play(b);
-        let style = match (state.board.is_sea_route(a, b), live) {
-            (true, true) => r##"stroke="#1f5f8b" stroke-width="3" stroke-dasharray="10 6""##,
-            (true, false) => r##"stroke="#9fb8c2" stroke-width="2" stroke-dasharray="10 6""##,
-            (false, true) => r##"stroke="#6b5b45" stroke-width="4""##,
-            (false, false) => r##"stroke="#b3ab98" stroke-width="2""##,
+    match (&state.draft, &state.phase) {
+        (Some(draft), Phase::Draft) => draft
+            .face_up
+            .iter()
+            .position(|&q| q == p)
+            .map(|i| choices.attr(&format!("face-up:{i}")))
+            .unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+fn map(state: &State, viewer: Viewer, choices: &Choices) -> String {
+    let frame = frame(state);
+    let mut doc = begin(frame.width, frame.height, SEA);
+    let cells = province_shapes(state, &frame);
+    let board = &state.board;
+    let region_colour = |p: ProvinceId| {
+        board
+            .regions
+            .get(board.provinces[p].region)
+            .map(|r| r.colour.as_str())
+            .unwrap_or("#999999")
+    };
+    // The coast: every shape's thick outline under all the fills, so it shows only towards the sea.
+    let mut coast = format!(
+        r#"<g id="coast" fill="{COAST}" stroke="{COAST}" stroke-width="5" stroke-linejoin="round">"#
+    );
+    for cell in cells.iter().filter(|c| c.len() >= 3) {
+        let _ = write!(coast, r#"<path d="{}"/>"#, path(cell));
+    }
+    coast.push_str("</g>");
+    doc.raw(&coast);
+    // The land, province by province, in its region's colour; borders are the shapes' edges.
+    for (p, cell) in cells.iter().enumerate() {
+        if cell.len() < 3 {
+            continue;
+        }
+        let fill = if state.in_play(p) {
+            lighten(region_colour(p), 0.55)
+        } else {
+            "url(#shogun-out-of-play)".to_string()
         };
         doc.raw(&format!(
-            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" {style} stroke-linecap="round"/>"#,
+            r##"<path id="land-{}" d="{}" fill="{fill}" stroke="#8a7d68" stroke-width="1.2" stroke-linejoin="round"/>"##,
+            esc(&board.provinces[p].id),
+            path(cell)
+        ));
+    }
+    let points: Vec<shapes::Point> = (0..board.provinces.len())
+        .map(|p| at(&frame, state, p))
+        .collect();
+    // Sea routes: dashed curves over the water between the two provinces.
+    for (a, b) in board.edges() {
+        if !board.is_sea_route(a, b) {
+            continue;
+        }
+        let ((ax, ay), (bx, by)) = (points[a], points[b]);
+        let (mx, my) = ((ax + bx) / 2.0, (ay + by) / 2.0);
+        let (dx, dy) = (bx - ax, by - ay);
+        // Bowed to the side with more water: the curve's middle furthest from every province.
+        let bow = 0.18;
+        let sides = [
+            (mx - dy * bow, my + dx * bow),
+            (mx + dy * bow, my - dx * bow),
+        ];
+        let clearance = |(cx, cy): (f32, f32)| {
+            let (qx, qy) = (
+                0.25 * ax + 0.5 * cx + 0.25 * bx,
+                0.25 * ay + 0.5 * cy + 0.25 * by,
+            );
+            points
+                .iter()
+                .map(|&(px, py)| (px - qx).powi(2) + (py - qy).powi(2))
+                .fold(f32::MAX, f32::min)
+        };
+        let (cx, cy) = if clearance(sides[1]) > clearance(sides[0]) {
+            sides[1]
+        } else {
+            sides[0]
+        };
+        let live = state.in_play(a) && state.in_play(b);
+        doc.raw(&format!(
+            r##"<path class="sea-route" d="M{},{} Q{},{} {},{}" fill="none" stroke="{}" stroke-width="3.5" stroke-dasharray="10 6" stroke-linecap="round"/>"##,
             num(ax),
             num(ay),
+            num(cx),
+            num(cy),
             num(bx),
-            num(by)
+            num(by),
+            if live { "#1f5f8b" } else { "#9fb8c2" }
         ));
     }
     let (from, to) = focus(state);
@@ -318,136 +532,125 @@ fn map(doc: &mut Svg, state: &State, viewer: Viewer, choices: &Choices) {
         }
         _ => None,
     };
-    for p in 0..state.board.provinces.len() {
-        province(doc, state, p, choices);
-    }
-    // Marks over every disc: the province an action starts from (or the card just claimed) in
-    // black, this winter's revolts in red.
-    for p in 0..state.board.provinces.len() {
-        let colour = if Some(p) == from || Some(p) == taken {
-            INK
+    for p in 0..board.provinces.len() {
+        let mark = if Some(p) == from || Some(p) == taken {
+            Some(INK)
         } else if revolting.contains(&p) {
-            "#8c1c13"
+            Some("#8c1c13")
         } else {
-            continue;
+            None
         };
-        let (x, y) = at(state, p);
-        doc.raw(&format!(
-            r#"<circle cx="{}" cy="{}" r="{}" fill="none" stroke="{colour}" stroke-width="4" pointer-events="none"/>"#,
-            num(x),
-            num(y),
-            num(R + 7.0)
-        ));
-    }
-    if !choices.attr("no-move").is_empty() {
-        let (x, y) = (PANEL_X, 6.0);
-        doc.raw(&format!(
-            r#"<g id="no-move" class="button"{}>"#,
-            choices.attr("no-move")
-        ));
-        doc.raw(&format!(
-            r##"<rect x="{}" y="{}" width="196" height="34" rx="8" fill="{PAPER}" stroke="#1a56db" stroke-width="3"/>"##,
-            num(x),
-            num(y)
-        ));
-        doc.text(
-            x + 98.0,
-            y + 23.0,
-            &Message::new("choice.no-move"),
-            r#"font-size="14" font-weight="700" text-anchor="middle""#,
-        );
-        doc.raw("</g>");
+        province(&mut doc, state, p, &cells[p], points[p], choices, mark);
     }
     if let (Some(from), Some(to)) = (from, to) {
-        let (ax, ay) = at(state, from);
-        let (bx, by) = at(state, to);
+        let ((ax, ay), (bx, by)) = (points[from], points[to]);
         let (dx, dy) = (bx - ax, by - ay);
         let len = (dx * dx + dy * dy).sqrt().max(1.0);
         let (ux, uy) = (dx / len, dy / len);
         doc.raw(&format!(
             r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{INK}" stroke-width="5" marker-end="url(#shogun-arrow)"/>"##,
-            num(ax + ux * (R + 4.0)),
-            num(ay + uy * (R + 4.0)),
-            num(bx - ux * (R + 6.0)),
-            num(by - uy * (R + 6.0))
+            num(ax + ux * 22.0),
+            num(ay + uy * 22.0),
+            num(bx - ux * 24.0),
+            num(by - uy * 24.0)
         ));
     }
-    legend(doc);
+    if !choices.attr("no-move").is_empty() {
+        let (x, y) = (frame.width - 210.0, 8.0);
+        doc.raw(&format!(
+            r#"<g id="no-move" class="button"{}>"#,
+            choices.attr("no-move")
+        ));
+        doc.raw(&format!(
+            r##"<rect x="{}" y="{}" width="200" height="34" rx="8" fill="{PAPER}" stroke="{CHOICE}" stroke-width="3"/>"##,
+            num(x),
+            num(y)
+        ));
+        doc.text(
+            x + 100.0,
+            y + 23.0,
+            &Message::new("choice.no-move"),
+            r#"font-size="15" font-weight="700" text-anchor="middle""#,
+        );
+        doc.raw("</g>");
+    }
+    doc.finish()
 }
 
-/// One province: disc in its region's colour, owner ring, name, armies, building spaces, tax and
-/// rice values, revolt markers.
-fn province(doc: &mut Svg, state: &State, p: ProvinceId, choices: &Choices) {
+/// One province: its land (a button when it answers the viewer's decision), the owner's edge,
+/// name, armies, building spaces, tax and rice values, revolt markers.
+fn province(
+    doc: &mut Svg,
+    state: &State,
+    p: ProvinceId,
+    cell: &[shapes::Point],
+    (x, y): (f32, f32),
+    choices: &Choices,
+    mark: Option<&str>,
+) {
     let info = &state.board.provinces[p];
     let here = &state.provinces[p];
-    let (x, y) = at(state, p);
-    let choice = choices.attr(&format!("province:{}", info.id));
+    let choice = province_choice(state, p, choices);
     doc.raw(&format!(
         r#"<g id="province-{}" class="province"{choice}>"#,
         esc(&info.id)
     ));
-    if !state.in_play(p) {
+    // The shape drawn again inside the group: what a click lands on, and the owner's edge.
+    let inset: Vec<shapes::Point> = cell
+        .iter()
+        .map(|&(cx, cy)| (x + (cx - x) * 0.9, y + (cy - y) * 0.9))
+        .collect();
+    if cell.len() >= 3 {
+        // A transparent fill, so a click anywhere on the province lands on its group.
+        let edge = match here.owner {
+            Some(owner) => format!(r#"class="seat-stroke-{owner}" stroke-width="4""#),
+            None => r#"stroke="none""#.to_string(),
+        };
         doc.raw(&format!(
-            r##"<circle cx="{}" cy="{}" r="{}" fill="url(#shogun-out-of-play)" stroke="#a39e92" stroke-dasharray="4 3"/>"##,
-            num(x),
-            num(y),
-            num(R)
+            r##"<path d="{}" fill="#ffffff" fill-opacity="0" {edge} stroke-linejoin="round"/>"##,
+            path(&inset)
         ));
+        if !choice.is_empty() {
+            let inner: Vec<shapes::Point> = cell
+                .iter()
+                .map(|&(cx, cy)| (x + (cx - x) * 0.78, y + (cy - y) * 0.78))
+                .collect();
+            doc.raw(&format!(
+                r##"<path d="{}" fill="#ffffff" fill-opacity="0.4" stroke="{CHOICE}" stroke-width="3.5" stroke-dasharray="8 4" stroke-linejoin="round"/>"##,
+                path(&inner)
+            ));
+        }
+    }
+    if let Some(colour) = mark {
+        doc.raw(&format!(
+            r#"<path d="{}" fill="none" stroke="{colour}" stroke-width="4" pointer-events="none"/>"#,
+            path(&inset)
+        ));
+    }
+    let in_play = state.in_play(p);
+    doc.text(
+        x,
+        y - 12.0,
+        &state.province_label(p),
+        &format!(
+            r#"class="halo" font-size="14" font-weight="700" text-anchor="middle"{}"#,
+            if in_play { "" } else { r##" fill="#6e6759""## }
+        ),
+    );
+    if !in_play {
         doc.text(
             x,
-            y - 4.0,
-            &state.province_label(p),
-            r##"font-size="10" text-anchor="middle" fill="#6e6759""##,
-        );
-        doc.text(
-            x,
-            y + 10.0,
+            y + 8.0,
             &Message::new("render.out-of-play"),
-            r##"font-size="8" text-anchor="middle" fill="#6e6759""##,
+            r##"class="halo" font-size="13" text-anchor="middle" fill="#6e6759""##,
         );
         doc.raw("</g>");
         return;
     }
-    let region = state
-        .board
-        .regions
-        .get(info.region)
-        .map(|r| r.colour.as_str())
-        .unwrap_or("#999999");
-    if !choice.is_empty() {
-        doc.raw(&format!(
-            r##"<circle cx="{}" cy="{}" r="{}" fill="#ffffff" fill-opacity="0.6" stroke="#1a56db" stroke-width="3" stroke-dasharray="7 4"/>"##,
-            num(x),
-            num(y),
-            num(R + 11.0)
-        ));
-    }
-    doc.raw(&format!(
-        r#"<circle cx="{}" cy="{}" r="{}" fill="{}" stroke="{}" stroke-width="2"/>"#,
-        num(x),
-        num(y),
-        num(R),
-        lighten(region, 0.6),
-        esc(region)
-    ));
-    if let Some(owner) = here.owner {
-        doc.raw(&format!(
-            r#"<circle cx="{}" cy="{}" r="{}" fill="none" class="seat-stroke-{owner}" stroke-width="5"/>"#,
-            num(x),
-            num(y),
-            num(R + 2.0)
-        ));
-    }
-    doc.text(
-        x,
-        y - 13.0,
-        &state.province_label(p),
-        r#"font-size="10" font-weight="700" text-anchor="middle""#,
-    );
     if here.armies > 0 || here.owner.is_some() {
-        army_badge(doc, here.owner, here.armies, x, y);
+        army_badge(doc, here.owner, here.armies, x - 13.0, y + 5.0);
     }
-    // Building spaces: built ones first, castle, temple, theatre.
+    // Building spaces to the right of the armies: built ones first.
     let built: Vec<Icon> = [
         (here.castle, Icon::Castle),
         (here.temple, Icon::Temple),
@@ -456,132 +659,95 @@ fn province(doc: &mut Svg, state: &State, p: ProvinceId, choices: &Choices) {
     .into_iter()
     .filter_map(|(b, i)| b.then_some(i))
     .collect();
-    let spaces = info.spaces.max(built.len() as u32);
-    let left = x - (spaces as f32 * 13.0 - 2.0) / 2.0;
-    for s in 0..spaces as usize {
-        let sx = left + s as f32 * 13.0;
-        let sy = y + 10.0;
+    let spaces = info.spaces.max(built.len() as u32) as usize;
+    for s in 0..spaces {
+        let (sx, sy) = (x + 8.0 + s as f32 * 11.0, y - 1.0);
         match built.get(s) {
             Some(&kind) => {
                 doc.raw(&format!(
-                    r#"<rect x="{}" y="{}" width="11" height="11" fill="{PAPER}" stroke="{INK}" stroke-width="0.8"/>"#,
+                    r#"<rect x="{}" y="{}" width="10" height="12" fill="{PAPER}" stroke="{INK}" stroke-width="0.8"/>"#,
                     num(sx),
                     num(sy)
                 ));
-                doc.raw(&icon(kind, sx + 5.5, sy + 5.5, 9.0));
+                doc.raw(&icon(kind, sx + 5.0, sy + 6.0, 9.0));
             }
             None => doc.raw(&format!(
-                r##"<rect x="{}" y="{}" width="11" height="11" fill="{PAPER}" fill-opacity="0.7" stroke="#6e6759" stroke-width="0.8" stroke-dasharray="2 1.5"/>"##,
+                r##"<rect x="{}" y="{}" width="10" height="12" fill="{PAPER}" fill-opacity="0.7" stroke="#6e6759" stroke-width="0.8" stroke-dasharray="2 1.5"/>"##,
                 num(sx),
                 num(sy)
             )),
         }
     }
-    // Tax (a coin) and rice (a green token) values at the lower corners.
+    // Tax (a coin) and rice (a green token) with their values, under the armies.
+    let row = y + 25.0;
     doc.raw(&format!(
-        r##"<circle cx="{}" cy="{}" r="7.5" fill="#e8c547" stroke="#8a6d0b"/>"##,
-        num(x - 25.0),
-        num(y + 22.0)
+        r##"<circle cx="{}" cy="{}" r="6" fill="#e8c547" stroke="#8a6d0b"/>"##,
+        num(x - 19.0),
+        num(row - 5.0)
     ));
     doc.number(
-        x - 25.0,
-        y + 25.5,
+        x - 10.0,
+        row,
         info.tax,
-        r#"font-size="10" font-weight="700" text-anchor="middle""#,
+        r#"class="halo" font-size="13" font-weight="700""#,
     );
     doc.raw(&format!(
-        r##"<rect x="{}" y="{}" width="15" height="15" rx="4" fill="#b9d98a" stroke="#5c7a29"/>"##,
-        num(x + 17.5),
-        num(y + 14.5)
+        r##"<rect x="{}" y="{}" width="11" height="11" rx="3" fill="#b9d98a" stroke="#5c7a29"/>"##,
+        num(x + 4.0),
+        num(row - 10.5)
     ));
     doc.number(
-        x + 25.0,
-        y + 25.5,
+        x + 17.0,
+        row,
         info.rice,
-        r#"font-size="10" font-weight="700" text-anchor="middle""#,
+        r#"class="halo" font-size="13" font-weight="700""#,
     );
     if here.revolts > 0 {
-        doc.raw(&icon(Icon::Revolt, x + 25.0, y - 24.0, 18.0));
+        doc.raw(&icon(Icon::Revolt, x + 30.0, row - 5.0, 16.0));
         doc.number(
-            x + 25.0,
-            y - 20.5,
+            x + 30.0,
+            row - 0.5,
             here.revolts,
-            r##"font-size="10" font-weight="700" text-anchor="middle" fill="#ffffff""##,
+            r##"font-size="13" font-weight="700" text-anchor="middle" fill="#ffffff""##,
         );
     }
     doc.raw("</g>");
 }
 
 /// The armies in a province: the owner's symbol and the count, on a white badge edged in the
-/// owner's colour.
+/// owner's colour, centred on (`x`, `y`).
 fn army_badge(doc: &mut Svg, owner: Option<Seat>, armies: u32, x: f32, y: f32) {
     let edge = match owner {
         Some(seat) => format!(r#"class="seat-stroke-{seat}""#),
         None => r##"stroke="#6e6759""##.to_string(),
     };
     doc.raw(&format!(
-        r#"<rect x="{}" y="{}" width="36" height="17" rx="4" fill="{PAPER}" {edge} stroke-width="2.5"/>"#,
-        num(x - 18.0),
-        num(y - 9.0)
+        r#"<rect x="{}" y="{}" width="38" height="19" rx="4" fill="{PAPER}" {edge} stroke-width="2.5"/>"#,
+        num(x - 19.0),
+        num(y - 10.0)
     ));
     if let Some(seat) = owner {
         doc.raw(&seat_symbol(
             seat,
-            x - 8.5,
+            x - 9.0,
             y - 0.5,
             5.5,
             &format!(r#"class="seat-{seat}" stroke="{INK}" stroke-width="0.8""#),
         ));
     }
     doc.number(
-        x + 6.0,
-        y + 4.5,
+        x + 7.0,
+        y + 5.0,
         armies,
-        r#"font-size="13" font-weight="700" text-anchor="middle""#,
+        r#"font-size="14" font-weight="700" text-anchor="middle""#,
     );
 }
 
-/// Explains the symbols, in the empty sea at the map's lower left.
-fn legend(doc: &mut Svg) {
-    let (x, y) = (20.0, 60.0);
-    doc.raw(&format!(
-        r##"<rect x="{}" y="{}" width="200" height="196" rx="6" fill="{PAPER}" fill-opacity="0.85" stroke="#9fb8c2"/>"##,
-        num(x),
-        num(y)
-    ));
-    let row = |i: usize| y + 20.0 + i as f32 * 22.0;
-    let symbols = [
-        format!(
-            r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#6b5b45" stroke-width="4"/>"##,
-            num(x + 8.0),
-            num(row(0)),
-            num(x + 32.0),
-            num(row(0))
-        ),
-        format!(
-            r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#1f5f8b" stroke-width="3" stroke-dasharray="7 4"/>"##,
-            num(x + 8.0),
-            num(row(1)),
-            num(x + 32.0),
-            num(row(1))
-        ),
-        icon(Icon::Castle, x + 20.0, row(2), 12.0),
-        icon(Icon::Temple, x + 20.0, row(3), 12.0),
-        icon(Icon::Theatre, x + 20.0, row(4), 12.0),
-        icon(Icon::Revolt, x + 20.0, row(5), 14.0),
-        format!(
-            r##"<circle cx="{}" cy="{}" r="7.5" fill="#e8c547" stroke="#8a6d0b"/>"##,
-            num(x + 20.0),
-            num(row(6))
-        ),
-        format!(
-            r##"<rect x="{}" y="{}" width="15" height="15" rx="4" fill="#b9d98a" stroke="#5c7a29"/>"##,
-            num(x + 12.5),
-            num(row(7) - 7.5)
-        ),
-    ];
+/// What the map's symbols mean.
+fn legend() -> String {
     let keys = [
         "render.legend-border",
+        "render.legend-water",
         "render.legend-sea",
         "render.castle",
         "render.temple",
@@ -590,180 +756,199 @@ fn legend(doc: &mut Svg) {
         "render.legend-tax",
         "render.legend-rice",
     ];
+    let row = |i: usize| 16.0 + i as f32 * 24.0;
+    let mut doc = begin(300.0, row(keys.len()), PAPER);
+    let symbols = [
+        format!(
+            r##"<rect x="8" y="{}" width="24" height="14" fill="#e8d9c0" stroke="#8a7d68" stroke-width="1.2"/>"##,
+            num(row(0) - 7.0)
+        ),
+        format!(
+            r##"<rect x="8" y="{}" width="24" height="14" fill="{SEA}" stroke="{COAST}" stroke-width="2"/>"##,
+            num(row(1) - 7.0)
+        ),
+        format!(
+            r##"<line x1="8" y1="{y}" x2="32" y2="{y}" stroke="#1f5f8b" stroke-width="3" stroke-dasharray="7 4"/>"##,
+            y = num(row(2))
+        ),
+        icon(Icon::Castle, 20.0, row(3), 12.0),
+        icon(Icon::Temple, 20.0, row(4), 12.0),
+        icon(Icon::Theatre, 20.0, row(5), 12.0),
+        icon(Icon::Revolt, 20.0, row(6), 14.0),
+        format!(
+            r##"<circle cx="20" cy="{}" r="7" fill="#e8c547" stroke="#8a6d0b"/>"##,
+            num(row(7))
+        ),
+        format!(
+            r##"<rect x="13" y="{}" width="14" height="14" rx="4" fill="#b9d98a" stroke="#5c7a29"/>"##,
+            num(row(8) - 7.0)
+        ),
+    ];
     for (i, (symbol, key)) in symbols.iter().zip(keys).enumerate() {
         doc.raw(symbol);
-        doc.text(
-            x + 40.0,
-            row(i) + 4.0,
-            &Message::new(key),
-            r#"font-size="11""#,
-        );
+        doc.text(40.0, row(i) + 5.0, &Message::new(key), r#"font-size="13""#);
     }
+    doc.finish()
 }
 
-fn players(doc: &mut Svg, state: &State, viewer: Viewer) {
-    let cards = state.board.cards();
-    let height = 112.0;
-    for seat in 0..state.seats {
-        let player = &state.players[seat as usize];
-        let top = 50.0 + seat as f32 * (height + 6.0);
-        let x = PANEL_X;
-        let own = viewer.is(seat);
-        doc.raw(&format!(
-            r#"<g id="seat-{seat}"><rect x="{}" y="{}" width="{}" height="{}" rx="6" fill="{PAPER}" stroke="{}" stroke-width="{}"/>"#,
-            num(x),
-            num(top),
-            num(PANEL_W),
-            num(height),
-            if own { INK } else { "#c8bfa8" },
-            if own { 2.5 } else { 1.0 }
-        ));
-        doc.raw(&format!(
-            r#"<rect x="{}" y="{}" width="10" height="{}" rx="3" class="seat-{seat}"/>"#,
-            num(x),
-            num(top),
-            num(height)
-        ));
-        doc.raw(&seat_symbol(
-            seat,
-            x + 28.0,
-            top + 20.0,
-            9.0,
-            &format!(r#"class="seat-{seat}" stroke="{INK}" stroke-width="1""#),
-        ));
-        doc.text(
-            x + 44.0,
-            top + 26.0,
-            &Message::new("render.seat").seat("player", seat),
-            r#"font-size="16" font-weight="700""#,
-        );
-        if own {
-            doc.text(
-                x + PANEL_W - 10.0,
-                top + 26.0,
-                &Message::new("render.you"),
-                r##"font-size="12" text-anchor="end" fill="#8c1c13""##,
-            );
-        }
-        // Holdings, one icon and number each.
-        let stats = [
-            (Message::new("render.chests"), player.chests),
-            (Message::new("render.rice"), player.rice),
-            (Message::new("render.vp"), player.vp),
-            (
-                Message::new("render.province-cards"),
-                state.provinces_of(seat).len() as u32,
-            ),
-            (Message::new("render.supply"), player.supply),
-        ];
-        for (i, (label, value)) in stats.iter().enumerate() {
-            let sx = x + 20.0 + i as f32 * 78.0;
-            doc.text(sx, top + 44.0, label, r#"class="label""#);
-            doc.number(sx, top + 63.0, value, r#"font-size="17" font-weight="700""#);
-        }
-        doc.text(
-            x + 20.0,
-            top + 82.0,
-            &Message::new("render.tower-tray")
-                .number("tower", player.in_tower)
-                .number("tray", player.tray),
-            r#"class="label""#,
-        );
-        if let Some(position) = state.turn_order.iter().position(|&s| s == seat)
-            && matches!(state.phase, Phase::Actions { .. } | Phase::Winter { .. })
-        {
-            doc.text(
-                x + 230.0,
-                top + 82.0,
-                &Message::new("render.turn").number("position", position as i64 + 1),
-                r#"font-size="11" font-weight="700""#,
-            );
-        }
-        if let Some(special) = state.special_of(seat) {
-            doc.text(
-                x + 20.0,
-                top + 102.0,
-                &Message::new(cards.specials[special].name.clone()),
-                r##"font-size="11" fill="#1f5f8b""##,
-            );
-        }
-        let status = match (&state.phase, &state.plans[seat as usize]) {
-            (Phase::Planning, Some(_)) => Some(Message::new("render.planned")),
-            (Phase::Planning, None) => Some(Message::new("render.planning")),
-            (_, Some(plan)) if state.bids_revealed => Some(match plan.bid {
-                Some(CardRef::Chest(v)) => Message::new("render.bid-chests").number("chests", v),
-                Some(CardRef::Province(p)) => {
-                    Message::new("render.bid-province").arg("province", state.province_arg(p))
-                }
-                None => Message::new("render.bid-none"),
-            }),
-            _ => None,
-        };
-        if let Some(status) = status {
-            doc.text(
-                x + PANEL_W - 10.0,
-                top + 102.0,
-                &status,
-                r#"font-size="11" text-anchor="end""#,
-            );
-        }
-        doc.raw("</g>");
-    }
-}
+// ---------------------------------------------------------------------------------------------
+// The seats
 
-fn specials(doc: &mut Svg, state: &State, choices: &Choices) {
+const PANEL_W: f32 = 380.0;
+const PANEL_H: f32 = 124.0;
+
+fn seat_panel(state: &State, seat: Seat, viewer: Viewer) -> String {
     let cards = state.board.cards();
-    let top = 50.0 + 5.0 * 118.0 + 16.0;
+    let player = &state.players[seat as usize];
+    let own = viewer.is(seat);
+    let mut doc = begin(PANEL_W, PANEL_H, PAPER);
+    doc.raw(&format!(
+        r#"<g id="seat-{seat}"><rect x="1" y="1" width="{}" height="{}" rx="6" fill="{PAPER}" stroke="{}" stroke-width="{}"/>"#,
+        num(PANEL_W - 2.0),
+        num(PANEL_H - 2.0),
+        if own { INK } else { "#c8bfa8" },
+        if own { 2.5 } else { 1.0 }
+    ));
+    doc.raw(&format!(
+        r#"<rect x="1" y="1" width="10" height="{}" rx="3" class="seat-{seat}"/>"#,
+        num(PANEL_H - 2.0)
+    ));
+    doc.raw(&seat_symbol(
+        seat,
+        28.0,
+        20.0,
+        9.0,
+        &format!(r#"class="seat-{seat}" stroke="{INK}" stroke-width="1""#),
+    ));
     doc.text(
-        PANEL_X,
-        top,
-        &Message::new("render.specials"),
-        r#"class="title""#,
+        44.0,
+        26.0,
+        &Message::new("render.seat").seat("player", seat),
+        r#"font-size="17" font-weight="700""#,
     );
+    if own {
+        doc.text(
+            PANEL_W - 10.0,
+            26.0,
+            &Message::new("render.you"),
+            r##"font-size="13" text-anchor="end" fill="#8c1c13""##,
+        );
+    }
+    let stats = [
+        (Icon::Chest, player.chests, "render.chests"),
+        (Icon::Rice, player.rice, "render.rice"),
+        (Icon::Castle, player.vp, "render.vp"),
+        (
+            Icon::Theatre,
+            state.provinces_of(seat).len() as u32,
+            "render.province-cards",
+        ),
+        (Icon::Armies, player.supply, "render.supply"),
+    ];
+    for (i, (_icon, value, key)) in stats.iter().enumerate() {
+        let sx = 20.0 + i as f32 * 72.0;
+        doc.text(sx, 46.0, &Message::new(*key), r#"class="label""#);
+        doc.number(sx, 66.0, value, r#"font-size="18" font-weight="700""#);
+    }
+    doc.text(
+        20.0,
+        88.0,
+        &Message::new("render.tower-tray")
+            .number("tower", player.in_tower)
+            .number("tray", player.tray),
+        r#"class="label""#,
+    );
+    if let Some(position) = state.turn_order.iter().position(|&s| s == seat)
+        && matches!(state.phase, Phase::Actions { .. } | Phase::Winter { .. })
+    {
+        doc.text(
+            PANEL_W - 10.0,
+            88.0,
+            &Message::new("render.turn").number("position", position as i64 + 1),
+            r#"font-size="13" font-weight="700" text-anchor="end""#,
+        );
+    }
+    if let Some(special) = state.special_of(seat) {
+        doc.text(
+            20.0,
+            110.0,
+            &Message::new(cards.specials[special].name.clone()),
+            r##"font-size="13" fill="#1f5f8b""##,
+        );
+    }
+    let status = match (&state.phase, &state.plans[seat as usize]) {
+        (Phase::Planning, Some(_)) => Some(Message::new("render.planned")),
+        (Phase::Planning, None) => Some(Message::new("render.planning")),
+        (_, Some(plan)) if state.bids_revealed => Some(match plan.bid {
+            Some(CardRef::Chest(v)) => Message::new("render.bid-chests").number("chests", v),
+            Some(CardRef::Province(p)) => {
+                Message::new("render.bid-province").arg("province", state.province_arg(p))
+            }
+            None => Message::new("render.bid-none"),
+        }),
+        _ => None,
+    };
+    if let Some(status) = status {
+        doc.text(
+            PANEL_W - 10.0,
+            110.0,
+            &status,
+            r#"font-size="13" text-anchor="end""#,
+        );
+    }
+    doc.raw("</g>");
+    doc.finish()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table
+
+fn specials(state: &State, choices: &Choices) -> String {
+    let cards = state.board.cards();
+    let spaces = state.special_layout.len();
+    let mut doc = begin(PANEL_W, spaces as f32 * 42.0 + 4.0, PAPER);
     for (space, &special) in state.special_layout.iter().enumerate() {
-        let y = top + 10.0 + space as f32 * 40.0;
+        let y = 2.0 + space as f32 * 42.0;
         let choice = choices.attr(&format!("space:{}", space + 1));
         doc.raw(&format!(
             r#"<g id="special-{}" class="special"{choice}>"#,
             space + 1
         ));
         doc.raw(&format!(
-            r#"<rect x="{}" y="{}" width="{}" height="34" rx="5" fill="{}" stroke="{}" stroke-width="{}"/>"#,
-            num(PANEL_X),
+            r#"<rect x="1" y="{}" width="{}" height="36" rx="5" fill="{PAPER}" stroke="{}" stroke-width="{}"/>"#,
             num(y),
-            num(PANEL_W),
-            PAPER,
-            if choice.is_empty() { "#c8bfa8" } else { "#1a56db" },
+            num(PANEL_W - 2.0),
+            if choice.is_empty() { "#c8bfa8" } else { CHOICE },
             if choice.is_empty() { 1.0 } else { 3.0 }
         ));
         doc.raw(&format!(
-            r##"<circle cx="{}" cy="{}" r="11" fill="#4a4033"/>"##,
-            num(PANEL_X + 18.0),
-            num(y + 17.0)
+            r##"<circle cx="19" cy="{}" r="11" fill="#4a4033"/>"##,
+            num(y + 18.0)
         ));
         doc.number(
-            PANEL_X + 18.0,
-            y + 21.5,
+            19.0,
+            y + 23.0,
             space + 1,
-            r##"font-size="12" font-weight="700" fill="#ffffff" text-anchor="middle""##,
+            r##"font-size="13" font-weight="700" fill="#ffffff" text-anchor="middle""##,
         );
         doc.text(
-            PANEL_X + 38.0,
-            y + 22.0,
+            38.0,
+            y + 23.0,
             &Message::new(cards.specials[special].name.clone()),
-            r#"font-size="12""#,
+            r#"font-size="13""#,
         );
         if let Some(Some(holder)) = state.special_holder.get(space) {
             doc.raw(&seat_symbol(
                 *holder,
-                PANEL_X + PANEL_W - 20.0,
-                y + 17.0,
+                PANEL_W - 20.0,
+                y + 18.0,
                 9.0,
                 &format!(r#"class="seat-{holder}" stroke="{INK}" stroke-width="1""#),
             ));
         }
         doc.raw("</g>");
     }
+    doc.finish()
 }
 
 /// The icon of an action card.
@@ -779,25 +964,39 @@ fn action_icon(kind: ActionKind) -> Icon {
     }
 }
 
-/// The action row: the cards in the order they are carried out, face up or face down, and
-/// under each card already played, what every seat had placed on it.
-fn action_row(doc: &mut Svg, state: &State) {
+/// The short label of an action card (`action-short.<id>`), sized to fit a card in every
+/// language: see [`CARD_W`] and the catalogue test.
+pub fn short_label(card_name: &str) -> Message {
+    Message::new(card_name.replacen("action.", "action-short.", 1))
+}
+
+/// The width of an action card and the font size of its label: a label of
+/// `(CARD_W - 8) / (0.6 * CARD_FONT)` characters fits.
+pub const CARD_W: f32 = 112.0;
+/// See [`CARD_W`].
+pub const CARD_FONT: f32 = 13.0;
+
+/// The action row: the cards in the order they are carried out (two rows of five), face up or
+/// face down, and under each card already played, what every seat had placed on it.
+fn action_row(state: &State) -> String {
     let cards = state.board.cards();
-    let top = 890.0;
-    doc.text(
-        20.0,
-        top + 10.0,
-        &Message::new("render.action-row"),
-        r#"class="title""#,
-    );
     let played = crate::view::actions_played(state);
     let current = match state.phase {
         Phase::Actions { step, .. } => Some(step),
         _ => None,
     };
+    let per_row = 5;
+    let lines = if played > 0 { state.seats as f32 } else { 0.0 };
+    let card_h = 90.0 + lines * 17.0;
+    let rows = state.action_layout.len().div_ceil(per_row);
+    let mut doc = begin(
+        per_row as f32 * (CARD_W + 6.0) + 4.0,
+        rows as f32 * (card_h + 8.0) + 2.0,
+        "#f4ecd8",
+    );
     for (position, &action) in state.action_layout.iter().enumerate() {
-        let x = 20.0 + position as f32 * 114.0;
-        let y = top + 20.0;
+        let x = 2.0 + (position % per_row) as f32 * (CARD_W + 6.0);
+        let y = 2.0 + (position / per_row) as f32 * (card_h + 8.0);
         let face_up = position < state.actions_revealed.max(played);
         doc.raw(&format!(
             r#"<g id="action-row-{}" class="action-card">"#,
@@ -811,41 +1010,49 @@ fn action_row(doc: &mut Svg, state: &State) {
                 (LINE, 1.2)
             };
             doc.raw(&format!(
-                r#"<rect x="{}" y="{}" width="108" height="96" rx="6" fill="{PAPER}" stroke="{}" stroke-width="{}"/>"#,
+                r#"<rect x="{}" y="{}" width="{}" height="84" rx="6" fill="{PAPER}" stroke="{}" stroke-width="{}"><title>{}</title></rect>"#,
                 num(x),
                 num(y),
+                num(CARD_W),
                 stroke.0,
-                stroke.1
+                stroke.1,
+                esc(&card.name)
             ));
-            doc.raw(&icon(action_icon(card.kind), x + 54.0, y + 42.0, 30.0));
+            doc.raw(&icon(
+                action_icon(card.kind),
+                x + CARD_W / 2.0,
+                y + 38.0,
+                28.0,
+            ));
             if card.cost > 0 {
-                doc.raw(&icon(Icon::Chest, x + 79.0, y + 15.0, 14.0));
+                doc.raw(&icon(Icon::Chest, x + CARD_W - 30.0, y + 15.0, 14.0));
                 doc.number(
-                    x + 100.0,
-                    y + 21.0,
+                    x + CARD_W - 8.0,
+                    y + 20.0,
                     card.cost,
-                    r#"font-size="11" font-weight="700" text-anchor="end""#,
+                    r#"font-size="13" font-weight="700" text-anchor="end""#,
                 );
             }
             doc.text(
-                x + 54.0,
-                y + 84.0,
-                &Message::new(card.name.clone()),
-                r#"font-size="9.5" text-anchor="middle""#,
+                x + CARD_W / 2.0,
+                y + 74.0,
+                &short_label(&card.name),
+                &format!(r#"font-size="{}" text-anchor="middle""#, num(CARD_FONT)),
             );
         } else {
             doc.raw(&format!(
-                r##"<rect x="{}" y="{}" width="108" height="96" rx="6" fill="url(#shogun-card-back)" stroke="#1d2638" stroke-width="1.2"/><circle cx="{}" cy="{}" r="20" fill="none" stroke="#c9b27c" stroke-width="2"/>"##,
+                r##"<rect x="{}" y="{}" width="{}" height="84" rx="6" fill="url(#shogun-card-back)" stroke="#1d2638" stroke-width="1.2"/><circle cx="{}" cy="{}" r="18" fill="none" stroke="#c9b27c" stroke-width="2"/>"##,
                 num(x),
                 num(y),
-                num(x + 54.0),
-                num(y + 48.0)
+                num(CARD_W),
+                num(x + CARD_W / 2.0),
+                num(y + 40.0)
             ));
             doc.text(
-                x + 54.0,
-                y + 84.0,
+                x + CARD_W / 2.0,
+                y + 76.0,
                 &Message::new("render.face-down"),
-                r##"font-size="9.5" text-anchor="middle" fill="#e8dcc0""##,
+                r##"font-size="13" text-anchor="middle" fill="#e8dcc0""##,
             );
         }
         doc.raw(&format!(
@@ -855,9 +1062,9 @@ fn action_row(doc: &mut Svg, state: &State) {
         ));
         doc.number(
             x + 14.0,
-            y + 18.0,
+            y + 18.5,
             position + 1,
-            r##"font-size="11" font-weight="700" fill="#ffffff" text-anchor="middle""##,
+            r##"font-size="13" font-weight="700" fill="#ffffff" text-anchor="middle""##,
         );
         // Once a card has been played, everyone's placements on it are public.
         if position < played {
@@ -869,20 +1076,21 @@ fn action_row(doc: &mut Svg, state: &State) {
                 else {
                     continue;
                 };
-                let ly = y + 112.0 + line * 14.0;
+                let ly = y + 100.0 + line * 17.0;
                 doc.raw(&seat_symbol(
                     seat,
                     x + 6.0,
-                    ly - 4.0,
-                    4.5,
+                    ly - 5.0,
+                    5.0,
                     &format!(r#"class="seat-{seat}" stroke="{INK}" stroke-width="0.6""#),
                 ));
-                card_name(doc, state, card, x + 14.0, ly, r#"font-size="10""#);
+                card_name(&mut doc, state, card, x + 14.0, ly, r#"font-size="13""#);
                 line += 1.0;
             }
         }
         doc.raw("</g>");
     }
+    doc.finish()
 }
 
 /// The name of a card placed in a plan: a province's name or a war chest card's value.
@@ -896,36 +1104,88 @@ fn card_name(doc: &mut Svg, state: &State, card: CardRef, x: f32, y: f32, attrs:
     }
 }
 
-/// This season's event and the year's face-up events with their winter rice loss.
-fn events(doc: &mut Svg, state: &State) {
+/// The width of the calendar: an event's name of 75 characters fits at 13 units.
+pub const CALENDAR_W: f32 = 600.0;
+
+/// The calendar: year, season and phase, then this season's event and the year's face-up events
+/// with their winter rice loss, the event deck and the farmers in the tray.
+fn calendar(state: &State, decision: Option<&PendingDecision>) -> String {
     let cards = state.board.cards();
-    let top = 890.0;
+    let width = CALENDAR_W;
+    let events = usize::from(state.current_event.is_some()) + state.year_events.len();
+    let mut doc = begin(width, 86.0 + events as f32 * 42.0 + 26.0, PAPER);
+    let season = Message::new("render.year-season")
+        .number("year", state.year)
+        .key("season", crate::engine::season_key(state.season));
+    doc.text(4.0, 20.0, &season, r#"class="title""#);
+    let phase = match state.phase {
+        Phase::Draft => "render.phase-draft",
+        Phase::Planning => "render.phase-planning",
+        Phase::Specials { .. } => "render.phase-specials",
+        Phase::Actions { .. } => "render.phase-actions",
+        Phase::Winter { .. } => "render.phase-winter",
+        Phase::Over => "render.phase-over",
+    };
     doc.text(
-        PANEL_X,
-        top + 10.0,
-        &Message::new("render.events"),
-        r#"class="title""#,
+        width - 4.0,
+        20.0,
+        &Message::new(phase),
+        r##"class="title" fill="#4a4033" text-anchor="end""##,
     );
-    let mut y = top + 20.0;
+    let status = match (decision, crate::final_result(state)) {
+        (Some(decision), _) => Some(decision.prompt.clone()),
+        (None, Some(result)) => Some(result.summary),
+        _ => None,
+    };
+    if let Some(status) = status {
+        doc.text(
+            4.0,
+            44.0,
+            &status,
+            r##"font-size="14" font-weight="700" fill="#8c1c13""##,
+        );
+    } else {
+        let waiting: Vec<Seat> = crate::decide::pending(state)
+            .iter()
+            .map(|d| d.seat)
+            .collect();
+        if !waiting.is_empty() {
+            doc.text(
+                4.0,
+                44.0,
+                &Message::new("render.waiting"),
+                r#"font-size="14""#,
+            );
+            for (i, &seat) in waiting.iter().enumerate() {
+                doc.raw(&seat_symbol(
+                    seat,
+                    150.0 + i as f32 * 26.0,
+                    39.0,
+                    8.0,
+                    &format!(r#"class="seat-{seat}" stroke="{INK}" stroke-width="1""#),
+                ));
+            }
+        }
+    }
+    let mut y = 60.0;
+    let winter = matches!(state.phase, Phase::Winter { .. } | Phase::Over);
     let mut row = |doc: &mut Svg, event: usize, current: bool| {
         let card = &cards.events[event];
         doc.raw(&format!(
-            r#"<rect x="{}" y="{}" width="{}" height="32" rx="5" fill="{}" stroke="{}" stroke-width="{}"/>"#,
-            num(PANEL_X),
+            r#"<rect x="1" y="{}" width="{}" height="38" rx="5" fill="{}" stroke="{}" stroke-width="{}"/>"#,
             num(y),
-            num(PANEL_W),
+            num(width - 2.0),
             if current { "#fbeed0" } else { PAPER },
             if current { "#8c1c13" } else { "#c8bfa8" },
             if current { 2.5 } else { 1.0 }
         ));
         doc.text(
-            PANEL_X + 8.0,
-            y + 13.0,
+            8.0,
+            y + 16.0,
             &Message::new(card.name.clone()),
-            r#"font-size="10.5""#,
+            r#"font-size="13""#,
         );
         // After autumn the one event left is the winter card: its rice loss is no longer an if.
-        let winter = matches!(state.phase, Phase::Winter { .. } | Phase::Over);
         let note = if current {
             Message::new("render.this-season").number("rice", card.winter_rice_loss)
         } else if winter {
@@ -933,32 +1193,28 @@ fn events(doc: &mut Svg, state: &State) {
         } else {
             Message::new("render.winter-loss").number("rice", card.winter_rice_loss)
         };
-        doc.text(
-            PANEL_X + 8.0,
-            y + 27.0,
-            &note,
-            r##"class="small" fill="#4a4033""##,
-        );
-        y += 36.0;
+        doc.text(8.0, y + 32.0, &note, r##"font-size="13" fill="#4a4033""##);
+        y += 42.0;
     };
     if let Some(event) = state.current_event {
-        row(doc, event, true);
+        row(&mut doc, event, true);
     }
     for &event in &state.year_events {
-        row(doc, event, false);
+        row(&mut doc, event, false);
     }
     doc.text(
-        PANEL_X,
-        y + 14.0,
+        4.0,
+        y + 18.0,
         &Message::new("render.event-deck").number("cards", state.event_deck.len() as i64),
         r#"class="label""#,
     );
     doc.text(
-        PANEL_X + 200.0,
-        y + 14.0,
+        width / 2.0,
+        y + 18.0,
         &Message::new("render.tray-farmers").number("farmers", state.tray_farmers),
         r#"class="label""#,
     );
+    doc.finish()
 }
 
 /// A province card: region stripe and name.
@@ -978,11 +1234,11 @@ fn province_card(
         .map(|r| r.colour.as_str())
         .unwrap_or("#999999");
     doc.raw(&format!(
-        r#"<rect x="{}" y="{}" width="{}" height="40" rx="4" fill="{PAPER}" stroke="{}" stroke-width="{}"/><rect x="{}" y="{}" width="{}" height="9" rx="2" fill="{}"/>"#,
+        r#"<rect x="{}" y="{}" width="{}" height="42" rx="4" fill="{PAPER}" stroke="{}" stroke-width="{}"/><rect x="{}" y="{}" width="{}" height="9" rx="2" fill="{}"/>"#,
         num(x),
         num(y),
         num(w),
-        if highlight { "#1a56db" } else { LINE },
+        if highlight { CHOICE } else { LINE },
         if highlight { 3.0 } else { 1.0 },
         num(x + 2.0),
         num(y + 2.0),
@@ -991,155 +1247,177 @@ fn province_card(
     ));
     doc.text(
         x + w / 2.0,
-        y + 29.0,
+        y + 31.0,
         &state.province_label(p),
-        r#"font-size="10.5" font-weight="700" text-anchor="middle""#,
+        r#"font-size="13" font-weight="700" text-anchor="middle""#,
     );
 }
 
 /// A war chest card.
 fn chest_card(doc: &mut Svg, value: u32, x: f32, y: f32) {
     doc.raw(&format!(
-        r##"<rect x="{}" y="{}" width="52" height="40" rx="4" fill="#f3e2b3" stroke="{LINE}"/>"##,
+        r##"<rect x="{}" y="{}" width="52" height="42" rx="4" fill="#f3e2b3" stroke="{LINE}"/>"##,
         num(x),
         num(y)
     ));
-    doc.raw(&icon(Icon::Chest, x + 16.0, y + 20.0, 16.0));
+    doc.raw(&icon(Icon::Chest, x + 16.0, y + 21.0, 16.0));
     doc.number(
         x + 38.0,
-        y + 26.0,
+        y + 27.0,
         value,
-        r#"font-size="16" font-weight="700" text-anchor="middle""#,
+        r#"font-size="17" font-weight="700" text-anchor="middle""#,
     );
 }
 
+/// The width of a province card in the hand: the longest printed-board name at 13 units.
+const HAND_CARD_W: f32 = 100.0;
+
 /// The viewer's planning board (ten action spaces and the bid space) and hand. While the plan is
 /// asked for, spaces carry `data-slot` and cards `data-item`; afterwards the plan is shown.
-fn planning_board(doc: &mut Svg, state: &State, seat: Seat, decision: Option<&PendingDecision>) {
+fn planning_board(state: &State, seat: Seat, decision: Option<&PendingDecision>) -> String {
     let cards = state.board.cards();
     let assign = match decision.map(|d| &d.kind) {
         Some(DecisionKind::Assign(assign)) => Some(assign),
         _ => None,
     };
     let plan = state.plans[seat as usize].as_ref();
-    let top = 1100.0;
-    doc.text(
-        20.0,
-        top + 8.0,
-        &Message::new("render.planning-board"),
-        r#"class="title""#,
-    );
+    let per_row = 6;
+    let spaces = cards.actions.len() + 1;
+    let space_w = CARD_W;
+    let space_h = 76.0;
+    let rows = spaces.div_ceil(per_row);
+    let width = per_row as f32 * (space_w + 6.0) + 4.0;
+    let hand_top = rows as f32 * (space_h + 6.0) + 10.0;
+    let hand_rows = assign.map_or(0, |a| {
+        let mut x = 0.0;
+        let mut rows = 1;
+        for item in &a.items {
+            let w = if item.id.starts_with("province:") {
+                HAND_CARD_W
+            } else {
+                52.0
+            };
+            if x + w > width - 4.0 {
+                rows += 1;
+                x = 0.0;
+            }
+            x += w + 6.0;
+        }
+        rows
+    });
+    let height = hand_top
+        + if hand_rows > 0 {
+            24.0 + hand_rows as f32 * 48.0
+        } else {
+            0.0
+        };
+    let mut doc = begin(width, height, "#f4ecd8");
     let slot_index = |id: &str| -> String {
         assign
             .and_then(|a| a.slots.iter().position(|s| s.id == id))
             .map(|i| format!(r#" data-slot="{i}""#))
             .unwrap_or_default()
     };
-    let spaces = cards.actions.len() + 1;
-    let width = ((1150.0 - 6.0 * spaces as f32) / spaces as f32).min(98.0);
     for space in 0..spaces {
-        let x = 20.0 + space as f32 * (width + 6.0);
-        let y = top + 16.0;
+        let x = 2.0 + (space % per_row) as f32 * (space_w + 6.0);
+        let y = 2.0 + (space / per_row) as f32 * (space_h + 6.0);
         let (id, label, placed) = if space < cards.actions.len() {
             let card = &cards.actions[space];
             (
                 format!("action:{}", card.id),
-                Message::new(card.name.clone()),
+                short_label(&card.name),
                 plan.and_then(|p| p.actions[space]),
             )
         } else {
             (
                 "bid".to_string(),
-                Message::new("slot.bid"),
+                Message::new("slot.bid-short"),
                 plan.and_then(|p| p.bid),
             )
         };
         let slot = slot_index(&id);
         doc.raw(&format!(r#"<g class="plan-space"{slot}>"#));
         doc.raw(&format!(
-            r#"<rect x="{}" y="{}" width="{}" height="70" rx="5" fill="{}" stroke="{LINE}" stroke-dasharray="{}"/>"#,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" rx="5" fill="{}" stroke="{LINE}" stroke-dasharray="{}"/>"#,
             num(x),
             num(y),
-            num(width),
+            num(space_w),
+            num(space_h),
             if id == "bid" { "#efe2c4" } else { "#ece3cf" },
             if slot.is_empty() { "none" } else { "5 3" }
         ));
         doc.text(
-            x + width / 2.0,
-            y + 12.0,
+            x + space_w / 2.0,
+            y + 16.0,
             &label,
-            r#"font-size="8.5" text-anchor="middle""#,
+            &format!(r#"font-size="{}" text-anchor="middle""#, num(CARD_FONT)),
         );
         match placed {
             Some(CardRef::Province(p)) => {
-                province_card(doc, state, p, x + 4.0, y + 22.0, width - 8.0, false)
+                province_card(&mut doc, state, p, x + 4.0, y + 26.0, space_w - 8.0, false)
             }
-            Some(CardRef::Chest(v)) => chest_card(doc, v, x + (width - 52.0) / 2.0, y + 22.0),
+            Some(CardRef::Chest(v)) => {
+                chest_card(&mut doc, v, x + (space_w - 52.0) / 2.0, y + 26.0)
+            }
             None => {
                 let kind = cards.actions.get(space).map(|c| action_icon(c.kind));
                 if let Some(kind) = kind {
                     doc.raw(&format!(
                         r#"<g opacity="0.35">{}</g>"#,
-                        icon(kind, x + width / 2.0, y + 42.0, 22.0)
+                        icon(kind, x + space_w / 2.0, y + 48.0, 22.0)
                     ));
                 }
             }
         }
         doc.raw("</g>");
     }
-    let Some(assign) = assign else { return };
-    doc.text(
-        20.0,
-        top + 104.0,
-        &Message::new("render.hand"),
-        r#"class="title""#,
-    );
-    let (mut x, mut y) = (20.0, top + 112.0);
-    for (index, item) in assign.items.iter().enumerate() {
-        let card = if let Some(id) = item.id.strip_prefix("province:") {
-            state.board.province_by_id(id).map(CardRef::Province)
-        } else {
-            item.id
-                .strip_prefix("chest:")
-                .and_then(|v| v.parse().ok())
-                .map(CardRef::Chest)
-        };
-        let Some(card) = card else { continue };
-        let w = match card {
-            CardRef::Province(_) => 86.0,
-            CardRef::Chest(_) => 52.0,
-        };
-        if x + w > 1160.0 {
-            x = 20.0;
-            y += 46.0;
+    if let Some(assign) = assign {
+        doc.text(
+            2.0,
+            hand_top + 14.0,
+            &Message::new("render.hand"),
+            r#"class="title""#,
+        );
+        let (mut x, mut y) = (2.0, hand_top + 22.0);
+        for (index, item) in assign.items.iter().enumerate() {
+            let card = if let Some(id) = item.id.strip_prefix("province:") {
+                state.board.province_by_id(id).map(CardRef::Province)
+            } else {
+                item.id
+                    .strip_prefix("chest:")
+                    .and_then(|v| v.parse().ok())
+                    .map(CardRef::Chest)
+            };
+            let Some(card) = card else { continue };
+            let w = match card {
+                CardRef::Province(_) => HAND_CARD_W,
+                CardRef::Chest(_) => 52.0,
+            };
+            if x + w > width - 4.0 {
+                x = 2.0;
+                y += 48.0;
+            }
+            doc.raw(&format!(r#"<g class="hand-card" data-item="{index}">"#));
+            match card {
+                CardRef::Province(p) => province_card(&mut doc, state, p, x, y, w, false),
+                CardRef::Chest(v) => chest_card(&mut doc, v, x, y),
+            }
+            doc.raw("</g>");
+            x += w + 6.0;
         }
-        doc.raw(&format!(r#"<g class="hand-card" data-item="{index}">"#));
-        match card {
-            CardRef::Province(p) => province_card(doc, state, p, x, y, w, false),
-            CardRef::Chest(v) => chest_card(doc, v, x, y),
-        }
-        doc.raw("</g>");
-        x += w + 6.0;
     }
+    doc.finish()
 }
 
-/// The claiming draft: the face-up cards, the deck (its size only) and every seat's countryside
-/// groups still to place.
 /// The placings of a finished game, best first, with the war chests that break ties.
-fn final_result(doc: &mut Svg, result: &sdk::GameResult) {
-    let top = 1100.0;
-    doc.text(
-        20.0,
-        top + 8.0,
-        &Message::new("render.final-result"),
-        r#"class="title""#,
-    );
+fn final_result(result: &sdk::GameResult) -> String {
+    let mut doc = begin(PANEL_W, 12.0 + result.placings.len() as f32 * 30.0, PAPER);
     for (i, placing) in result.placings.iter().enumerate() {
-        let y = top + 36.0 + i as f32 * 30.0;
+        let y = 24.0 + i as f32 * 30.0;
         let seat = placing.seat;
         doc.raw(&seat_symbol(
             seat,
-            30.0,
+            14.0,
             y - 5.0,
             8.0,
             &format!(r#"class="seat-{seat}" stroke="{INK}" stroke-width="1""#),
@@ -1150,53 +1428,54 @@ fn final_result(doc: &mut Svg, result: &sdk::GameResult) {
             .seat("player", seat)
             .number("vp", placing.score)
             .number("chests", chests);
-        doc.text(46.0, y, &line, r#"font-size="15""#);
+        doc.text(30.0, y, &line, r#"font-size="15""#);
     }
+    doc.finish()
 }
 
-fn draft_area(doc: &mut Svg, state: &State, draft: &Draft, viewer: Viewer, choices: &Choices) {
-    let top = 1100.0;
-    doc.text(
-        20.0,
-        top + 8.0,
-        &Message::new("render.draft"),
-        r#"class="title""#,
-    );
-    let y = top + 20.0;
+/// The claiming draft: the face-up cards, the deck (its size only) and every seat's countryside
+/// groups still to place.
+fn draft_area(state: &State, draft: &Draft, viewer: Viewer, choices: &Choices) -> String {
+    let groups_w = draft.groups.iter().map(Vec::len).max().unwrap_or(0) as f32 * 32.0 + 30.0;
+    let width = (2.0f32 * 130.0 + 160.0).max(groups_w) + 4.0;
+    let height = 76.0 + state.seats as f32 * 34.0;
+    let mut doc = begin(width, height, "#f4ecd8");
+    let y = 4.0;
     for (i, &p) in draft.face_up.iter().enumerate() {
-        let x = 20.0 + i as f32 * 130.0;
+        let x = 2.0 + i as f32 * 130.0;
         let choice = choices.attr(&format!("face-up:{i}"));
         doc.raw(&format!(r#"<g class="draft-card"{choice}>"#));
-        province_card(doc, state, p, x, y, 120.0, !choice.is_empty());
+        province_card(&mut doc, state, p, x, y, 120.0, !choice.is_empty());
         doc.raw("</g>");
     }
-    let deck_x = 20.0 + 2.0 * 130.0;
+    let deck_x = 2.0 + 2.0 * 130.0;
     let choice = choices.attr("blind");
     doc.raw(&format!(r#"<g class="draft-deck"{choice}>"#));
     doc.raw(&format!(
-        r##"<rect x="{}" y="{}" width="80" height="40" rx="4" fill="url(#shogun-card-back)" stroke="{}" stroke-width="{}"/>"##,
+        r##"<rect x="{}" y="{}" width="80" height="42" rx="4" fill="url(#shogun-card-back)" stroke="{}" stroke-width="{}"><title>{}</title></rect>"##,
         num(deck_x),
         num(y),
-        if choice.is_empty() { "#1d2638" } else { "#1a56db" },
-        if choice.is_empty() { 1.0 } else { 3.0 }
+        if choice.is_empty() { "#1d2638" } else { CHOICE },
+        if choice.is_empty() { 1.0 } else { 3.0 },
+        draft.deck.len()
     ));
     doc.number(
         deck_x + 40.0,
-        y + 26.0,
+        y + 27.0,
         draft.deck.len(),
-        r##"font-size="15" font-weight="700" fill="#ffffff" text-anchor="middle""##,
+        r##"font-size="16" font-weight="700" fill="#ffffff" text-anchor="middle""##,
     );
     doc.raw("</g>");
     doc.text(
-        deck_x,
-        y + 56.0,
+        deck_x + 86.0,
+        y + 26.0,
         &Message::new("render.deck"),
         r#"class="label""#,
     );
     let drafter = crate::engine::drafter(draft, state.seats);
     for seat in 0..state.seats {
-        let x = 420.0;
-        let gy = y - 6.0 + seat as f32 * 34.0;
+        let x = 16.0;
+        let gy = 56.0 + seat as f32 * 34.0;
         doc.raw(&seat_symbol(
             seat,
             x,
@@ -1213,7 +1492,7 @@ fn draft_area(doc: &mut Svg, state: &State, draft: &Draft, viewer: Viewer, choic
         }
         let groups = draft.groups.get(seat as usize).cloned().unwrap_or_default();
         for (i, &armies) in groups.iter().enumerate() {
-            let gx = x + 20.0 + i as f32 * 30.0;
+            let gx = x + 20.0 + i as f32 * 32.0;
             let choice = if viewer.is(seat) {
                 choices.attr(&format!("group:{armies}"))
             } else {
@@ -1221,18 +1500,19 @@ fn draft_area(doc: &mut Svg, state: &State, draft: &Draft, viewer: Viewer, choic
             };
             doc.raw(&format!(r#"<g class="draft-group"{choice}>"#));
             doc.raw(&format!(
-                r#"<rect x="{}" y="{}" width="26" height="26" rx="4" fill="{PAPER}" class="seat-stroke-{seat}" stroke-width="{}"/>"#,
+                r#"<rect x="{}" y="{}" width="28" height="28" rx="4" fill="{PAPER}" class="seat-stroke-{seat}" stroke-width="{}"/>"#,
                 num(gx),
-                num(gy + 1.0),
+                num(gy),
                 if choice.is_empty() { 2.0 } else { 4.0 }
             ));
             doc.number(
-                gx + 13.0,
+                gx + 14.0,
                 gy + 19.0,
                 armies,
-                r#"font-size="13" font-weight="700" text-anchor="middle""#,
+                r#"font-size="14" font-weight="700" text-anchor="middle""#,
             );
             doc.raw("</g>");
         }
     }
+    doc.finish()
 }

@@ -273,6 +273,20 @@ pub struct State {
     pub phase: Phase,
     /// Every scoring line so far, both winters.
     pub score_lines: Vec<ScoreLine>,
+    /// The revolts of the winter being played, for its summary (emptied when a year starts).
+    #[serde(default)]
+    pub winter_revolts: Vec<RevoltOutcome>,
+}
+
+/// How one revolt ended, kept for the winter's summary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RevoltOutcome {
+    /// Where.
+    pub province: ProvinceId,
+    /// Whose province it was.
+    pub owner: Seat,
+    /// Whether the owner kept it.
+    pub kept: bool,
 }
 
 impl State {

@@ -583,3 +583,27 @@ fn a_map_for_another_ruleset_is_an_error() {
         )],
     );
 }
+
+#[test]
+fn a_province_may_carry_its_outline_and_a_broken_one_is_an_error() {
+    let tiny = fixture("tiny");
+    let at = tiny.find("[[province]]").expect("a province");
+    let line_end = at + tiny[at..].find('\n').unwrap() + 1;
+    let with = |outline: &str| format!("{}{outline}\n{}", &tiny[..line_end], &tiny[line_end..]);
+    let good = with("outline = [[0, 0], [40, 0], [40, 30], [0, 30]]");
+    let board = board(&good);
+    assert_eq!(
+        board.provinces[0].outline,
+        Some(vec![(0.0, 0.0), (40.0, 0.0), (40.0, 30.0), (0.0, 30.0)])
+    );
+    assert_eq!(board.provinces[1].outline, None);
+    let bad = with("outline = [[0, 0], [40, 0]]");
+    let diagnostics = validate_map(&bad);
+    let found = errors(&diagnostics);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].text.contains("`outline` needs at least 3 points"),
+        "{found:?}"
+    );
+    assert!(found[0].line > 0);
+}

@@ -17,6 +17,17 @@ use shogun::{Shogun, ShogunGame};
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
+/// The whole board as one document (every part stacked), for tests about what it shows.
+trait WholeBoard {
+    fn board(&self, viewer: Viewer) -> String;
+}
+
+impl WholeBoard for ShogunGame {
+    fn board(&self, viewer: Viewer) -> String {
+        shogun::render::render(&self.state, viewer)
+    }
+}
+
 fn setup(seats: u32) -> Setup {
     Setup {
         map: SUN_MAP.into(),
@@ -101,17 +112,9 @@ fn catalogue(language: &str) -> BTreeMap<String, String> {
         .collect()
 }
 
-/// The `{name}` placeholders of a template.
+/// The `{name}` placeholders of a template, plurals included.
 fn placeholders(template: &str) -> BTreeSet<String> {
-    let mut names = BTreeSet::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('}') else { break };
-        names.insert(after[..close].to_string());
-        rest = &after[close + 1..];
-    }
-    names
+    shogun::plural::placeholders(template)
 }
 
 /// Values of an attribute over all elements of a document.
@@ -220,7 +223,7 @@ fn every_render_of_a_whole_game_is_a_self_contained_translatable_svg() {
             if phases.insert(phase.clone()) || steps % 25 == 0 {
                 for viewer in viewers(seats) {
                     check_document(
-                        &game.render(viewer),
+                        &game.board(viewer),
                         &english,
                         &format!("{seats} seats, step {steps}, {phase}, {viewer:?}"),
                     );
@@ -237,7 +240,7 @@ fn every_render_of_a_whole_game_is_a_self_contained_translatable_svg() {
         }
         assert!(game.state.is_over(), "the random game ends");
         // The finished board lists every seat's placing.
-        let placings = attribute_values(&game.render(Viewer::Spectator), "data-msg")
+        let placings = attribute_values(&game.board(Viewer::Spectator), "data-msg")
             .into_iter()
             .filter(|k| k == "render.placing")
             .count();
@@ -257,7 +260,7 @@ fn every_render_of_a_whole_game_is_a_self_contained_translatable_svg() {
 #[test]
 fn provinces_are_grouped_under_their_ids_and_owners_carry_seat_classes_and_symbols() {
     let (game, _table) = planning_game(3);
-    let svg = game.render(Viewer::Spectator);
+    let svg = game.board(Viewer::Spectator);
     let doc = roxmltree::Document::parse(&svg).expect("XML");
     for (p, info) in game.state.board.provinces.iter().enumerate() {
         let id = format!("province-{}", info.id);
@@ -335,7 +338,7 @@ fn planning_draws_one_item_per_card_in_hand_and_one_slot_per_space() {
         let DecisionKind::Assign(assign) = decision_of(&game, seat).kind else {
             panic!("planning is an assign decision")
         };
-        let svg = game.render(Viewer::Seat(seat));
+        let svg = game.board(Viewer::Seat(seat));
         let items = indices(&svg, "data-item");
         let slots = indices(&svg, "data-slot");
         assert_eq!(
@@ -355,7 +358,7 @@ fn planning_draws_one_item_per_card_in_hand_and_one_slot_per_space() {
             "planning offers no choice"
         );
     }
-    let spectator = game.render(Viewer::Spectator);
+    let spectator = game.board(Viewer::Spectator);
     assert!(
         indices(&spectator, "data-item").is_empty() && indices(&spectator, "data-slot").is_empty()
     );
@@ -367,7 +370,7 @@ fn the_slot_of_each_space_is_the_space_the_decision_names() {
     let DecisionKind::Assign(assign) = decision_of(&game, 0).kind else {
         panic!("assign")
     };
-    let svg = game.render(Viewer::Seat(0));
+    let svg = game.board(Viewer::Seat(0));
     let doc = roxmltree::Document::parse(&svg).expect("XML");
     for (index, slot) in assign.slots.iter().enumerate() {
         let node = doc
@@ -378,10 +381,14 @@ fn the_slot_of_each_space_is_the_space_the_decision_names() {
             .descendants()
             .filter_map(|n| n.attribute("data-msg"))
             .collect();
+        // The board shows each space's short label (it must fit a card in every language).
+        let short = match slot.label.key.as_str() {
+            "slot.bid" => "slot.bid-short".to_string(),
+            key => shogun::render::short_label(key).key,
+        };
         assert!(
-            labels.contains(&slot.label.key.as_str()),
-            "slot {index} should be labelled {}: {labels:?}",
-            slot.label.key
+            labels.contains(&short.as_str()),
+            "slot {index} should be labelled {short}: {labels:?}"
         );
     }
     for (index, item) in assign.items.iter().enumerate() {
@@ -410,7 +417,7 @@ fn target_province_choices_are_the_provinces_on_the_map() {
         panic!("a target is a choose decision")
     };
     assert!(!choose.choices.is_empty());
-    let svg = game.render(Viewer::Seat(0));
+    let svg = game.board(Viewer::Seat(0));
     let doc = roxmltree::Document::parse(&svg).expect("XML");
     for (index, choice) in choose.choices.iter().enumerate() {
         let province = choice
@@ -435,7 +442,7 @@ fn target_province_choices_are_the_provinces_on_the_map() {
     // Nobody else is asked: their boards offer nothing.
     for viewer in [Viewer::Seat(1), Viewer::Spectator] {
         assert!(
-            indices(&game.render(viewer), "data-choice").is_empty(),
+            indices(&game.board(viewer), "data-choice").is_empty(),
             "{viewer:?}"
         );
     }
@@ -447,7 +454,7 @@ fn a_move_is_chosen_or_declined_on_the_board() {
     let DecisionKind::Choose(choose) = decision_of(&game, 0).kind else {
         panic!("choose")
     };
-    let svg = game.render(Viewer::Seat(0));
+    let svg = game.board(Viewer::Seat(0));
     let doc = roxmltree::Document::parse(&svg).expect("XML");
     for (index, choice) in choose.choices.iter().enumerate() {
         let element = match choice.id.strip_prefix("province:") {
@@ -485,7 +492,7 @@ fn special_cards_and_draft_picks_are_chosen_on_the_board() {
     let DecisionKind::Choose(choose) = &decision.kind else {
         panic!("choose")
     };
-    let svg = game.render(Viewer::Seat(decision.seat));
+    let svg = game.board(Viewer::Seat(decision.seat));
     let doc = roxmltree::Document::parse(&svg).expect("XML");
     for (index, choice) in choose.choices.iter().enumerate() {
         let space = choice.id.strip_prefix("space:").expect("a special space");
@@ -505,7 +512,7 @@ fn special_cards_and_draft_picks_are_chosen_on_the_board() {
     let DecisionKind::Choose(choose) = &decision.kind else {
         panic!("choose")
     };
-    let svg = game.render(Viewer::Seat(decision.seat));
+    let svg = game.board(Viewer::Seat(decision.seat));
     assert_eq!(
         indices(&svg, "data-choice").len(),
         choose.choices.len(),
@@ -585,17 +592,14 @@ fn other_seats_and_spectators_never_see_a_plan_or_a_bid() {
         Viewer::Spectator,
     ] {
         assert_eq!(
-            first.render(viewer),
-            second.render(viewer),
+            first.board(viewer),
+            second.board(viewer),
             "{viewer:?} can tell the plans apart"
         );
     }
     // Seat 0 sees its own plan: the distinctive card sits on the first space of its board.
-    assert_ne!(
-        first.render(Viewer::Seat(0)),
-        second.render(Viewer::Seat(0))
-    );
-    let svg = first.render(Viewer::Seat(0));
+    assert_ne!(first.board(Viewer::Seat(0)), second.board(Viewer::Seat(0)));
+    let svg = first.board(Viewer::Seat(0));
     let doc = roxmltree::Document::parse(&svg).expect("XML");
     let spaces: Vec<_> = doc
         .descendants()
@@ -610,7 +614,7 @@ fn other_seats_and_spectators_never_see_a_plan_or_a_bid() {
         "seat 0's own plan is shown: {first_space:?}"
     );
     // The spectator's board shows no planning board at all.
-    let spectator = first.render(Viewer::Spectator);
+    let spectator = first.board(Viewer::Spectator);
     assert!(!spectator.contains("plan-space"));
 }
 
@@ -619,7 +623,7 @@ fn bids_show_once_revealed() {
     let (game, _table) = position_game(4, "bids");
     // Every plan was given, so the bids are open and the specials are being chosen.
     assert!(game.state.bids_revealed);
-    let svg = game.render(Viewer::Spectator);
+    let svg = game.board(Viewer::Spectator);
     let keys = attribute_values(&svg, "data-msg");
     assert!(
         keys.iter().any(|k| k == "render.bid-province"),
@@ -647,11 +651,11 @@ fn face_down_action_cards_do_not_reveal_their_identity() {
     let mut rotated = game.clone();
     rotated.state.action_layout[revealed..].rotate_left(1);
     for viewer in viewers(4) {
-        assert_eq!(game.render(viewer), swapped.render(viewer), "{viewer:?}");
-        assert_eq!(game.render(viewer), rotated.render(viewer), "{viewer:?}");
+        assert_eq!(game.board(viewer), swapped.board(viewer), "{viewer:?}");
+        assert_eq!(game.board(viewer), rotated.board(viewer), "{viewer:?}");
     }
     // The face-up cards are named in the row, in their order; face-down ones are not named.
-    let svg = game.render(Viewer::Spectator);
+    let svg = game.board(Viewer::Spectator);
     let doc = roxmltree::Document::parse(&svg).expect("XML");
     let cards = game.state.board.cards();
     for (position, &action) in game.state.action_layout.iter().enumerate() {
@@ -665,7 +669,8 @@ fn face_down_action_cards_do_not_reveal_their_identity() {
             .filter_map(|n| n.attribute("data-msg"))
             .collect();
         if position < revealed {
-            assert_eq!(keys, vec![cards.actions[action].name.as_str()], "{id}");
+            let short = shogun::render::short_label(&cards.actions[action].name).key;
+            assert_eq!(keys, vec![short.as_str()], "{id}");
         } else {
             assert_eq!(keys, vec!["render.face-down"], "{id}");
         }
@@ -676,7 +681,7 @@ fn face_down_action_cards_do_not_reveal_their_identity() {
 fn placements_on_played_action_cards_become_public() {
     let (game, _table) = position_game(4, "battle_farmers_defend");
     // Battle/Move A is being played; seat 0 put Kai on it.
-    let svg = game.render(Viewer::Spectator);
+    let svg = game.board(Viewer::Spectator);
     let doc = roxmltree::Document::parse(&svg).expect("XML");
     let node = doc
         .descendants()
@@ -781,7 +786,7 @@ fn regression_an_authored_map_showed_catalogue_keys_for_its_province_names() {
     let names: BTreeSet<&str> = board.provinces.iter().map(|p| p.name.as_str()).collect();
 
     // (1) The board names every province by the map's name, never by a raw key.
-    let svg = game.render(Viewer::Spectator);
+    let svg = game.board(Viewer::Spectator);
     check_document(&svg, &english, "five isles, spectator");
     assert!(svg.contains(">Windgate<"), "Windgate is not named");
     let doc = roxmltree::Document::parse(&svg).expect("XML");
@@ -889,7 +894,7 @@ fn regression_an_authored_map_showed_catalogue_keys_for_its_province_names() {
     // (3) The printed board keeps its catalogue keys, so every language translates its names.
     let mut table = seeded(43);
     let printed = game_on(SUN_MAP, Vec::new(), &mut table);
-    let svg = printed.render(Viewer::Spectator);
+    let svg = printed.board(Viewer::Spectator);
     assert!(svg.contains(r#"data-msg="province.aki""#));
     assert!(!svg.contains(r#"data-msg="name""#));
     let decision = printed.pending().remove(0);
@@ -908,6 +913,158 @@ fn regression_an_authored_map_showed_catalogue_keys_for_its_province_names() {
             ),
             "{:?}",
             choice.label
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sizes
+
+/// The font size of a text element: its own attribute or its class's.
+fn font_size(node: roxmltree::Node) -> f32 {
+    if let Some(size) = node.attribute("font-size") {
+        return size.parse().expect("a number");
+    }
+    match node.attribute("class").unwrap_or("") {
+        c if c.split(' ').any(|c| c == "title") => 16.0,
+        c if c.split(' ').any(|c| c == "label") => 13.0,
+        _ => panic!("a text without a size: {node:?}"),
+    }
+}
+
+#[test]
+fn no_text_of_the_map_is_smaller_than_11_px_at_1280x800_and_no_part_is_smaller_than_13_units() {
+    // At 1280x800 the map part fills about 860 x 700 px; its viewBox is scaled to fit.
+    let five_isles = include_str!("../../../maps/shogun/examples/five-isles.toml");
+    for (map, seed) in [
+        (SUN_MAP, 21),
+        (shogun::data::MOON_MAP, 22),
+        (five_isles, 23),
+    ] {
+        let mut table = seeded(seed);
+        let mut game = Shogun::create(
+            &Setup {
+                map: map.into(),
+                options: Vec::new(),
+                seats: 4,
+            },
+            &default_options(),
+            &mut table,
+        )
+        .expect("a game");
+        let mut step = 0;
+        loop {
+            if step % 40 == 0 || game.state.is_over() {
+                check_sizes(&game);
+            }
+            let pending = game.pending();
+            let Some(decision) = pending.first() else {
+                break;
+            };
+            let action = random_action(&decision.kind, &mut table);
+            game.apply(decision.seat, &action, &mut table)
+                .expect("accepted");
+            step += 1;
+        }
+    }
+}
+
+fn check_sizes(game: &ShogunGame) {
+    for viewer in viewers(game.state.seats) {
+        for part in shogun::render::parts(&game.state, viewer) {
+            let (w, h) = shogun::render::view_box(&part.svg);
+            let doc = roxmltree::Document::parse(&part.svg).expect("XML");
+            for text in doc.descendants().filter(|n| n.has_tag_name("text")) {
+                let size = font_size(text);
+                assert!(
+                    size >= shogun::render::MIN_FONT,
+                    "{}: {size} in {text:?}",
+                    part.id
+                );
+                if part.kind == shogun::render::Kind::Map {
+                    let scale = (860.0 / w).min(700.0 / h);
+                    assert!(
+                        size * scale >= 11.0,
+                        "{w}x{h}: {size} units is {} px",
+                        size * scale
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_board_comes_in_parts_the_map_first_and_the_viewers_own_panel_first_of_the_seats() {
+    let english = catalogue("en");
+    let (game, _table) = planning_game(4);
+    for viewer in viewers(4) {
+        let parts = game.render(viewer);
+        assert_eq!(parts[0].id, "map");
+        assert_eq!(parts[0].kind, sdk::PartKind::Map);
+        let seats: Vec<u32> = parts
+            .iter()
+            .filter_map(|p| match p.kind {
+                sdk::PartKind::Seat(seat) => Some(seat),
+                _ => None,
+            })
+            .collect();
+        match viewer {
+            Viewer::Seat(own) => {
+                assert_eq!(seats[0], own);
+                assert_eq!(seats.len(), 4);
+            }
+            Viewer::Spectator => assert_eq!(seats, vec![0, 1, 2, 3]),
+        }
+        let ids: BTreeSet<&str> = parts.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids.len(), parts.len(), "ids are distinct");
+        for part in &parts {
+            check_document(
+                &part.svg,
+                &english,
+                &format!("{viewer:?}, part {}", part.id),
+            );
+            let (w, h) = shogun::render::view_box(&part.svg);
+            assert!(w > 0.0 && h > 0.0 && w <= 1100.0, "{}: {w} x {h}", part.id);
+            if let Some(title) = &part.title {
+                assert!(english.contains_key(&title.key), "{}", title.key);
+            }
+        }
+        // Only the planning seat's own board shows its hand and slots.
+        let planning = parts.iter().find(|p| p.id == "planning");
+        assert_eq!(
+            planning.is_some(),
+            matches!(viewer, Viewer::Seat(_)),
+            "{viewer:?}"
+        );
+    }
+}
+
+#[test]
+fn the_drafts_face_up_cards_can_be_picked_on_the_map() {
+    let mut table = seeded(31);
+    let game = new_game(4, &mut table);
+    let decision = game.pending().remove(0);
+    let DecisionKind::Choose(choose) = &decision.kind else {
+        panic!("the draft asks a choice");
+    };
+    let map = &game.render(Viewer::Seat(decision.seat))[0].svg;
+    let doc = roxmltree::Document::parse(map).expect("XML");
+    let draft = game.state.draft.as_ref().expect("the draft");
+    for (i, &p) in draft.face_up.iter().enumerate() {
+        let index = choose
+            .choices
+            .iter()
+            .position(|c| c.id == format!("face-up:{i}"))
+            .expect("a face-up choice");
+        let id = format!("province-{}", game.state.board.provinces[p].id);
+        let group = doc
+            .descendants()
+            .find(|n| n.attribute("id") == Some(id.as_str()))
+            .expect("the province on the map");
+        assert_eq!(
+            group.attribute("data-choice"),
+            Some(index.to_string().as_str())
         );
     }
 }

@@ -203,12 +203,12 @@ fn run(seats: u32, map: &str, games: u64) {
     }
     // The random games reach every kind of situation the invariants are about.
     for key in [
-        "log.attack-player",
-        "log.attack-neutral",
-        "log.conquered",
-        "log.defended",
-        "log.devastated",
-        "log.revolt",
+        "log.attack-player-won",
+        "log.attack-player-held",
+        "log.attack-player-devastated",
+        "log.attack-neutral-won",
+        "log.attack-neutral-lost",
+        "log.revolt-devastated",
         "log.revolt-put-down",
         "log.built",
         "log.moved",

@@ -676,11 +676,17 @@ fn a_blind_draft_draw_is_told_only_to_the_drawer() {
     let mut game = Shogun::create(&setup(4, SUN_MAP), &options(&[]), &mut table).unwrap();
     let seat = game.pending()[0].seat;
     let events = pick(&mut game, seat, "blind", &mut table);
-    assert!(
-        events
-            .iter()
-            .all(|e| e.audience == sdk::Audience::Seats(vec![seat]))
-    );
+    // Everyone learns that a card was drawn blind; only the drawer learns which.
+    for event in &events {
+        let names_province = event.text.args.iter().any(|(name, _)| name == "province");
+        assert_eq!(
+            event.audience == sdk::Audience::Seats(vec![seat]),
+            names_province,
+            "{event:?}"
+        );
+    }
+    assert!(events.iter().any(|e| e.text.key == "log.draws-blind"));
+    assert!(events.iter().any(|e| e.text.key == "log.drew-blind"));
     let other: serde_json::Value =
         serde_json::from_str(&game.view(Viewer::Seat((seat + 1) % 4))).unwrap();
     assert_eq!(other["draft"]["face_up"].as_array().unwrap().len(), 2);
@@ -740,7 +746,7 @@ fn at_action(first: &[&str], event: &str, rest: &str) -> String {
 fn logged_number(events: &[sdk::Event], key: &str, seat: u32, name: &str) -> Option<i64> {
     events
         .iter()
-        .filter(|e| e.text.key == key)
+        .filter(|e| e.text.key == key || e.text.key.starts_with(&format!("{key}-")))
         .filter(|e| {
             e.text
                 .args

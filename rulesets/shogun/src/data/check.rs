@@ -324,6 +324,17 @@ fn check_provinces(
                 );
             }
         }
+        if let Some(outline) = &province.outline {
+            let points = outline.get_ref();
+            if points.len() < 3 || points.iter().flatten().any(|v| !v.is_finite()) {
+                report.error(
+                    &outline.span(),
+                    format!(
+                        "province `{id}`: field `outline` needs at least 3 points of finite numbers"
+                    ),
+                );
+            }
+        }
         if !province.x.is_finite() || !province.y.is_finite() {
             report.error(
                 &province.id.span(),
@@ -1259,6 +1270,9 @@ fn build_board(
             out_of_play_with_3: p.out_of_play_with_3,
             x: p.x,
             y: p.y,
+            outline: p
+                .outline
+                .map(|o| o.into_inner().into_iter().map(|[x, y]| (x, y)).collect()),
         });
     }
     sea_routes.sort_unstable();

@@ -76,6 +76,10 @@ pub struct Province {
     pub x: f32,
     /// Where to draw it, on a board about 1000 x 700.
     pub y: f32,
+    /// Its shape, in the coordinates of `x` and `y`, when the map gives one; otherwise the board
+    /// generates one from the positions (see `render::shapes`).
+    #[serde(default)]
+    pub outline: Option<Vec<(f32, f32)>>,
 }
 
 impl Board {

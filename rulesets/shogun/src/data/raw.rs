@@ -59,6 +59,9 @@ pub(super) struct RawProvince {
     pub borders: Vec<Spanned<String>>,
     #[serde(default)]
     pub sea_routes: Vec<Spanned<String>>,
+    /// Optional: the province's shape as `[[x, y], ...]` in the coordinates of `x` and `y`.
+    #[serde(default)]
+    pub outline: Option<Spanned<Vec<[f32; 2]>>>,
 }
 
 /// A card set: the whole default file, or a map's `[cards]` override. Every field is optional

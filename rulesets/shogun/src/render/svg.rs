@@ -76,9 +76,9 @@ impl Svg {
 
     /// A translatable text at (`x`, `y`); `attrs` are extra attributes (size, anchor, class).
     pub fn text(&mut self, x: f32, y: f32, message: &Message, attrs: &str) {
-        let fallback = self
-            .english
-            .render(message, &|seat| format!("Player {}", seat + 1));
+        let fallback = crate::plural::english(&self.english, message, &|seat| {
+            format!("Player {}", seat + 1)
+        });
         let _ = write!(
             self.out,
             r#"<text x="{x}" y="{y}" {attrs} data-msg="{key}" data-args='{args}'>{fallback}</text>"#,

@@ -1,0 +1,59 @@
+//! Contract 0.1.0, adapted: components built for it keep loading and their stored games keep
+//! replaying. What 0.1.0 lacks gets the value that promises least:
+//! - a choice has no detail;
+//! - every decision counts as private (a shared device is handed over before each, as 0.1.0
+//!   clients did);
+//! - events name no drops (clients show a call's drops after its events) and carry no summary;
+//! - the board is one part, the map, holding the whole SVG document;
+//! - a preview says nothing, once the host has checked the draft's shape.
+
+wasmtime::component::bindgen!({
+    path: "../sdk/wit/since_v0.1.0",
+    world: "ruleset",
+    imports: { default: trappable },
+});
+
+contract_glue!();
+
+/// The id of the single part a 0.1.0 component's board becomes.
+pub(crate) const BOARD_PART_ID: &str = "board";
+
+fn choice_from_wit(c: ex::Choice) -> s::Choice {
+    s::Choice::new(c.id, message_from_wit(c.label))
+}
+
+fn pending_from_wit(p: ex::PendingDecision) -> s::PendingDecision {
+    s::PendingDecision {
+        seat: p.seat,
+        prompt: message_from_wit(p.prompt),
+        kind: decision_kind_from_wit(p.kind),
+        private: true,
+    }
+}
+
+fn event_from_wit(e: ex::Event) -> s::Event {
+    s::Event {
+        text: message_from_wit(e.text),
+        audience: audience_from_wit(e.audience),
+        drops: Vec::new(),
+        summary: None,
+    }
+}
+
+pub(crate) fn render(
+    instance: &Ruleset,
+    store: &mut Store<StoreState>,
+    game: ResourceAny,
+    viewer: s::Viewer,
+) -> wasmtime::Result<Vec<s::BoardPart>> {
+    let svg =
+        instance
+            .tenka_ruleset_rules()
+            .game()
+            .call_render(store, game, viewer_to_wit(viewer))?;
+    Ok(vec![s::BoardPart::new(
+        BOARD_PART_ID,
+        s::PartKind::Map,
+        svg,
+    )])
+}

@@ -1,0 +1,277 @@
+//! Contract versions: a component built for 0.1.0, kept as bytes in `tests/fixtures`, still
+//! loads, plays, stores and replays through the host's adapter; the same ruleset built for 0.2.0
+//! shows what 0.2.0 added (board parts, previews, choice details, private decisions, events tied
+//! to their drops with summaries), through the runtime and through the server.
+
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+use host::bots::{BotKind, play_out};
+use host::{LoadedRuleset, Session};
+use sdk::{Action, DecisionKind, NoteLevel, PartKind, Viewer};
+use serde_json::{Value, json};
+
+use crate::runtime_support::{FIXTURE, fixture_wasm, runtime, spec, workspace_root};
+use crate::server_support::{TempDir, TestApp, answer_rng, random_answer};
+
+/// Where the fixture ruleset built for contract 0.1.0 is kept.
+fn fixture_0_1_0_path() -> std::path::PathBuf {
+    workspace_root().join("tests/fixtures/contract-0.1.0/fixture-ruleset-for-tests.wasm")
+}
+
+/// The fixture ruleset exactly as it was built for contract 0.1.0.
+fn fixture_0_1_0() -> Arc<LoadedRuleset> {
+    let path = fixture_0_1_0_path();
+    let bytes = std::fs::read(&path).expect("the 0.1.0 fixture is in the repository");
+    assert_eq!(
+        host::runtime::check_component(&bytes).unwrap(),
+        "0.1.0",
+        "the fixture really is a 0.1.0 component"
+    );
+    runtime("contract-0.1.0")
+        .load_file(&path)
+        .expect("a 0.1.0 component loads")
+        .0
+}
+
+fn with_tower_bid_cap(mut game_spec: host::GameSpec, cap: i64) -> host::GameSpec {
+    game_spec.map_toml = format!("bid-cap = {cap}\n");
+    game_spec
+}
+
+#[test]
+fn a_component_built_for_contract_0_1_0_plays_and_its_record_replays() {
+    let ruleset = fixture_0_1_0();
+    assert_eq!(ruleset.info().id, FIXTURE);
+    let mut session = ruleset.new_game(spec(3, 7)).unwrap();
+
+    // What 0.1.0 cannot say gets the value that promises least.
+    let pending = session.pending().unwrap();
+    assert!(
+        pending.iter().all(|decision| decision.private),
+        "{pending:?}"
+    );
+    let parts = session.render(Viewer::Seat(0)).unwrap();
+    assert_eq!(parts.len(), 1, "one part: the whole board");
+    assert_eq!(parts[0].kind, PartKind::Map);
+    assert!(parts[0].svg.contains("<svg"), "{}", parts[0].svg);
+    let draft = Action::Assign(vec![(0, 0)]);
+    assert_eq!(session.preview(0, &draft).unwrap(), Vec::new());
+
+    let mut bots: Vec<_> = (0..3)
+        .map(|s| BotKind::Random.create(&[7; 32], s))
+        .collect();
+    let applied = play_out(&mut session, &mut bots, 10_000).unwrap();
+    assert!(applied > 10, "a whole game: {applied} actions");
+    let record = session.record().unwrap();
+    assert!(record.result.is_some());
+    let mut replayed = Session::replay(ruleset.clone(), &record).expect("the record replays");
+    assert_eq!(replayed.record().unwrap(), record, "bit for bit");
+
+    // A snapshot restores on the same old component.
+    let snapshot = session.snapshot().unwrap();
+    let mut restored = Session::restore(ruleset, snapshot).unwrap();
+    assert_eq!(restored.result().unwrap(), record.result);
+}
+
+#[test]
+fn the_fixture_built_for_contract_0_2_0_says_what_0_2_0_added() {
+    let ruleset = fixture_wasm();
+    let mut session = ruleset.new_game(with_tower_bid_cap(spec(2, 3), 3)).unwrap();
+
+    // Bidding is secret: private. The board comes in parts: the table and the viewer's hand.
+    let pending = session.pending().unwrap();
+    assert!(pending.iter().all(|decision| decision.private));
+    let parts = session.render(Viewer::Seat(1)).unwrap();
+    let kinds: Vec<(&str, &PartKind)> = parts.iter().map(|p| (p.id.as_str(), &p.kind)).collect();
+    assert_eq!(
+        kinds,
+        [("table", &PartKind::Map), ("hand-1", &PartKind::Seat(1))]
+    );
+    assert_eq!(parts[1].title.as_ref().unwrap().key, "part.hand");
+    assert_eq!(
+        session.render(Viewer::Spectator).unwrap().len(),
+        1,
+        "no hand for a spectator"
+    );
+
+    // A preview of a draft says what it totals, warns above the cap, and changes nothing.
+    let version = session.version();
+    let view = session.view(Viewer::Seat(0)).unwrap();
+    let notes = session
+        .preview(0, &Action::Assign(vec![(0, 0), (1, 1)]))
+        .unwrap();
+    assert_eq!(notes[0].level, NoteLevel::Info);
+    assert_eq!(notes[0].text.key, "preview.bid-total");
+    let hand: Vec<i64> = serde_json::from_str::<Value>(&view).unwrap()["seats"][0]["hand"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    let over_cap = hand[0] + hand[1] > 3;
+    assert_eq!(
+        notes.iter().any(|n| n.level == NoteLevel::Warning),
+        over_cap,
+        "{hand:?}: {notes:?}"
+    );
+    // An incomplete draft (no token placed yet) is fine; a malformed one is not.
+    assert!(session.preview(0, &Action::Assign(Vec::new())).is_ok());
+    assert!(session.preview(0, &Action::Assign(vec![(0, 99)])).is_err());
+    assert!(session.preview(0, &Action::Number(1)).is_err());
+    assert_eq!(session.version(), version);
+    assert_eq!(session.view(Viewer::Seat(0)).unwrap(), view);
+
+    // The bids resolve in one drop, explained by the round's outcome with a summary.
+    for seat in 0..2 {
+        let decision = session
+            .pending()
+            .unwrap()
+            .into_iter()
+            .find(|d| d.seat == seat)
+            .unwrap();
+        let DecisionKind::Assign(assign) = &decision.kind else {
+            panic!("a bid")
+        };
+        let hand = &serde_json::from_str::<Value>(&session.view(Viewer::Seat(seat)).unwrap())
+            .unwrap()["seats"][seat as usize]["hand"];
+        let lowest = (0..assign.items.len())
+            .min_by_key(|i| hand[*i].as_i64().unwrap())
+            .unwrap() as u32;
+        let applied = session
+            .apply(seat, &Action::Assign(vec![(0, lowest)]))
+            .unwrap();
+        if seat == 1 {
+            assert_eq!(applied.tower.len(), 1, "one drop");
+            let outcome: Vec<_> = applied
+                .events
+                .iter()
+                .filter(|e| !e.drops.is_empty())
+                .collect();
+            assert_eq!(outcome.len(), 1, "{:?}", applied.events);
+            assert_eq!(outcome[0].drops, [0]);
+            let summary = outcome[0].summary.as_ref().expect("a summary");
+            assert_eq!(summary.lines.len(), 2);
+        }
+    }
+    // A prize to pick, for the winner only: public, with what each prize scores.
+    if let Some(pick) = session
+        .pending()
+        .unwrap()
+        .into_iter()
+        .find(|d| matches!(d.kind, DecisionKind::Choose(_)))
+    {
+        assert!(!pick.private);
+        let DecisionKind::Choose(choose) = pick.kind else {
+            unreachable!()
+        };
+        assert!(
+            choose
+                .choices
+                .iter()
+                .all(|c| c.detail.as_ref().is_some_and(|d| d.key == "prize.scores"))
+        );
+    }
+}
+
+/// A server over `dir` that also runs the 0.1.0 fixture component.
+async fn server_with_0_1_0(dir: &std::path::Path) -> TestApp {
+    let runtime = crate::server_support::runtime();
+    runtime.load_file(&fixture_0_1_0_path()).unwrap();
+    TestApp::start_on(dir, None, runtime, |_, _| {}).await
+}
+
+#[tokio::test]
+async fn a_stored_game_of_a_0_1_0_component_plays_and_replays_through_the_server() {
+    let dir = TempDir::new("contract-0-1-0");
+    let ruleset = fixture_0_1_0();
+    let app = server_with_0_1_0(&dir.0).await;
+    // The fixture ships no map: the game is created without one.
+    let seats = json!([{ "kind": "human", "creator": true }, { "kind": "human", "creator": true }]);
+    let (status, created) = app
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({ "ruleset": FIXTURE, "seats": seats })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let game = created["id"].as_str().unwrap().to_owned();
+    let tokens: Vec<String> = created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|seat| seat["token"].as_str().unwrap().to_owned())
+        .collect();
+    let mut rng = answer_rng(5);
+    loop {
+        let mut moved = false;
+        for token in &tokens {
+            let (_, view) = app
+                .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
+                .await;
+            if view["status"] == "finished" {
+                break;
+            }
+            assert_eq!(view["parts"].as_array().unwrap().len(), 1, "{view}");
+            assert_eq!(view["parts"][0]["id"], "board");
+            if view["pending"].as_array().unwrap().is_empty() {
+                continue;
+            }
+            assert_eq!(view["pending"][0]["private"], true);
+            let action = random_answer(&view, &mut rng);
+            let (status, preview) = app
+                .call(
+                    "POST",
+                    &format!("/api/games/{game}/preview"),
+                    Some(token),
+                    Some(json!({ "action": action })),
+                )
+                .await;
+            assert_eq!(status, StatusCode::OK, "{preview}");
+            assert_eq!(preview["notes"], json!([]));
+            let (status, body) = app
+                .call(
+                    "POST",
+                    &format!("/api/games/{game}/actions"),
+                    Some(token),
+                    Some(json!({ "version": view["version"], "action": action })),
+                )
+                .await;
+            assert!(
+                status == StatusCode::OK || status == StatusCode::UNPROCESSABLE_ENTITY,
+                "{body}"
+            );
+            moved = true;
+        }
+        if !moved {
+            break;
+        }
+    }
+    drop(app);
+
+    // After a restart, the stored game loads on the old component and its record replays.
+    let app = server_with_0_1_0(&dir.0).await;
+    let (status, view) = app
+        .call("GET", &format!("/api/games/{game}/view"), None, None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["status"], "finished");
+    let (status, record) = app
+        .call("GET", &format!("/api/games/{game}/record"), None, None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{record}");
+    let record = host::GameRecord::from_json(&record.to_string()).unwrap();
+    assert_eq!(record.ruleset_hash, ruleset.hash());
+    let mut replayed = Session::replay(ruleset, &record).expect("the stored game replays");
+    assert_eq!(replayed.record().unwrap(), record);
+    let (_, log) = app
+        .call("GET", &format!("/api/games/{game}/log"), None, None)
+        .await;
+    for entry in log.as_array().unwrap() {
+        for event in entry["events"].as_array().unwrap() {
+            assert_eq!(event["drops"], json!([]), "0.1.0 events name no drops");
+        }
+    }
+}
