@@ -56,17 +56,14 @@ impl Ruleset for TicTacToe {
             version: "0.1.0".into(),
             min_seats: 2,
             max_seats: 2,
-            maps: vec![MapInfo {
-                id: "board".into(),
-                name: Message::new("map.board"),
-            }],
+            maps: Vec::new(), // No map: the board is always three by three.
             options: Vec::new(),
             languages: vec!["en".into()],
         }
     }
 
     fn validate_map(_map: &str) -> Vec<Diagnostic> {
-        Vec::new() // The board is always three by three.
+        Vec::new()
     }
 
     fn catalogue(language: &str) -> Option<&'static str> {
@@ -93,14 +90,17 @@ impl Game for Board {
         }
         let choices = self
             .free()
-            .map(|cell| Choice {
-                id: cell.to_string(),
-                label: Message::new("cell").number("n", cell as i64 + 1),
+            .map(|cell| {
+                Choice::new(
+                    cell.to_string(),
+                    Message::new("cell").number("n", cell as i64 + 1),
+                )
             })
             .collect();
         vec![PendingDecision {
             seat: self.to_move(),
             prompt: Message::new("prompt.mark"),
+            private: false,
             kind: DecisionKind::Choose(ChooseDecision {
                 choices,
                 min: 1,
@@ -139,7 +139,7 @@ impl Game for Board {
         format!("{{\"cells\":[{}]}}", cells.join(","))
     }
 
-    fn render(&self, viewer: Viewer) -> String {
+    fn render(&self, viewer: Viewer) -> Vec<BoardPart> {
         let mut svg =
             String::from(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 300">"#);
         let mine = self
@@ -170,7 +170,7 @@ impl Game for Board {
                 }
             }
         }
-        svg + "</svg>"
+        vec![BoardPart::new("board", PartKind::Map, svg + "</svg>")]
     }
 
     fn result(&self) -> Option<GameResult> {

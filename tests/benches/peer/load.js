@@ -47,7 +47,6 @@ async function tenkaPlayer(stats, until) {
   while (Date.now() < until) {
     const created = await request('POST', '/api/games', {
       ruleset: 'tictactoe',
-      map: 'board',
       seats: [{ kind: 'human', creator: true }, { kind: 'human', creator: true }],
     });
     const tokens = created.seats.map((seat) => seat.token);
