@@ -942,6 +942,17 @@ impl Hub {
         let mut state = game.state.lock().await;
         self.ensure_loaded(game, &mut state).await?;
         let version = state.version;
+        // Computed once per viewer and version: a request that waited for the lock while
+        // another computed this very view takes that one.
+        if let Some(view) = game
+            .views
+            .lock()
+            .ok()
+            .and_then(|views| views.get(&viewer).cloned())
+            && view.version == version
+        {
+            return Ok(view);
+        }
         let computed = self
             .with_session(&mut state, move |session| {
                 let pending: Vec<PendingDecision> = session
