@@ -44,7 +44,11 @@ enum Task {
         no_browser: bool,
     },
     /// Run the benchmarks and write BENCHMARKS.md.
-    Bench,
+    Bench {
+        /// Only the peer benchmark (boardgame.io against tenka serve), printed, not written.
+        #[arg(long)]
+        peer: bool,
+    },
     /// Mutation testing of the Shogun rules (engine.rs, decide.rs) against the shogun package's
     /// tests; installs cargo-mutants when it is missing. Results go to target/mutants.out.
     Mutants {
@@ -65,7 +69,12 @@ fn main() -> Result<()> {
         Task::Serve { args } => serve(&args),
         Task::Build => build(),
         Task::Test { no_browser } => test(!no_browser),
-        Task::Bench => bench(),
+        Task::Bench { peer: true } => {
+            build()?;
+            print!("{}", peer_bench()?);
+            Ok(())
+        }
+        Task::Bench { peer: false } => bench(),
         Task::Mutants { args } => mutants(&args),
         Task::Fuzz { requests } => fuzz(requests),
     }

@@ -218,12 +218,14 @@ macro_rules! batch_insert_postgres {
 }
 
 /// The writer: takes whatever is queued (at most [`MAX_BATCH`] writes) and stores it with one
-/// commit per kind of write, many games at once: the new games in one transaction, then the
-/// actions with one statement, then the ends of games with one statement. Each waiter is
-/// answered only once the commit holding its write is durable; a failed commit fails the writes
-/// it held and no other. While one batch commits the next one gathers, so under load every
-/// commit (and its sync to disk) carries many games' writes; alone, a write is stored at once.
-/// Being the one writer also means these writes never wait for each other's locks.
+/// commit, many games at once: the new games, then the actions (one statement), the snapshots
+/// (one statement) and the ends of games (one statement), in one transaction when there is more
+/// than one statement to run. Each waiter is answered only once the commit holding its write is
+/// durable: stored when its statement succeeded and the commit too, the error otherwise (a
+/// statement the database refuses fails its own writes; a failed commit fails them all). While
+/// one batch commits the next one gathers, so under load every commit (and its sync to disk)
+/// carries many games' writes; alone, a write is stored at once. Being the one writer also
+/// means these writes never wait for each other's locks.
 async fn write_batches(
     pool: AnyPool,
     kind: DatabaseKind,
@@ -244,77 +246,135 @@ async fn write_batches(
                 Write::Snapshot { .. } => snapshots.push(write),
             }
         }
-        // Games first: their actions and ends can only come after they were answered.
-        if !games.is_empty() {
-            let outcome = store_games(&pool, &games).await.map_err(Arc::new);
-            for write in games {
-                if let Write::Game { answer, .. } = write {
-                    let _ = answer.send(outcome.clone());
+        let statements = usize::from(!games.is_empty()) * 2
+            + usize::from(!actions.is_empty())
+            + usize::from(!snapshots.is_empty())
+            + usize::from(!finished.is_empty());
+        let outcome = commit_batch(
+            &pool,
+            kind,
+            statements > 1,
+            &games,
+            &actions,
+            &snapshots,
+            &finished,
+        )
+        .await;
+        let (games_done, actions_done, snapshots_done, finished_done) = match outcome {
+            Ok(done) => done,
+            Err(error) => {
+                let error = Arc::new(error);
+                (
+                    Err(error.clone()),
+                    Err(error.clone()),
+                    Err(error.clone()),
+                    Err(error),
+                )
+            }
+        };
+        if let Ok(stored) = &actions_done {
+            counters.batches.fetch_add(1, Ordering::Relaxed);
+            counters
+                .actions
+                .fetch_add(stored.len() as u64, Ordering::Relaxed);
+        }
+        // A waiter that gave up is fine: what it asked for is stored (or not) either way.
+        for write in games.into_iter().chain(snapshots).chain(finished) {
+            match write {
+                Write::Game { answer, .. } => {
+                    let _ = answer.send(games_done.clone());
                 }
+                Write::Snapshot { answer, .. } => {
+                    let _ = answer.send(snapshots_done.clone());
+                }
+                Write::Finished { answer, .. } => {
+                    let _ = answer.send(finished_done.clone());
+                }
+                Write::Action { .. } => {}
             }
         }
-        if !actions.is_empty() {
-            match store_actions(&pool, kind, &actions).await {
-                Ok(stored) => {
-                    counters.batches.fetch_add(1, Ordering::Relaxed);
-                    counters
-                        .actions
-                        .fetch_add(stored.len() as u64, Ordering::Relaxed);
-                    for write in actions {
-                        if let Write::Action {
-                            game_id,
-                            action,
-                            answer,
-                            ..
-                        } = write
-                        {
-                            let insert = if stored.contains(&(game_id, action.seq)) {
-                                Insert::Stored
-                            } else {
-                                Insert::Conflict
-                            };
-                            // A waiter that gave up is fine: the action is stored either way.
-                            let _ = answer.send(Ok(insert));
-                        }
-                    }
-                }
-                Err(error) => {
-                    // The statement failed as a whole: nothing of it is stored.
-                    let error = Arc::new(error);
-                    for write in actions {
-                        if let Write::Action { answer, .. } = write {
-                            let _ = answer.send(Err(error.clone()));
-                        }
-                    }
-                }
-            }
-        }
-        if !snapshots.is_empty() {
-            let outcome = store_snapshots(&pool, kind, &snapshots)
-                .await
-                .map_err(Arc::new);
-            for write in snapshots {
-                if let Write::Snapshot { answer, .. } = write {
-                    let _ = answer.send(outcome.clone());
-                }
-            }
-        }
-        if !finished.is_empty() {
-            let outcome = store_finished(&pool, kind, &finished)
-                .await
-                .map_err(Arc::new);
-            for write in finished {
-                if let Write::Finished { answer, .. } = write {
-                    let _ = answer.send(outcome.clone());
-                }
+        for write in actions {
+            if let Write::Action {
+                game_id,
+                action,
+                answer,
+                ..
+            } = write
+            {
+                let _ = answer.send(match &actions_done {
+                    Ok(stored) if stored.contains(&(game_id, action.seq)) => Ok(Insert::Stored),
+                    Ok(_) => Ok(Insert::Conflict),
+                    Err(error) => Err(error.clone()),
+                });
             }
         }
     }
 }
 
-/// Stores new games, their seats and credentials in one transaction.
-async fn store_games(pool: &AnyPool, games: &[Write]) -> anyhow::Result<()> {
-    let mut tx = pool.begin().await?;
+/// What each kind of write in a batch came to.
+type Done = (
+    Result<(), Arc<anyhow::Error>>,
+    Result<HashSet<(String, u64)>, Arc<anyhow::Error>>,
+    Result<(), Arc<anyhow::Error>>,
+    Result<(), Arc<anyhow::Error>>,
+);
+
+/// Runs a batch's statements, in one transaction when `transaction`, and commits: what each kind
+/// came to, or the error that failed them all (no connection, a failed commit).
+async fn commit_batch(
+    pool: &AnyPool,
+    kind: DatabaseKind,
+    transaction: bool,
+    games: &[Write],
+    actions: &[Write],
+    snapshots: &[Write],
+    finished: &[Write],
+) -> anyhow::Result<Done> {
+    let mut connection = pool.acquire().await.context("no database connection")?;
+    if transaction {
+        sqlx::query("BEGIN").execute(&mut *connection).await?;
+    }
+    let fail = |error: anyhow::Error| Err(Arc::new(error));
+    let games_done = if games.is_empty() {
+        Ok(())
+    } else {
+        store_games(&mut connection, games).await.or_else(fail)
+    };
+    let actions_done = if actions.is_empty() {
+        Ok(HashSet::new())
+    } else {
+        store_actions(&mut connection, kind, actions)
+            .await
+            .or_else(|error| Err(Arc::new(error)))
+    };
+    let snapshots_done = if snapshots.is_empty() {
+        Ok(())
+    } else {
+        store_snapshots(&mut connection, kind, snapshots)
+            .await
+            .or_else(fail)
+    };
+    let finished_done = if finished.is_empty() {
+        Ok(())
+    } else {
+        store_finished(&mut connection, kind, finished)
+            .await
+            .or_else(fail)
+    };
+    if transaction {
+        if let Err(error) = sqlx::query("COMMIT").execute(&mut *connection).await {
+            // Nothing of the batch is stored; the connection may be left mid-transaction.
+            let _ = sqlx::query("ROLLBACK").execute(&mut *connection).await;
+            connection.close_on_drop();
+            return Err(anyhow::Error::new(error).context("failed to commit a batch"));
+        }
+    }
+    Ok((games_done, actions_done, snapshots_done, finished_done))
+}
+
+/// Stores new games with their seats and credentials (the caller's transaction makes them
+/// appear together).
+async fn store_games(tx: &mut sqlx::AnyConnection, games: &[Write]) -> anyhow::Result<()> {
     for write in games {
         let Write::Game {
             game,
@@ -373,13 +433,12 @@ async fn store_games(pool: &AnyPool, games: &[Write]) -> anyhow::Result<()> {
             .context("failed to store an invite")?;
         }
     }
-    tx.commit().await.context("failed to commit new games")?;
     Ok(())
 }
 
 /// Stores snapshots with one statement; one already stored (by another process) is kept.
 async fn store_snapshots(
-    pool: &AnyPool,
+    connection: &mut sqlx::AnyConnection,
     kind: DatabaseKind,
     snapshots: &[Write],
 ) -> anyhow::Result<()> {
@@ -411,7 +470,7 @@ async fn store_snapshots(
     };
     sqlx::query(statement)
         .bind(serde_json::to_string(&rows).context("failed to encode snapshots")?)
-        .execute(pool)
+        .execute(connection)
         .await
         .context("failed to store snapshots")?;
     Ok(())
@@ -419,7 +478,7 @@ async fn store_snapshots(
 
 /// Marks games finished with one statement.
 async fn store_finished(
-    pool: &AnyPool,
+    connection: &mut sqlx::AnyConnection,
     kind: DatabaseKind,
     finished: &[Write],
 ) -> anyhow::Result<()> {
@@ -450,7 +509,7 @@ async fn store_finished(
     sqlx::query(statement)
         .bind(at)
         .bind(serde_json::to_string(&ids).context("failed to encode game ids")?)
-        .execute(pool)
+        .execute(connection)
         .await
         .context("failed to mark games finished")?;
     Ok(())
@@ -458,7 +517,7 @@ async fn store_finished(
 
 /// Stores a batch of actions with one statement; returns the (game, sequence) pairs it stored.
 async fn store_actions(
-    pool: &AnyPool,
+    connection: &mut sqlx::AnyConnection,
     kind: DatabaseKind,
     batch: &[Write],
 ) -> anyhow::Result<HashSet<(String, u64)>> {
@@ -489,7 +548,7 @@ async fn store_actions(
     };
     let stored = sqlx::query(statement)
         .bind(rows)
-        .fetch_all(pool)
+        .fetch_all(connection)
         .await
         .context("failed to store actions")?;
     stored
