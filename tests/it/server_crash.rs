@@ -12,6 +12,9 @@ use crate::server_support::{RULESET, ServerProcess, TempDir, answer_rng, http, r
 /// An action the server answered with 200: (game, version, seat, the events it answered).
 type Answered = (String, u64, u32, Value);
 
+/// A game and its people's seats with their tokens.
+type Game = (String, Vec<(u32, String)>);
+
 /// Plays one game's human seats as fast as possible until the server goes away or `stop`.
 fn play_until_gone(
     addr: &str,
@@ -183,7 +186,7 @@ fn cut_power(data: &std::path::Path) {
 
 /// Plays four games against `server` (three of people, one person against two bots) until at
 /// least 150 actions are answered, then kills it; returns the games and what was answered.
-fn play_then_kill(server: ServerProcess) -> (Vec<(String, Vec<(u32, String)>)>, Vec<Answered>) {
+fn play_then_kill(server: ServerProcess) -> (Vec<Game>, Vec<Answered>) {
     // Three games of people, and one where a person plays against two bots.
     let games: Vec<(String, Vec<(u32, String)>)> = (0..3)
         .map(|i| create_game(&server.addr, 2 + i, 0, 40))
@@ -227,11 +230,7 @@ fn play_then_kill(server: ServerProcess) -> (Vec<(String, Vec<(u32, String)>)>, 
 
 /// Checks on a restarted server that every answered action is stored with what was answered,
 /// without gaps, and that every game goes on.
-fn check_answered_survived(
-    server: &ServerProcess,
-    games: &[(String, Vec<(u32, String)>)],
-    answered: &[Answered],
-) {
+fn check_answered_survived(server: &ServerProcess, games: &[Game], answered: &[Answered]) {
     for (game, tokens) in games {
         let (status, log) = http(
             &server.addr,

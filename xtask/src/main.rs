@@ -416,7 +416,9 @@ fn peer_bench() -> Result<String> {
         .args(["--rulesets", "target/rulesets", "--maps", "maps", "serve"])
         .args(["--addr", "127.0.0.1:0", "--no-watch", "--bot-pace-ms", "0"])
         .args(["--requests-per-second", "0", "--games-per-minute", "0"])
-        .args(["--actions-per-second", "0", "--max-live-games", "20000"])
+        // The default cap on live games (5,000) keeps finished games from filling the
+        // instance pool: the least recently used ones are unloaded.
+        .args(["--actions-per-second", "0"])
         .arg("--data")
         .arg(data.join("data"))
         .arg("--web")

@@ -334,40 +334,55 @@ async fn commit_batch(
     if transaction {
         sqlx::query("BEGIN").execute(&mut *connection).await?;
     }
-    let fail = |error: anyhow::Error| Err(Arc::new(error));
     let games_done = if games.is_empty() {
         Ok(())
     } else {
-        store_games(&mut connection, games).await.or_else(fail)
+        store_games(&mut connection, games).await.map_err(Arc::new)
     };
     let actions_done = if actions.is_empty() {
         Ok(HashSet::new())
     } else {
         store_actions(&mut connection, kind, actions)
             .await
-            .or_else(|error| Err(Arc::new(error)))
+            .map_err(Arc::new)
     };
     let snapshots_done = if snapshots.is_empty() {
         Ok(())
     } else {
         store_snapshots(&mut connection, kind, snapshots)
             .await
-            .or_else(fail)
+            .map_err(Arc::new)
     };
     let finished_done = if finished.is_empty() {
         Ok(())
     } else {
         store_finished(&mut connection, kind, finished)
             .await
-            .or_else(fail)
+            .map_err(Arc::new)
     };
-    if transaction {
-        if let Err(error) = sqlx::query("COMMIT").execute(&mut *connection).await {
-            // Nothing of the batch is stored; the connection may be left mid-transaction.
+    if transaction && kind == DatabaseKind::Postgres {
+        // A failed statement aborts a PostgreSQL transaction, and its COMMIT then rolls back
+        // without an error: whatever ran before it is not stored either.
+        let failed = [
+            games_done.as_ref().err(),
+            actions_done.as_ref().err(),
+            snapshots_done.as_ref().err(),
+            finished_done.as_ref().err(),
+        ]
+        .into_iter()
+        .flatten()
+        .next()
+        .cloned();
+        if let Some(error) = failed {
             let _ = sqlx::query("ROLLBACK").execute(&mut *connection).await;
-            connection.close_on_drop();
-            return Err(anyhow::Error::new(error).context("failed to commit a batch"));
+            return Err(anyhow::anyhow!("a batch was rolled back: {error:#}"));
         }
+    }
+    if transaction && let Err(error) = sqlx::query("COMMIT").execute(&mut *connection).await {
+        // Nothing of the batch is stored; the connection may be left mid-transaction.
+        let _ = sqlx::query("ROLLBACK").execute(&mut *connection).await;
+        connection.close_on_drop();
+        return Err(anyhow::Error::new(error).context("failed to commit a batch"));
     }
     Ok((games_done, actions_done, snapshots_done, finished_done))
 }
