@@ -479,10 +479,11 @@ impl Hub {
         if games.len() < cap {
             return Ok(Vec::new());
         }
-        let mut idle: Vec<(i64, String)> = games
-            .values()
-            .filter(|live| live.unloadable())
-            .map(|live| (live.last_used.load(Ordering::Relaxed), live.id().to_owned()))
+        // Borrowed ids: at the cap this runs for every new game, over every game in memory.
+        let mut idle: Vec<(i64, &String)> = games
+            .iter()
+            .filter(|(_, live)| live.unloadable())
+            .map(|(id, live)| (live.last_used.load(Ordering::Relaxed), id))
             .collect();
         let excess = games.len() + 1 - cap;
         // Refuse before unloading anything: a game taken out of the table here would otherwise
@@ -493,11 +494,15 @@ impl Hub {
                     .to_owned(),
             ));
         }
-        idle.sort_unstable();
-        Ok(idle
+        // Only the `excess` least recently used matter: select them instead of sorting all.
+        if excess < idle.len() {
+            idle.select_nth_unstable(excess - 1);
+            idle.truncate(excess);
+        }
+        let unload: Vec<String> = idle.into_iter().map(|(_, id)| id.clone()).collect();
+        Ok(unload
             .into_iter()
-            .take(excess)
-            .filter_map(|(_, id)| games.remove(&id))
+            .filter_map(|id| games.remove(&id))
             .collect())
     }
 
