@@ -1,5 +1,5 @@
-//! Capacity of the game server against the product goal: 10,000 live games in under 2 GiB and
-//! 2,000 actions per second on a 2-core machine. The server runs in this process (the real
+//! Capacity of the game server against the budget of issue 12: 10,000 live games in at most
+//! 1 GiB proportional memory and 6,000 actions per second with bots on a 2-core machine. The server runs in this process (the real
 //! router over SQLite, called without a socket) with the Shogun component; every figure is
 //! printed with its ratio to a baseline measured in the same run. `cargo xtask bench` runs this
 //! after the throughput benchmark and writes both outputs to BENCHMARKS.md.
@@ -38,9 +38,9 @@ const BOT_GAMES: u8 = 20;
 const ROUNDS: u32 = 3;
 /// The goal's number of live games and their memory budget.
 const GOAL_GAMES: f64 = 10_000.0;
-const GOAL_BYTES: f64 = 2.0 * 1024.0 * 1024.0 * 1024.0;
+const GOAL_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
 /// The goal's action rate.
-const GOAL_ACTIONS_PER_SECOND: f64 = 2_000.0;
+const GOAL_ACTIONS_PER_SECOND: f64 = 6_000.0;
 /// Linux's page size, the unit of /proc/self/statm.
 const PAGE_BYTES: u64 = 4096;
 const MIB: f64 = 1024.0 * 1024.0;
@@ -414,7 +414,7 @@ fn main() {
         mib(mid_session.1),
         mid_session.1 / bare_session.1
     );
-    println!("\n| what | memory | ratio to the goal (10,000 games in 2 GiB) |\n|---|---|---|");
+    println!("\n| what | memory | ratio to the budget (10,000 games in 1 GiB) |\n|---|---|---|");
     for (what, per_game) in [("resident", server_game.0), ("proportional", server_game.1)] {
         let extrapolated = per_game * GOAL_GAMES;
         println!(
@@ -423,6 +423,19 @@ fn main() {
             extrapolated / GOAL_BYTES
         );
     }
+    let proportional = server_game.1 * GOAL_GAMES;
+    println!(
+        "\nBudget: 10,000 live Shogun games in at most 1 GiB proportional: {}. Each live game \
+         holds its own WebAssembly instance, whose touched pages (the guest's heap with the game \
+         state, its stack, the data it wrote) are most of it: the server adds {:.0}% to a bare \
+         session, so what limits this is the component's memory per instance, not the server.",
+        if proportional <= GOAL_BYTES {
+            "met"
+        } else {
+            "not met"
+        },
+        (server_game.1 / bare_session.1 - 1.0) * 100.0
+    );
     println!(
         "\nResident memory went from {:.0} MiB to {:.0} MiB; creating a game took {:.1} ms. \
          Idle games are dropped from memory after {} minutes (`HubConfig::idle_after`) and \
@@ -477,8 +490,16 @@ fn main() {
         );
     }
     println!(
-        "\nThe goal is {GOAL_ACTIONS_PER_SECOND:.0} actions/s: the server reaches {:.2}x of it.",
-        rate(served) / GOAL_ACTIONS_PER_SECOND
+        "\nBudget: at least {GOAL_ACTIONS_PER_SECOND:.0} actions/s through the server: {} \
+         ({:.2}x of it). The plain sessions (the rules and the bots alone, on both cores, \
+         nothing stored) reach {:.0} actions/s: the server's ceiling with this component.",
+        if rate(served) >= GOAL_ACTIONS_PER_SECOND {
+            "met"
+        } else {
+            "not met"
+        },
+        rate(served) / GOAL_ACTIONS_PER_SECOND,
+        rate(sessions)
     );
     eprintln!(
         "server bench: {:.1} s in all",

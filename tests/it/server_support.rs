@@ -339,6 +339,15 @@ impl ServerProcess {
     /// Starts a server on a free port over `data` (and `database`, if given); waits until it
     /// says it is serving.
     pub fn start(dir: &Path, database: Option<&str>) -> ServerProcess {
+        Self::start_with_env(dir, database, &[])
+    }
+
+    /// [`ServerProcess::start`] with environment variables set for the process.
+    pub fn start_with_env(
+        dir: &Path,
+        database: Option<&str>,
+        env: &[(&str, &std::ffi::OsStr)],
+    ) -> ServerProcess {
         let maps = write_maps(dir);
         let mut command = Command::new(env!("CARGO_BIN_EXE_tenka-test-server"));
         command
@@ -367,6 +376,7 @@ impl ServerProcess {
         if let Some(database) = database {
             command.args(["--database", database]);
         }
+        command.envs(env.iter().copied());
         ServerProcess::spawn(command)
     }
 

@@ -8,8 +8,10 @@
 //! - `mutants`: mutation testing of the Shogun rules with cargo-mutants (slow; not part of CI).
 
 use std::{
+    io::BufRead as _,
     path::{Path, PathBuf},
-    process::Command,
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
 };
 
 use anyhow::{Context, Result, bail};
@@ -42,7 +44,11 @@ enum Task {
         no_browser: bool,
     },
     /// Run the benchmarks and write BENCHMARKS.md.
-    Bench,
+    Bench {
+        /// Only the peer benchmark (boardgame.io against tenka serve), printed, not written.
+        #[arg(long)]
+        peer: bool,
+    },
     /// Mutation testing of the Shogun rules (engine.rs, decide.rs) against the shogun package's
     /// tests; installs cargo-mutants when it is missing. Results go to target/mutants.out.
     Mutants {
@@ -63,7 +69,12 @@ fn main() -> Result<()> {
         Task::Serve { args } => serve(&args),
         Task::Build => build(),
         Task::Test { no_browser } => test(!no_browser),
-        Task::Bench => bench(),
+        Task::Bench { peer: true } => {
+            build()?;
+            print!("{}", peer_bench()?);
+            Ok(())
+        }
+        Task::Bench { peer: false } => bench(),
         Task::Mutants { args } => mutants(&args),
         Task::Fuzz { requests } => fuzz(requests),
     }
@@ -221,6 +232,12 @@ fn bench() -> Result<()> {
         }
         results.push_str(&printed);
     }
+    // The peer last: boardgame.io and `tenka serve` as separate processes under one load
+    // generator.
+    let peer = peer_bench()?;
+    print!("{peer}");
+    results.push('\n');
+    results.push_str(&peer);
     let machine = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|info| {
@@ -238,6 +255,302 @@ fn bench() -> Result<()> {
         .context("failed to write BENCHMARKS.md")?;
     eprintln!("xtask: wrote BENCHMARKS.md");
     Ok(())
+}
+
+/// The levels of the peer benchmark: concurrent games, each a closed loop with no think time.
+const PEER_LEVELS: [u32; 4] = [1, 10, 100, 500];
+/// Seconds of each level before measuring, and measured.
+const PEER_WARMUP_SECONDS: u32 = 2;
+const PEER_MEASURE_SECONDS: u32 = 8;
+
+/// A server process of the peer benchmark, killed when dropped.
+struct PeerServer {
+    child: Child,
+    addr: String,
+}
+
+impl PeerServer {
+    /// Starts `command` and waits for the line starting with `ready` that ends with its address.
+    fn start(mut command: Command, ready: &str) -> Result<PeerServer> {
+        command.stdout(Stdio::piped()).stderr(Stdio::inherit());
+        let mut child = command
+            .spawn()
+            .with_context(|| format!("failed to start {command:?}"))?;
+        let stdout = child.stdout.take().context("no stdout")?;
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let ready = ready.to_owned();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
+                if let Some(addr) = line.strip_prefix(&ready) {
+                    let _ = sender.send(addr.trim().to_owned());
+                }
+            }
+        });
+        let mut server = PeerServer {
+            child,
+            addr: String::new(),
+        };
+        server.addr = receiver
+            .recv_timeout(Duration::from_secs(60))
+            .with_context(|| format!("{command:?} did not say where it serves"))?;
+        Ok(server)
+    }
+
+    /// The CPU time the process has used so far (user and system, all threads).
+    fn cpu_time(&self) -> Duration {
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
+        let fields: Vec<u64> = stat
+            .rsplit_once(") ")
+            .map(|(_, rest)| {
+                rest.split_whitespace()
+                    .map(|field| field.parse().unwrap_or(0))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let ticks = fields.get(11).copied().unwrap_or(0) + fields.get(12).copied().unwrap_or(0);
+        Duration::from_millis(ticks * 10)
+    }
+}
+
+impl Drop for PeerServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One level of the peer benchmark on one server.
+struct PeerLevel {
+    moves_per_second: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+    /// The server's CPU time over the level's wall time, in cores.
+    cores: f64,
+}
+
+/// The level at which the Tenka server is profiled.
+const PROFILED_LEVEL: u32 = 100;
+
+/// Runs the load generator at one level against `server`; with `profile`, records where the
+/// server's time goes meanwhile (`perf record`, when perf is installed) into that file.
+fn peer_level(
+    peer: &Path,
+    kind: &str,
+    server: &PeerServer,
+    level: u32,
+    profile: Option<&Path>,
+) -> Result<PeerLevel> {
+    let cpu = server.cpu_time();
+    let start = Instant::now();
+    let mut recording = profile.and_then(|file| {
+        Command::new("perf")
+            .args(["record", "-F", "499", "-g", "--quiet", "-o"])
+            .arg(file)
+            .args(["-p", &server.child.id().to_string(), "--", "sleep"])
+            .arg((PEER_WARMUP_SECONDS + PEER_MEASURE_SECONDS).to_string())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()
+    });
+    let output = Command::new("node")
+        .current_dir(peer)
+        .arg("load.js")
+        .arg(kind)
+        .arg(&server.addr)
+        .arg(level.to_string())
+        .arg(PEER_WARMUP_SECONDS.to_string())
+        .arg(PEER_MEASURE_SECONDS.to_string())
+        .stderr(Stdio::inherit())
+        .output()
+        .context("failed to run the load generator")?;
+    let cores =
+        (server.cpu_time().saturating_sub(cpu)).as_secs_f64() / start.elapsed().as_secs_f64();
+    if let Some(recording) = recording.as_mut() {
+        let _ = recording.wait();
+    }
+    if !output.status.success() {
+        bail!("the load generator failed against {kind} at level {level}");
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    let line = text
+        .lines()
+        .last()
+        .context("the load generator printed nothing")?;
+    let result: serde_json::Value =
+        serde_json::from_str(line).context("the load generator printed no JSON")?;
+    let number = |key: &str| result[key].as_f64().unwrap_or(0.0);
+    eprintln!("xtask: peer {kind} level {level}: {line}");
+    Ok(PeerLevel {
+        moves_per_second: number("moves_per_s"),
+        p50_ms: number("p50_ms"),
+        p99_ms: number("p99_ms"),
+        cores,
+    })
+}
+
+/// The peer benchmark: boardgame.io 0.50.2's server (in-memory storage, socket.io) and
+/// `tenka serve` (SQLite, every move durable) play the same tic-tac-toe games under one load
+/// generator, level by level; returns the report's section.
+fn peer_bench() -> Result<String> {
+    let peer = root().join("tests/benches/peer");
+    let mut install = Command::new("npm");
+    install
+        .current_dir(&peer)
+        .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]);
+    run(install).context("node and npm are needed for the peer benchmark")?;
+    let data = root().join("target/tmp/peer-bench");
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data)?;
+    let mut bgio = Command::new("node");
+    bgio.current_dir(&peer).args(["bgio-server.js", "0"]);
+    let mut bgio = PeerServer::start(bgio, "bgio serving on ")?;
+    bgio.addr = format!("127.0.0.1:{}", bgio.addr);
+    let mut tenka = Command::new(root().join("target/release/tenka"));
+    tenka
+        .current_dir(root())
+        .args(["--rulesets", "target/rulesets", "--maps", "maps", "serve"])
+        .args(["--addr", "127.0.0.1:0", "--no-watch", "--bot-pace-ms", "0"])
+        .args(["--requests-per-second", "0", "--games-per-minute", "0"])
+        // The default cap on live games (5,000) keeps finished games from filling the
+        // instance pool: the least recently used ones are unloaded.
+        .args(["--actions-per-second", "0"])
+        .arg("--data")
+        .arg(data.join("data"))
+        .arg("--web")
+        .arg(data.join("no-web-ui"))
+        .env("RUST_LOG", "warn");
+    let tenka = PeerServer::start(tenka, "tenka serving on http://")?;
+    let mut rows = Vec::new();
+    let profile = data.join("tenka.perf.data");
+    for level in PEER_LEVELS {
+        // Alternating, so a disturbance of the machine falls on both sides alike.
+        let theirs = peer_level(&peer, "bgio", &bgio, level, None)?;
+        let profiled = (level == PROFILED_LEVEL).then_some(profile.as_path());
+        let ours = peer_level(&peer, "tenka", &tenka, level, profiled)?;
+        rows.push((level, theirs, ours));
+    }
+    drop((bgio, tenka));
+    let where_time_goes = profile_report(&profile);
+    let _ = std::fs::remove_dir_all(&data);
+
+    let mut out = String::from("## Peer: tic-tac-toe on boardgame.io and on Tenka\n\n");
+    out.push_str(&format!(
+        "boardgame.io 0.50.2's server (Node {}, in-memory storage, socket.io) against `tenka serve` \
+         (SQLite, the `tictactoe` component, every move durable before it is answered), both on \
+         this machine with the load generator (`tests/benches/peer/load.js`, Node). At each level \
+         that many players each play a game in a closed loop with no think time: create a game \
+         with both seats, play its seven moves (each seat takes the lowest free cell), start the \
+         next; creating is part of the loop on both sides. A Tenka move is a `POST \
+         /api/games/{{id}}/actions`; a boardgame.io move is a socket.io `update` answered by the \
+         server's state update. {PEER_WARMUP_SECONDS} s of warm-up, then {PEER_MEASURE_SECONDS} s \
+         measured per level and server; latency is per move, from sending to the answer. Server \
+         CPU is the server process's CPU time over the level's wall time, in cores.\n\n",
+        node_version()
+    ));
+    out.push_str(
+        "| concurrent games | boardgame.io moves/s | p50 | p99 | CPU | Tenka moves/s | p50 | p99 | CPU | \
+         Tenka/bgio moves/s | Tenka/bgio p99 |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    let mut throughput_met = true;
+    let mut latency_met = true;
+    for (level, theirs, ours) in &rows {
+        let rate = ours.moves_per_second / theirs.moves_per_second.max(f64::MIN_POSITIVE);
+        let p99 = ours.p99_ms / theirs.p99_ms.max(f64::MIN_POSITIVE);
+        if *level >= 10 && rate < 2.0 {
+            throughput_met = false;
+        }
+        if p99 >= 1.0 {
+            latency_met = false;
+        }
+        out.push_str(&format!(
+            "| {level} | {:.0} | {:.2} ms | {:.2} ms | {:.2} | {:.0} | {:.2} ms | {:.2} ms | {:.2} | {rate:.2}x | {p99:.2}x |\n",
+            theirs.moves_per_second,
+            theirs.p50_ms,
+            theirs.p99_ms,
+            theirs.cores,
+            ours.moves_per_second,
+            ours.p50_ms,
+            ours.p99_ms,
+            ours.cores,
+        ));
+    }
+    let verdict = |met: bool| if met { "met" } else { "not met" };
+    out.push_str(&format!(
+        "\nBudget: Tenka at least 2x boardgame.io's moves/s at 10, 100 and 500 games: {}; \
+         p99 below boardgame.io's at every level: {}.\n",
+        verdict(throughput_met),
+        verdict(latency_met)
+    ));
+    out.push_str(&where_time_goes);
+    Ok(out)
+}
+
+/// Where the Tenka server's time went at [`PROFILED_LEVEL`] games: its CPU samples by thread
+/// and the hottest functions, as a text flame graph's top (from `perf report`).
+fn profile_report(file: &Path) -> String {
+    let mut out =
+        format!("\n### Where a move's time goes: `tenka serve` at {PROFILED_LEVEL} games\n\n");
+    if !file.exists() {
+        out.push_str("perf is not installed (or may not profile here): no profile.\n");
+        return out;
+    }
+    out.push_str(
+        "CPU samples of the server process (`perf record -F 499 -g` over the level), by thread \
+         and then by function (self time). Threads: `tokio-runtime-w` is the async reactor \
+         (HTTP, JSON, the hub), `tokio-blocking` / `tenka-*` the blocking pool running the \
+         component, `sqlx-sqlite-wor` SQLite (the writer's statements and the disk sync). \
+         `perf report -i <file> --no-children` on the data gives the full call graph.\n\n",
+    );
+    for (title, sort, limit) in [("thread", "comm", "1"), ("function", "dso,sym", "1.5")] {
+        let Ok(output) = Command::new("perf")
+            .args([
+                "report",
+                "--stdio",
+                "--no-children",
+                "-g",
+                "none",
+                "--percent-limit",
+            ])
+            .arg(limit)
+            .args(["--sort", sort, "-i"])
+            .arg(file)
+            .output()
+        else {
+            continue;
+        };
+        out.push_str(&format!("| share of samples | {title} |\n|---|---|\n"));
+        for line in String::from_utf8_lossy(&output.stdout).lines() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let Some((share, what)) = line.split_once(char::is_whitespace) else {
+                continue;
+            };
+            if !share.ends_with('%') {
+                continue;
+            }
+            let what = what.split_whitespace().collect::<Vec<_>>().join(" ");
+            out.push_str(&format!("| {share} | `{}` |\n", what.replace('|', "\\|")));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// `node --version`, for the report.
+fn node_version() -> String {
+    Command::new("node")
+        .arg("--version")
+        .output()
+        .ok()
+        .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
+        .unwrap_or_else(|| "unknown".to_owned())
 }
 
 /// Installs cargo-mutants from crates.io when `cargo mutants` is not available.

@@ -136,6 +136,25 @@ impl ViewData {
     }
 }
 
+/// What the blocking call that applies an action also computes, so a move takes one trip to the
+/// blocking pool: the decisions the game waits for next and, every few actions, a snapshot.
+struct AfterApply {
+    pending: Result<Vec<PendingDecision>, crate::session::SessionError>,
+    snapshot: Option<anyhow::Result<Vec<u8>>>,
+}
+
+impl AfterApply {
+    /// Asks `session`, which has just applied the action that makes version `version`.
+    fn of(session: &mut Session, version: u64, snapshot_every: u64) -> AfterApply {
+        AfterApply {
+            pending: session.pending(),
+            snapshot: version
+                .is_multiple_of(snapshot_every.max(1))
+                .then(|| engine::snapshot(session)),
+        }
+    }
+}
+
 /// How many past boards (the replay viewer's) each game keeps.
 const PAST_BOARDS_KEPT: usize = 64;
 
@@ -460,10 +479,11 @@ impl Hub {
         if games.len() < cap {
             return Ok(Vec::new());
         }
-        let mut idle: Vec<(i64, String)> = games
-            .values()
-            .filter(|live| live.unloadable())
-            .map(|live| (live.last_used.load(Ordering::Relaxed), live.id().to_owned()))
+        // Borrowed ids: at the cap this runs for every new game, over every game in memory.
+        let mut idle: Vec<(i64, &String)> = games
+            .iter()
+            .filter(|(_, live)| live.unloadable())
+            .map(|(id, live)| (live.last_used.load(Ordering::Relaxed), id))
             .collect();
         let excess = games.len() + 1 - cap;
         // Refuse before unloading anything: a game taken out of the table here would otherwise
@@ -474,11 +494,15 @@ impl Hub {
                     .to_owned(),
             ));
         }
-        idle.sort_unstable();
-        Ok(idle
+        // Only the `excess` least recently used matter: select them instead of sorting all.
+        if excess < idle.len() {
+            idle.select_nth_unstable(excess - 1);
+            idle.truncate(excess);
+        }
+        let unload: Vec<String> = idle.into_iter().map(|(_, id)| id.clone()).collect();
+        Ok(unload
             .into_iter()
-            .take(excess)
-            .filter_map(|(_, id)| games.remove(&id))
+            .filter_map(|id| games.remove(&id))
             .collect())
     }
 
@@ -711,6 +735,16 @@ impl Hub {
             .with_session(state, |session| session.pending())
             .await?
             .map_err(engine::into_anyhow)?;
+        self.summarize(game, state.version, &pending).await
+    }
+
+    /// Sets the public summary from the decisions the game is waiting for.
+    async fn summarize(
+        &self,
+        game: &LiveGame,
+        version: u64,
+        pending: &[PendingDecision],
+    ) -> anyhow::Result<()> {
         let over = pending.is_empty();
         let mut waiting_for: Vec<Seat> = pending.iter().map(|decision| decision.seat).collect();
         waiting_for.sort_unstable();
@@ -720,7 +754,7 @@ impl Hub {
             self.storage.mark_finished(game.id()).await?;
         }
         game.set_summary(Summary {
-            version: state.version,
+            version,
             finished: over,
             waiting_for,
         });
@@ -779,8 +813,15 @@ impl Hub {
         action: Action,
     ) -> AppResult<Submitted> {
         let action_json = serde_json::to_string(&action).context("failed to encode an action")?;
+        let (next, every) = (state.version + 1, self.config.snapshot_every);
+        // One trip to the blocking pool per move: the action, then what the game asks next and
+        // (every few actions) a snapshot, while the session is at hand.
         let applied = self
-            .with_session(state, move |session| session.apply(seat, &action))
+            .with_session(state, move |session| {
+                let applied = session.apply(seat, &action)?;
+                let after = AfterApply::of(session, next, every);
+                Ok::<_, crate::session::SessionError>((applied, after))
+            })
             .await?;
         let applied = match applied {
             Ok(applied) => applied,
@@ -798,13 +839,16 @@ impl Hub {
 
     /// Stores an action the session has just applied; on a lost race or a failed write the
     /// session (which ran ahead of storage) is dropped and rebuilt from what is stored.
+    ///
+    /// The caller holds the game's lock until this returns, so nothing reads the session's
+    /// new state (no view, no other move) before the action is durable or the session dropped.
     async fn commit(
         &self,
         game: &Arc<LiveGame>,
         state: &mut GameState,
         seat: Seat,
         action_json: String,
-        applied: Applied,
+        (applied, after): (Applied, AfterApply),
     ) -> AppResult<Submitted> {
         let seq = state.version + 1;
         let record = StoredAction {
@@ -834,21 +878,29 @@ impl Hub {
             }
         }
         state.version = seq;
-        if seq.is_multiple_of(self.config.snapshot_every) {
-            let bytes = self.with_session(state, engine::snapshot).await?;
-            match bytes {
-                Ok(bytes) => {
-                    if let Err(error) = self.storage.save_snapshot(game.id(), seq, &bytes).await {
-                        tracing::warn!("game {}: {error:#}", game.id());
+        match after.snapshot {
+            Some(Ok(bytes)) => {
+                // Stored in the background: a snapshot only makes loading faster, and it is
+                // of a version that is durable already.
+                let storage = self.storage.clone();
+                let id = game.id().to_owned();
+                tokio::spawn(async move {
+                    if let Err(error) = storage.save_snapshot(&id, seq, &bytes).await {
+                        tracing::warn!("game {id}: {error:#}");
                     }
-                }
-                Err(error) => tracing::warn!("game {}: no snapshot: {error:#}", game.id()),
+                });
             }
+            Some(Err(error)) => tracing::warn!("game {}: no snapshot: {error:#}", game.id()),
+            None => {}
         }
         // The action is stored: from here on the move stands, whatever fails. A failure to
         // update the summary (the database refusing to mark the game finished, say) is logged,
         // the session is rebuilt from storage on next use, and the mover still hears "accepted".
-        if let Err(error) = self.refresh_summary(game, state).await {
+        let summarized = match after.pending {
+            Ok(pending) => self.summarize(game, seq, &pending).await,
+            Err(error) => Err(engine::into_anyhow(error)),
+        };
+        if let Err(error) = summarized {
             tracing::warn!("game {}: after storing action {seq}: {error:#}", game.id());
             state.session = None;
             let mut summary = game.summary();
@@ -895,6 +947,17 @@ impl Hub {
         let mut state = game.state.lock().await;
         self.ensure_loaded(game, &mut state).await?;
         let version = state.version;
+        // Computed once per viewer and version: a request that waited for the lock while
+        // another computed this very view takes that one.
+        if let Some(view) = game
+            .views
+            .lock()
+            .ok()
+            .and_then(|views| views.get(&viewer).cloned())
+            && view.version == version
+        {
+            return Ok(view);
+        }
         let computed = self
             .with_session(&mut state, move |session| {
                 let pending: Vec<PendingDecision> = session
@@ -1233,10 +1296,15 @@ impl Hub {
                 };
                 Some(slot)
             };
+            let (next, every) = (state.version + 1, self.config.snapshot_every);
             let moved = self
                 .blocking(move || {
                     let mut bot = bot;
-                    let outcome = engine::bot_move(&mut session, bot.as_mut(), &decision);
+                    let outcome = engine::bot_move(&mut session, bot.as_mut(), &decision).map(
+                        |(action, applied)| {
+                            (action, (applied, AfterApply::of(&mut session, next, every)))
+                        },
+                    );
                     (session, bot, outcome)
                 })
                 .await;

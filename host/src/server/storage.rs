@@ -5,13 +5,17 @@
 //! keeps the events and tower drops it produced, so the log is served without running the game.
 //! Snapshots every few actions keep loading a game fast.
 
+use std::collections::HashSet;
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context as _;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Row};
+use tokio::sync::{mpsc, oneshot};
 
 /// Which database the server runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,6 +126,450 @@ pub struct Storage {
     pool: AnyPool,
     kind: DatabaseKind,
     url: String,
+    /// The queue of the one task that stores new games, actions and ends of games, many games'
+    /// at a time (group commit).
+    writer: mpsc::UnboundedSender<Write>,
+    /// What the writer has done, for tests and benchmarks.
+    commits: Arc<CommitCounters>,
+}
+
+/// The writer's answer to one write: its outcome, or the error that failed its batch.
+type Answer<T> = oneshot::Sender<Result<T, Arc<anyhow::Error>>>;
+
+/// A write waiting in the writer's queue, with the one who waits for it to be durable.
+#[derive(Debug)]
+enum Write {
+    /// A new game with its seats and credentials.
+    Game {
+        game: Box<StoredGame>,
+        seats: Vec<StoredSeat>,
+        credentials: NewCredentials,
+        answer: Answer<()>,
+    },
+    /// An accepted action.
+    Action {
+        game_id: String,
+        action: StoredAction,
+        created_at: i64,
+        answer: Answer<Insert>,
+    },
+    /// A snapshot of a game at a version.
+    Snapshot {
+        game_id: String,
+        seq: u64,
+        bytes: Vec<u8>,
+        answer: Answer<()>,
+    },
+    /// A game has ended.
+    Finished {
+        game_id: String,
+        at: i64,
+        answer: Answer<()>,
+    },
+}
+
+/// The most actions one batch stores: enough that a full queue drains in a few commits, few
+/// enough that the statement's text (JSON) stays small.
+const MAX_BATCH: usize = 1024;
+
+/// Counters of the action writer: how many batches it committed and how many actions they held.
+#[derive(Debug, Default)]
+pub struct CommitCounters {
+    batches: AtomicU64,
+    actions: AtomicU64,
+}
+
+impl CommitCounters {
+    /// (batches committed, actions stored in them) since the storage was opened.
+    pub fn get(&self) -> (u64, u64) {
+        (
+            self.batches.load(Ordering::Relaxed),
+            self.actions.load(Ordering::Relaxed),
+        )
+    }
+}
+
+/// One statement stores a whole batch of actions, given as one JSON array of rows: a single
+/// statement is a single transaction (one write-ahead-log sync on SQLite, one round trip on
+/// PostgreSQL). A row whose `(game, sequence)` is taken already is left out and not returned,
+/// so a conflict answers its own action and no other.
+macro_rules! batch_insert_sqlite {
+    () => {
+        "INSERT INTO actions (game_id, seq, seat, action_json, events_json, tower_json, \
+         created_at) \
+         SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), \
+         json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]'), \
+         json_extract(value, '$[5]'), json_extract(value, '$[6]') \
+         FROM json_each($1) WHERE true \
+         ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id, seq"
+    };
+}
+
+/// [`batch_insert_sqlite`] for PostgreSQL.
+macro_rules! batch_insert_postgres {
+    () => {
+        "INSERT INTO actions (game_id, seq, seat, action_json, events_json, tower_json, \
+         created_at) \
+         SELECT value->>0, (value->>1)::bigint, (value->>2)::bigint, value->>3, value->>4, \
+         value->>5, (value->>6)::bigint \
+         FROM json_array_elements($1::json) \
+         ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id, seq"
+    };
+}
+
+/// The writer: takes whatever is queued (at most [`MAX_BATCH`] writes) and stores it with one
+/// commit, many games at once: the new games, then the actions (one statement), the snapshots
+/// (one statement) and the ends of games (one statement), in one transaction when there is more
+/// than one statement to run. Each waiter is answered only once the commit holding its write is
+/// durable: stored when its statement succeeded and the commit too, the error otherwise (a
+/// statement the database refuses fails its own writes; a failed commit fails them all). While
+/// one batch commits the next one gathers, so under load every commit (and its sync to disk)
+/// carries many games' writes; alone, a write is stored at once. Being the one writer also
+/// means these writes never wait for each other's locks.
+async fn write_batches(
+    pool: AnyPool,
+    kind: DatabaseKind,
+    mut queue: mpsc::UnboundedReceiver<Write>,
+    counters: Arc<CommitCounters>,
+) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while queue.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        let mut games = Vec::new();
+        let mut actions = Vec::new();
+        let mut finished = Vec::new();
+        let mut snapshots = Vec::new();
+        for write in batch.drain(..) {
+            match write {
+                Write::Game { .. } => games.push(write),
+                Write::Action { .. } => actions.push(write),
+                Write::Finished { .. } => finished.push(write),
+                Write::Snapshot { .. } => snapshots.push(write),
+            }
+        }
+        let statements = usize::from(!games.is_empty()) * 2
+            + usize::from(!actions.is_empty())
+            + usize::from(!snapshots.is_empty())
+            + usize::from(!finished.is_empty());
+        let outcome = commit_batch(
+            &pool,
+            kind,
+            statements > 1,
+            &games,
+            &actions,
+            &snapshots,
+            &finished,
+        )
+        .await;
+        let (games_done, actions_done, snapshots_done, finished_done) = match outcome {
+            Ok(done) => done,
+            Err(error) => {
+                let error = Arc::new(error);
+                (
+                    Err(error.clone()),
+                    Err(error.clone()),
+                    Err(error.clone()),
+                    Err(error),
+                )
+            }
+        };
+        if let Ok(stored) = &actions_done {
+            counters.batches.fetch_add(1, Ordering::Relaxed);
+            counters
+                .actions
+                .fetch_add(stored.len() as u64, Ordering::Relaxed);
+        }
+        // A waiter that gave up is fine: what it asked for is stored (or not) either way.
+        for write in games.into_iter().chain(snapshots).chain(finished) {
+            match write {
+                Write::Game { answer, .. } => {
+                    let _ = answer.send(games_done.clone());
+                }
+                Write::Snapshot { answer, .. } => {
+                    let _ = answer.send(snapshots_done.clone());
+                }
+                Write::Finished { answer, .. } => {
+                    let _ = answer.send(finished_done.clone());
+                }
+                Write::Action { .. } => {}
+            }
+        }
+        for write in actions {
+            if let Write::Action {
+                game_id,
+                action,
+                answer,
+                ..
+            } = write
+            {
+                let _ = answer.send(match &actions_done {
+                    Ok(stored) if stored.contains(&(game_id, action.seq)) => Ok(Insert::Stored),
+                    Ok(_) => Ok(Insert::Conflict),
+                    Err(error) => Err(error.clone()),
+                });
+            }
+        }
+    }
+}
+
+/// What each kind of write in a batch came to.
+type Done = (
+    Result<(), Arc<anyhow::Error>>,
+    Result<HashSet<(String, u64)>, Arc<anyhow::Error>>,
+    Result<(), Arc<anyhow::Error>>,
+    Result<(), Arc<anyhow::Error>>,
+);
+
+/// Runs a batch's statements, in one transaction when `transaction`, and commits: what each kind
+/// came to, or the error that failed them all (no connection, a failed commit).
+async fn commit_batch(
+    pool: &AnyPool,
+    kind: DatabaseKind,
+    transaction: bool,
+    games: &[Write],
+    actions: &[Write],
+    snapshots: &[Write],
+    finished: &[Write],
+) -> anyhow::Result<Done> {
+    let mut connection = pool.acquire().await.context("no database connection")?;
+    if transaction {
+        sqlx::query("BEGIN").execute(&mut *connection).await?;
+    }
+    let games_done = if games.is_empty() {
+        Ok(())
+    } else {
+        store_games(&mut connection, games).await.map_err(Arc::new)
+    };
+    let actions_done = if actions.is_empty() {
+        Ok(HashSet::new())
+    } else {
+        store_actions(&mut connection, kind, actions)
+            .await
+            .map_err(Arc::new)
+    };
+    let snapshots_done = if snapshots.is_empty() {
+        Ok(())
+    } else {
+        store_snapshots(&mut connection, kind, snapshots)
+            .await
+            .map_err(Arc::new)
+    };
+    let finished_done = if finished.is_empty() {
+        Ok(())
+    } else {
+        store_finished(&mut connection, kind, finished)
+            .await
+            .map_err(Arc::new)
+    };
+    if transaction && kind == DatabaseKind::Postgres {
+        // A failed statement aborts a PostgreSQL transaction, and its COMMIT then rolls back
+        // without an error: whatever ran before it is not stored either.
+        let failed = [
+            games_done.as_ref().err(),
+            actions_done.as_ref().err(),
+            snapshots_done.as_ref().err(),
+            finished_done.as_ref().err(),
+        ]
+        .into_iter()
+        .flatten()
+        .next()
+        .cloned();
+        if let Some(error) = failed {
+            let _ = sqlx::query("ROLLBACK").execute(&mut *connection).await;
+            return Err(anyhow::anyhow!("a batch was rolled back: {error:#}"));
+        }
+    }
+    if transaction && let Err(error) = sqlx::query("COMMIT").execute(&mut *connection).await {
+        // Nothing of the batch is stored; the connection may be left mid-transaction.
+        let _ = sqlx::query("ROLLBACK").execute(&mut *connection).await;
+        connection.close_on_drop();
+        return Err(anyhow::Error::new(error).context("failed to commit a batch"));
+    }
+    Ok((games_done, actions_done, snapshots_done, finished_done))
+}
+
+/// Stores new games with their seats and credentials (the caller's transaction makes them
+/// appear together).
+async fn store_games(tx: &mut sqlx::AnyConnection, games: &[Write]) -> anyhow::Result<()> {
+    for write in games {
+        let Write::Game {
+            game,
+            seats,
+            credentials,
+            ..
+        } = write
+        else {
+            continue;
+        };
+        sqlx::query(
+            "INSERT INTO games (id, ruleset_id, ruleset_hash, map_id, map_hash, map_toml, variant, \
+             options_json, seed_hex, created_at, finished_at, host_token_hash) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11)",
+        )
+        .bind(&game.id)
+        .bind(&game.ruleset_id)
+        .bind(&game.ruleset_hash)
+        .bind(&game.map_id)
+        .bind(&game.map_hash)
+        .bind(&game.map_toml)
+        .bind(&game.variant)
+        .bind(&game.options_json)
+        .bind(hex::encode(game.seed))
+        .bind(game.created_at)
+        .bind(&credentials.host_token_hash)
+        .execute(&mut *tx)
+        .await
+        .context("failed to store the game")?;
+        for seat in seats {
+            sqlx::query(
+                "INSERT INTO seats (game_id, seat, kind, name, token_hash, bot, claimed) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(&game.id)
+            .bind(i64::from(seat.seat))
+            .bind(&seat.kind)
+            .bind(&seat.name)
+            .bind(&seat.token_hash)
+            .bind(&seat.bot)
+            .bind(i64::from(seat.claimed))
+            .execute(&mut *tx)
+            .await
+            .context("failed to store a seat")?;
+        }
+        for (seat, code_hash) in &credentials.invites {
+            sqlx::query(
+                "INSERT INTO invites (game_id, seat, code_hash, created_at) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&game.id)
+            .bind(i64::from(*seat))
+            .bind(code_hash)
+            .bind(game.created_at)
+            .execute(&mut *tx)
+            .await
+            .context("failed to store an invite")?;
+        }
+    }
+    Ok(())
+}
+
+/// Stores snapshots with one statement; one already stored (by another process) is kept.
+async fn store_snapshots(
+    connection: &mut sqlx::AnyConnection,
+    kind: DatabaseKind,
+    snapshots: &[Write],
+) -> anyhow::Result<()> {
+    let rows: Vec<serde_json::Value> = snapshots
+        .iter()
+        .filter_map(|write| match write {
+            Write::Snapshot {
+                game_id,
+                seq,
+                bytes,
+                ..
+            } => Some(serde_json::json!([game_id, seq, hex::encode(bytes)])),
+            _ => None,
+        })
+        .collect();
+    let statement = match kind {
+        DatabaseKind::Sqlite => {
+            "INSERT INTO snapshots (game_id, seq, bytes) \
+             SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), \
+             unhex(json_extract(value, '$[2]')) FROM json_each($1) WHERE true \
+             ON CONFLICT (game_id, seq) DO NOTHING"
+        }
+        DatabaseKind::Postgres => {
+            "INSERT INTO snapshots (game_id, seq, bytes) \
+             SELECT value->>0, (value->>1)::bigint, decode(value->>2, 'hex') \
+             FROM json_array_elements($1::json) \
+             ON CONFLICT (game_id, seq) DO NOTHING"
+        }
+    };
+    sqlx::query(statement)
+        .bind(serde_json::to_string(&rows).context("failed to encode snapshots")?)
+        .execute(connection)
+        .await
+        .context("failed to store snapshots")?;
+    Ok(())
+}
+
+/// Marks games finished with one statement.
+async fn store_finished(
+    connection: &mut sqlx::AnyConnection,
+    kind: DatabaseKind,
+    finished: &[Write],
+) -> anyhow::Result<()> {
+    let ids: Vec<&str> = finished
+        .iter()
+        .filter_map(|write| match write {
+            Write::Finished { game_id, .. } => Some(game_id.as_str()),
+            _ => None,
+        })
+        .collect();
+    let at = finished
+        .iter()
+        .find_map(|write| match write {
+            Write::Finished { at, .. } => Some(*at),
+            _ => None,
+        })
+        .unwrap_or_else(now_millis);
+    let statement = match kind {
+        DatabaseKind::Sqlite => {
+            "UPDATE games SET finished_at = $1 WHERE finished_at IS NULL \
+             AND id IN (SELECT value FROM json_each($2))"
+        }
+        DatabaseKind::Postgres => {
+            "UPDATE games SET finished_at = $1 WHERE finished_at IS NULL \
+             AND id IN (SELECT json_array_elements_text($2::json))"
+        }
+    };
+    sqlx::query(statement)
+        .bind(at)
+        .bind(serde_json::to_string(&ids).context("failed to encode game ids")?)
+        .execute(connection)
+        .await
+        .context("failed to mark games finished")?;
+    Ok(())
+}
+
+/// Stores a batch of actions with one statement; returns the (game, sequence) pairs it stored.
+async fn store_actions(
+    connection: &mut sqlx::AnyConnection,
+    kind: DatabaseKind,
+    batch: &[Write],
+) -> anyhow::Result<HashSet<(String, u64)>> {
+    let rows: Vec<serde_json::Value> = batch
+        .iter()
+        .filter_map(|write| match write {
+            Write::Action {
+                game_id,
+                action,
+                created_at,
+                ..
+            } => Some(serde_json::json!([
+                game_id,
+                action.seq,
+                action.seat,
+                action.action_json,
+                action.events_json,
+                action.tower_json,
+                created_at,
+            ])),
+            _ => None,
+        })
+        .collect();
+    let rows = serde_json::to_string(&rows).context("failed to encode actions")?;
+    let statement = match kind {
+        DatabaseKind::Sqlite => batch_insert_sqlite!(),
+        DatabaseKind::Postgres => batch_insert_postgres!(),
+    };
+    let stored = sqlx::query(statement)
+        .bind(rows)
+        .fetch_all(connection)
+        .await
+        .context("failed to store actions")?;
+    stored
+        .iter()
+        .map(|row| Ok((row.try_get(0)?, row.try_get::<i64, _>(1)? as u64)))
+        .collect()
 }
 
 /// The columns [`stored_game`] reads, in its order (a macro, so queries stay static text).
@@ -205,6 +653,18 @@ impl Storage {
         let options = AnyConnectOptions::from_str(&url)
             .with_context(|| format!("invalid database url `{url}`"))?;
         let pool = AnyPoolOptions::new()
+            .after_connect(move |connection, _| {
+                Box::pin(async move {
+                    if kind == DatabaseKind::Sqlite {
+                        // Every commit syncs the write-ahead log to disk before it returns, so
+                        // an action answered as stored survives a power cut (stated rather than
+                        // left to the driver's default).
+                        use sqlx::Executor as _;
+                        connection.execute("PRAGMA synchronous = FULL").await?;
+                    }
+                    Ok(())
+                })
+            })
             .max_connections(match kind {
                 // SQLite has one writer at a time; a few connections serve concurrent reads.
                 DatabaseKind::Sqlite => 4,
@@ -214,8 +674,8 @@ impl Storage {
             .await
             .context("failed to connect to the database")?;
         if kind == DatabaseKind::Sqlite {
-            // Write-ahead logging lets readers go on while an action is committed; the default
-            // `synchronous = FULL` keeps every commit durable across a crash.
+            // Write-ahead logging lets readers go on while actions are committed;
+            // `synchronous = FULL` (set on every connection) keeps every commit durable.
             sqlx::query("PRAGMA journal_mode = WAL")
                 .execute(&pool)
                 .await
@@ -229,7 +689,21 @@ impl Storage {
             .run(&pool)
             .await
             .context("failed to migrate the database")?;
-        Ok(Storage { pool, kind, url })
+        let (writer, queue) = mpsc::unbounded_channel();
+        let commits = Arc::new(CommitCounters::default());
+        tokio::spawn(write_batches(pool.clone(), kind, queue, commits.clone()));
+        Ok(Storage {
+            pool,
+            kind,
+            url,
+            writer,
+            commits,
+        })
+    }
+
+    /// What the action writer has committed so far: (batches, actions).
+    pub fn commits(&self) -> (u64, u64) {
+        self.commits.get()
     }
 
     /// The connection pool, for operators' tools and tests that need SQL of their own.
@@ -261,56 +735,32 @@ impl Storage {
         seats: &[StoredSeat],
         credentials: &NewCredentials,
     ) -> anyhow::Result<()> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO games (id, ruleset_id, ruleset_hash, map_id, map_hash, map_toml, variant, \
-             options_json, seed_hex, created_at, finished_at, host_token_hash) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11)",
-        )
-        .bind(&game.id)
-        .bind(&game.ruleset_id)
-        .bind(&game.ruleset_hash)
-        .bind(&game.map_id)
-        .bind(&game.map_hash)
-        .bind(&game.map_toml)
-        .bind(&game.variant)
-        .bind(&game.options_json)
-        .bind(hex::encode(game.seed))
-        .bind(game.created_at)
-        .bind(&credentials.host_token_hash)
-        .execute(&mut *tx)
-        .await
-        .context("failed to store the game")?;
-        for seat in seats {
-            sqlx::query(
-                "INSERT INTO seats (game_id, seat, kind, name, token_hash, bot, claimed) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            )
-            .bind(&game.id)
-            .bind(i64::from(seat.seat))
-            .bind(&seat.kind)
-            .bind(&seat.name)
-            .bind(&seat.token_hash)
-            .bind(&seat.bot)
-            .bind(i64::from(seat.claimed))
-            .execute(&mut *tx)
-            .await
-            .context("failed to store a seat")?;
+        let (answer, answered) = oneshot::channel();
+        self.queue(Write::Game {
+            game: Box::new(game.clone()),
+            seats: seats.to_vec(),
+            credentials: credentials.clone(),
+            answer,
+        })?;
+        Self::answer(answered).await
+    }
+
+    /// Puts a write in the writer's queue.
+    fn queue(&self, write: Write) -> anyhow::Result<()> {
+        self.writer
+            .send(write)
+            .map_err(|_| anyhow::anyhow!("the database writer has stopped"))
+    }
+
+    /// Waits for the writer's answer to a write.
+    async fn answer<T>(
+        answered: oneshot::Receiver<Result<T, Arc<anyhow::Error>>>,
+    ) -> anyhow::Result<T> {
+        match answered.await {
+            Ok(Ok(outcome)) => Ok(outcome),
+            Ok(Err(error)) => Err(anyhow::anyhow!("{error:#}")),
+            Err(_) => anyhow::bail!("the database writer stopped before answering"),
         }
-        for (seat, code_hash) in &credentials.invites {
-            sqlx::query(
-                "INSERT INTO invites (game_id, seat, code_hash, created_at) VALUES ($1, $2, $3, $4)",
-            )
-            .bind(&game.id)
-            .bind(i64::from(*seat))
-            .bind(code_hash)
-            .bind(game.created_at)
-            .execute(&mut *tx)
-            .await
-            .context("failed to store an invite")?;
-        }
-        tx.commit().await.context("failed to commit the new game")?;
-        Ok(())
     }
 
     /// The ids of every stored game, newest first.
@@ -422,27 +872,20 @@ impl Storage {
     }
 
     /// Stores an action durably. `Conflict` when its sequence number is already taken.
+    ///
+    /// The action joins the writer's queue and is answered once the batch holding it has
+    /// committed (on SQLite with `synchronous = FULL`, once the write-ahead log is synced):
+    /// many games' actions share one transaction and one sync to disk, and no action is answered
+    /// before it is durable.
     pub async fn insert_action(&self, id: &str, action: &StoredAction) -> anyhow::Result<Insert> {
-        let result = sqlx::query(
-            "INSERT INTO actions (game_id, seq, seat, action_json, events_json, tower_json, \
-             created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(id)
-        .bind(action.seq as i64)
-        .bind(i64::from(action.seat))
-        .bind(&action.action_json)
-        .bind(&action.events_json)
-        .bind(&action.tower_json)
-        .bind(now_millis())
-        .execute(&self.pool)
-        .await;
-        match result {
-            Ok(_) => Ok(Insert::Stored),
-            Err(sqlx::Error::Database(error)) if error.is_unique_violation() => {
-                Ok(Insert::Conflict)
-            }
-            Err(error) => Err(anyhow::Error::new(error).context("failed to store an action")),
-        }
+        let (answer, answered) = oneshot::channel();
+        self.queue(Write::Action {
+            game_id: id.to_owned(),
+            action: action.clone(),
+            created_at: now_millis(),
+            answer,
+        })?;
+        Self::answer(answered).await
     }
 
     /// The actions after version `after`, in order.
@@ -482,27 +925,25 @@ impl Storage {
 
     /// Stores a snapshot of a game at a version. Another process may have stored the same one.
     pub async fn save_snapshot(&self, id: &str, seq: u64, bytes: &[u8]) -> anyhow::Result<()> {
-        let result = sqlx::query("INSERT INTO snapshots (game_id, seq, bytes) VALUES ($1, $2, $3)")
-            .bind(id)
-            .bind(seq as i64)
-            .bind(bytes.to_vec())
-            .execute(&self.pool)
-            .await;
-        match result {
-            Ok(_) => Ok(()),
-            Err(sqlx::Error::Database(error)) if error.is_unique_violation() => Ok(()),
-            Err(error) => Err(anyhow::Error::new(error).context("failed to store a snapshot")),
-        }
+        let (answer, answered) = oneshot::channel();
+        self.queue(Write::Snapshot {
+            game_id: id.to_owned(),
+            seq,
+            bytes: bytes.to_vec(),
+            answer,
+        })?;
+        Self::answer(answered).await
     }
 
     /// Records that a game has ended.
     pub async fn mark_finished(&self, id: &str) -> anyhow::Result<()> {
-        sqlx::query("UPDATE games SET finished_at = $1 WHERE id = $2 AND finished_at IS NULL")
-            .bind(now_millis())
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        let (answer, answered) = oneshot::channel();
+        self.queue(Write::Finished {
+            game_id: id.to_owned(),
+            at: now_millis(),
+            answer,
+        })?;
+        Self::answer(answered).await
     }
 
     /// Hands a seat to a bot, or back to its person with `None`.
@@ -924,6 +1365,88 @@ mod tests {
         let reopened = Storage::open(None, &dir).await.unwrap();
         assert_eq!(reopened.version("g1").await.unwrap(), 2);
         assert_eq!(reopened.game_ids().await.unwrap(), vec!["g1".to_owned()]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Many games' actions go through the one writer at once: each waiter hears its own
+    /// outcome (a taken version answers only its own action), and what was answered stored is
+    /// exactly what the database holds, also when a commit fails for everyone in it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_actions_share_commits_and_each_hears_its_own_outcome() {
+        let dir = tempdir();
+        let storage = Storage::open(None, &dir).await.unwrap();
+        let ids: Vec<String> = (0..20).map(|i| format!("g{i}")).collect();
+        for id in &ids {
+            storage.create_game(&game(id), &[]).await.unwrap();
+        }
+        // The database refuses every action of game g7 from version 5 on, failing whatever
+        // commit holds one.
+        sqlx::query(
+            "CREATE TRIGGER refuse BEFORE INSERT ON actions \
+             WHEN NEW.game_id = 'g7' AND NEW.seq >= 5 BEGIN SELECT RAISE(ABORT, 'refused'); END",
+        )
+        .execute(storage.pool())
+        .await
+        .unwrap();
+        let mut tasks = tokio::task::JoinSet::new();
+        for id in ids.clone() {
+            let storage = storage.clone();
+            tasks.spawn(async move {
+                let mut outcomes = Vec::new();
+                for seq in 1..=10 {
+                    let outcome = storage.insert_action(&id, &action(seq)).await;
+                    let stored = matches!(outcome, Ok(Insert::Stored));
+                    outcomes.push((seq, outcome.map_err(|error| format!("{error:#}"))));
+                    if id == "g3" && seq == 4 && stored {
+                        // A second writer of version 4: only this insert hears of the conflict.
+                        match storage.insert_action(&id, &action(4)).await {
+                            Ok(again) => assert_eq!(again, Insert::Conflict),
+                            // Unless it shared g7's failing commit.
+                            Err(error) => assert!(format!("{error:#}").contains("refused")),
+                        }
+                    }
+                }
+                (id, outcomes)
+            });
+        }
+        let mut answered_stored = 0;
+        for (id, outcomes) in tasks.join_all().await {
+            let stored: Vec<u64> = storage
+                .actions_since(&id, 0)
+                .await
+                .unwrap()
+                .iter()
+                .map(|action| action.seq)
+                .collect();
+            for (seq, outcome) in outcomes {
+                match outcome {
+                    Ok(Insert::Stored) => {
+                        answered_stored += 1;
+                        assert!(
+                            stored.contains(&seq),
+                            "{id} {seq} answered stored is stored"
+                        );
+                    }
+                    Ok(Insert::Conflict) => panic!("{id} {seq}: a conflict nobody caused"),
+                    Err(error) => {
+                        assert!(
+                            !stored.contains(&seq),
+                            "{id} {seq} failed ({error}) yet stored"
+                        );
+                        if id != "g7" {
+                            // Failed with g7's commit: retrying alone succeeds.
+                            assert!(error.contains("refused"), "{error}");
+                        }
+                    }
+                }
+            }
+            if id == "g7" {
+                assert_eq!(stored, vec![1, 2, 3, 4], "g7 stops at the refusal");
+            }
+        }
+        let (batches, actions) = storage.commits();
+        assert_eq!(actions, answered_stored, "the writer counts what it stored");
+        assert!(batches >= 1 && batches <= actions);
         std::fs::remove_dir_all(&dir).ok();
     }
 

@@ -1,0 +1,135 @@
+// The load generator of the peer benchmark: plays tic-tac-toe on `tenka serve` or on
+// boardgame.io's server in a closed loop with zero think time, the same games on both: each of
+// N concurrent players creates a game with both seats, plays the seven moves of the game in
+// which both seats always take the lowest free cell (the first seat wins on the diagonal
+// 2-4-6), waits for each move's answer before the next, and starts another game.
+// Tenka: each move is `POST /api/games/{id}/actions`, answered once it is durable.
+// boardgame.io: each move is a socket.io `update`, answered by the server's state update.
+// Usage: node load.js tenka|bgio HOST:PORT LEVELS WARMUP_S MEASURE_S
+// Prints one JSON object per level: {"level", "moves", "seconds", "moves_per_s", "p50_ms", "p99_ms"}.
+'use strict';
+const http = require('http');
+const { io } = require('socket.io-client');
+
+const [kind, addr, levelsArg, warmupArg, measureArg] = process.argv.slice(2);
+const [host, portText] = addr.split(':');
+const port = Number(portText);
+const levels = (levelsArg || '1,10,100,500').split(',').map(Number);
+const warmup = Number(warmupArg || 2) * 1000;
+const measure = Number(measureArg || 8) * 1000;
+const MOVES = 7;
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+
+function request(method, path, body, token) {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const headers = { 'content-type': 'application/json' };
+    if (data !== undefined) headers['content-length'] = Buffer.byteLength(data);
+    if (token) headers.authorization = `Bearer ${token}`;
+    const req = http.request({ host, port, method, path, headers, agent }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString();
+        if (res.statusCode >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`));
+        else resolve(text ? JSON.parse(text) : null);
+      });
+    });
+    req.on('error', reject);
+    if (data !== undefined) req.write(data);
+    req.end();
+  });
+}
+
+// One player slot for Tenka: a game at a time, every move over HTTP.
+async function tenkaPlayer(stats, until) {
+  while (Date.now() < until) {
+    const created = await request('POST', '/api/games', {
+      ruleset: 'tictactoe',
+      seats: [{ kind: 'human', creator: true }, { kind: 'human', creator: true }],
+    });
+    const tokens = created.seats.map((seat) => seat.token);
+    for (let move = 0; move < MOVES && Date.now() < until; move++) {
+      const start = process.hrtime.bigint();
+      const answer = await request('POST', `/api/games/${created.id}/actions`,
+        { version: move, action: { choose: [0] } }, tokens[move % 2]);
+      if (answer.version !== move + 1) throw new Error(`unexpected answer ${JSON.stringify(answer)}`);
+      stats.record(start);
+    }
+  }
+}
+
+// One player slot for boardgame.io: a socket.io connection synced to its current match.
+async function bgioPlayer(stats, until) {
+  const socket = io(`http://${addr}/tic-tac-toe`, { transports: ['websocket'], forceNew: true });
+  let waiting = null;
+  const answer = (matchID, stateID) => { if (waiting && waiting.matchID === matchID) waiting.resolve(stateID); };
+  socket.on('sync', (matchID, info) => answer(matchID, info.state._stateID));
+  socket.on('update', (matchID, state) => answer(matchID, state._stateID));
+  const next = (matchID) => new Promise((resolve) => { waiting = { matchID, resolve }; });
+  try {
+    while (Date.now() < until) {
+      const { matchID } = await request('POST', '/games/tic-tac-toe/create', { numPlayers: 2 });
+      const credentials = [];
+      for (const playerID of ['0', '1']) {
+        const joined = await request('POST', `/games/tic-tac-toe/${matchID}/join`, { playerID, playerName: `P${playerID}` });
+        credentials.push(joined.playerCredentials);
+      }
+      let synced = next(matchID);
+      socket.emit('sync', matchID, '0', credentials[0], 2);
+      let stateID = await synced;
+      for (let move = 0; move < MOVES && Date.now() < until; move++) {
+        const playerID = String(move % 2);
+        const start = process.hrtime.bigint();
+        const updated = next(matchID);
+        socket.emit('update', {
+          type: 'MAKE_MOVE',
+          payload: { type: 'clickCell', args: [move], playerID, credentials: credentials[move % 2] },
+        }, stateID, matchID, playerID);
+        const newStateID = await updated;
+        if (newStateID !== stateID + 1) throw new Error(`unexpected state ${newStateID} after ${stateID}`);
+        stateID = newStateID;
+        stats.record(start);
+      }
+    }
+  } finally {
+    socket.close();
+  }
+}
+
+async function level(concurrency) {
+  const start = Date.now();
+  const measureFrom = start + warmup;
+  const until = measureFrom + measure;
+  const latencies = [];
+  const stats = {
+    record(startNs) {
+      const now = Date.now();
+      if (now >= measureFrom && now < until) latencies.push(Number(process.hrtime.bigint() - startNs) / 1e6);
+    },
+  };
+  const player = kind === 'tenka' ? tenkaPlayer : bgioPlayer;
+  await Promise.all(Array.from({ length: concurrency }, () => player(stats, until)));
+  latencies.sort((a, b) => a - b);
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] || 0;
+  return {
+    level: concurrency,
+    moves: latencies.length,
+    seconds: measure / 1000,
+    moves_per_s: latencies.length / (measure / 1000),
+    p50_ms: at(0.5),
+    p99_ms: at(0.99),
+  };
+}
+
+(async () => {
+  for (const concurrency of levels) {
+    console.log(JSON.stringify(await level(concurrency)));
+  }
+  agent.destroy();
+  process.exit(0);
+})().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
