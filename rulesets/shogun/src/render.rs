@@ -85,9 +85,12 @@ fn part(id: &str, kind: Kind, title: Option<&str>, svg: String) -> Part {
     }
 }
 
-/// The English catalogue, for the documents' fallback texts.
-fn english() -> Catalogue {
-    Catalogue::from_toml(crate::CATALOGUE_EN).unwrap_or_default()
+/// The English catalogue, for the documents' fallback texts: parsed once per instance, not
+/// once per drawing (parsing it was most of a render's time).
+fn english() -> &'static Catalogue {
+    static ENGLISH: std::sync::LazyLock<Catalogue> =
+        std::sync::LazyLock::new(|| Catalogue::from_toml(crate::CATALOGUE_EN).unwrap_or_default());
+    &ENGLISH
 }
 
 /// The board as `viewer` sees it, in parts: the map first, then the seats (the viewer's own

@@ -53,13 +53,13 @@ pub fn num(value: f32) -> String {
 /// An SVG document being written.
 pub struct Svg {
     out: String,
-    english: Catalogue,
+    english: &'static Catalogue,
 }
 
 impl Svg {
     /// Starts a document of this size, rounded up to whole units (a picture of it has whole
     /// pixels); `english` gives the fallback texts.
-    pub fn new(width: f32, height: f32, english: Catalogue) -> Svg {
+    pub fn new(width: f32, height: f32, english: &'static Catalogue) -> Svg {
         let (width, height) = (width.ceil(), height.ceil());
         let mut out = String::with_capacity(64 * 1024);
         let _ = write!(
