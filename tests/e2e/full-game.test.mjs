@@ -122,6 +122,9 @@ test('a 4-seat game with 3 bots is played by clicking to the final results', { t
           if (!shots.has('planning')) {
             shots.add('planning');
             await bothShots(page, '02-planning', phoneScrolls);
+            // The end of the plan: the ruleset's preview and the send button.
+            await page.locator('.decision-panel [data-action="send"]').last().scrollIntoViewIfNeeded();
+            await shot(page, 'play-02-planning-preview-1280');
           }
         },
       });

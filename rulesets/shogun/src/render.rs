@@ -729,9 +729,9 @@ fn province(
         ),
     );
     if here.revolts > 0 {
-        doc.raw(&icon(Icon::Revolt, x + 30.0, row - 5.0, 16.0));
+        doc.raw(&icon(Icon::Revolt, x + 34.0, row - 5.0, 16.0));
         doc.number(
-            x + 30.0,
+            x + 34.0,
             row - 0.5,
             here.revolts,
             &format!(
