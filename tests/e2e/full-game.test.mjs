@@ -122,6 +122,9 @@ test('a 4-seat game with 3 bots is played by clicking to the final results', { t
           if (!shots.has('planning')) {
             shots.add('planning');
             await bothShots(page, '02-planning', phoneScrolls);
+            // The end of the plan: the ruleset's preview and the send button.
+            await page.locator('.decision-panel [data-action="send"]').last().scrollIntoViewIfNeeded();
+            await shot(page, 'play-02-planning-preview-1280');
           }
         },
       });
@@ -215,10 +218,28 @@ test('a 4-seat game with 3 bots is played by clicking to the final results', { t
     assert.ok((await page.locator('.replay-log > li').count()) >= 2);
     const withDrops = log.findIndex((entry) => (entry.tower || []).length);
     if (withDrops >= 0) {
+      // At the normal pace the step's drop is animated as in the game (the game above ended at
+      // the instant pace)...
+      await setPace(page, 'normal');
       await page.locator('.replay-slider').fill(String(withDrops));
       await page.click('[data-replay="next"]');
-      await page.waitForSelector('.replay .story:not([hidden]) .tower-figure');
+      await page.waitForSelector('.replay .story:not([hidden]):not(.idle) .tower-figure:not(.no-motion)', { timeout: 60000 });
+      await page.waitForTimeout(500);
       await shot(page, 'play-06-replay-tower');
+      // ...and once the step has played, its last drop stays shown, at every pace.
+      const settled = async (selector) => {
+        // A summary in the step pauses the story until it is acknowledged, as in the game.
+        for (let i = 0; i < 20; i += 1) {
+          await page.waitForFunction((sel) => document.querySelector(sel) || document.querySelector('dialog.summary-dialog[open]'), selector, { timeout: 60000 });
+          if (!(await acknowledgeSummary(page))) break;
+        }
+        await page.waitForSelector(selector);
+      };
+      await settled('.replay .story.idle .tower-figure');
+      await setPace(page, 'instant');
+      await page.click('[data-replay="previous"]');
+      await page.click('[data-replay="next"]');
+      await settled('.replay .story.idle .tower-figure.no-motion');
     }
     await page.click('[data-replay="last"]');
     await page.waitForSelector('.replay .results');

@@ -22,7 +22,13 @@ async function pick(page, index) {
   else await page.locator('.decision-panel [data-choice-button]').nth(index).click();
   const response = await responded;
   if (response.status() === 200) {
-    await page.waitForFunction((v) => Number(document.querySelector('.game')?.dataset.version) > v, before, { timeout: 30000 });
+    // The screen moves on, or holds the newest board while the story plays or pauses (the final
+    // scoring is a summary the player acknowledges).
+    await page.waitForFunction(
+      (v) => Number(document.querySelector('.game')?.dataset.version) > v || !!document.querySelector('.handover:not([hidden]), dialog.summary-dialog[open], .story:not([hidden]):not(.idle)'),
+      before,
+      { timeout: 30000 },
+    );
   }
   return response.status();
 }

@@ -53,8 +53,8 @@ class Replay {
     this.entries.sort((a, b) => a.version - b.version);
     this.board = new BoardParts();
     this.logList = h('ol', { class: 'log-list replay-log' });
-    // A step forward plays its events and drops as in a live game.
-    this.story = new Story({ rulesetId: this.rulesetId, seats: this.seats, dialogHost: this.root });
+    // A step forward plays its events and drops as in a live game; its last drop stays shown.
+    this.story = new Story({ rulesetId: this.rulesetId, seats: this.seats, dialogHost: this.root, keepDrops: true });
     this.counter = h('p', { class: 'replay-counter', 'aria-live': 'polite' });
     this.note = h('p', { class: 'hint replay-note', hidden: true });
     this.slider = h('input', { type: 'range', min: 0, max: this.entries.length, value: 0, 'aria-label': t('replay.position'), class: 'replay-slider' });

@@ -81,10 +81,13 @@ export function summaryTable(summary, rulesetId, seats) {
 /**
  * The story panel: plays steps in order into `element`. `onIdle()` is called whenever the queue
  * runs empty (the game screen shows the newest board then). `dialogHost` receives the summary
- * dialog.
+ * dialog. With `keepDrops` (the replay) the last drop of an entry stays shown, at rest, after its
+ * steps have played (also at the instant pace), so a step of the replay always shows its battle.
  */
 export class Story {
-  constructor({ rulesetId, seats, onIdle, dialogHost, heading = true }) {
+  constructor({ rulesetId, seats, onIdle, dialogHost, heading = true, keepDrops = false }) {
+    this.keepDrops = keepDrops;
+    this.stageVersion = null;
     this.rulesetId = rulesetId;
     this.seats = seats;
     this.onIdle = onIdle || (() => {});
@@ -147,6 +150,8 @@ export class Story {
     if (this.dialog && this.dialog.open) this.dialog.close();
     this.caption.replaceChildren();
     this.stage.replaceChildren();
+    this.stageVersion = null;
+    this.element.classList.remove('keep-stage');
     this.element.hidden = true;
   }
 
@@ -193,6 +198,7 @@ export class Story {
     this.running = false;
     this.skipping = false;
     this.updateLeft();
+    this.element.classList.toggle('keep-stage', this.keepDrops && this.stage.childElementCount > 0);
     this.element.classList.add('idle');
     this.onIdle();
   }
@@ -220,10 +226,15 @@ export class Story {
         const figure = towerAnimation(step.drops[i], this.rulesetId, this.seats, { duration });
         if (quick) figure.classList.add('no-motion');
         replace(this.stage, h('h3', { class: 'story-tower-title' }, t('tower.title')), counter, figure);
+        this.stageVersion = step.version;
         await this.sleep(quick ? 0 : DROP_MS * factor);
       }
     } else {
-      this.stage.replaceChildren();
+      // The replay keeps the entry's last drop under the captions that follow it.
+      if (!(this.keepDrops && this.stageVersion === step.version)) {
+        this.stage.replaceChildren();
+        this.stageVersion = null;
+      }
       if (step.text) await this.sleep(quick ? 0 : TEXT_MS * factor);
     }
     if (step.summary && generation === this.generation) await this.pause(step.summary);

@@ -4,9 +4,10 @@
 //! cards, the viewer's planning board and hand, the draft, the result, the legend). Each part is
 //! a document with its own `viewBox`, sized to its content.
 //!
-//! Sizes: the map is drawn about 1000 units wide and is shown about 860 px wide on a laptop, so no
-//! text of it is smaller than [`MIN_FONT`] units (11 px there); other parts are narrow enough to be
-//! shown at least at their own size.
+//! Sizes: the map is drawn at most 1000 x 720 units and the web UI shows it about 826 px wide on a
+//! 1280x800 laptop screen (its column beside a 400 px side column), so no text of it is smaller
+//! than [`MAP_MIN_FONT`] units (11.6 px there); other parts are narrow enough to be shown at
+//! [`MIN_FONT`] units near their own size.
 //!
 //! The documents show only what their viewer may know (the same secrets as [`crate::view`]):
 //! other seats' plans and bids before they are revealed, face-down action cards, the order of the
@@ -27,6 +28,8 @@ use svg::{Icon, Svg, esc, icon, num, seat_symbol};
 
 /// The smallest font size of any text, in the units of its part.
 pub const MIN_FONT: f32 = 13.0;
+/// The smallest font size of any text of the map, in its units: the map is scaled down to fit.
+pub const MAP_MIN_FONT: f32 = 14.0;
 /// The map's drawing area (province positions are scaled into it) and the margin around it.
 const MAP_AREA_W: f32 = 900.0;
 const MAP_AREA_H: f32 = 620.0;
@@ -659,7 +662,10 @@ fn province(
             x,
             y + 8.0,
             &Message::new("render.out-of-play"),
-            r##"class="halo" font-size="13" text-anchor="middle" fill="#6e6759""##,
+            &format!(
+                r##"class="halo" font-size="{}" text-anchor="middle" fill="#6e6759""##,
+                num(MAP_MIN_FONT)
+            ),
         );
         doc.raw("</g>");
         return;
@@ -706,7 +712,10 @@ fn province(
         x - 10.0,
         row,
         info.tax,
-        r#"class="halo" font-size="13" font-weight="700""#,
+        &format!(
+            r#"class="halo" font-size="{}" font-weight="700""#,
+            num(MAP_MIN_FONT)
+        ),
     );
     doc.raw(&format!(
         r##"<rect x="{}" y="{}" width="11" height="11" rx="3" fill="#b9d98a" stroke="#5c7a29"/>"##,
@@ -717,15 +726,21 @@ fn province(
         x + 17.0,
         row,
         info.rice,
-        r#"class="halo" font-size="13" font-weight="700""#,
+        &format!(
+            r#"class="halo" font-size="{}" font-weight="700""#,
+            num(MAP_MIN_FONT)
+        ),
     );
     if here.revolts > 0 {
-        doc.raw(&icon(Icon::Revolt, x + 30.0, row - 5.0, 16.0));
+        doc.raw(&icon(Icon::Revolt, x + 34.0, row - 5.0, 16.0));
         doc.number(
-            x + 30.0,
+            x + 34.0,
             row - 0.5,
             here.revolts,
-            r##"font-size="13" font-weight="700" text-anchor="middle" fill="#ffffff""##,
+            &format!(
+                r##"font-size="{}" font-weight="700" text-anchor="middle" fill="#ffffff""##,
+                num(MAP_MIN_FONT)
+            ),
         );
     }
     doc.raw("</g>");

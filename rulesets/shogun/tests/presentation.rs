@@ -934,7 +934,9 @@ fn font_size(node: roxmltree::Node) -> f32 {
 
 #[test]
 fn no_text_of_the_map_is_smaller_than_11_px_at_1280x800_and_no_part_is_smaller_than_13_units() {
-    // At 1280x800 the map part fills about 860 x 700 px; its viewBox is scaled to fit.
+    // At 1280x800 the web UI gives the map part 826 x 664 px (the page less its padding, the
+    // 400 px side column and the board's frame; the height less the bars above it); its viewBox
+    // is scaled to fit (web-ui/styles.css: .game-layout, .board-canvas).
     let five_isles = include_str!("../../../maps/shogun/examples/five-isles.toml");
     for (map, seed) in [
         (SUN_MAP, 21),
@@ -982,7 +984,11 @@ fn check_sizes(game: &ShogunGame) {
                     part.id
                 );
                 if part.kind == shogun::render::Kind::Map {
-                    let scale = (860.0 / w).min(700.0 / h);
+                    assert!(
+                        size >= shogun::render::MAP_MIN_FONT,
+                        "map: {size} in {text:?}"
+                    );
+                    let scale = (826.0 / w).min(664.0 / h);
                     assert!(
                         size * scale >= 11.0,
                         "{w}x{h}: {size} units is {} px",
