@@ -8,12 +8,12 @@
 //! the last, nothing is placed and "back" undoes a step.
 
 use sdk::{
-    Action, Choice, ChooseDecision, DecisionKind, Event, Message, PendingDecision, Rejection, Seat,
-    Table,
+    Action, Choice, ChooseDecision, DecisionKind, Event, Message, MessageArg, PendingDecision,
+    Rejection, Seat, Table,
 };
 
 use crate::data::{Colour, SQUARES};
-use crate::engine::{self, legal_layers, legal_origins, legal_rotations};
+use crate::engine::{self, Grid};
 use crate::state::*;
 
 fn choose(choices: Vec<Choice>, min: u32, max: u32) -> DecisionKind {
@@ -217,69 +217,171 @@ fn hand_decision(state: &State, seat: Seat, prompt: Message) -> Vec<PendingDecis
     }]
 }
 
-/// The current step of `seat`'s placement.
-fn placement_decision(state: &State, seat: Seat) -> Option<PendingDecision> {
+/// One choice of a placement step, before it is dressed as a [`Choice`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Rotate(u8),
+    At(Square),
+    Layer(Layer),
+    Back,
+}
+
+impl Step {
+    /// The choice's id, which [`place_step`] reads. Written by hand: it is built for every
+    /// position of every placing seat, several times per action.
+    fn id(self) -> String {
+        match self {
+            Step::Rotate(r) => {
+                let mut id = String::with_capacity(8);
+                id.push_str("rotate:");
+                push_number(&mut id, i64::from(r));
+                id
+            }
+            Step::At((x, y)) => {
+                let mut id = String::with_capacity(16);
+                id.push_str("at:");
+                push_number(&mut id, i64::from(x));
+                id.push(',');
+                push_number(&mut id, i64::from(y));
+                id
+            }
+            Step::Layer(Layer::Over) => "over".into(),
+            Step::Layer(Layer::Under) => "under".into(),
+            Step::Back => "back".into(),
+        }
+    }
+}
+
+/// Appends `n` in decimal, as `format!("{n}")` writes it.
+fn push_number(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &digit in &digits[at..] {
+        out.push(char::from(digit));
+    }
+}
+
+/// A message whose arguments are all numbers, built with each vector at its final size (the
+/// same message as `Message::new(key).number(..)..`, with fewer allocations).
+fn numbers(key: &str, args: &[(&str, i64)]) -> Message {
+    Message {
+        key: key.to_owned(),
+        args: args
+            .iter()
+            .map(|&(name, value)| (name.to_owned(), MessageArg::Number(value)))
+            .collect(),
+    }
+}
+
+/// The choices of `seat`'s current placement step, in the order offered, with the card and the
+/// map's grid; `None` if the seat places nothing. Both [`pending`] and [`apply`] read them, so
+/// an index means the same in both, and `apply` builds no labels.
+fn placement_steps(state: &State, seat: Seat) -> Option<(u8, Vec<Step>, Option<Grid>)> {
     let player = &state.players[seat as usize];
     let card = player.to_place?;
     let layout = state.deck.card(card);
-    let back = || choice("back".into(), Message::new("choice.back"));
-    let (prompt, choices) = match (player.draft.rotation, player.draft.origin) {
-        (None, _) => (
-            Message::new("prompt.rotation").number("card", card),
-            legal_rotations(&player.map, layout)
-                .into_iter()
-                .map(|r| {
-                    choice(
-                        format!("rotate:{r}"),
-                        Message::new("choice.rotation").number("degrees", i64::from(r) * 90),
-                    )
-                })
-                .collect::<Vec<_>>(),
-        ),
-        (Some(rotation), None) => {
-            let mut choices: Vec<Choice> = legal_origins(&player.map, layout, rotation)
-                .into_iter()
-                .map(|s| {
-                    let (squares, _) = engine::overlap(&player.map, s, rotation);
-                    choice(
-                        format!("at:{}", square_id(s)),
-                        Message::new("choice.position")
-                            .number("column", s.0)
-                            .number("row", s.1),
-                    )
-                    .with_detail(Message::new("detail.position").number("squares", squares as i64))
-                })
-                .collect();
-            choices.push(back());
-            (
-                Message::new("prompt.position").number("card", card),
-                choices,
-            )
-        }
+    let grid = Grid::new(&player.map);
+    let steps = match (player.draft.rotation, player.draft.origin) {
+        (None, _) => grid
+            .as_ref()
+            .map_or_else(Vec::new, |g| g.legal_rotations(layout))
+            .into_iter()
+            .map(Step::Rotate)
+            .collect(),
+        (Some(rotation), None) => grid
+            .as_ref()
+            .map_or_else(Vec::new, |g| g.legal_origins(layout, rotation))
+            .into_iter()
+            .map(Step::At)
+            .chain([Step::Back])
+            .collect(),
         (Some(rotation), Some(origin)) => {
-            let mut choices: Vec<Choice> = legal_layers(&player.map, layout, origin, rotation)
+            let (over, under) = grid
+                .as_ref()
+                .map_or((false, false), |g| g.layers(layout, origin, rotation));
+            [(over, Layer::Over), (under, Layer::Under)]
                 .into_iter()
-                .map(|layer| {
-                    let (squares, resources) = engine::overlap(&player.map, origin, rotation);
-                    match layer {
-                        Layer::Over => choice("over".into(), Message::new("choice.over"))
-                            .with_detail(
-                                Message::new("detail.over")
-                                    .number("squares", squares as i64)
-                                    .number("resources", resources as i64),
-                            ),
-                        Layer::Under => choice("under".into(), Message::new("choice.under"))
-                            .with_detail(
-                                Message::new("detail.under")
-                                    .number("visible", (SQUARES - squares) as i64),
-                            ),
-                    }
-                })
-                .collect();
-            choices.push(back());
-            (Message::new("prompt.confirm").number("card", card), choices)
+                .filter(|(legal, _)| *legal)
+                .map(|(_, layer)| Step::Layer(layer))
+                .chain([Step::Back])
+                .collect()
         }
     };
+    Some((card, steps, grid))
+}
+
+/// The current step of `seat`'s placement.
+pub fn placement_decision(state: &State, seat: Seat) -> Option<PendingDecision> {
+    let (card, steps, grid) = placement_steps(state, seat)?;
+    let draft = state.players[seat as usize].draft;
+    let overlap = |origin: Square, rotation: u8| {
+        grid.as_ref()
+            .map_or((0, 0), |g| g.overlap(origin, rotation))
+    };
+    let prompt = match (draft.rotation, draft.origin) {
+        (None, _) => Message::new("prompt.rotation"),
+        (Some(_), None) => Message::new("prompt.position"),
+        (Some(_), Some(_)) => Message::new("prompt.confirm"),
+    }
+    .number("card", card);
+    let choices = steps
+        .into_iter()
+        .map(|step| {
+            let id = step.id();
+            let (label, detail) = match step {
+                Step::Rotate(r) => (
+                    numbers("choice.rotation", &[("degrees", i64::from(r) * 90)]),
+                    None,
+                ),
+                Step::At(s) => {
+                    let (squares, _) = overlap(s, draft.rotation.unwrap_or(0));
+                    (
+                        numbers(
+                            "choice.position",
+                            &[("column", i64::from(s.0)), ("row", i64::from(s.1))],
+                        ),
+                        Some(numbers("detail.position", &[("squares", squares as i64)])),
+                    )
+                }
+                Step::Layer(layer) => {
+                    let (squares, resources) = overlap(
+                        draft.origin.unwrap_or_default(),
+                        draft.rotation.unwrap_or(0),
+                    );
+                    match layer {
+                        Layer::Over => (
+                            Message::new("choice.over"),
+                            Some(numbers(
+                                "detail.over",
+                                &[("squares", squares as i64), ("resources", resources as i64)],
+                            )),
+                        ),
+                        Layer::Under => (
+                            Message::new("choice.under"),
+                            Some(numbers(
+                                "detail.under",
+                                &[("visible", (SQUARES - squares) as i64)],
+                            )),
+                        ),
+                    }
+                }
+                Step::Back => (Message::new("choice.back"), None),
+            };
+            Choice { id, label, detail }
+        })
+        .collect();
     Some(PendingDecision {
         seat,
         prompt,
@@ -309,6 +411,22 @@ fn picked_ids(decision: &PendingDecision, action: &Action) -> Result<Vec<String>
     }
 }
 
+/// The placement steps picked, with the same refusals as [`picked_ids`].
+fn picked_steps(steps: &[Step], action: &Action) -> Result<Vec<Step>, Rejection> {
+    match action {
+        Action::Choose(picks) => picks
+            .iter()
+            .map(|&i| {
+                steps
+                    .get(i as usize)
+                    .copied()
+                    .ok_or_else(|| Rejection::Malformed(format!("choice {i} does not exist")))
+            })
+            .collect(),
+        _ => Err(Rejection::Malformed("a choose action is expected".into())),
+    }
+}
+
 fn card_of(id: &str) -> Result<u8, Rejection> {
     id.strip_prefix("card:")
         .and_then(|n| n.parse().ok())
@@ -328,6 +446,15 @@ pub fn apply(
     action: &Action,
     _table: &mut dyn Table,
 ) -> Result<Vec<Event>, Rejection> {
+    if state.phase == Phase::Place {
+        // Placing: the step's choices without their labels, the same list `pending` offers.
+        let (_, steps, _) = placement_steps(state, seat).ok_or(Rejection::NotYourTurn)?;
+        let ids = picked_steps(&steps, action)?;
+        let first = ids.first().copied().map(Step::id).unwrap_or_default();
+        let mut events = Vec::new();
+        place_step(state, seat, &first, &mut events)?;
+        return Ok(events);
+    }
     let decision = decision_of(state, seat).ok_or(Rejection::NotYourTurn)?;
     let ids = picked_ids(&decision, action)?;
     let first = ids.first().cloned().unwrap_or_default();

@@ -188,52 +188,141 @@ pub fn legal_layers(
         .collect()
 }
 
+/// A square of [`Grid`] holds a visible square of the map.
+const OCCUPIED: u8 = 1;
+/// A square of [`Grid`] holds a visible lake.
+const LAKE: u8 = 2;
+/// A square of [`Grid`] holds a resource.
+const RESOURCE: u8 = 4;
+
+/// The map as a dense array over its bounds, for the questions asked of every corner at once
+/// (where a card may go, how much it would cover): the same answers as [`placement_problem`]
+/// and [`overlap`], without a tree lookup per square.
+pub struct Grid {
+    min_x: i32,
+    min_y: i32,
+    max_x: i32,
+    max_y: i32,
+    width: usize,
+    flags: Vec<u8>,
+}
+
+impl Grid {
+    /// The grid of a map; `None` for an empty map.
+    pub fn new(map: &PersonalMap) -> Option<Grid> {
+        let (min_x, max_x, min_y, max_y) = bounds(map)?;
+        let width = (max_x - min_x + 1) as usize;
+        let height = (max_y - min_y + 1) as usize;
+        let mut flags = vec![0u8; width * height];
+        for (&(x, y), cell) in &map.cells {
+            let mut flag = OCCUPIED;
+            if cell.terrain == Terrain::Lake {
+                flag |= LAKE;
+            }
+            if cell.resource.is_some() {
+                flag |= RESOURCE;
+            }
+            flags[(y - min_y) as usize * width + (x - min_x) as usize] = flag;
+        }
+        Some(Grid {
+            min_x,
+            min_y,
+            max_x,
+            max_y,
+            width,
+            flags,
+        })
+    }
+
+    /// The flags of a square; 0 off the map.
+    fn at(&self, (x, y): Square) -> u8 {
+        if x < self.min_x || x > self.max_x || y < self.min_y || y > self.max_y {
+            return 0;
+        }
+        self.flags[(y - self.min_y) as usize * self.width + (x - self.min_x) as usize]
+    }
+
+    /// Whether the card may go at `origin` turned `rotation` over the map, and whether under it
+    /// (the answers of [`placement_problem`]).
+    pub fn layers(&self, layout: &Layout, origin: Square, rotation: u8) -> (bool, bool) {
+        let mut overlapping = 0;
+        let mut covers_lake = false;
+        let mut hides_lake = false;
+        for (index, square) in footprint(origin, rotation).into_iter().enumerate() {
+            let flag = self.at(square);
+            if flag & OCCUPIED != 0 {
+                overlapping += 1;
+                covers_lake |= flag & LAKE != 0;
+                hides_lake |= layout[index] == Terrain::Lake;
+            }
+        }
+        if overlapping == 0 {
+            return (false, false);
+        }
+        (!covers_lake, overlapping < SQUARES && !hides_lake)
+    }
+
+    /// Whether the card fits at `origin` turned `rotation` in some layer.
+    pub fn fits(&self, layout: &Layout, origin: Square, rotation: u8) -> bool {
+        let (over, under) = self.layers(layout, origin, rotation);
+        over || under
+    }
+
+    /// The answer of [`overlap`]: squares of the map under the card, and resources on them.
+    pub fn overlap(&self, origin: Square, rotation: u8) -> (usize, usize) {
+        let mut squares = 0;
+        let mut resources = 0;
+        for square in footprint(origin, rotation) {
+            let flag = self.at(square);
+            squares += usize::from(flag & OCCUPIED != 0);
+            resources += usize::from(flag & RESOURCE != 0);
+        }
+        (squares, resources)
+    }
+
+    /// Every top-left corner the card, turned `rotation`, could take while touching the map, in
+    /// row-then-column order.
+    fn corners(&self, rotation: u8) -> impl Iterator<Item = Square> + use<> {
+        let (width, height) = if rotation.is_multiple_of(2) {
+            (2, 3)
+        } else {
+            (3, 2)
+        };
+        let (min_x, max_x) = (self.min_x, self.max_x);
+        ((self.min_y - height + 1)..=self.max_y)
+            .flat_map(move |y| ((min_x - width + 1)..=max_x).map(move |x| (x, y)))
+    }
+
+    /// [`legal_origins`] on this grid.
+    pub fn legal_origins(&self, layout: &Layout, rotation: u8) -> Vec<Square> {
+        self.corners(rotation)
+            .filter(|&origin| self.fits(layout, origin, rotation))
+            .collect()
+    }
+
+    /// Whether the card, turned `rotation`, fits anywhere: the first legal corner is enough.
+    pub fn has_legal_origin(&self, layout: &Layout, rotation: u8) -> bool {
+        self.corners(rotation)
+            .any(|origin| self.fits(layout, origin, rotation))
+    }
+
+    /// [`legal_rotations`] on this grid.
+    pub fn legal_rotations(&self, layout: &Layout) -> Vec<u8> {
+        (0..4)
+            .filter(|&r| self.has_legal_origin(layout, r))
+            .collect()
+    }
+}
+
 /// Every top-left corner at which the card, turned `rotation`, may go in some layer, in
 /// row-then-column order.
 pub fn legal_origins(map: &PersonalMap, layout: &Layout, rotation: u8) -> Vec<Square> {
-    let Some((min_x, max_x, min_y, max_y)) = bounds(map) else {
-        return Vec::new();
-    };
-    let (width, height) = if rotation.is_multiple_of(2) {
-        (2, 3)
-    } else {
-        (3, 2)
-    };
-    let mut origins = Vec::new();
-    for y in (min_y - height + 1)..=max_y {
-        for x in (min_x - width + 1)..=max_x {
-            if !legal_layers(map, layout, (x, y), rotation).is_empty() {
-                origins.push((x, y));
-            }
-        }
-    }
-    origins
+    Grid::new(map).map_or_else(Vec::new, |grid| grid.legal_origins(layout, rotation))
 }
 
 /// The rotations in which the card can go somewhere.
 pub fn legal_rotations(map: &PersonalMap, layout: &Layout) -> Vec<u8> {
-    (0..4)
-        .filter(|&r| has_legal_origin(map, layout, r))
-        .collect()
-}
-
-/// Whether the card, turned `rotation`, fits anywhere: the first legal corner is enough.
-fn has_legal_origin(map: &PersonalMap, layout: &Layout, rotation: u8) -> bool {
-    let Some((min_x, max_x, min_y, max_y)) = bounds(map) else {
-        return false;
-    };
-    let (width, height) = if rotation.is_multiple_of(2) {
-        (2, 3)
-    } else {
-        (3, 2)
-    };
-    ((min_y - height + 1)..=max_y).any(|y| {
-        ((min_x - width + 1)..=max_x).any(|x| {
-            [Layer::Over, Layer::Under]
-                .into_iter()
-                .any(|layer| placement_problem(map, layout, (x, y), rotation, layer).is_none())
-        })
-    })
+    Grid::new(map).map_or_else(Vec::new, |grid| grid.legal_rotations(layout))
 }
 
 /// The smallest and largest column and row of the map.
