@@ -13,7 +13,6 @@
 pub mod data;
 pub mod decide;
 pub mod engine;
-pub mod pool;
 pub mod render;
 pub mod state;
 pub mod view;
@@ -26,12 +25,6 @@ use sdk::{
 
 use crate::data::Deck;
 use crate::state::{POINT_OPTIONS, SCORING_CARDS, Settings, State};
-
-/// In the component, small blocks come from size-class free lists ([`pool`]): building the
-/// decisions is mostly allocating their strings.
-#[cfg(target_arch = "wasm32")]
-#[global_allocator]
-static ALLOCATOR: pool::SizeClasses = pool::SizeClasses::new();
 
 /// The English message catalogue: every key the ruleset emits.
 pub const CATALOGUE_EN: &str = include_str!("../i18n/en.toml");
