@@ -247,7 +247,8 @@ export class Story {
       const button = h('button', { type: 'submit', class: 'primary big', 'data-action': 'summary-continue' }, t('story.continue'));
       const dialog = h(
         'dialog',
-        { class: 'summary-dialog', 'aria-labelledby': 'summary-title' },
+        // The title's key names which stage closed, for tests and styles (never shown).
+        { class: 'summary-dialog', 'aria-labelledby': 'summary-title', 'data-summary': (summary.title && summary.title.key) || '' },
         h('form', { method: 'dialog' }, messageNode(this.rulesetId, summary.title, this.seats, 'h2'), summaryTable(summary, this.rulesetId, this.seats), h('p', { class: 'summary-actions' }, button)),
       );
       dialog.querySelector('h2').id = 'summary-title';
