@@ -65,11 +65,12 @@ export function summaryTable(summary, rulesetId, seats) {
     h(
       'tbody',
       {},
-      (summary.lines || []).map((line) =>
+      // A seat's lines follow one another: its name heads the first of them only.
+      (summary.lines || []).map((line, index, lines) =>
         h(
           'tr',
-          { 'data-seat': line.seat ?? '' },
-          h('th', { scope: 'row' }, line.seat === null || line.seat === undefined ? '' : seatChip(seats, line.seat)),
+          { 'data-seat': line.seat ?? '', class: index > 0 && lines[index - 1].seat === line.seat ? 'same-seat' : 'first-of-seat' },
+          h('th', { scope: 'row' }, line.seat === null || line.seat === undefined || (index > 0 && lines[index - 1].seat === line.seat) ? '' : seatChip(seats, line.seat)),
           h('td', {}, messageNode(rulesetId, line.label, seats)),
           h('td', { class: 'num' }, line.value === null || line.value === undefined ? '' : Number(line.value).toLocaleString()),
         ),

@@ -190,6 +190,15 @@ impl LiveGame {
         &self.stored.id
     }
 
+    /// The view `viewer` was last given, if it is of `version`.
+    fn cached_view(&self, viewer: Viewer, version: u64) -> Option<Arc<ViewData>> {
+        self.views
+            .lock()
+            .ok()
+            .and_then(|views| views.get(&viewer).cloned())
+            .filter(|view| view.version == version)
+    }
+
     /// The seats as they are now.
     pub fn seats(&self) -> Vec<StoredSeat> {
         self.seats
@@ -935,13 +944,7 @@ impl Hub {
             // the summary, says which version is current. Loading below catches up.
             version = version.max(self.storage.version(game.id()).await?);
         }
-        if let Some(view) = game
-            .views
-            .lock()
-            .ok()
-            .and_then(|views| views.get(&viewer).cloned())
-            && view.version == version
-        {
+        if let Some(view) = game.cached_view(viewer, version) {
             return Ok(view);
         }
         let mut state = game.state.lock().await;
@@ -949,13 +952,7 @@ impl Hub {
         let version = state.version;
         // Computed once per viewer and version: a request that waited for the lock while
         // another computed this very view takes that one.
-        if let Some(view) = game
-            .views
-            .lock()
-            .ok()
-            .and_then(|views| views.get(&viewer).cloned())
-            && view.version == version
-        {
+        if let Some(view) = game.cached_view(viewer, version) {
             return Ok(view);
         }
         let computed = self
