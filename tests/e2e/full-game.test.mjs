@@ -200,6 +200,12 @@ test('a 4-seat game with 3 bots is played by clicking to the final results', { t
       assert.deepEqual(shown, battleSteps(entry).map((s) => s.index), `version ${entry.version}: each battle has its own caption, in order`);
     }
     if (expect.tower) assert.ok(log.some((entry) => (entry.tower || []).length), 'a battle dropped cubes through the tower');
+    // Shogun, with this seed: updates with two battles happen, and a plan costing more than the
+    // chests held is warned about by name before it is sent.
+    if (ruleset.id === 'shogun') {
+      assert.ok(doubles.length >= 1, 'an update with two battles was told');
+      assert.ok((stats.warningNotes || []).includes('preview.over-budget'), `a plan over the chests held was flagged: ${JSON.stringify(stats.warningNotes)}`);
+    }
     // Each battle is told under its own caption only if the ruleset ties its events to their drops.
     const dropped = log.filter((entry) => (entry.tower || []).length);
     if (expect.tower && !dropped.some((entry) => (entry.events || []).some((event) => (event.drops || []).length))) {
