@@ -34,7 +34,8 @@ fn fixture_0_1_0() -> Arc<LoadedRuleset> {
         .0
 }
 
-fn with_tower_bid_cap(mut game_spec: host::GameSpec, cap: i64) -> host::GameSpec {
+/// The spec on a map that caps a bid's total.
+fn with_bid_cap(mut game_spec: host::GameSpec, cap: i64) -> host::GameSpec {
     game_spec.map_toml = format!("bid-cap = {cap}\n");
     game_spec
 }
@@ -77,7 +78,7 @@ fn a_component_built_for_contract_0_1_0_plays_and_its_record_replays() {
 #[test]
 fn the_fixture_built_for_contract_0_2_0_says_what_0_2_0_added() {
     let ruleset = fixture_wasm();
-    let mut session = ruleset.new_game(with_tower_bid_cap(spec(2, 3), 3)).unwrap();
+    let mut session = ruleset.new_game(with_bid_cap(spec(2, 3), 3)).unwrap();
 
     // Bidding is secret: private. The board comes in parts: the table and the viewer's hand.
     let pending = session.pending().unwrap();

@@ -66,15 +66,17 @@ export function summaryTable(summary, rulesetId, seats) {
       'tbody',
       {},
       // A seat's lines follow one another: its name heads the first of them only.
-      (summary.lines || []).map((line, index, lines) =>
-        h(
+      (summary.lines || []).map((line, index, lines) => {
+        const sameSeat = index > 0 && lines[index - 1].seat === line.seat;
+        const hasSeat = line.seat !== null && line.seat !== undefined;
+        return h(
           'tr',
-          { 'data-seat': line.seat ?? '', class: index > 0 && lines[index - 1].seat === line.seat ? 'same-seat' : 'first-of-seat' },
-          h('th', { scope: 'row' }, line.seat === null || line.seat === undefined || (index > 0 && lines[index - 1].seat === line.seat) ? '' : seatChip(seats, line.seat)),
+          { 'data-seat': line.seat ?? '', class: sameSeat ? 'same-seat' : 'first-of-seat' },
+          h('th', { scope: 'row' }, hasSeat && !sameSeat ? seatChip(seats, line.seat) : ''),
           h('td', {}, messageNode(rulesetId, line.label, seats)),
           h('td', { class: 'num' }, line.value === null || line.value === undefined ? '' : Number(line.value).toLocaleString()),
-        ),
-      ),
+        );
+      }),
     ),
   );
 }

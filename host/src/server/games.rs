@@ -803,13 +803,8 @@ impl Hub {
         let previewed = self
             .with_session(&mut state, move |session| session.preview(seat, &action))
             .await?;
-        previewed.map_err(|error| {
-            let (error, keep_session) = engine::classify(error);
-            if !keep_session {
-                state.session = None;
-            }
-            error
-        })
+        // A read, like a view: a failed call was already recovered inside the session.
+        previewed.map_err(|error| engine::classify(error).0)
     }
 
     /// The heart of every change: apply in the ruleset, store, then publish. The caller holds the
@@ -963,16 +958,16 @@ impl Hub {
                     .filter(|decision| viewer.is(decision.seat))
                     .collect();
                 let state = session.view(viewer)?;
-                let svg = session.render(viewer)?;
+                let parts = session.render(viewer)?;
                 let result = session.result()?;
-                Ok::<_, crate::session::SessionError>((pending, state, svg, result))
+                Ok::<_, crate::session::SessionError>((pending, state, parts, result))
             })
             .await?;
-        let (pending, state_json, svg, result) = match computed {
+        let (pending, state_json, parts, result) = match computed {
             Ok(computed) => computed,
             Err(error) => return Err(engine::classify(error).0),
         };
-        let view = Arc::new(ViewData::new(version, pending, state_json, svg, result));
+        let view = Arc::new(ViewData::new(version, pending, state_json, parts, result));
         self.cache_view(game, viewer, &view);
         Ok(view)
     }
@@ -1022,8 +1017,8 @@ impl Hub {
                 Ok::<_, crate::session::SessionError>((past.view(viewer)?, past.render(viewer)?))
             })
             .await?;
-        let (state_json, svg) = computed.map_err(|error| engine::classify(error).0)?;
-        let board = Arc::new(ViewData::new(at, Vec::new(), state_json, svg, None));
+        let (state_json, parts) = computed.map_err(|error| engine::classify(error).0)?;
+        let board = Arc::new(ViewData::new(at, Vec::new(), state_json, parts, None));
         if let Ok(mut past) = game.past_boards.lock()
             && past.len() < PAST_BOARDS_KEPT
             && self.reserve_cache(board.bytes)

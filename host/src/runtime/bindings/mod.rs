@@ -463,7 +463,7 @@ pub(crate) mod v0_1;
 pub(crate) mod v0_2;
 
 /// The contract versions this host runs, newest first.
-pub const SUPPORTED_CONTRACTS: &[&str] = &[sdk::CONTRACT_VERSION, "0.1.0"];
+pub const SUPPORTED_CONTRACTS: &[&str] = &[sdk::CONTRACT_VERSION, v0_1::CONTRACT];
 
 /// A component linked and ready to instantiate, of either contract version.
 pub(crate) enum RulesetPre {
@@ -483,7 +483,7 @@ impl RulesetPre {
         use anyhow::Context;
         let exports = "the component does not export the contract's `rules`";
         match contract {
-            "0.1.0" => {
+            v0_1::CONTRACT => {
                 v0_1::add_to_linker(linker).map_err(anyhow::Error::from)?;
                 let pre = prepare(linker)?;
                 Ok(RulesetPre::V0_1(

@@ -15,6 +15,9 @@ wasmtime::component::bindgen!({
 
 contract_glue!();
 
+/// The contract version this module adapts.
+pub(crate) const CONTRACT: &str = "0.1.0";
+
 /// The id of the single part a 0.1.0 component's board becomes.
 pub(crate) const BOARD_PART_ID: &str = "board";
 
