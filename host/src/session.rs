@@ -634,7 +634,7 @@ impl Session {
             if self.imagined {
                 bail!("an imagined game cannot be rebuilt: imagine it again");
             }
-            // Only after a rebuild the host had no room for: try again now.
+            // Parked, or after a rebuild the host had no room for: restore it now.
             self.recover_or_fail()?;
         }
         let Some(backend) = self.backend.as_mut() else {
@@ -749,6 +749,13 @@ impl Session {
             milestone,
         }));
         Ok(())
+    }
+
+    /// The decisions the game waits for, when they are known without asking the ruleset (they
+    /// are, after every apply): callers on an async reactor can read them without a trip to a
+    /// blocking thread.
+    pub fn cached_pending(&self) -> Option<&[PendingDecision]> {
+        self.pending.as_deref()
     }
 
     /// The decisions the game waits for; empty once it is over.
@@ -867,6 +874,26 @@ impl Session {
     /// The cubes lodged in the tower: the host's secret, for tests and for the end of a game.
     pub fn tower_contents(&mut self) -> Result<Vec<sdk::CubeCount>, SessionError> {
         Ok(self.with_backend(|b, _| Ok(b.table().tower().contents()))?)
+    }
+
+    /// Frees the game's instance and keeps its state as a recovery point of the current
+    /// version, so an idle game costs its snapshot rather than a whole instance. The next call
+    /// restores it transparently (about 0.1 ms for a mid-game Shogun), exactly as a recovery
+    /// would; nothing else about the session changes. Parking a parked session does nothing.
+    pub fn park(&mut self) -> Result<(), SessionError> {
+        if self.imagined || self.backend.is_none() || self.failed.is_some() {
+            return Ok(());
+        }
+        if self.recovery.as_ref().map(|point| point.version) != Some(self.version) {
+            self.take_recovery_point()?;
+        }
+        self.backend = None;
+        Ok(())
+    }
+
+    /// Whether the session holds no instance now: parked, or waiting for room to rebuild.
+    pub fn is_parked(&self) -> bool {
+        self.backend.is_none()
     }
 
     /// The whole session, to store and reload with [`Session::restore`].

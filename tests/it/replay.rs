@@ -101,3 +101,40 @@ fn a_tampered_record_is_refused_saying_what_differs() {
     truncated.actions.pop();
     assert!(refusal(&ruleset, &truncated).contains("does not replay"));
 }
+
+/// A session parked between moves (its instance freed, its checkpoints kept compressed) plays on
+/// exactly as one that never was, and its snapshot, checkpoints included, reads back as the same
+/// JSON a running session writes.
+#[test]
+fn a_parked_session_plays_on_as_if_it_never_stopped() {
+    let ruleset = fixture_wasm();
+    let mut running = ruleset.new_game(spec(3, 9)).unwrap();
+    let mut parked = ruleset.new_game(spec(3, 9)).unwrap();
+    let mut bots: Vec<_> = (0..3)
+        .map(|s| BotKind::Random.create(&[9; 32], s))
+        .collect();
+    while let Some(decision) = running.pending().unwrap().into_iter().next() {
+        let action = bots[decision.seat as usize]
+            .decide(&mut running, &decision)
+            .unwrap();
+        parked.park().unwrap();
+        assert!(parked.is_parked());
+        let applied = running.apply(decision.seat, &action);
+        assert_eq!(
+            parked.apply(decision.seat, &action).is_ok(),
+            applied.is_ok()
+        );
+        assert!(!parked.is_parked(), "the next call restored it");
+    }
+    assert!(parked.is_over().unwrap());
+    assert_eq!(parked.record().unwrap(), running.record().unwrap());
+    parked.park().unwrap();
+    let snapshot = parked.snapshot().unwrap();
+    let json = serde_json::to_string(&snapshot).unwrap();
+    assert_eq!(
+        json,
+        serde_json::to_string(&running.snapshot().unwrap()).unwrap()
+    );
+    let read_back: host::SessionSnapshot = serde_json::from_str(&json).unwrap();
+    assert_eq!(read_back, snapshot);
+}

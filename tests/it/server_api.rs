@@ -1070,3 +1070,68 @@ async fn shogun_logs_and_exports_hold_only_what_each_seat_may_see() {
         }
     }
 }
+
+/// Past `max_running_games`, the least recently used games are parked (their instance freed,
+/// their state kept in memory) and play on from where they were: every answer is accepted on
+/// the version the player saw, and every game's record replays to the server's result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn parked_games_play_on_from_where_they_were() {
+    let dir = TempDir::new("parked-games");
+    let app = TestApp::start_configured(&dir.0, None, |hub, _| hub.max_running_games = 2).await;
+    let mut games = Vec::new();
+    for _ in 0..6 {
+        games.push(app.create(&[None, None], json!({})).await);
+    }
+    let mut rng = answer_rng(11);
+    let mut most_running = 0;
+    let mut unfinished = games.len();
+    while unfinished > 0 {
+        unfinished = 0;
+        // One answer per game per round: by its next turn, the five others have been used.
+        for (game, tokens) in &games {
+            let mut moved = false;
+            for (_, token) in tokens {
+                let (_, view) = app
+                    .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
+                    .await;
+                if view["status"] == "finished" {
+                    break;
+                }
+                if view["pending"].as_array().is_some_and(|p| !p.is_empty()) {
+                    let (status, answer) = app
+                        .call(
+                            "POST",
+                            &format!("/api/games/{game}/actions"),
+                            Some(token),
+                            Some(json!({ "version": view["version"], "action": random_answer(&view, &mut rng) })),
+                        )
+                        .await;
+                    assert_eq!(status, StatusCode::OK, "{answer}");
+                    moved = true;
+                    break;
+                }
+            }
+            unfinished += usize::from(moved);
+        }
+        // Parking runs beside the requests: give it a moment, then count.
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let (in_memory, running) = app.state.hub.loaded().await;
+        assert_eq!(in_memory, games.len());
+        most_running = most_running.max(running);
+    }
+    assert!(
+        most_running <= 2,
+        "at most two games keep an instance between rounds, saw {most_running}"
+    );
+    for (game, _) in &games {
+        let (_, end) = app
+            .call("GET", &format!("/api/games/{game}/view"), None, None)
+            .await;
+        assert_eq!(end["status"], "finished");
+        let (status, record) = app
+            .call("GET", &format!("/api/games/{game}/record"), None, None)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{record}");
+        crate::server_support::assert_record_replays(&RULESET, &record, &end);
+    }
+}

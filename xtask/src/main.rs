@@ -416,8 +416,9 @@ fn peer_bench() -> Result<String> {
         .args(["--rulesets", "target/rulesets", "--maps", "maps", "serve"])
         .args(["--addr", "127.0.0.1:0", "--no-watch", "--bot-pace-ms", "0"])
         .args(["--requests-per-second", "0", "--games-per-minute", "0"])
-        // The default cap on live games (5,000) keeps finished games from filling the
-        // instance pool: the least recently used ones are unloaded.
+        // The default caps (20,000 games in memory, 1,024 of them running) keep finished
+        // games from filling memory and the instance pool: the least recently used ones are
+        // parked, then unloaded.
         .args(["--actions-per-second", "0"])
         .arg("--data")
         .arg(data.join("data"))

@@ -8,8 +8,8 @@
 //! are dropped and rebuilt on next use from the newest snapshot plus the actions after it.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -33,6 +33,11 @@ pub struct HubConfig {
     pub snapshot_every: u64,
     /// A game's session is dropped from memory after this long without use.
     pub idle_after: Duration,
+    /// How many games keep a running instance at most. Past it, the least recently used are
+    /// parked: their instance is freed and their state kept as a snapshot in memory, restored on
+    /// their next call (about 0.1 ms for Shogun). Keep it well under the runtime's
+    /// `PoolLimits::instances`, which bots' imagined games and stateless calls share.
+    pub max_running_games: usize,
     /// How many games the process holds in memory at most. At the cap, the least recently used
     /// game nobody watches is unloaded to make room; when every game is watched, loading or
     /// creating another is refused as busy (and nothing else slows down).
@@ -57,7 +62,8 @@ impl Default for HubConfig {
             bot_pace: Duration::from_millis(300),
             snapshot_every: 32,
             idle_after: Duration::from_secs(300),
-            max_live_games: 5_000,
+            max_running_games: 1_024,
+            max_live_games: 20_000,
             view_cache_bytes: 256 << 20,
             ruleset_calls: (cores * 4).max(4),
             bot_moves: (cores / 2).max(1),
@@ -182,6 +188,9 @@ pub struct LiveGame {
     past_boards: Mutex<HashMap<(Viewer, u64), Arc<ViewData>>>,
     bots: Mutex<BotSchedule>,
     last_used: AtomicI64,
+    /// Whether the session was last seen holding an instance: a hint for choosing what to
+    /// park, checked under the state lock before parking.
+    running: AtomicBool,
 }
 
 impl LiveGame {
@@ -260,6 +269,7 @@ impl LiveGame {
             past_boards: Mutex::new(HashMap::new()),
             bots: Mutex::new(BotSchedule::default()),
             last_used: AtomicI64::new(now_millis()),
+            running: AtomicBool::new(false),
         }
     }
 
@@ -299,6 +309,12 @@ pub struct Hub {
     cached_bytes: AtomicUsize,
     /// Catalogues by (ruleset hash, language): a catalogue never changes within a version.
     catalogues: Mutex<HashMap<(String, String), Catalogue>>,
+    /// The hub itself, for the parking task a crowded runtime starts.
+    myself: Weak<Hub>,
+    /// A parking task is running.
+    parking: AtomicBool,
+    /// How many games are marked running (`LiveGame::running`).
+    running_games: AtomicUsize,
 }
 
 /// One ruleset version's messages in one language, as (key, template) pairs.
@@ -315,7 +331,10 @@ fn is_language_tag(language: &str) -> bool {
 impl Hub {
     /// A hub over a database and a runtime with the rulesets loaded.
     pub fn new(storage: Storage, runtime: Arc<Runtime>, config: HubConfig) -> Arc<Hub> {
-        Arc::new(Hub {
+        Arc::new_cyclic(|myself| Hub {
+            myself: myself.clone(),
+            parking: AtomicBool::new(false),
+            running_games: AtomicUsize::new(0),
             storage,
             runtime,
             calls: Arc::new(Semaphore::new(config.ruleset_calls.max(1))),
@@ -353,6 +372,7 @@ impl Hub {
     /// the server.
     async fn with_session<T: Send + 'static>(
         &self,
+        game: &LiveGame,
         state: &mut GameState,
         work: impl FnOnce(&mut Session) -> T + Send + 'static,
     ) -> anyhow::Result<T> {
@@ -363,8 +383,87 @@ impl Hub {
                 (session, output)
             })
             .await?;
+        let running = !session.is_parked();
         state.session = Some(session);
+        if running {
+            self.note_running(game);
+        }
         Ok(output)
+    }
+
+    /// Marks a game's session as holding an instance and, when more games run than
+    /// [`HubConfig::max_running_games`], starts parking the least recently used.
+    fn note_running(&self, game: &LiveGame) {
+        if !game.running.swap(true, Ordering::Relaxed) {
+            self.running_games.fetch_add(1, Ordering::Relaxed);
+        }
+        if self.running_games.load(Ordering::Relaxed) <= self.config.max_running_games
+            || self.parking.swap(true, Ordering::AcqRel)
+        {
+            return;
+        }
+        let Some(hub) = self.myself.upgrade() else {
+            self.parking.store(false, Ordering::Release);
+            return;
+        };
+        tokio::spawn(async move {
+            hub.park_least_recent().await;
+            hub.parking.store(false, Ordering::Release);
+        });
+    }
+
+    /// Marks a game's session as holding no instance (parked, dropped or unloaded).
+    fn note_stopped(&self, game: &LiveGame) {
+        if game.running.swap(false, Ordering::Relaxed) {
+            self.running_games.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Parks the sessions of the least recently used running games until an eighth of
+    /// [`HubConfig::max_running_games`] is free again, so the scan over all games runs once
+    /// per that many loads, not for each. A game in use (its state locked) is skipped: it is
+    /// not idle.
+    async fn park_least_recent(&self) {
+        let cap = self.config.max_running_games.max(1);
+        let target = cap - cap / 8;
+        let mut running: Vec<(i64, Arc<LiveGame>)> = match self.games.lock() {
+            Ok(games) => games
+                .values()
+                .filter(|game| game.running.load(Ordering::Relaxed))
+                .map(|game| (game.last_used.load(Ordering::Relaxed), game.clone()))
+                .collect(),
+            Err(_) => return,
+        };
+        let excess = running.len().saturating_sub(target);
+        if excess == 0 {
+            return;
+        }
+        if excess < running.len() {
+            running.select_nth_unstable_by_key(excess - 1, |(last_used, _)| *last_used);
+            running.truncate(excess);
+        }
+        for (_, game) in running {
+            let Ok(mut state) = game.state.try_lock() else {
+                continue;
+            };
+            if let Some(mut session) = state.session.take() {
+                let parked = self
+                    .blocking(move || {
+                        let parked = session.park();
+                        (session, parked)
+                    })
+                    .await;
+                match parked {
+                    Ok((session, Ok(()))) => state.session = Some(session),
+                    // The session is dropped: it is rebuilt from storage on next use.
+                    Ok((_, Err(error))) => {
+                        tracing::warn!("game {}: parking failed: {error}", game.id())
+                    }
+                    Err(error) => tracing::warn!("game {}: parking failed: {error:#}", game.id()),
+                }
+            }
+            self.note_stopped(&game);
+        }
     }
 
     /// A ruleset version's catalogue in `language`, asked of the ruleset once per version and
@@ -474,6 +573,7 @@ impl Hub {
         };
         for game in evicted {
             self.forget_views(&game);
+            self.note_stopped(&game);
         }
         Ok(admitted)
     }
@@ -653,6 +753,7 @@ impl Hub {
         };
         for game in evicted {
             self.forget_views(&game);
+            self.note_stopped(&game);
         }
         let session = self
             .blocking(move || engine::start(&spec_ruleset, &spec_game, seat_count))
@@ -717,7 +818,7 @@ impl Hub {
         }
         let last = actions.last().map_or(state.version, |action| action.seq);
         let replayed = self
-            .with_session(state, move |session| {
+            .with_session(game, state, move |session| {
                 actions
                     .iter()
                     .try_for_each(|action| engine::replay_action(session, action))
@@ -741,7 +842,7 @@ impl Hub {
     /// Recomputes the public summary after a change.
     async fn refresh_summary(&self, game: &LiveGame, state: &mut GameState) -> anyhow::Result<()> {
         let pending = self
-            .with_session(state, |session| session.pending())
+            .with_session(game, state, |session| session.pending())
             .await?
             .map_err(engine::into_anyhow)?;
         self.summarize(game, state.version, &pending).await
@@ -801,7 +902,9 @@ impl Hub {
         let mut state = game.state.lock().await;
         self.ensure_loaded(game, &mut state).await?;
         let previewed = self
-            .with_session(&mut state, move |session| session.preview(seat, &action))
+            .with_session(game, &mut state, move |session| {
+                session.preview(seat, &action)
+            })
             .await?;
         // A read, like a view: a failed call was already recovered inside the session.
         previewed.map_err(|error| engine::classify(error).0)
@@ -821,7 +924,7 @@ impl Hub {
         // One trip to the blocking pool per move: the action, then what the game asks next and
         // (every few actions) a snapshot, while the session is at hand.
         let applied = self
-            .with_session(state, move |session| {
+            .with_session(game, state, move |session| {
                 let applied = session.apply(seat, &action)?;
                 let after = AfterApply::of(session, next, every);
                 Ok::<_, crate::session::SessionError>((applied, after))
@@ -951,7 +1054,7 @@ impl Hub {
             return Ok(view);
         }
         let computed = self
-            .with_session(&mut state, move |session| {
+            .with_session(game, &mut state, move |session| {
                 let pending: Vec<PendingDecision> = session
                     .pending()?
                     .into_iter()
@@ -1039,7 +1142,7 @@ impl Hub {
             ));
         }
         let record = self
-            .with_session(&mut state, |session| session.record())
+            .with_session(game, &mut state, |session| session.record())
             .await?
             .map_err(|error| engine::classify(error).0)?;
         Ok(serde_json::to_value(&record).context("failed to encode a record")?)
@@ -1238,10 +1341,20 @@ impl Hub {
                 .filter_map(|seat| seat.bot.map(|bot| (seat.seat, bot)))
                 .collect();
             // The seat's bot, created on first use and kept: it has a random stream of its own.
-            let Some(decision) = (match self
-                .with_session(&mut state, |session| session.pending())
-                .await
-            {
+            // Known after every apply: only a freshly loaded session needs the trip.
+            let cached = state
+                .session
+                .as_ref()
+                .and_then(Session::cached_pending)
+                .map(<[PendingDecision]>::to_vec);
+            let pending = match cached {
+                Some(pending) => Ok(Ok(pending)),
+                None => {
+                    self.with_session(game, &mut state, |session| session.pending())
+                        .await
+                }
+            };
+            let Some(decision) = (match pending {
                 Ok(Ok(pending)) => pending
                     .into_iter()
                     .find(|decision| bots.contains_key(&decision.seat)),
@@ -1375,6 +1488,7 @@ impl Hub {
             }
             if let Ok(mut state) = game.state.try_lock() {
                 state.session = None;
+                self.note_stopped(&game);
             }
             self.forget_views(&game);
             if game.updates.receiver_count() == 0
@@ -1385,7 +1499,8 @@ impl Hub {
         }
     }
 
-    /// The number of games in memory and how many of them hold a running session.
+    /// The number of games in memory and how many of them hold a running instance (the others
+    /// are parked or not loaded).
     pub async fn loaded(&self) -> (usize, usize) {
         let games: Vec<Arc<LiveGame>> = match self.games.lock() {
             Ok(games) => games.values().cloned().collect(),
@@ -1393,7 +1508,12 @@ impl Hub {
         };
         let mut sessions = 0;
         for game in &games {
-            if game.state.lock().await.session.is_some() {
+            let state = game.state.lock().await;
+            if state
+                .session
+                .as_ref()
+                .is_some_and(|session| !session.is_parked())
+            {
                 sessions += 1;
             }
         }

@@ -253,8 +253,12 @@ pub struct ServeArgs {
     pub no_watch: bool,
     /// The most games held in memory at once (beyond it, idle games are unloaded; when none is
     /// idle, new ones are refused as busy).
-    #[arg(long, default_value_t = 5_000)]
+    #[arg(long, default_value_t = 20_000)]
     pub max_live_games: usize,
+    /// The most games that keep a running WebAssembly instance; the least recently used others
+    /// are parked (state kept in memory, instance freed) and restored on their next call.
+    #[arg(long, default_value_t = 1_024)]
+    pub max_running_games: usize,
     /// API requests per second one client address may make on average (0: no limit).
     #[arg(long, default_value_t = 50)]
     pub requests_per_second: u32,
@@ -280,6 +284,7 @@ pub async fn serve(
         bot_pace: Duration::from_millis(args.bot_pace_ms),
         snapshot_every: args.snapshot_every.max(1),
         max_live_games: args.max_live_games.max(1),
+        max_running_games: args.max_running_games.max(1),
         ..HubConfig::default()
     };
     let config = ServerConfig {
