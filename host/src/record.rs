@@ -47,8 +47,8 @@ pub struct Checkpoint {
 
 /// A checkpoint with its view kept as compressed JSON text, as live sessions and their snapshots
 /// hold them: a parsed view takes several times the memory of its text, the text several times
-/// its deflated bytes (checkpoints were three quarters of what a parked mid-game Shogun session
-/// kept), and a server keeps thousands of sessions. Serialized, it is the same JSON as a
+/// its deflated bytes (checkpoints can be most of what a parked session keeps), and a server
+/// keeps thousands of sessions. Serialized, it is the same JSON as a
 /// [`Checkpoint`], so stored snapshots read the same either way.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompactCheckpoint {

@@ -878,8 +878,8 @@ impl Session {
 
     /// Frees the game's instance and keeps its state as a recovery point of the current
     /// version, so an idle game costs its snapshot rather than a whole instance. The next call
-    /// restores it transparently (about 0.1 ms for a mid-game Shogun), exactly as a recovery
-    /// would; nothing else about the session changes. Parking a parked session does nothing.
+    /// restores it transparently, exactly as a recovery would (with nothing to replay); nothing
+    /// else about the session changes. Parking a parked session does nothing.
     pub fn park(&mut self) -> Result<(), SessionError> {
         if self.imagined || self.backend.is_none() || self.failed.is_some() {
             return Ok(());

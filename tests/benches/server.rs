@@ -263,6 +263,13 @@ fn random_bot() -> Value {
     json!({ "kind": "bot", "bot": "random" })
 }
 
+/// Parks every session: instance freed, state kept.
+fn park_all(sessions: &mut [Session]) {
+    for session in sessions {
+        session.park().expect("a session parks");
+    }
+}
+
 fn mib(bytes: f64) -> f64 {
     bytes / MIB
 }
@@ -404,9 +411,7 @@ fn main() {
         sessions.push(ruleset.new_game(spec(game as u8)).unwrap());
     }
     let bare_session = Memory::now().per_game_since(before_sessions, BARE_SESSIONS);
-    for session in &mut sessions {
-        session.park().expect("a session parks");
-    }
+    park_all(&mut sessions);
     let bare_parked = Memory::now().per_game_since(before_sessions, BARE_SESSIONS);
     // The same, played into the middle of the game (the fresh ones stay alive meanwhile, so no
     // memory they would free is counted twice), running and then parked.
@@ -415,9 +420,7 @@ fn main() {
         .map(|game| mid_game(&ruleset, game as u8, MID_GAME_ACTIONS))
         .collect();
     let mid_session = Memory::now().per_game_since(before_mid, MID_GAMES);
-    for session in &mut mid_sessions {
-        session.park().expect("a session parks");
-    }
+    park_all(&mut mid_sessions);
     let mid_parked = Memory::now().per_game_since(before_mid, MID_GAMES);
     drop(mid_sessions);
     drop(sessions);

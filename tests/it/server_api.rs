@@ -1135,3 +1135,50 @@ async fn parked_games_play_on_from_where_they_were() {
         crate::server_support::assert_record_replays(&RULESET, &record, &end);
     }
 }
+
+/// Regression: a bot's move restored a parked game's instance without the hub counting it as
+/// running, so games played by bots were never parked again and held their instances past
+/// `max_running_games`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_bot_moves_restored_parked_games_the_hub_never_parked_again() {
+    let dir = TempDir::new("parked-bot-games");
+    let app = TestApp::start_configured(&dir.0, None, |hub, _| {
+        hub.max_running_games = 2;
+        // Bots wait between moves, so other games' moves park theirs meanwhile.
+        hub.bot_pace = Duration::from_millis(5);
+    })
+    .await;
+    let mut games = Vec::new();
+    for _ in 0..6 {
+        games.push(
+            app.create(&[Some("random"), Some("random")], json!({}))
+                .await
+                .0,
+        );
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    for game in &games {
+        // From the summary, not a view: computing a view would use (and count) the session.
+        let live = app.state.hub.game(game).await.unwrap();
+        loop {
+            if live.summary().finished {
+                break;
+            }
+            assert!(std::time::Instant::now() < deadline, "the bots finish");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+    // The last moves' parking runs beside the requests: wait for it, then count.
+    let mut running = usize::MAX;
+    while std::time::Instant::now() < deadline {
+        running = app.state.hub.loaded().await.1;
+        if running <= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(
+        running <= 2,
+        "at most two games keep an instance once the bots are done, saw {running}"
+    );
+}

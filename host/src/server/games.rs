@@ -34,9 +34,9 @@ pub struct HubConfig {
     /// A game's session is dropped from memory after this long without use.
     pub idle_after: Duration,
     /// How many games keep a running instance at most. Past it, the least recently used are
-    /// parked: their instance is freed and their state kept as a snapshot in memory, restored on
-    /// their next call (about 0.1 ms for Shogun). Keep it well under the runtime's
-    /// `PoolLimits::instances`, which bots' imagined games and stateless calls share.
+    /// parked: their instance is freed and their state kept as a snapshot in memory, restored
+    /// on their next call as a recovery would, with nothing to replay. Keep it well under the
+    /// runtime's `PoolLimits::instances`, which bots' imagined games and stateless calls share.
     pub max_running_games: usize,
     /// How many games the process holds in memory at most. At the cap, the least recently used
     /// game nobody watches is unloaded to make room; when every game is watched, loading or
@@ -160,6 +160,9 @@ impl AfterApply {
         }
     }
 }
+
+/// How long the parker waits when every game it could park was in use.
+const PARK_RETRY: Duration = Duration::from_millis(10);
 
 /// How many past boards (the replay viewer's) each game keeps.
 const PAST_BOARDS_KEPT: usize = 64;
@@ -383,33 +386,62 @@ impl Hub {
                 (session, output)
             })
             .await?;
+        self.put_back(game, state, session);
+        Ok(output)
+    }
+
+    /// Gives a session back to its game after a call on the blocking pool, which may have
+    /// restored a parked one: counted as running again, it can be parked again.
+    fn put_back(&self, game: &LiveGame, state: &mut GameState, session: Session) {
         let running = !session.is_parked();
         state.session = Some(session);
         if running {
             self.note_running(game);
         }
-        Ok(output)
     }
 
     /// Marks a game's session as holding an instance and, when more games run than
     /// [`HubConfig::max_running_games`], starts parking the least recently used.
     fn note_running(&self, game: &LiveGame) {
-        if !game.running.swap(true, Ordering::Relaxed) {
+        // Read first: on every call the game is usually marked already, and a read does not
+        // take the cache line from the other cores.
+        if !game.running.load(Ordering::Relaxed) && !game.running.swap(true, Ordering::Relaxed) {
             self.running_games.fetch_add(1, Ordering::Relaxed);
         }
-        if self.running_games.load(Ordering::Relaxed) <= self.config.max_running_games
-            || self.parking.swap(true, Ordering::AcqRel)
-        {
+        if !self.crowded() || self.parking.swap(true, Ordering::AcqRel) {
             return;
         }
-        let Some(hub) = self.myself.upgrade() else {
-            self.parking.store(false, Ordering::Release);
-            return;
-        };
+        let myself = self.myself.clone();
         tokio::spawn(async move {
-            hub.park_least_recent().await;
-            hub.parking.store(false, Ordering::Release);
+            // Weak between rounds, so a hub being shut down is not kept alive by its parker.
+            while let Some(hub) = myself.upgrade() {
+                let parked = hub.park_least_recent().await;
+                if !hub.crowded() {
+                    hub.parking.store(false, Ordering::Release);
+                    // A game counted between the look and the release started no round.
+                    if !hub.crowded() || hub.parking.swap(true, Ordering::AcqRel) {
+                        return;
+                    }
+                }
+                drop(hub);
+                if parked == 0 {
+                    // Every candidate was in use; their calls end soon.
+                    tokio::time::sleep(PARK_RETRY).await;
+                }
+            }
         });
+    }
+
+    /// Whether more games are counted running than [`HubConfig::max_running_games`].
+    fn crowded(&self) -> bool {
+        self.running_games.load(Ordering::Relaxed) > self.config.max_running_games
+    }
+
+    /// Lets go of what a game taken out of memory held: its cached views and its place among
+    /// the running games.
+    fn unloaded(&self, game: &LiveGame) {
+        self.forget_views(game);
+        self.note_stopped(game);
     }
 
     /// Marks a game's session as holding no instance (parked, dropped or unloaded).
@@ -421,9 +453,9 @@ impl Hub {
 
     /// Parks the sessions of the least recently used running games until an eighth of
     /// [`HubConfig::max_running_games`] is free again, so the scan over all games runs once
-    /// per that many loads, not for each. A game in use (its state locked) is skipped: it is
-    /// not idle.
-    async fn park_least_recent(&self) {
+    /// per that many loads, not for each. A game in use (its state locked) is skipped for the
+    /// next least recent: it is not idle. Returns how many games stopped counting as running.
+    async fn park_least_recent(&self) -> usize {
         let cap = self.config.max_running_games.max(1);
         let target = cap - cap / 8;
         let mut running: Vec<(i64, Arc<LiveGame>)> = match self.games.lock() {
@@ -432,17 +464,18 @@ impl Hub {
                 .filter(|game| game.running.load(Ordering::Relaxed))
                 .map(|game| (game.last_used.load(Ordering::Relaxed), game.clone()))
                 .collect(),
-            Err(_) => return,
+            Err(_) => return 0,
         };
+        // The count follows the games in the table: one unloaded while in use, marked running
+        // again by the call that held it, is no longer counted.
+        self.running_games.store(running.len(), Ordering::Relaxed);
         let excess = running.len().saturating_sub(target);
-        if excess == 0 {
-            return;
-        }
-        if excess < running.len() {
-            running.select_nth_unstable_by_key(excess - 1, |(last_used, _)| *last_used);
-            running.truncate(excess);
-        }
+        running.sort_unstable_by_key(|(last_used, _)| *last_used);
+        let mut stopped = 0;
         for (_, game) in running {
+            if stopped == excess {
+                break;
+            }
             let Ok(mut state) = game.state.try_lock() else {
                 continue;
             };
@@ -463,7 +496,9 @@ impl Hub {
                 }
             }
             self.note_stopped(&game);
+            stopped += 1;
         }
+        stopped
     }
 
     /// A ruleset version's catalogue in `language`, asked of the ruleset once per version and
@@ -572,8 +607,7 @@ impl Hub {
             (game, evicted)
         };
         for game in evicted {
-            self.forget_views(&game);
-            self.note_stopped(&game);
+            self.unloaded(&game);
         }
         Ok(admitted)
     }
@@ -752,8 +786,7 @@ impl Hub {
             self.make_room(&mut games)?
         };
         for game in evicted {
-            self.forget_views(&game);
-            self.note_stopped(&game);
+            self.unloaded(&game);
         }
         let session = self
             .blocking(move || engine::start(&spec_ruleset, &spec_game, seat_count))
@@ -1432,7 +1465,7 @@ impl Hub {
                     return;
                 }
             };
-            state.session = Some(session);
+            self.put_back(game, &mut state, session);
             let action_json = match serde_json::to_string(&action) {
                 Ok(json) => json,
                 Err(error) => {
