@@ -2,11 +2,14 @@
 //! ([`placement_problem`], [`overlap`]) for every corner and rotation of every card waiting to be
 //! placed in random games of 2-5 players.
 
+mod common;
+
+use common::{options, setup};
 use honshu::Honshu;
 use honshu::engine::{Grid, bounds, overlap, placement_problem};
 use honshu::state::{Layer, Phase};
 use sdk::testing::SeededTable;
-use sdk::{Game, Options, Ruleset, Setup, random_action};
+use sdk::{Game, Ruleset, random_action};
 
 #[test]
 fn the_grid_agrees_with_the_rules_everywhere() {
@@ -14,13 +17,7 @@ fn the_grid_agrees_with_the_rules_everywhere() {
         let mut seed = [3u8; 32];
         seed[0] = seats as u8;
         let mut table = SeededTable::new(seed);
-        let setup = Setup {
-            map: String::new(),
-            options: Vec::new(),
-            seats,
-        };
-        let options = Options::resolve(&Honshu::info().options, &[]).unwrap();
-        let mut game = Honshu::create(&setup, &options, &mut table).unwrap();
+        let mut game = Honshu::create(&setup(seats), &options(&[]), &mut table).unwrap();
         let mut checked = 0;
         while let Some(decision) = game.pending().first().cloned() {
             if game.state.phase == Phase::Place {

@@ -6,12 +6,12 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::{cards_accounted, resources_accounted};
+use common::{cards_accounted, options, resources_accounted, setup};
 use honshu::data::Terrain;
 use honshu::state::{Phase, State};
 use honshu::{Honshu, HonshuGame};
 use sdk::testing::SeededTable;
-use sdk::{Game, OptionSetting, Options, Ruleset, Setup, Viewer, random_action};
+use sdk::{Game, OptionValue, Ruleset, Viewer, random_action};
 
 fn games_per_count() -> u64 {
     std::env::var("HONSHU_RANDOM_GAMES")
@@ -102,20 +102,8 @@ fn play(seats: u32, seed: u64, side: &str) -> HonshuGame {
     seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
     seed_bytes[8] = seats as u8;
     let mut table = SeededTable::new(seed_bytes);
-    let options = Options::resolve(
-        &Honshu::info().options,
-        &[OptionSetting {
-            name: "province-side".into(),
-            value: sdk::OptionValue::Choice(side.into()),
-        }],
-    )
-    .unwrap();
-    let setup = Setup {
-        map: String::new(),
-        options: Vec::new(),
-        seats,
-    };
-    let mut game = Honshu::create(&setup, &options, &mut table).unwrap();
+    let options = options(&[("province-side", OptionValue::Choice(side.into()))]);
+    let mut game = Honshu::create(&setup(seats), &options, &mut table).unwrap();
     let mut steps = 0;
     loop {
         let context = format!("{seats} seats, seed {seed}, step {steps}");
@@ -174,13 +162,7 @@ fn determinized_copies_keep_what_the_seat_knows_and_conserve_cards() {
     for seats in 2..=5u32 {
         seed_bytes[0] = seats as u8;
         let mut table = SeededTable::new(seed_bytes);
-        let setup = Setup {
-            map: String::new(),
-            options: Vec::new(),
-            seats,
-        };
-        let options = Options::resolve(&Honshu::info().options, &[]).unwrap();
-        let mut game = Honshu::create(&setup, &options, &mut table).unwrap();
+        let mut game = Honshu::create(&setup(seats), &options(&[]), &mut table).unwrap();
         while let Some(decision) = game.pending().first().cloned() {
             for seat in 0..seats {
                 let copy = game.determinize(seat, &mut table);

@@ -4,12 +4,15 @@
 //! run it by hand in a release build,
 //! `cargo test --release -p honshu --test speed -- --ignored --nocapture`.
 
+mod common;
+
 use std::time::Instant;
 
+use common::{options, setup};
 use honshu::Honshu;
 use sdk::native::DynGame;
 use sdk::testing::SeededTable;
-use sdk::{Options, Ruleset, Setup, random_action};
+use sdk::{Ruleset, random_action};
 
 fn games() -> u64 {
     std::env::var("HONSHU_SPEED_GAMES")
@@ -33,14 +36,8 @@ fn decisions_per_second() {
             seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
             seed_bytes[8] = seats as u8;
             let mut table = SeededTable::new(seed_bytes);
-            let setup = Setup {
-                map: String::new(),
-                options: Vec::new(),
-                seats,
-            };
-            let options = Options::resolve(&Honshu::info().options, &[]).unwrap();
             let mut game: Box<dyn DynGame> =
-                Box::new(Honshu::create(&setup, &options, &mut table).unwrap());
+                Box::new(Honshu::create(&setup(seats), &options(&[]), &mut table).unwrap());
             while let Some(decision) = game.pending().into_iter().next() {
                 let action = random_action(&decision.kind, &mut table);
                 game.apply(decision.seat, &action, &mut table)
