@@ -26,6 +26,7 @@ mod table;
 mod types;
 
 pub mod plural;
+pub mod svg;
 pub mod tower;
 
 #[cfg(feature = "testing")]

@@ -8,7 +8,8 @@
 
 use std::fmt::Write as _;
 
-use sdk::{BoardPart, Catalogue, DecisionKind, Message, MessageArg, PartKind, Seat, Viewer};
+use sdk::svg::escape;
+use sdk::{BoardPart, Catalogue, DecisionKind, Message, PartKind, Seat, Viewer};
 
 use crate::data::{Colour, Layout, Terrain};
 use crate::decide;
@@ -57,29 +58,6 @@ fn english() -> Catalogue {
     Catalogue::from_toml(crate::CATALOGUE_EN).unwrap_or_else(|_| Catalogue::from_pairs([]))
 }
 
-/// Escapes text for XML.
-fn esc(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&apos;")
-}
-
-fn args_json(message: &Message) -> String {
-    let mut object = serde_json::Map::new();
-    for (name, arg) in &message.args {
-        let value = match arg {
-            MessageArg::Text(text) => serde_json::Value::from(text.clone()),
-            MessageArg::Number(n) => serde_json::Value::from(*n),
-            MessageArg::Seat(seat) => serde_json::json!({ "seat": seat }),
-            MessageArg::Key(key) => serde_json::json!({ "key": key }),
-        };
-        object.insert(name.clone(), value);
-    }
-    serde_json::Value::Object(object).to_string()
-}
-
 /// The English text of a message, for the document's own content (clients translate it).
 fn fallback(english: &Catalogue, message: &Message) -> String {
     english.render(message, &|seat| format!("seat {}", seat + 1))
@@ -88,10 +66,9 @@ fn fallback(english: &Catalogue, message: &Message) -> String {
 fn text(out: &mut String, english: &Catalogue, x: i32, y: i32, message: &Message, attrs: &str) {
     let _ = write!(
         out,
-        r#"<text x="{x}" y="{y}" {attrs} data-msg="{}" data-args='{}'>{}</text>"#,
-        esc(&message.key),
-        esc(&args_json(message)),
-        esc(&fallback(english, message))
+        r#"<text x="{x}" y="{y}" {attrs} {}>{}</text>"#,
+        sdk::svg::message_attributes(message),
+        escape(&fallback(english, message))
     );
 }
 

@@ -24,7 +24,8 @@ use sdk::{Catalogue, DecisionKind, Message, PendingDecision, Seat, Viewer};
 
 use crate::data::{ActionKind, ProvinceId};
 use crate::state::{CardRef, Draft, Phase, Stage, State};
-use svg::{Icon, Svg, esc, icon, num, seat_symbol};
+use sdk::svg::escape;
+use svg::{Icon, Svg, icon, num, seat_symbol};
 
 /// The smallest font size of any text, in the units of its part.
 pub const MIN_FONT: f32 = 13.0;
@@ -479,7 +480,7 @@ fn map(state: &State, viewer: Viewer, choices: &Choices) -> String {
         };
         doc.raw(&format!(
             r##"<path id="land-{}" d="{}" fill="{fill}" stroke="#8a7d68" stroke-width="1.2" stroke-linejoin="round"/>"##,
-            esc(&board.provinces[p].id),
+            escape(&board.provinces[p].id),
             path(cell)
         ));
     }
@@ -613,7 +614,7 @@ fn province(
     let choice = province_choice(state, p, choices);
     doc.raw(&format!(
         r#"<g id="province-{}" class="province"{choice}>"#,
-        esc(&info.id)
+        escape(&info.id)
     ));
     // The shape drawn again inside the group: what a click lands on, and the owner's edge.
     let inset: Vec<shapes::Point> = cell
@@ -1052,7 +1053,7 @@ fn action_row(state: &State) -> String {
                 num(CARD_W),
                 stroke.0,
                 stroke.1,
-                esc(&card.name)
+                escape(&card.name)
             ));
             doc.raw(&icon(
                 action_icon(card.kind),
@@ -1279,7 +1280,7 @@ fn province_card(
         num(x + 2.0),
         num(y + 2.0),
         num(w - 4.0),
-        esc(region)
+        escape(region)
     ));
     doc.text(
         x + w / 2.0,

@@ -6,39 +6,9 @@
 
 use std::fmt::Write as _;
 
-use sdk::{Catalogue, Message, MessageArg};
+use sdk::{Catalogue, Message};
 
-/// Escapes text for an XML attribute or text node.
-pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// The arguments of a message as the JSON object of a `data-args` attribute: numbers and texts as
-/// plain values, seats as `{"seat": n}`, other keys as `{"key": "..."}`.
-pub fn args_json(message: &Message) -> String {
-    let mut object = serde_json::Map::new();
-    for (name, arg) in &message.args {
-        let value = match arg {
-            MessageArg::Text(text) => serde_json::Value::from(text.clone()),
-            MessageArg::Number(n) => serde_json::Value::from(*n),
-            MessageArg::Seat(seat) => serde_json::json!({ "seat": seat }),
-            MessageArg::Key(key) => serde_json::json!({ "key": key }),
-        };
-        object.insert(name.clone(), value);
-    }
-    serde_json::Value::Object(object).to_string()
-}
+use sdk::svg::escape;
 
 /// Rounds a coordinate for the document: one decimal is plenty and keeps the text short.
 pub fn num(value: f32) -> String {
@@ -83,12 +53,11 @@ impl Svg {
             .render(message, &|seat| format!("Player {}", seat + 1));
         let _ = write!(
             self.out,
-            r#"<text x="{x}" y="{y}" {attrs} data-msg="{key}" data-args='{args}'>{fallback}</text>"#,
+            r#"<text x="{x}" y="{y}" {attrs} {translatable}>{fallback}</text>"#,
             x = num(x),
             y = num(y),
-            key = esc(&message.key),
-            args = esc(&args_json(message)),
-            fallback = esc(&fallback),
+            translatable = sdk::svg::message_attributes(message),
+            fallback = escape(&fallback),
         );
     }
 
@@ -99,7 +68,7 @@ impl Svg {
             r#"<text x="{}" y="{}" {attrs}>{}</text>"#,
             num(x),
             num(y),
-            esc(&value.to_string())
+            escape(&value.to_string())
         );
     }
 
