@@ -20,6 +20,12 @@ use host::bots::{BotKind, play_out};
 use host::table::derive_seed;
 use host::{GameRecord, GameSpec, LoadedRuleset, Runtime, RuntimeConfig, Session};
 
+/// mimalloc rather than the system allocator: a server's requests, JSON and tasks allocate and
+/// free small blocks on many threads, where glibc's malloc spent about a sixth of the server's
+/// CPU (BENCHMARKS.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The Tenka host.
 #[derive(Parser)]
 #[command(name = "tenka", version, about)]

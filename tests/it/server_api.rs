@@ -1182,3 +1182,44 @@ async fn regression_bot_moves_restored_parked_games_the_hub_never_parked_again()
         "at most two games keep an instance once the bots are done, saw {running}"
     );
 }
+
+/// Regression: a finished game kept its running instance until the parker reached it, so a
+/// server finishing games faster than it parked them (short games, many players) ran out of
+/// instances and refused new games as busy. The move that ends a game now parks it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_finished_games_kept_their_instances_until_the_pool_ran_out() {
+    let dir = TempDir::new("finished-games-park");
+    // The default cap on running games is far away: only finishing can stop them running.
+    let app = TestApp::start(&dir.0).await;
+    let mut games = Vec::new();
+    for _ in 0..4 {
+        games.push(
+            app.create(&[Some("random"), Some("random")], json!({}))
+                .await
+                .0,
+        );
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    for game in &games {
+        let live = app.state.hub.game(game).await.unwrap();
+        while !live.summary().finished {
+            assert!(std::time::Instant::now() < deadline, "the bots finish");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+    let (in_memory, running) = app.state.hub.loaded().await;
+    assert_eq!(in_memory, games.len(), "finished games stay in memory");
+    assert_eq!(running, 0, "no finished game keeps an instance");
+    // A finished game still shows its end and replays from its record.
+    for game in &games {
+        let (_, end) = app
+            .call("GET", &format!("/api/games/{game}/view"), None, None)
+            .await;
+        assert_eq!(end["status"], "finished");
+        let (status, record) = app
+            .call("GET", &format!("/api/games/{game}/record"), None, None)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{record}");
+        crate::server_support::assert_record_replays(&RULESET, &record, &end);
+    }
+}

@@ -443,7 +443,8 @@ fn peer_bench() -> Result<String> {
     out.push_str(&format!(
         "boardgame.io 0.50.2's server (Node {}, in-memory storage, socket.io) against `tenka serve` \
          (SQLite, the `tictactoe` component, every move durable before it is answered), both on \
-         this machine with the load generator (`tests/benches/peer/load.js`, Node). At each level \
+         this machine with the load generator (`tests/benches/peer/load.js`, Node, HTTP through \
+         undici). At each level \
          that many players each play a game in a closed loop with no think time: create a game \
          with both seats, play its seven moves (each seat takes the lowest free cell), start the \
          next; creating is part of the loop on both sides. A Tenka move is a `POST \
@@ -502,9 +503,10 @@ fn profile_report(file: &Path) -> String {
     }
     out.push_str(
         "CPU samples of the server process (`perf record -F 499 -g` over the level), by thread \
-         and then by function (self time). Threads: `tokio-runtime-w` is the async reactor \
-         (HTTP, JSON, the hub), `tokio-blocking` / `tenka-*` the blocking pool running the \
-         component, `sqlx-sqlite-wor` SQLite (the writer's statements and the disk sync). \
+         and then by function (self time). Threads: `tokio-rt-worker` is both the async reactor \
+         (HTTP, JSON, the hub) and the blocking pool running the component (tokio names them \
+         alike), `tenka-db-writer` the SQLite writer (its statements and the disk sync), \
+         `sqlx-sqlite-wor` the pool's reads. \
          `perf report -i <file> --no-children` on the data gives the full call graph.\n\n",
     );
     for (title, sort, limit) in [("thread", "comm", "1"), ("function", "dso,sym", "1.5")] {

@@ -19,7 +19,8 @@ use tokio::sync::{Semaphore, broadcast};
 use super::engine::{self, LoadedRuleset, Runtime, Session};
 use super::error::{AppError, AppResult};
 use super::storage::{
-    DatabaseKind, Insert, NewCredentials, Storage, StoredAction, StoredGame, StoredSeat, now_millis,
+    DatabaseKind, Insert, NewCredentials, Queued, Storage, StoredAction, StoredGame, StoredSeat,
+    WriteQueue, now_millis,
 };
 use crate::bots::Bot;
 use crate::session::Applied;
@@ -142,21 +143,67 @@ impl ViewData {
     }
 }
 
-/// What the blocking call that applies an action also computes, so a move takes one trip to the
-/// blocking pool: the decisions the game waits for next and, every few actions, a snapshot.
+/// What the blocking call that applies an action also does, so a move takes one trip to the
+/// blocking pool: it queues the action for the database writer (from this thread rather than
+/// from the reactor: a thread hand-off fewer per move), asks the decisions the game waits for
+/// next and, every few actions, takes a snapshot.
 struct AfterApply {
+    stored: anyhow::Result<Queued<Insert>>,
     pending: Result<Vec<PendingDecision>, crate::session::SessionError>,
     snapshot: Option<anyhow::Result<Vec<u8>>>,
 }
 
+/// Where and as what an applied action is stored.
+struct ActionWrite {
+    queue: WriteQueue,
+    game_id: String,
+    seq: u64,
+    seat: Seat,
+    action_json: String,
+}
+
+impl ActionWrite {
+    /// Queues the action with what it produced.
+    fn queue(self, applied: &Applied) -> anyhow::Result<Queued<Insert>> {
+        let record = StoredAction {
+            seq: self.seq,
+            seat: self.seat,
+            action_json: self.action_json,
+            events_json: serde_json::to_string(&applied.events)
+                .context("failed to encode events")?,
+            tower_json: serde_json::to_string(&engine::tower_log(&applied.tower))
+                .context("failed to encode tower drops")?,
+        };
+        self.queue.queue_action(&self.game_id, record)
+    }
+}
+
 impl AfterApply {
-    /// Asks `session`, which has just applied the action that makes version `version`.
-    fn of(session: &mut Session, version: u64, snapshot_every: u64) -> AfterApply {
+    /// Asks `session`, which has just applied the action `write` describes, with `applied` as
+    /// its outcome. A game the action ended is parked in the same trip: it needs no running
+    /// instance any more, and finished games must not crowd out the instances of games still
+    /// being played.
+    fn of(
+        session: &mut Session,
+        applied: &Applied,
+        write: ActionWrite,
+        snapshot_every: u64,
+    ) -> AfterApply {
+        let version = write.seq;
+        let stored = write.queue(applied);
+        let pending = session.pending();
+        let snapshot = version
+            .is_multiple_of(snapshot_every.max(1))
+            .then(|| engine::snapshot(session));
+        if matches!(&pending, Ok(decisions) if decisions.is_empty())
+            && let Err(error) = session.park()
+        {
+            tracing::warn!("a finished game stays running: parking failed: {error}");
+        }
         AfterApply {
-            pending: session.pending(),
-            snapshot: version
-                .is_multiple_of(snapshot_every.max(1))
-                .then(|| engine::snapshot(session)),
+            stored,
+            pending,
+            snapshot,
         }
     }
 }
@@ -391,12 +438,15 @@ impl Hub {
     }
 
     /// Gives a session back to its game after a call on the blocking pool, which may have
-    /// restored a parked one: counted as running again, it can be parked again.
+    /// restored a parked one (counted as running again, it can be parked again) or parked a
+    /// running one (a finished game's).
     fn put_back(&self, game: &LiveGame, state: &mut GameState, session: Session) {
         let running = !session.is_parked();
         state.session = Some(session);
         if running {
             self.note_running(game);
+        } else {
+            self.note_stopped(game);
         }
     }
 
@@ -613,7 +663,9 @@ impl Hub {
     }
 
     /// Unloads the least recently used games nobody watches until one more fits under
-    /// [`HubConfig::max_live_games`]; busy when every game in memory is in use.
+    /// [`HubConfig::max_live_games`], and a sixty-fourth of it more while at it, so that at the
+    /// cap the scan over every game in memory (under the table's lock) runs once per that many
+    /// new games rather than for each; busy when every game in memory is in use.
     fn make_room(
         &self,
         games: &mut HashMap<String, Arc<LiveGame>>,
@@ -622,7 +674,7 @@ impl Hub {
         if games.len() < cap {
             return Ok(Vec::new());
         }
-        // Borrowed ids: at the cap this runs for every new game, over every game in memory.
+        // Borrowed ids: this runs over every game in memory.
         let mut idle: Vec<(i64, &String)> = games
             .iter()
             .filter(|(_, live)| live.unloadable())
@@ -637,10 +689,11 @@ impl Hub {
                     .to_owned(),
             ));
         }
-        // Only the `excess` least recently used matter: select them instead of sorting all.
-        if excess < idle.len() {
-            idle.select_nth_unstable(excess - 1);
-            idle.truncate(excess);
+        let unloading = (excess + cap / 64).min(idle.len());
+        // Only the least recently used matter: select them instead of sorting all.
+        if unloading < idle.len() {
+            idle.select_nth_unstable(unloading - 1);
+            idle.truncate(unloading);
         }
         let unload: Vec<String> = idle.into_iter().map(|(_, id)| id.clone()).collect();
         Ok(unload
@@ -952,14 +1005,20 @@ impl Hub {
         seat: Seat,
         action: Action,
     ) -> AppResult<Submitted> {
-        let action_json = serde_json::to_string(&action).context("failed to encode an action")?;
-        let (next, every) = (state.version + 1, self.config.snapshot_every);
-        // One trip to the blocking pool per move: the action, then what the game asks next and
-        // (every few actions) a snapshot, while the session is at hand.
+        let write = ActionWrite {
+            queue: self.storage.write_queue(),
+            game_id: game.id().to_owned(),
+            seq: state.version + 1,
+            seat,
+            action_json: serde_json::to_string(&action).context("failed to encode an action")?,
+        };
+        let every = self.config.snapshot_every;
+        // One trip to the blocking pool per move: the action, its write queued, then what the
+        // game asks next and (every few actions) a snapshot, while the session is at hand.
         let applied = self
             .with_session(game, state, move |session| {
                 let applied = session.apply(seat, &action)?;
-                let after = AfterApply::of(session, next, every);
+                let after = AfterApply::of(session, &applied, write, every);
                 Ok::<_, crate::session::SessionError>((applied, after))
             })
             .await?;
@@ -974,11 +1033,11 @@ impl Hub {
                 return Err(error);
             }
         };
-        self.commit(game, state, seat, action_json, applied).await
+        self.commit(game, state, applied).await
     }
 
-    /// Stores an action the session has just applied; on a lost race or a failed write the
-    /// session (which ran ahead of storage) is dropped and rebuilt from what is stored.
+    /// Waits for an action the session has just applied to be stored; on a lost race or a failed
+    /// write the session (which ran ahead of storage) is dropped and rebuilt from what is stored.
     ///
     /// The caller holds the game's lock until this returns, so nothing reads the session's
     /// new state (no view, no other move) before the action is durable or the session dropped.
@@ -986,21 +1045,13 @@ impl Hub {
         &self,
         game: &Arc<LiveGame>,
         state: &mut GameState,
-        seat: Seat,
-        action_json: String,
         (applied, after): (Applied, AfterApply),
     ) -> AppResult<Submitted> {
         let seq = state.version + 1;
-        let record = StoredAction {
-            seq,
-            seat,
-            action_json,
-            events_json: serde_json::to_string(&applied.events)
-                .context("failed to encode events")?,
-            tower_json: serde_json::to_string(&engine::tower_log(&applied.tower))
-                .context("failed to encode tower drops")?,
+        let inserted = match after.stored {
+            Ok(queued) => queued.durable().await,
+            Err(error) => Err(error),
         };
-        let inserted = self.storage.insert_action(game.id(), &record).await;
         match inserted {
             Ok(Insert::Stored) => {}
             Ok(Insert::Conflict) => {
@@ -1434,13 +1485,27 @@ impl Hub {
                 };
                 Some(slot)
             };
-            let (next, every) = (state.version + 1, self.config.snapshot_every);
+            let every = self.config.snapshot_every;
+            let (queue, game_id, seq) = (
+                self.storage.write_queue(),
+                game.id().to_owned(),
+                state.version + 1,
+            );
             let moved = self
                 .blocking(move || {
                     let mut bot = bot;
-                    let outcome = engine::bot_move(&mut session, bot.as_mut(), &decision).map(
+                    let outcome = engine::bot_move(&mut session, bot.as_mut(), &decision).and_then(
                         |(action, applied)| {
-                            (action, (applied, AfterApply::of(&mut session, next, every)))
+                            let write = ActionWrite {
+                                queue,
+                                game_id,
+                                seq,
+                                seat,
+                                action_json: serde_json::to_string(&action)
+                                    .context("failed to encode an action")?,
+                            };
+                            let after = AfterApply::of(&mut session, &applied, write, every);
+                            Ok((applied, after))
                         },
                     );
                     (session, bot, outcome)
@@ -1454,7 +1519,7 @@ impl Hub {
                 }
             };
             state.bots.insert(seat, bot);
-            let (action, applied) = match outcome {
+            let applied = match outcome {
                 Ok(moved) => moved,
                 Err(error) => {
                     // A failed call may have failed after the ruleset applied the move (the
@@ -1466,18 +1531,7 @@ impl Hub {
                 }
             };
             self.put_back(game, &mut state, session);
-            let action_json = match serde_json::to_string(&action) {
-                Ok(json) => json,
-                Err(error) => {
-                    tracing::warn!("game {}: {error}", game.id());
-                    state.session = None;
-                    return;
-                }
-            };
-            match self
-                .commit(game, &mut state, seat, action_json, applied)
-                .await
-            {
+            match self.commit(game, &mut state, applied).await {
                 Ok(submitted) => {
                     drop(state);
                     game.publish(Update::Version(submitted.version));

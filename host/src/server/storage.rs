@@ -5,17 +5,20 @@
 //! keeps the events and tower drops it produced, so the log is served without running the game.
 //! Snapshots every few actions keep loading a game fast.
 
-use std::collections::HashSet;
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context as _;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Row};
 use tokio::sync::{mpsc, oneshot};
+
+mod writer;
+
+pub use writer::CommitCounters;
+use writer::Write;
 
 /// Which database the server runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,6 +101,39 @@ pub enum Insert {
     Conflict,
 }
 
+/// The writer's queue on its own: the server queues a move from the thread that applied it,
+/// which saves a hand-off through the async reactor per move.
+#[derive(Clone, Debug)]
+pub struct WriteQueue(mpsc::UnboundedSender<Write>);
+
+impl WriteQueue {
+    /// Queues an action for the writer; [`Queued::durable`] waits for it to be stored.
+    pub fn queue_action(&self, id: &str, action: StoredAction) -> anyhow::Result<Queued<Insert>> {
+        let (answer, answered) = oneshot::channel();
+        self.0
+            .send(Write::Action {
+                game_id: id.to_owned(),
+                action,
+                created_at: now_millis(),
+                answer,
+            })
+            .map_err(|_| anyhow::anyhow!("the database writer has stopped"))?;
+        Ok(Queued(answered))
+    }
+}
+
+/// A write in the writer's queue: [`Queued::durable`] waits until it is stored, or failed.
+#[derive(Debug)]
+#[must_use = "a queued write may still fail: wait for it to be durable"]
+pub struct Queued<T>(oneshot::Receiver<Result<T, Arc<anyhow::Error>>>);
+
+impl<T> Queued<T> {
+    /// Waits for the writer's answer: once the commit holding the write is durable.
+    pub async fn durable(self) -> anyhow::Result<T> {
+        Storage::answer(self.0).await
+    }
+}
+
 /// The secrets a new game starts with, as SHA-256 digests (never the secrets themselves).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct NewCredentials {
@@ -131,445 +167,6 @@ pub struct Storage {
     writer: mpsc::UnboundedSender<Write>,
     /// What the writer has done, for tests and benchmarks.
     commits: Arc<CommitCounters>,
-}
-
-/// The writer's answer to one write: its outcome, or the error that failed its batch.
-type Answer<T> = oneshot::Sender<Result<T, Arc<anyhow::Error>>>;
-
-/// A write waiting in the writer's queue, with the one who waits for it to be durable.
-#[derive(Debug)]
-enum Write {
-    /// A new game with its seats and credentials.
-    Game {
-        game: Box<StoredGame>,
-        seats: Vec<StoredSeat>,
-        credentials: NewCredentials,
-        answer: Answer<()>,
-    },
-    /// An accepted action.
-    Action {
-        game_id: String,
-        action: StoredAction,
-        created_at: i64,
-        answer: Answer<Insert>,
-    },
-    /// A snapshot of a game at a version.
-    Snapshot {
-        game_id: String,
-        seq: u64,
-        bytes: Vec<u8>,
-        answer: Answer<()>,
-    },
-    /// A game has ended.
-    Finished {
-        game_id: String,
-        at: i64,
-        answer: Answer<()>,
-    },
-}
-
-/// The most actions one batch stores: enough that a full queue drains in a few commits, few
-/// enough that the statement's text (JSON) stays small.
-const MAX_BATCH: usize = 1024;
-
-/// Counters of the action writer: how many batches it committed and how many actions they held.
-#[derive(Debug, Default)]
-pub struct CommitCounters {
-    batches: AtomicU64,
-    actions: AtomicU64,
-}
-
-impl CommitCounters {
-    /// (batches committed, actions stored in them) since the storage was opened.
-    pub fn get(&self) -> (u64, u64) {
-        (
-            self.batches.load(Ordering::Relaxed),
-            self.actions.load(Ordering::Relaxed),
-        )
-    }
-}
-
-/// One statement stores a whole batch of actions, given as one JSON array of rows: a single
-/// statement is a single transaction (one write-ahead-log sync on SQLite, one round trip on
-/// PostgreSQL). A row whose `(game, sequence)` is taken already is left out and not returned,
-/// so a conflict answers its own action and no other.
-macro_rules! batch_insert_sqlite {
-    () => {
-        "INSERT INTO actions (game_id, seq, seat, action_json, events_json, tower_json, \
-         created_at) \
-         SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), \
-         json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]'), \
-         json_extract(value, '$[5]'), json_extract(value, '$[6]') \
-         FROM json_each($1) WHERE true \
-         ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id, seq"
-    };
-}
-
-/// [`batch_insert_sqlite`] for PostgreSQL.
-macro_rules! batch_insert_postgres {
-    () => {
-        "INSERT INTO actions (game_id, seq, seat, action_json, events_json, tower_json, \
-         created_at) \
-         SELECT value->>0, (value->>1)::bigint, (value->>2)::bigint, value->>3, value->>4, \
-         value->>5, (value->>6)::bigint \
-         FROM json_array_elements($1::json) \
-         ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id, seq"
-    };
-}
-
-/// The writer: takes whatever is queued (at most [`MAX_BATCH`] writes) and stores it with one
-/// commit, many games at once: the new games, then the actions (one statement), the snapshots
-/// (one statement) and the ends of games (one statement), in one transaction when there is more
-/// than one statement to run. Each waiter is answered only once the commit holding its write is
-/// durable: stored when its statement succeeded and the commit too, the error otherwise (a
-/// statement the database refuses fails its own writes; a failed commit fails them all). While
-/// one batch commits the next one gathers, so under load every commit (and its sync to disk)
-/// carries many games' writes; alone, a write is stored at once. Being the one writer also
-/// means these writes never wait for each other's locks.
-async fn write_batches(
-    pool: AnyPool,
-    kind: DatabaseKind,
-    mut queue: mpsc::UnboundedReceiver<Write>,
-    counters: Arc<CommitCounters>,
-) {
-    let mut batch = Vec::with_capacity(MAX_BATCH);
-    while queue.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let mut games = Vec::new();
-        let mut actions = Vec::new();
-        let mut finished = Vec::new();
-        let mut snapshots = Vec::new();
-        for write in batch.drain(..) {
-            match write {
-                Write::Game { .. } => games.push(write),
-                Write::Action { .. } => actions.push(write),
-                Write::Finished { .. } => finished.push(write),
-                Write::Snapshot { .. } => snapshots.push(write),
-            }
-        }
-        let statements = usize::from(!games.is_empty()) * 2
-            + usize::from(!actions.is_empty())
-            + usize::from(!snapshots.is_empty())
-            + usize::from(!finished.is_empty());
-        let outcome = commit_batch(
-            &pool,
-            kind,
-            statements > 1,
-            &games,
-            &actions,
-            &snapshots,
-            &finished,
-        )
-        .await;
-        let (games_done, actions_done, snapshots_done, finished_done) = match outcome {
-            Ok(done) => done,
-            Err(error) => {
-                let error = Arc::new(error);
-                (
-                    Err(error.clone()),
-                    Err(error.clone()),
-                    Err(error.clone()),
-                    Err(error),
-                )
-            }
-        };
-        if let Ok(stored) = &actions_done {
-            counters.batches.fetch_add(1, Ordering::Relaxed);
-            counters
-                .actions
-                .fetch_add(stored.len() as u64, Ordering::Relaxed);
-        }
-        // A waiter that gave up is fine: what it asked for is stored (or not) either way.
-        for write in games.into_iter().chain(snapshots).chain(finished) {
-            match write {
-                Write::Game { answer, .. } => {
-                    let _ = answer.send(games_done.clone());
-                }
-                Write::Snapshot { answer, .. } => {
-                    let _ = answer.send(snapshots_done.clone());
-                }
-                Write::Finished { answer, .. } => {
-                    let _ = answer.send(finished_done.clone());
-                }
-                Write::Action { .. } => {}
-            }
-        }
-        for write in actions {
-            if let Write::Action {
-                game_id,
-                action,
-                answer,
-                ..
-            } = write
-            {
-                let _ = answer.send(match &actions_done {
-                    Ok(stored) if stored.contains(&(game_id, action.seq)) => Ok(Insert::Stored),
-                    Ok(_) => Ok(Insert::Conflict),
-                    Err(error) => Err(error.clone()),
-                });
-            }
-        }
-    }
-}
-
-/// What each kind of write in a batch came to.
-type Done = (
-    Result<(), Arc<anyhow::Error>>,
-    Result<HashSet<(String, u64)>, Arc<anyhow::Error>>,
-    Result<(), Arc<anyhow::Error>>,
-    Result<(), Arc<anyhow::Error>>,
-);
-
-/// Runs a batch's statements, in one transaction when `transaction`, and commits: what each kind
-/// came to, or the error that failed them all (no connection, a failed commit).
-async fn commit_batch(
-    pool: &AnyPool,
-    kind: DatabaseKind,
-    transaction: bool,
-    games: &[Write],
-    actions: &[Write],
-    snapshots: &[Write],
-    finished: &[Write],
-) -> anyhow::Result<Done> {
-    let mut connection = pool.acquire().await.context("no database connection")?;
-    if transaction {
-        sqlx::query("BEGIN").execute(&mut *connection).await?;
-    }
-    let games_done = if games.is_empty() {
-        Ok(())
-    } else {
-        store_games(&mut connection, games).await.map_err(Arc::new)
-    };
-    let actions_done = if actions.is_empty() {
-        Ok(HashSet::new())
-    } else {
-        store_actions(&mut connection, kind, actions)
-            .await
-            .map_err(Arc::new)
-    };
-    let snapshots_done = if snapshots.is_empty() {
-        Ok(())
-    } else {
-        store_snapshots(&mut connection, kind, snapshots)
-            .await
-            .map_err(Arc::new)
-    };
-    let finished_done = if finished.is_empty() {
-        Ok(())
-    } else {
-        store_finished(&mut connection, kind, finished)
-            .await
-            .map_err(Arc::new)
-    };
-    if transaction && kind == DatabaseKind::Postgres {
-        // A failed statement aborts a PostgreSQL transaction, and its COMMIT then rolls back
-        // without an error: whatever ran before it is not stored either.
-        let failed = [
-            games_done.as_ref().err(),
-            actions_done.as_ref().err(),
-            snapshots_done.as_ref().err(),
-            finished_done.as_ref().err(),
-        ]
-        .into_iter()
-        .flatten()
-        .next()
-        .cloned();
-        if let Some(error) = failed {
-            let _ = sqlx::query("ROLLBACK").execute(&mut *connection).await;
-            return Err(anyhow::anyhow!("a batch was rolled back: {error:#}"));
-        }
-    }
-    if transaction && let Err(error) = sqlx::query("COMMIT").execute(&mut *connection).await {
-        // Nothing of the batch is stored; the connection may be left mid-transaction.
-        let _ = sqlx::query("ROLLBACK").execute(&mut *connection).await;
-        connection.close_on_drop();
-        return Err(anyhow::Error::new(error).context("failed to commit a batch"));
-    }
-    Ok((games_done, actions_done, snapshots_done, finished_done))
-}
-
-/// Stores new games with their seats and credentials (the caller's transaction makes them
-/// appear together).
-async fn store_games(tx: &mut sqlx::AnyConnection, games: &[Write]) -> anyhow::Result<()> {
-    for write in games {
-        let Write::Game {
-            game,
-            seats,
-            credentials,
-            ..
-        } = write
-        else {
-            continue;
-        };
-        sqlx::query(
-            "INSERT INTO games (id, ruleset_id, ruleset_hash, map_id, map_hash, map_toml, variant, \
-             options_json, seed_hex, created_at, finished_at, host_token_hash) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11)",
-        )
-        .bind(&game.id)
-        .bind(&game.ruleset_id)
-        .bind(&game.ruleset_hash)
-        .bind(&game.map_id)
-        .bind(&game.map_hash)
-        .bind(&game.map_toml)
-        .bind(&game.variant)
-        .bind(&game.options_json)
-        .bind(hex::encode(game.seed))
-        .bind(game.created_at)
-        .bind(&credentials.host_token_hash)
-        .execute(&mut *tx)
-        .await
-        .context("failed to store the game")?;
-        for seat in seats {
-            sqlx::query(
-                "INSERT INTO seats (game_id, seat, kind, name, token_hash, bot, claimed) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            )
-            .bind(&game.id)
-            .bind(i64::from(seat.seat))
-            .bind(&seat.kind)
-            .bind(&seat.name)
-            .bind(&seat.token_hash)
-            .bind(&seat.bot)
-            .bind(i64::from(seat.claimed))
-            .execute(&mut *tx)
-            .await
-            .context("failed to store a seat")?;
-        }
-        for (seat, code_hash) in &credentials.invites {
-            sqlx::query(
-                "INSERT INTO invites (game_id, seat, code_hash, created_at) VALUES ($1, $2, $3, $4)",
-            )
-            .bind(&game.id)
-            .bind(i64::from(*seat))
-            .bind(code_hash)
-            .bind(game.created_at)
-            .execute(&mut *tx)
-            .await
-            .context("failed to store an invite")?;
-        }
-    }
-    Ok(())
-}
-
-/// Stores snapshots with one statement; one already stored (by another process) is kept.
-async fn store_snapshots(
-    connection: &mut sqlx::AnyConnection,
-    kind: DatabaseKind,
-    snapshots: &[Write],
-) -> anyhow::Result<()> {
-    let rows: Vec<serde_json::Value> = snapshots
-        .iter()
-        .filter_map(|write| match write {
-            Write::Snapshot {
-                game_id,
-                seq,
-                bytes,
-                ..
-            } => Some(serde_json::json!([game_id, seq, hex::encode(bytes)])),
-            _ => None,
-        })
-        .collect();
-    let statement = match kind {
-        DatabaseKind::Sqlite => {
-            "INSERT INTO snapshots (game_id, seq, bytes) \
-             SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), \
-             unhex(json_extract(value, '$[2]')) FROM json_each($1) WHERE true \
-             ON CONFLICT (game_id, seq) DO NOTHING"
-        }
-        DatabaseKind::Postgres => {
-            "INSERT INTO snapshots (game_id, seq, bytes) \
-             SELECT value->>0, (value->>1)::bigint, decode(value->>2, 'hex') \
-             FROM json_array_elements($1::json) \
-             ON CONFLICT (game_id, seq) DO NOTHING"
-        }
-    };
-    sqlx::query(statement)
-        .bind(serde_json::to_string(&rows).context("failed to encode snapshots")?)
-        .execute(connection)
-        .await
-        .context("failed to store snapshots")?;
-    Ok(())
-}
-
-/// Marks games finished with one statement.
-async fn store_finished(
-    connection: &mut sqlx::AnyConnection,
-    kind: DatabaseKind,
-    finished: &[Write],
-) -> anyhow::Result<()> {
-    let ids: Vec<&str> = finished
-        .iter()
-        .filter_map(|write| match write {
-            Write::Finished { game_id, .. } => Some(game_id.as_str()),
-            _ => None,
-        })
-        .collect();
-    let at = finished
-        .iter()
-        .find_map(|write| match write {
-            Write::Finished { at, .. } => Some(*at),
-            _ => None,
-        })
-        .unwrap_or_else(now_millis);
-    let statement = match kind {
-        DatabaseKind::Sqlite => {
-            "UPDATE games SET finished_at = $1 WHERE finished_at IS NULL \
-             AND id IN (SELECT value FROM json_each($2))"
-        }
-        DatabaseKind::Postgres => {
-            "UPDATE games SET finished_at = $1 WHERE finished_at IS NULL \
-             AND id IN (SELECT json_array_elements_text($2::json))"
-        }
-    };
-    sqlx::query(statement)
-        .bind(at)
-        .bind(serde_json::to_string(&ids).context("failed to encode game ids")?)
-        .execute(connection)
-        .await
-        .context("failed to mark games finished")?;
-    Ok(())
-}
-
-/// Stores a batch of actions with one statement; returns the (game, sequence) pairs it stored.
-async fn store_actions(
-    connection: &mut sqlx::AnyConnection,
-    kind: DatabaseKind,
-    batch: &[Write],
-) -> anyhow::Result<HashSet<(String, u64)>> {
-    let rows: Vec<serde_json::Value> = batch
-        .iter()
-        .filter_map(|write| match write {
-            Write::Action {
-                game_id,
-                action,
-                created_at,
-                ..
-            } => Some(serde_json::json!([
-                game_id,
-                action.seq,
-                action.seat,
-                action.action_json,
-                action.events_json,
-                action.tower_json,
-                created_at,
-            ])),
-            _ => None,
-        })
-        .collect();
-    let rows = serde_json::to_string(&rows).context("failed to encode actions")?;
-    let statement = match kind {
-        DatabaseKind::Sqlite => batch_insert_sqlite!(),
-        DatabaseKind::Postgres => batch_insert_postgres!(),
-    };
-    let stored = sqlx::query(statement)
-        .bind(rows)
-        .fetch_all(connection)
-        .await
-        .context("failed to store actions")?;
-    stored
-        .iter()
-        .map(|row| Ok((row.try_get(0)?, row.try_get::<i64, _>(1)? as u64)))
-        .collect()
 }
 
 /// The columns [`stored_game`] reads, in its order (a macro, so queries stay static text).
@@ -650,6 +247,12 @@ impl Storage {
         } else {
             anyhow::bail!("unsupported database url `{url}`: use sqlite:// or postgres://");
         };
+        if kind == DatabaseKind::Sqlite && (url.contains(":memory:") || url.contains("mode=memory"))
+        {
+            // The writer has a connection of its own, which would see another, empty database;
+            // and a game kept in memory is lost with the process anyway.
+            anyhow::bail!("an in-memory SQLite database cannot keep games: use a file");
+        }
         let options = AnyConnectOptions::from_str(&url)
             .with_context(|| format!("invalid database url `{url}`"))?;
         let pool = AnyPoolOptions::new()
@@ -691,7 +294,27 @@ impl Storage {
             .context("failed to migrate the database")?;
         let (writer, queue) = mpsc::unbounded_channel();
         let commits = Arc::new(CommitCounters::default());
-        tokio::spawn(write_batches(pool.clone(), kind, queue, commits.clone()));
+        match kind {
+            DatabaseKind::Sqlite => {
+                let file = sqlx::sqlite::SqliteConnectOptions::from_str(&url)
+                    .with_context(|| format!("invalid database url `{url}`"))?
+                    .get_filename()
+                    .to_owned();
+                let connection = writer::sqlite::open(&file)?;
+                let counters = commits.clone();
+                std::thread::Builder::new()
+                    .name("tenka-db-writer".to_owned())
+                    .spawn(move || writer::sqlite::write_batches(connection, queue, counters))
+                    .context("failed to start the database writer")?;
+            }
+            DatabaseKind::Postgres => {
+                tokio::spawn(writer::postgres::write_batches(
+                    pool.clone(),
+                    queue,
+                    commits.clone(),
+                ));
+            }
+        }
         Ok(Storage {
             pool,
             kind,
@@ -878,14 +501,17 @@ impl Storage {
     /// many games' actions share one transaction and one sync to disk, and no action is answered
     /// before it is durable.
     pub async fn insert_action(&self, id: &str, action: &StoredAction) -> anyhow::Result<Insert> {
-        let (answer, answered) = oneshot::channel();
-        self.queue(Write::Action {
-            game_id: id.to_owned(),
-            action: action.clone(),
-            created_at: now_millis(),
-            answer,
-        })?;
-        Self::answer(answered).await
+        self.queue_action(id, action.clone())?.durable().await
+    }
+
+    /// The writer's queue, for queuing actions from other threads.
+    pub fn write_queue(&self) -> WriteQueue {
+        WriteQueue(self.writer.clone())
+    }
+
+    /// [`Storage::insert_action`] in two steps: queued now, waited for later.
+    pub fn queue_action(&self, id: &str, action: StoredAction) -> anyhow::Result<Queued<Insert>> {
+        self.write_queue().queue_action(id, action)
     }
 
     /// The actions after version `after`, in order.
@@ -1447,6 +1073,21 @@ mod tests {
         let (batches, actions) = storage.commits();
         assert_eq!(actions, answered_stored, "the writer counts what it stored");
         assert!(batches >= 1 && batches <= actions);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// The writer keeps a connection of its own, which could never see an in-memory database:
+    /// such a url is refused with a reason instead of losing every write.
+    #[tokio::test]
+    async fn an_in_memory_sqlite_url_is_refused_with_a_reason() {
+        let dir = tempdir();
+        for url in ["sqlite::memory:", "sqlite://games.db?mode=memory"] {
+            let error = Storage::open(Some(url), &dir).await.unwrap_err();
+            assert!(
+                format!("{error:#}").contains("in-memory SQLite database cannot keep games"),
+                "{url}: {error:#}"
+            );
+        }
         std::fs::remove_dir_all(&dir).ok();
     }
 
