@@ -1223,3 +1223,38 @@ async fn regression_finished_games_kept_their_instances_until_the_pool_ran_out()
         crate::server_support::assert_record_replays(&RULESET, &record, &end);
     }
 }
+
+/// Regression: a move whose request was dropped (the client gone) after the ruleset had applied
+/// it was stored, yet nobody heard of it: watchers got no update, the game's summary stayed on
+/// the old version and bots were not woken. A move now runs to its end in a task of its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_a_move_whose_request_was_dropped_was_stored_but_never_published() {
+    let dir = TempDir::new("dropped-move");
+    let app = TestApp::start(&dir.0).await;
+    let (game, tokens) = app.create(&[None, None], json!({})).await;
+    let view = app.wait_for_turn(&game, &tokens[0].1).await;
+    let action: sdk::Action =
+        serde_json::from_value(random_answer(&view, &mut answer_rng(1))).unwrap();
+    let version = view["version"].as_u64().unwrap();
+    let live = app.state.hub.game(&game).await.unwrap();
+    let mut updates = live.subscribe();
+    {
+        // Polled once, as far as the ruleset's call, then dropped as a request is when its
+        // client goes away.
+        let mut submit = std::pin::pin!(app.state.hub.submit(&live, tokens[0].0, version, action));
+        let polled = std::future::Future::poll(
+            submit.as_mut(),
+            &mut std::task::Context::from_waker(std::task::Waker::noop()),
+        );
+        assert!(polled.is_pending(), "the move is under way when dropped");
+    }
+    tokio::time::timeout(Duration::from_secs(10), updates.recv())
+        .await
+        .expect("watchers hear of the move")
+        .unwrap();
+    assert_eq!(live.summary().version, version + 1);
+    let (_, after) = app
+        .call("GET", &format!("/api/games/{game}/view"), None, None)
+        .await;
+    assert_eq!(after["version"], version + 1, "the move stands: {after}");
+}

@@ -958,7 +958,25 @@ impl Hub {
     }
 
     /// Applies one seat's action against `expected` version, stores it, and tells everyone.
+    ///
+    /// The move runs in a task of its own, so it runs to its end even when the request that
+    /// asked for it is dropped (the client gone): an action applied is queued for storage from
+    /// the blocking pool, and once stored it must also be published and its bots woken.
     pub async fn submit(
+        self: &Arc<Self>,
+        game: &Arc<LiveGame>,
+        seat: Seat,
+        expected: u64,
+        action: Action,
+    ) -> AppResult<Submitted> {
+        let (hub, game) = (self.clone(), game.clone());
+        tokio::spawn(async move { hub.submit_to_the_end(&game, seat, expected, action).await })
+            .await
+            .map_err(|error| anyhow::anyhow!("a move stopped halfway: {error}"))?
+    }
+
+    /// [`Hub::submit`], in its own task.
+    async fn submit_to_the_end(
         self: &Arc<Self>,
         game: &Arc<LiveGame>,
         seat: Seat,
