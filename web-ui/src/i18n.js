@@ -61,9 +61,14 @@ export function language() {
 export async function setLanguage(code, { store = true } = {}) {
   if (!LANGUAGES.some(([c]) => c === code)) code = 'en';
   uiTexts = code === 'en' ? uiEnglish : await loadJson(`i18n/${code}.json`).catch(() => uiEnglish);
-  // The rulesets' catalogues already in use are fetched in the new language before it applies, so
-  // nothing drawn meanwhile (a view arriving from the stream) shows English for a moment.
-  await Promise.all([...catalogueVersions].map(([id, version]) => fetchCatalogue(id, version === 'current' ? undefined : version, code)));
+  // The rulesets' catalogues in use are fetched in the new language before it applies, so nothing
+  // drawn meanwhile (a view arriving from the stream) shows English for a moment; again while one
+  // came into use during the fetching.
+  for (;;) {
+    const lacking = [...catalogueVersions].filter(([id]) => !catalogues.has(`${id}/${code}`));
+    if (!lacking.length) break;
+    await Promise.all(lacking.map(([id, version]) => fetchCatalogues(id, version === 'current' ? undefined : version, [code])));
+  }
   current = code;
   document.documentElement.lang = code;
   if (store) setPref('lang', code);
@@ -101,22 +106,42 @@ const catalogueVersions = new Map();
  */
 export async function loadCatalogue(rulesetId, version) {
   const wanted = version || 'current';
-  if (catalogueVersions.get(rulesetId) !== wanted) {
-    for (const key of [...catalogues.keys()]) if (key.startsWith(`${rulesetId}/`)) catalogues.delete(key);
-    catalogueVersions.set(rulesetId, wanted);
+  if (catalogueVersions.get(rulesetId) === wanted) {
+    await fetchCatalogues(rulesetId, version, ['en', current]);
+    return;
   }
-  await Promise.all([fetchCatalogue(rulesetId, version, 'en'), fetchCatalogue(rulesetId, version, current)]);
+  // Another version's texts: fetched first, then put in place together, so nothing drawn
+  // meanwhile shows English (or a raw key) for want of a catalogue still on its way. A language
+  // chosen while they arrive is fetched too.
+  const fetched = new Map();
+  for (;;) {
+    const langs = [...new Set(['en', current])].filter((lang) => !fetched.has(lang));
+    if (!langs.length) break;
+    const values = await Promise.all(langs.map((lang) => fetchCatalogueValue(rulesetId, version, lang)));
+    langs.forEach((lang, i) => fetched.set(lang, values[i]));
+  }
+  for (const key of [...catalogues.keys()]) if (key.startsWith(`${rulesetId}/`)) catalogues.delete(key);
+  for (const [lang, value] of fetched) catalogues.set(`${rulesetId}/${lang}`, value);
+  catalogueVersions.set(rulesetId, wanted);
 }
 
-/** Fetches one language of a ruleset's catalogue into the cache, unless it is there. */
-async function fetchCatalogue(rulesetId, version, lang) {
+/**
+ * Fetches the languages of a ruleset's catalogue that are not in the cache yet and puts them there
+ * together: English arriving alone first would be drawn as a fallback until the other came.
+ */
+async function fetchCatalogues(rulesetId, version, langs) {
+  const missing = [...new Set(langs)].filter((lang) => !catalogues.has(`${rulesetId}/${lang}`));
+  const values = await Promise.all(missing.map((lang) => fetchCatalogueValue(rulesetId, version, lang)));
+  missing.forEach((lang, i) => catalogues.set(`${rulesetId}/${lang}`, values[i]));
+}
+
+/** One language of a ruleset's catalogue, as the server has it (empty when it has none). */
+async function fetchCatalogueValue(rulesetId, version, lang) {
   const base = `/api/rulesets/${encodeURIComponent(rulesetId)}/catalogue/${lang}`;
-  const cacheKey = `${rulesetId}/${lang}`;
-  if (catalogues.has(cacheKey)) return;
   let value = null;
   if (version) value = await loadJson(`${base}?version=${encodeURIComponent(version)}`).catch(() => null);
   if (!value) value = await loadJson(base).catch(() => ({}));
-  catalogues.set(cacheKey, value && typeof value === 'object' ? value : {});
+  return value && typeof value === 'object' ? value : {};
 }
 
 function template(rulesetId, key, { count = false } = {}) {
