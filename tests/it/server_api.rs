@@ -1124,15 +1124,7 @@ async fn parked_games_play_on_from_where_they_were() {
         "at most two games keep an instance between rounds, saw {most_running}"
     );
     for (game, _) in &games {
-        let (_, end) = app
-            .call("GET", &format!("/api/games/{game}/view"), None, None)
-            .await;
-        assert_eq!(end["status"], "finished");
-        let (status, record) = app
-            .call("GET", &format!("/api/games/{game}/record"), None, None)
-            .await;
-        assert_eq!(status, StatusCode::OK, "{record}");
-        crate::server_support::assert_record_replays(&RULESET, &record, &end);
+        assert_finished_and_replays(&app, game).await;
     }
 }
 
@@ -1148,26 +1140,8 @@ async fn regression_bot_moves_restored_parked_games_the_hub_never_parked_again()
         hub.bot_pace = Duration::from_millis(5);
     })
     .await;
-    let mut games = Vec::new();
-    for _ in 0..6 {
-        games.push(
-            app.create(&[Some("random"), Some("random")], json!({}))
-                .await
-                .0,
-        );
-    }
+    bot_games_played_out(&app, 6).await;
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    for game in &games {
-        // From the summary, not a view: computing a view would use (and count) the session.
-        let live = app.state.hub.game(game).await.unwrap();
-        loop {
-            if live.summary().finished {
-                break;
-            }
-            assert!(std::time::Instant::now() < deadline, "the bots finish");
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    }
     // The last moves' parking runs beside the requests: wait for it, then count.
     let mut running = usize::MAX;
     while std::time::Instant::now() < deadline {
@@ -1191,36 +1165,13 @@ async fn regression_finished_games_kept_their_instances_until_the_pool_ran_out()
     let dir = TempDir::new("finished-games-park");
     // The default cap on running games is far away: only finishing can stop them running.
     let app = TestApp::start(&dir.0).await;
-    let mut games = Vec::new();
-    for _ in 0..4 {
-        games.push(
-            app.create(&[Some("random"), Some("random")], json!({}))
-                .await
-                .0,
-        );
-    }
-    let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    for game in &games {
-        let live = app.state.hub.game(game).await.unwrap();
-        while !live.summary().finished {
-            assert!(std::time::Instant::now() < deadline, "the bots finish");
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    }
+    let games = bot_games_played_out(&app, 4).await;
     let (in_memory, running) = app.state.hub.loaded().await;
     assert_eq!(in_memory, games.len(), "finished games stay in memory");
     assert_eq!(running, 0, "no finished game keeps an instance");
     // A finished game still shows its end and replays from its record.
     for game in &games {
-        let (_, end) = app
-            .call("GET", &format!("/api/games/{game}/view"), None, None)
-            .await;
-        assert_eq!(end["status"], "finished");
-        let (status, record) = app
-            .call("GET", &format!("/api/games/{game}/record"), None, None)
-            .await;
-        assert_eq!(status, StatusCode::OK, "{record}");
-        crate::server_support::assert_record_replays(&RULESET, &record, &end);
+        assert_finished_and_replays(&app, game).await;
     }
 }
 
@@ -1257,4 +1208,39 @@ async fn regression_a_move_whose_request_was_dropped_was_stored_but_never_publis
         .call("GET", &format!("/api/games/{game}/view"), None, None)
         .await;
     assert_eq!(after["version"], version + 1, "the move stands: {after}");
+}
+
+/// Asserts that `game` shows its end and that its record replays to it.
+async fn assert_finished_and_replays(app: &TestApp, game: &str) {
+    let (_, end) = app
+        .call("GET", &format!("/api/games/{game}/view"), None, None)
+        .await;
+    assert_eq!(end["status"], "finished");
+    let (status, record) = app
+        .call("GET", &format!("/api/games/{game}/record"), None, None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{record}");
+    crate::server_support::assert_record_replays(&RULESET, &record, &end);
+}
+
+/// Creates `count` games of two random bots and waits until every one is finished; their ids.
+async fn bot_games_played_out(app: &TestApp, count: usize) -> Vec<String> {
+    let mut games = Vec::new();
+    for _ in 0..count {
+        games.push(
+            app.create(&[Some("random"), Some("random")], json!({}))
+                .await
+                .0,
+        );
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    for game in &games {
+        // From the summary, not a view: computing a view would use (and count) the session.
+        let live = app.state.hub.game(game).await.unwrap();
+        while !live.summary().finished {
+            assert!(std::time::Instant::now() < deadline, "the bots finish");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+    games
 }
