@@ -18,7 +18,7 @@ use tokio::sync::{mpsc, oneshot};
 mod writer;
 
 pub use writer::CommitCounters;
-use writer::Write;
+use writer::{Answer, Write};
 
 /// Which database the server runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,22 +101,27 @@ pub enum Insert {
     Conflict,
 }
 
-/// The writer's queue on its own: the server queues a move from the thread that applied it,
-/// which saves a hand-off through the async reactor per move.
+/// The writer's queue. The server also queues a move on its own, from the thread that applied
+/// it, which saves a hand-off through the async reactor per move.
 #[derive(Clone, Debug)]
 pub struct WriteQueue(mpsc::UnboundedSender<Write>);
 
 impl WriteQueue {
     /// Queues an action for the writer; [`Queued::durable`] waits for it to be stored.
     pub fn queue_action(&self, id: &str, action: StoredAction) -> anyhow::Result<Queued<Insert>> {
+        self.queue(|answer| Write::Action {
+            game_id: id.to_owned(),
+            action,
+            created_at: now_millis(),
+            answer,
+        })
+    }
+
+    /// Puts the write `write` makes (given where to answer) in the queue.
+    fn queue<T>(&self, write: impl FnOnce(Answer<T>) -> Write) -> anyhow::Result<Queued<T>> {
         let (answer, answered) = oneshot::channel();
         self.0
-            .send(Write::Action {
-                game_id: id.to_owned(),
-                action,
-                created_at: now_millis(),
-                answer,
-            })
+            .send(write(answer))
             .map_err(|_| anyhow::anyhow!("the database writer has stopped"))?;
         Ok(Queued(answered))
     }
@@ -130,7 +135,11 @@ pub struct Queued<T>(oneshot::Receiver<Result<T, Arc<anyhow::Error>>>);
 impl<T> Queued<T> {
     /// Waits for the writer's answer: once the commit holding the write is durable.
     pub async fn durable(self) -> anyhow::Result<T> {
-        Storage::answer(self.0).await
+        match self.0.await {
+            Ok(Ok(outcome)) => Ok(outcome),
+            Ok(Err(error)) => Err(anyhow::anyhow!("{error:#}")),
+            Err(_) => anyhow::bail!("the database writer stopped before answering"),
+        }
     }
 }
 
@@ -164,7 +173,7 @@ pub struct Storage {
     url: String,
     /// The queue of the one task that stores new games, actions and ends of games, many games'
     /// at a time (group commit).
-    writer: mpsc::UnboundedSender<Write>,
+    writer: WriteQueue,
     /// What the writer has done, for tests and benchmarks.
     commits: Arc<CommitCounters>,
 }
@@ -319,7 +328,7 @@ impl Storage {
             pool,
             kind,
             url,
-            writer,
+            writer: WriteQueue(writer),
             commits,
         })
     }
@@ -358,32 +367,15 @@ impl Storage {
         seats: &[StoredSeat],
         credentials: &NewCredentials,
     ) -> anyhow::Result<()> {
-        let (answer, answered) = oneshot::channel();
-        self.queue(Write::Game {
-            game: Box::new(game.clone()),
-            seats: seats.to_vec(),
-            credentials: credentials.clone(),
-            answer,
-        })?;
-        Self::answer(answered).await
-    }
-
-    /// Puts a write in the writer's queue.
-    fn queue(&self, write: Write) -> anyhow::Result<()> {
         self.writer
-            .send(write)
-            .map_err(|_| anyhow::anyhow!("the database writer has stopped"))
-    }
-
-    /// Waits for the writer's answer to a write.
-    async fn answer<T>(
-        answered: oneshot::Receiver<Result<T, Arc<anyhow::Error>>>,
-    ) -> anyhow::Result<T> {
-        match answered.await {
-            Ok(Ok(outcome)) => Ok(outcome),
-            Ok(Err(error)) => Err(anyhow::anyhow!("{error:#}")),
-            Err(_) => anyhow::bail!("the database writer stopped before answering"),
-        }
+            .queue(|answer| Write::Game {
+                game: Box::new(game.clone()),
+                seats: seats.to_vec(),
+                credentials: credentials.clone(),
+                answer,
+            })?
+            .durable()
+            .await
     }
 
     /// The ids of every stored game, newest first.
@@ -501,17 +493,15 @@ impl Storage {
     /// many games' actions share one transaction and one sync to disk, and no action is answered
     /// before it is durable.
     pub async fn insert_action(&self, id: &str, action: &StoredAction) -> anyhow::Result<Insert> {
-        self.queue_action(id, action.clone())?.durable().await
+        self.writer
+            .queue_action(id, action.clone())?
+            .durable()
+            .await
     }
 
     /// The writer's queue, for queuing actions from other threads.
     pub fn write_queue(&self) -> WriteQueue {
-        WriteQueue(self.writer.clone())
-    }
-
-    /// [`Storage::insert_action`] in two steps: queued now, waited for later.
-    pub fn queue_action(&self, id: &str, action: StoredAction) -> anyhow::Result<Queued<Insert>> {
-        self.write_queue().queue_action(id, action)
+        self.writer.clone()
     }
 
     /// The actions after version `after`, in order.
@@ -551,25 +541,27 @@ impl Storage {
 
     /// Stores a snapshot of a game at a version. Another process may have stored the same one.
     pub async fn save_snapshot(&self, id: &str, seq: u64, bytes: &[u8]) -> anyhow::Result<()> {
-        let (answer, answered) = oneshot::channel();
-        self.queue(Write::Snapshot {
-            game_id: id.to_owned(),
-            seq,
-            bytes: bytes.to_vec(),
-            answer,
-        })?;
-        Self::answer(answered).await
+        self.writer
+            .queue(|answer| Write::Snapshot {
+                game_id: id.to_owned(),
+                seq,
+                bytes: bytes.to_vec(),
+                answer,
+            })?
+            .durable()
+            .await
     }
 
     /// Records that a game has ended.
     pub async fn mark_finished(&self, id: &str) -> anyhow::Result<()> {
-        let (answer, answered) = oneshot::channel();
-        self.queue(Write::Finished {
-            game_id: id.to_owned(),
-            at: now_millis(),
-            answer,
-        })?;
-        Self::answer(answered).await
+        self.writer
+            .queue(|answer| Write::Finished {
+                game_id: id.to_owned(),
+                at: now_millis(),
+                answer,
+            })?
+            .durable()
+            .await
     }
 
     /// Hands a seat to a bot, or back to its person with `None`.
