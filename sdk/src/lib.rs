@@ -36,6 +36,26 @@ pub mod testing;
 #[doc(hidden)]
 pub mod guest;
 
+#[cfg(any(
+    test,
+    all(
+        target_arch = "wasm32",
+        not(target_feature = "atomics"),
+        feature = "size-class-allocator"
+    )
+))]
+mod allocator;
+
+/// Every component built with the SDK allocates through it (see `allocator.rs`); a ruleset that
+/// brings its own global allocator turns off the `size-class-allocator` feature.
+#[cfg(all(
+    target_arch = "wasm32",
+    not(target_feature = "atomics"),
+    feature = "size-class-allocator"
+))]
+#[global_allocator]
+static ALLOCATOR: allocator::SizeClassAllocator = allocator::SizeClassAllocator::new();
+
 // The author-facing API, in the order an author meets it.
 pub use crate::catalogue::{Catalogue, CatalogueError};
 pub use crate::line_index::LineIndex;

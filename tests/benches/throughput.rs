@@ -99,15 +99,17 @@ fn main() {
     let ratio = per(wasm_time, wasm_actions) / baseline;
     println!(
         "\nBudget: WebAssembly at most 1.5x native on whole games: {} ({ratio:.2}x). What \
-         remains is mostly the engine's two guards on runaway rulesets, both checked at every \
-         loop and call: fuel (the deterministic limit a replay relies on) and the epoch \
-         deadline (the wall-clock net for work fuel barely counts, such as bulk memory copies). \
-         In a one-off experiment on this machine (not part of this run, with an experimental \
-         guest allocator) switching both off cut a component action from 97 to 70 µs, about \
-         1.3x native; neither is safe to ship. Already applied: components built at \
-         `opt-level = 3` instead of `\"s\"` (2.55x to 1.99x) and a 4 GiB reservation per \
-         memory so that accesses need no bounds checks. Every call still copies its arguments \
-         and results across the component boundary.",
+         brought it down: the SDK's allocator for components (`sdk/src/allocator.rs`: small \
+         blocks reused by size class; allocation through wasi-libc's chain of four calls had \
+         been about two fifths of a component action, 1.84x to about 1.4x), components built \
+         at `opt-level = 3` instead of `\"s\"` (2.55x to 1.99x) and a 4 GiB reservation per \
+         memory so that accesses need no bounds checks. Most of what remains is the engine's \
+         two guards on runaway rulesets, checked at every loop and call, which stay on: fuel \
+         (the deterministic limit a replay relies on) and the epoch deadline (the wall-clock \
+         net for work fuel barely counts, such as host calls); in a one-off experiment on \
+         this machine (not part of this run) a component action took 80 µs with both, 69 \
+         without fuel and 83 without the deadline, against 56 natively. Every call still \
+         copies its arguments and results across the component boundary.",
         if ratio <= 1.5 { "met" } else { "not met" }
     );
 

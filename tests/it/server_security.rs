@@ -257,26 +257,39 @@ async fn regression_a_stored_move_was_answered_500_when_a_later_step_failed() {
     .execute(app.state.hub.storage().pool())
     .await
     .unwrap();
-    let mut last = Value::Null;
-    for (seat, token) in &tokens {
-        let (status, body) = plan_when_asked(&app, &game, *seat, token).await;
-        // The last move is stored before the game is marked finished: it stands.
-        assert_eq!(status, StatusCode::OK, "a stored move was refused: {body}");
-        last = body;
-    }
-    assert_eq!(last["version"], 2, "{last}");
+    let (first, last) = (&tokens[0], &tokens[1]);
+    let (status, body) = plan_when_asked(&app, &game, first.0, &first.1).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    // The move that ends the game is stored with the game marked finished, in one commit: the
+    // database refusing the mark refuses the move, and the answer says so. What was answered
+    // stored is stored; what was refused left nothing behind.
+    let (status, body) = plan_when_asked(&app, &game, last.0, &last.1).await;
+    assert!(status.is_server_error(), "{status}: {body}");
+    assert!(
+        !body.to_string().contains("the disk is full"),
+        "the database's own words stay in the log: {body}"
+    );
     let (_, log) = app
         .call("GET", &format!("/api/games/{game}/log"), None, None)
         .await;
-    assert_eq!(log.as_array().unwrap().len(), 2, "both moves are stored");
+    assert_eq!(
+        log.as_array().unwrap().len(),
+        1,
+        "only the first move is stored"
+    );
 
-    // Once the database accepts writes again, the game is marked finished.
+    // Once the database accepts writes again, the same move ends the game.
     sqlx::query("DROP TRIGGER refuse_finish")
         .execute(app.state.hub.storage().pool())
         .await
         .unwrap();
+    let (status, body) = plan_when_asked(&app, &game, last.0, &last.1).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["version"], 2, "{body}");
     let view = view_until(&app, &game, |view| view["status"] == "finished").await;
     assert_eq!(view["version"], 2);
+    let stored = app.state.hub.storage().game(&game).await.unwrap().unwrap();
+    assert!(stored.finished_at.is_some(), "the game is marked finished");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -143,10 +143,27 @@ impl ViewData {
     }
 }
 
+/// Sets the public summary from the decisions `game` is waiting for at `version`; true if that
+/// finished a game the summary had as running.
+fn summarize(game: &LiveGame, version: u64, pending: &[PendingDecision]) -> bool {
+    let over = pending.is_empty();
+    let mut waiting_for: Vec<Seat> = pending.iter().map(|decision| decision.seat).collect();
+    waiting_for.sort_unstable();
+    waiting_for.dedup();
+    let was_finished = game.summary().finished;
+    game.set_summary(Summary {
+        version,
+        finished: over,
+        waiting_for,
+    });
+    over && !was_finished
+}
+
 /// What the blocking call that applies an action also does, so a move takes one trip to the
-/// blocking pool: it queues the action for the database writer (from this thread rather than
-/// from the reactor: a thread hand-off fewer per move), asks the decisions the game waits for
-/// next and, every few actions, takes a snapshot.
+/// blocking pool: it asks the decisions the game waits for next, queues the action for the
+/// database writer (from this thread rather than from the reactor: a thread hand-off fewer per
+/// move; marked as ending the game when nothing is left to decide, so the end is stored in the
+/// same commit) and, every few actions, takes a snapshot.
 struct AfterApply {
     stored: anyhow::Result<Queued<Insert>>,
     pending: Result<Vec<PendingDecision>, crate::session::SessionError>,
@@ -164,7 +181,7 @@ struct ActionWrite {
 
 impl ActionWrite {
     /// Queues the action with what it produced.
-    fn queue(self, applied: &Applied) -> anyhow::Result<Queued<Insert>> {
+    fn queue(self, applied: &Applied, ends_game: bool) -> anyhow::Result<Queued<Insert>> {
         let record = StoredAction {
             seq: self.seq,
             seat: self.seat,
@@ -174,7 +191,7 @@ impl ActionWrite {
             tower_json: serde_json::to_string(&engine::tower_log(&applied.tower))
                 .context("failed to encode tower drops")?,
         };
-        self.queue.queue_action(&self.game_id, record)
+        self.queue.queue_action(&self.game_id, record, ends_game)
     }
 }
 
@@ -190,14 +207,13 @@ impl AfterApply {
         snapshot_every: u64,
     ) -> AfterApply {
         let version = write.seq;
-        let stored = write.queue(applied);
         let pending = session.pending();
+        let ends_game = matches!(&pending, Ok(decisions) if decisions.is_empty());
+        let stored = write.queue(applied, ends_game);
         let snapshot = version
             .is_multiple_of(snapshot_every.max(1))
             .then(|| engine::snapshot(session));
-        if matches!(&pending, Ok(decisions) if decisions.is_empty())
-            && let Err(error) = session.park()
-        {
+        if ends_game && let Err(error) = session.park() {
             tracing::warn!("a finished game stays running: parking failed: {error}");
         }
         AfterApply {
@@ -931,29 +947,11 @@ impl Hub {
             .with_session(game, state, |session| session.pending())
             .await?
             .map_err(engine::into_anyhow)?;
-        self.summarize(game, state.version, &pending).await
-    }
-
-    /// Sets the public summary from the decisions the game is waiting for.
-    async fn summarize(
-        &self,
-        game: &LiveGame,
-        version: u64,
-        pending: &[PendingDecision],
-    ) -> anyhow::Result<()> {
-        let over = pending.is_empty();
-        let mut waiting_for: Vec<Seat> = pending.iter().map(|decision| decision.seat).collect();
-        waiting_for.sort_unstable();
-        waiting_for.dedup();
-        let was_finished = game.summary().finished;
-        if over && !was_finished {
+        if summarize(game, state.version, &pending) {
+            // The action that ended it marked the game finished when it was stored; a game
+            // stored by an older version of the server may have missed that second write.
             self.storage.mark_finished(game.id()).await?;
         }
-        game.set_summary(Summary {
-            version,
-            finished: over,
-            waiting_for,
-        });
         Ok(())
     }
 
@@ -1105,11 +1103,9 @@ impl Hub {
         // The action is stored: from here on the move stands, whatever fails. A failure to
         // update the summary (the database refusing to mark the game finished, say) is logged,
         // the session is rebuilt from storage on next use, and the mover still hears "accepted".
-        let summarized = match after.pending {
-            Ok(pending) => self.summarize(game, seq, &pending).await,
-            Err(error) => Err(engine::into_anyhow(error)),
-        };
-        if let Err(error) = summarized {
+        // (An action that ended the game marked it finished in the same commit.)
+        if let Err(error) = after.pending.map(|pending| summarize(game, seq, &pending)) {
+            let error = engine::into_anyhow(error);
             tracing::warn!("game {}: after storing action {seq}: {error:#}", game.id());
             state.session = None;
             let mut summary = game.summary();

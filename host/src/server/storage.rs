@@ -107,11 +107,18 @@ pub enum Insert {
 pub struct WriteQueue(mpsc::UnboundedSender<Write>);
 
 impl WriteQueue {
-    /// Queues an action for the writer; [`Queued::durable`] waits for it to be stored.
-    pub fn queue_action(&self, id: &str, action: StoredAction) -> anyhow::Result<Queued<Insert>> {
+    /// Queues an action for the writer; [`Queued::durable`] waits for it to be stored. An action
+    /// that `ends_game` marks the game finished with it, in the same commit.
+    pub fn queue_action(
+        &self,
+        id: &str,
+        action: StoredAction,
+        ends_game: bool,
+    ) -> anyhow::Result<Queued<Insert>> {
         self.queue(|answer| Write::Action {
             game_id: id.to_owned(),
             action,
+            ends_game,
             created_at: now_millis(),
             answer,
         })
@@ -491,10 +498,15 @@ impl Storage {
     /// The action joins the writer's queue and is answered once the batch holding it has
     /// committed (on SQLite with `synchronous = FULL`, once the write-ahead log is synced):
     /// many games' actions share one transaction and one sync to disk, and no action is answered
-    /// before it is durable.
-    pub async fn insert_action(&self, id: &str, action: &StoredAction) -> anyhow::Result<Insert> {
+    /// before it is durable. An action that `ends_game` marks the game finished in that commit.
+    pub async fn insert_action(
+        &self,
+        id: &str,
+        action: &StoredAction,
+        ends_game: bool,
+    ) -> anyhow::Result<Insert> {
         self.writer
-            .queue_action(id, action.clone())?
+            .queue_action(id, action.clone(), ends_game)?
             .durable()
             .await
     }
@@ -552,16 +564,15 @@ impl Storage {
             .await
     }
 
-    /// Records that a game has ended.
+    /// Marks a game finished that is not yet (an action that ends a game marks it as it is
+    /// stored; this mends a game stored before that was so).
     pub async fn mark_finished(&self, id: &str) -> anyhow::Result<()> {
-        self.writer
-            .queue(|answer| Write::Finished {
-                game_id: id.to_owned(),
-                at: now_millis(),
-                answer,
-            })?
-            .durable()
-            .await
+        sqlx::query("UPDATE games SET finished_at = $1 WHERE id = $2 AND finished_at IS NULL")
+            .bind(now_millis())
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// Hands a seat to a bot, or back to its person with `None`.
@@ -921,6 +932,43 @@ mod tests {
         }
     }
 
+    /// The last move of a game took two commits in turn (the action, then the game marked
+    /// finished), so it was answered a sync to disk later than any other move.
+    #[tokio::test]
+    async fn regression_the_move_that_ends_a_game_marks_it_finished_in_its_own_commit() {
+        let dir = tempdir();
+        let storage = Storage::open(None, &dir).await.unwrap();
+        storage.create_game(&game("g1"), &[]).await.unwrap();
+        let (batches, _) = storage.commits();
+        assert_eq!(
+            storage
+                .insert_action("g1", &action(1), false)
+                .await
+                .unwrap(),
+            Insert::Stored
+        );
+        assert_eq!(storage.game("g1").await.unwrap().unwrap().finished_at, None);
+        // A conflicting action ends nothing: the game goes on.
+        assert_eq!(
+            storage.insert_action("g1", &action(1), true).await.unwrap(),
+            Insert::Conflict
+        );
+        assert_eq!(storage.game("g1").await.unwrap().unwrap().finished_at, None);
+        assert_eq!(
+            storage.insert_action("g1", &action(2), true).await.unwrap(),
+            Insert::Stored
+        );
+        let finished_at = storage.game("g1").await.unwrap().unwrap().finished_at;
+        assert!(finished_at.is_some(), "the ending action marked the game");
+        assert_eq!(storage.commits().0, batches + 3, "one commit each");
+        // Marking it again (mending a game stored before) keeps the first time.
+        storage.mark_finished("g1").await.unwrap();
+        assert_eq!(
+            storage.game("g1").await.unwrap().unwrap().finished_at,
+            finished_at
+        );
+    }
+
     #[tokio::test]
     async fn games_actions_and_snapshots_round_trip_through_sqlite() {
         let dir = tempdir();
@@ -940,15 +988,24 @@ mod tests {
 
         assert_eq!(storage.version("g1").await.unwrap(), 0);
         assert_eq!(
-            storage.insert_action("g1", &action(1)).await.unwrap(),
+            storage
+                .insert_action("g1", &action(1), false)
+                .await
+                .unwrap(),
             Insert::Stored
         );
         assert_eq!(
-            storage.insert_action("g1", &action(1)).await.unwrap(),
+            storage
+                .insert_action("g1", &action(1), false)
+                .await
+                .unwrap(),
             Insert::Conflict
         );
         assert_eq!(
-            storage.insert_action("g1", &action(2)).await.unwrap(),
+            storage
+                .insert_action("g1", &action(2), false)
+                .await
+                .unwrap(),
             Insert::Stored
         );
         assert_eq!(storage.version("g1").await.unwrap(), 2);
@@ -1012,12 +1069,12 @@ mod tests {
             tasks.spawn(async move {
                 let mut outcomes = Vec::new();
                 for seq in 1..=10 {
-                    let outcome = storage.insert_action(&id, &action(seq)).await;
+                    let outcome = storage.insert_action(&id, &action(seq), false).await;
                     let stored = matches!(outcome, Ok(Insert::Stored));
                     outcomes.push((seq, outcome.map_err(|error| format!("{error:#}"))));
                     if id == "g3" && seq == 4 && stored {
                         // A second writer of version 4: only this insert hears of the conflict.
-                        match storage.insert_action(&id, &action(4)).await {
+                        match storage.insert_action(&id, &action(4), false).await {
                             Ok(again) => assert_eq!(again, Insert::Conflict),
                             // Unless it shared g7's failing commit.
                             Err(error) => assert!(format!("{error:#}").contains("refused")),

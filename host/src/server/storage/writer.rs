@@ -1,4 +1,4 @@
-//! The one writer of new games, actions, snapshots and ends of games: it takes whatever is
+//! The one writer of new games, actions and snapshots: it takes whatever is
 //! queued (at most [`MAX_BATCH`] writes) and stores it with one commit, many games at once
 //! (group commit). Each waiter is answered only once the commit holding its write is durable:
 //! stored when its part of the batch succeeded and the commit too, the error otherwise (a
@@ -34,10 +34,12 @@ pub(super) enum Write {
         credentials: NewCredentials,
         answer: Answer<()>,
     },
-    /// An accepted action.
+    /// An accepted action. One that ends its game marks the game finished with it, in the same
+    /// part of the batch: a move that ends a game is durable, end included, after one commit.
     Action {
         game_id: String,
         action: StoredAction,
+        ends_game: bool,
         created_at: i64,
         answer: Answer<Insert>,
     },
@@ -46,12 +48,6 @@ pub(super) enum Write {
         game_id: String,
         seq: u64,
         bytes: Vec<u8>,
-        answer: Answer<()>,
-    },
-    /// A game has ended.
-    Finished {
-        game_id: String,
-        at: i64,
         answer: Answer<()>,
     },
 }
@@ -79,22 +75,20 @@ impl CommitCounters {
 }
 
 /// What each part of a batch came to: the games, the actions (the (game, sequence) pairs
-/// stored; one missing was taken already), the snapshots and the ends of games.
+/// stored; one missing was taken already) and the snapshots.
 pub(super) type Done = (
     Result<(), Arc<anyhow::Error>>,
     Result<HashSet<(String, u64)>, Arc<anyhow::Error>>,
     Result<(), Arc<anyhow::Error>>,
-    Result<(), Arc<anyhow::Error>>,
 );
 
 /// One batch of writes, sorted by kind: the order in which they are stored (a game before its
-/// actions, actions before the snapshots and ends they lead to).
+/// actions, actions before the snapshots they lead to).
 #[derive(Default)]
 pub(super) struct Batch {
     pub games: Vec<Write>,
     pub actions: Vec<Write>,
     pub snapshots: Vec<Write>,
-    pub finished: Vec<Write>,
 }
 
 impl Batch {
@@ -106,7 +100,6 @@ impl Batch {
                 Write::Game { .. } => batch.games.push(write),
                 Write::Action { .. } => batch.actions.push(write),
                 Write::Snapshot { .. } => batch.snapshots.push(write),
-                Write::Finished { .. } => batch.finished.push(write),
             }
         }
         batch
@@ -115,16 +108,11 @@ impl Batch {
     /// Answers every waiter with what its part came to, or with the error that failed the whole
     /// batch, and counts the actions stored.
     pub fn answer(self, outcome: anyhow::Result<Done>, counters: &CommitCounters) {
-        let (games_done, actions_done, snapshots_done, finished_done) = match outcome {
+        let (games_done, actions_done, snapshots_done) = match outcome {
             Ok(done) => done,
             Err(error) => {
                 let error = Arc::new(error);
-                (
-                    Err(error.clone()),
-                    Err(error.clone()),
-                    Err(error.clone()),
-                    Err(error),
-                )
+                (Err(error.clone()), Err(error.clone()), Err(error))
             }
         };
         if let Ok(stored) = &actions_done {
@@ -136,8 +124,7 @@ impl Batch {
         // A waiter that gave up is fine: what it asked for is stored (or not) either way.
         let writes = (self.games.into_iter())
             .chain(self.actions)
-            .chain(self.snapshots)
-            .chain(self.finished);
+            .chain(self.snapshots);
         for write in writes {
             match write {
                 Write::Game { answer, .. } => {
@@ -157,9 +144,6 @@ impl Batch {
                 }
                 Write::Snapshot { answer, .. } => {
                     let _ = answer.send(snapshots_done.clone());
-                }
-                Write::Finished { answer, .. } => {
-                    let _ = answer.send(finished_done.clone());
                 }
             }
         }

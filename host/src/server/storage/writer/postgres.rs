@@ -9,7 +9,6 @@ use sqlx::{AnyPool, Row};
 use tokio::sync::mpsc;
 
 use super::{Batch, CommitCounters, Done, MAX_BATCH, Write};
-use crate::server::storage::now_millis;
 
 /// One statement stores a whole batch of actions, given as one JSON array of rows: one round
 /// trip. A row whose `(game, sequence)` is taken already is left out and not returned, so a
@@ -44,8 +43,7 @@ pub(in crate::server::storage) async fn write_batches(
 async fn commit_batch(pool: &AnyPool, batch: &Batch) -> anyhow::Result<Done> {
     let statements = usize::from(!batch.games.is_empty()) * 2
         + usize::from(!batch.actions.is_empty())
-        + usize::from(!batch.snapshots.is_empty())
-        + usize::from(!batch.finished.is_empty());
+        + usize::from(!batch.snapshots.is_empty());
     let transaction = statements > 1;
     let mut connection = pool.acquire().await.context("no database connection")?;
     if transaction {
@@ -72,13 +70,6 @@ async fn commit_batch(pool: &AnyPool, batch: &Batch) -> anyhow::Result<Done> {
             .await
             .map_err(Into::into)
     };
-    let finished_done = if batch.finished.is_empty() {
-        Ok(())
-    } else {
-        store_finished(&mut connection, &batch.finished)
-            .await
-            .map_err(Into::into)
-    };
     if transaction {
         // A failed statement aborts a PostgreSQL transaction, and its COMMIT then rolls back
         // without an error: whatever ran before it is not stored either.
@@ -86,7 +77,6 @@ async fn commit_batch(pool: &AnyPool, batch: &Batch) -> anyhow::Result<Done> {
             games_done.as_ref().err(),
             actions_done.as_ref().err(),
             snapshots_done.as_ref().err(),
-            finished_done.as_ref().err(),
         ]
         .into_iter()
         .flatten()
@@ -103,7 +93,7 @@ async fn commit_batch(pool: &AnyPool, batch: &Batch) -> anyhow::Result<Done> {
             return Err(anyhow::Error::new(error).context("failed to commit a batch"));
         }
     }
-    Ok((games_done, actions_done, snapshots_done, finished_done))
+    Ok((games_done, actions_done, snapshots_done))
 }
 
 /// Stores new games with their seats and credentials (the caller's transaction makes them
@@ -199,37 +189,9 @@ async fn store_snapshots(
     Ok(())
 }
 
-/// Marks games finished with one statement.
-async fn store_finished(
-    connection: &mut sqlx::AnyConnection,
-    finished: &[Write],
-) -> anyhow::Result<()> {
-    let ids: Vec<&str> = finished
-        .iter()
-        .filter_map(|write| match write {
-            Write::Finished { game_id, .. } => Some(game_id.as_str()),
-            _ => None,
-        })
-        .collect();
-    let at = finished
-        .iter()
-        .find_map(|write| match write {
-            Write::Finished { at, .. } => Some(*at),
-            _ => None,
-        })
-        .unwrap_or_else(now_millis);
-    let statement = "UPDATE games SET finished_at = $1 WHERE finished_at IS NULL \
-         AND id IN (SELECT json_array_elements_text($2::json))";
-    sqlx::query(statement)
-        .bind(at)
-        .bind(serde_json::to_string(&ids).context("failed to encode game ids")?)
-        .execute(connection)
-        .await
-        .context("failed to mark games finished")?;
-    Ok(())
-}
-
-/// Stores a batch of actions with one statement; returns the (game, sequence) pairs it stored.
+/// Stores a batch of actions with one statement, then marks finished the games they end (a
+/// second statement, only for actions stored: a conflict ends no game); returns the (game,
+/// sequence) pairs it stored. The caller's transaction makes both appear together.
 async fn store_actions(
     connection: &mut sqlx::AnyConnection,
     batch: &[Write],
@@ -258,11 +220,38 @@ async fn store_actions(
     let statement = batch_insert!();
     let stored = sqlx::query(statement)
         .bind(rows)
-        .fetch_all(connection)
+        .fetch_all(&mut *connection)
         .await
         .context("failed to store actions")?;
-    stored
+    let stored = stored
         .iter()
         .map(|row| Ok((row.try_get(0)?, row.try_get::<i64, _>(1)? as u64)))
-        .collect()
+        .collect::<anyhow::Result<HashSet<(String, u64)>>>()?;
+    let ended: Vec<(&str, i64)> = batch
+        .iter()
+        .filter_map(|write| match write {
+            Write::Action {
+                game_id,
+                action,
+                ends_game: true,
+                created_at,
+                ..
+            } if stored.contains(&(game_id.clone(), action.seq)) => {
+                Some((game_id.as_str(), *created_at))
+            }
+            _ => None,
+        })
+        .collect();
+    if !ended.is_empty() {
+        // A game marked finished already keeps its first time.
+        let statement = "UPDATE games SET finished_at = (value->>1)::bigint \
+             FROM json_array_elements($1::json) \
+             WHERE games.id = value->>0 AND games.finished_at IS NULL";
+        sqlx::query(statement)
+            .bind(serde_json::to_string(&ended).context("failed to encode ended games")?)
+            .execute(connection)
+            .await
+            .context("failed to mark games finished")?;
+    }
+    Ok(stored)
 }

@@ -73,10 +73,9 @@ fn commit_batch(connection: &mut Connection, batch: &Batch) -> anyhow::Result<Do
         HashSet::new(),
     );
     let snapshots = part(&mut transaction, &batch.snapshots, store_snapshots, ());
-    let finished = part(&mut transaction, &batch.finished, store_finished, ());
     // Dropped on failure, the transaction rolls back: nothing of the batch is stored.
     transaction.commit().context("failed to commit a batch")?;
-    Ok((games, actions, snapshots, finished))
+    Ok((games, actions, snapshots))
 }
 
 /// Runs `store` on a part of the batch inside a savepoint; `empty` when there is nothing to do.
@@ -161,8 +160,9 @@ fn store_games(connection: &Connection, games: &[Write]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Stores actions; returns the (game, sequence) pairs it stored. A row whose `(game, sequence)`
-/// is taken already is left out, so a conflict answers its own action and no other.
+/// Stores actions, and marks finished the games they end; returns the (game, sequence) pairs it
+/// stored. A row whose `(game, sequence)` is taken already is left out, so a conflict answers its
+/// own action and no other (and ends no game).
 fn store_actions(
     connection: &Connection,
     actions: &[Write],
@@ -171,11 +171,16 @@ fn store_actions(
         "INSERT INTO actions (game_id, seq, seat, action_json, events_json, tower_json, \
          created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (game_id, seq) DO NOTHING",
     )?;
+    // A game marked finished already keeps its first time.
+    let mut finish = connection.prepare_cached(
+        "UPDATE games SET finished_at = ?1 WHERE id = ?2 AND finished_at IS NULL",
+    )?;
     let mut stored = HashSet::with_capacity(actions.len());
     for write in actions {
         let Write::Action {
             game_id,
             action,
+            ends_game,
             created_at,
             ..
         } = write
@@ -195,6 +200,11 @@ fn store_actions(
             ])
             .context("failed to store actions")?;
         if inserted == 1 {
+            if *ends_game {
+                finish
+                    .execute(params![created_at, game_id])
+                    .context("failed to mark a game finished")?;
+            }
             stored.insert((game_id.clone(), action.seq));
         }
     }
@@ -219,21 +229,6 @@ fn store_snapshots(connection: &Connection, snapshots: &[Write]) -> anyhow::Resu
             insert
                 .execute(params![game_id, seq, bytes])
                 .context("failed to store snapshots")?;
-        }
-    }
-    Ok(())
-}
-
-/// Marks games finished (each at its own time; one marked already keeps its first).
-fn store_finished(connection: &Connection, finished: &[Write]) -> anyhow::Result<()> {
-    let mut update = connection.prepare_cached(
-        "UPDATE games SET finished_at = ?1 WHERE id = ?2 AND finished_at IS NULL",
-    )?;
-    for write in finished {
-        if let Write::Finished { game_id, at, .. } = write {
-            update
-                .execute(params![at, game_id])
-                .context("failed to mark games finished")?;
         }
     }
     Ok(())
