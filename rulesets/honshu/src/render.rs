@@ -306,12 +306,15 @@ fn table_panel(state: &State, viewer: Viewer, english: &Catalogue) -> Panel {
         &Message::new("render.round").number("round", state.round),
         r#"font-size="14" font-weight="700""#,
     );
-    let mut y = 36;
+    // One line per seat: names are the players' own and of any length, so side by side they
+    // ran into each other.
+    let mut y = 20;
     for (place, &seat) in state.order.iter().enumerate() {
+        y += 16;
         text(
             &mut out,
             english,
-            6 + place as i32 * 100,
+            6,
             y,
             &Message::new("render.order")
                 .number("place", place as i64 + 1)
@@ -374,8 +377,13 @@ fn table_panel(state: &State, viewer: Viewer, english: &Catalogue) -> Panel {
         out.push_str("</g>");
     }
     y += 14 + MINI * 3 + 26;
+    // Two colours a line, half the panel each: a count in words ("10 im Vorrat") is longer
+    // than a quarter of it.
     for (i, colour) in crate::data::COLOURS.iter().enumerate() {
-        let x = 10 + i as i32 * 70;
+        if i > 0 && i % 2 == 0 {
+            y += 20;
+        }
+        let x = 10 + (i % 2) as i32 * (width / 2);
         let _ = write!(
             out,
             r##"<rect x="{x}" y="{}" width="12" height="12" fill="{}" stroke="#000"/>"##,

@@ -107,3 +107,47 @@ fn parts_private_decisions_details_and_the_final_summary() {
         assert_eq!(total, placing.score, "seat {}", placing.seat);
     }
 }
+
+/// The texts of an SVG part: (x, y, font size, text), read from its `<text>` elements.
+fn texts(svg: &str) -> Vec<(i32, i32, i32, String)> {
+    let attribute = |tag: &str, name: &str| -> Option<i32> {
+        let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        tag[at..].split('"').next()?.parse().ok()
+    };
+    svg.match_indices("<text ")
+        .filter_map(|(at, _)| {
+            let rest = &svg[at..];
+            let (tag, rest) = rest.split_once('>')?;
+            let (content, _) = rest.split_once("</text>")?;
+            let size = attribute(tag, "font-size").unwrap_or(12);
+            Some((attribute(tag, "x")?, attribute(tag, "y")?, size, content.to_owned()))
+        })
+        .collect()
+}
+
+/// The table drew the player order side by side, 100 units apart, and the pool's four counts 70
+/// apart: "1. Bot 3 (random)" ran into "2. Player 1", and "10 in the pool" into the next count.
+#[test]
+fn regression_the_table_drew_seat_names_and_pool_counts_over_each_other() {
+    let mut table = SeededTable::new([9; 32]);
+    let game = new_game(5, &mut table);
+    let parts = game.render(Viewer::Spectator);
+    let svg = &parts.iter().find(|p| p.id == "table").unwrap().svg;
+    let texts = texts(svg);
+    assert!(texts.len() >= 5 + 4, "the order and the pool are drawn: {texts:?}");
+    // A generous width for the English text (wider than most glyphs of the font); translations
+    // and longer names are what the room beyond it is for.
+    let width = |size: i32, text: &str| text.chars().count() as i32 * size * 7 / 10;
+    for (i, a) in texts.iter().enumerate() {
+        for b in &texts[i + 1..] {
+            let same_line = (a.1 - b.1).abs() < a.2.max(b.2);
+            let (left, right) = if a.0 <= b.0 { (a, b) } else { (b, a) };
+            assert!(
+                !same_line || left.0 + width(left.2, &left.3) <= right.0,
+                "{:?} runs into {:?}",
+                left.3,
+                right.3
+            );
+        }
+    }
+}
