@@ -181,7 +181,10 @@ mod tests {
         for size in 1..=4096 {
             let bytes = block_bytes(class(size, 8).unwrap());
             assert!(bytes >= size && bytes % 16 == 0, "{size} in {bytes}");
-            assert!(bytes <= (size + 15).max(size + size / 4), "{size} wastes {bytes}");
+            assert!(
+                bytes <= (size + 15).max(size + size / 4),
+                "{size} wastes {bytes}"
+            );
             assert!(bytes >= previous, "classes grow with sizes");
             previous = bytes;
         }

@@ -120,7 +120,12 @@ fn texts(svg: &str) -> Vec<(i32, i32, i32, String)> {
             let (tag, rest) = rest.split_once('>')?;
             let (content, _) = rest.split_once("</text>")?;
             let size = attribute(tag, "font-size").unwrap_or(12);
-            Some((attribute(tag, "x")?, attribute(tag, "y")?, size, content.to_owned()))
+            Some((
+                attribute(tag, "x")?,
+                attribute(tag, "y")?,
+                size,
+                content.to_owned(),
+            ))
         })
         .collect()
 }
@@ -134,7 +139,10 @@ fn regression_the_table_drew_seat_names_and_pool_counts_over_each_other() {
     let parts = game.render(Viewer::Spectator);
     let svg = &parts.iter().find(|p| p.id == "table").unwrap().svg;
     let texts = texts(svg);
-    assert!(texts.len() >= 5 + 4, "the order and the pool are drawn: {texts:?}");
+    assert!(
+        texts.len() >= 5 + 4,
+        "the order and the pool are drawn: {texts:?}"
+    );
     // A generous width for the English text (wider than most glyphs of the font); translations
     // and longer names are what the room beyond it is for.
     let width = |size: i32, text: &str| text.chars().count() as i32 * size * 7 / 10;

@@ -495,8 +495,10 @@ fn map(state: &State, viewer: Viewer, choices: &Choices) -> String {
         let ((ax, ay), (bx, by)) = (points[a], points[b]);
         let (mx, my) = ((ax + bx) / 2.0, (ay + by) / 2.0);
         let (dx, dy) = (bx - ax, by - ay);
-        // Bowed towards open water: of a few curves, the one whose points keep furthest from
-        // every other province (a less bowed one on a tie).
+        // Bowed towards open water: of a few curves, the one crossing the least land of other
+        // provinces, then the one whose points keep furthest from every other province (a less
+        // bowed one on a tie). Clearance from the provinces' centres alone drew Tajima-Kaga
+        // straight across Wakasa and Echizen.
         let curve = |(cx, cy): (f32, f32), t: f32| {
             let u = 1.0 - t;
             (
@@ -518,13 +520,24 @@ fn map(state: &State, viewer: Viewer, choices: &Choices) -> String {
                 })
                 .fold(f32::MAX, f32::min)
         };
-        let mut best = ((mx, my), clearance((mx, my)));
-        for bow in [0.15, 0.3, 0.45] {
+        let over_land = |control: (f32, f32)| {
+            (1..10)
+                .map(|i| curve(control, i as f32 / 10.0))
+                .filter(|&q| {
+                    cells
+                        .iter()
+                        .enumerate()
+                        .any(|(p, cell)| p != a && p != b && shapes::within(cell, q))
+                })
+                .count()
+        };
+        let mut best = ((mx, my), over_land((mx, my)), clearance((mx, my)));
+        for bow in [0.15, 0.3, 0.45, 0.6, 0.8] {
             for side in [1.0, -1.0] {
                 let control = (mx - dy * bow * side, my + dx * bow * side);
-                let score = clearance(control);
-                if score > best.1 * 1.05 {
-                    best = (control, score);
+                let (land, score) = (over_land(control), clearance(control));
+                if land < best.1 || (land == best.1 && score > best.2 * 1.05) {
+                    best = (control, land, score);
                 }
             }
         }

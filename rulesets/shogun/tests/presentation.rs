@@ -1076,3 +1076,73 @@ fn the_drafts_face_up_cards_can_be_picked_on_the_map() {
         );
     }
 }
+
+/// The points of an SVG path made of absolute `M`, `L` and `Q` commands, in order.
+fn path_points(d: &str) -> Vec<(f32, f32)> {
+    d.split(|c: char| c.is_ascii_alphabetic() || c == ' ')
+        .filter_map(|pair| {
+            let (x, y) = pair.split_once(',')?;
+            Some((x.parse().ok()?, y.parse().ok()?))
+        })
+        .collect()
+}
+
+/// Whether `p` lies inside `polygon` (even-odd rule).
+fn inside(polygon: &[(f32, f32)], p: (f32, f32)) -> bool {
+    let mut inside = false;
+    for i in 0..polygon.len() {
+        let (a, b) = (polygon[i], polygon[(i + 1) % polygon.len()]);
+        if (a.1 > p.1) != (b.1 > p.1) && p.0 < a.0 + (p.1 - a.1) / (b.1 - a.1) * (b.0 - a.0) {
+            inside = !inside;
+        }
+    }
+    inside
+}
+
+/// The sea route from Tajima to Kaga was drawn straight across Wakasa and Echizen: a sea route
+/// crossed the land of provinces it does not join.
+#[test]
+fn regression_a_sea_route_was_drawn_across_other_provinces_land() {
+    for map in [SUN_MAP, shogun::data::MOON_MAP] {
+        let setup = Setup {
+            map: map.into(),
+            options: Vec::new(),
+            seats: 5,
+        };
+        let game = Shogun::create(&setup, &default_options(), &mut seeded(3)).unwrap();
+        let svg = game.board(Viewer::Spectator);
+        let paths = |marker: &str| -> Vec<Vec<(f32, f32)>> {
+            svg.match_indices(marker)
+                .filter_map(|(at, _)| {
+                    let tag = &svg[at..svg[at..].find("/>")? + at];
+                    let d = tag.split(" d=\"").nth(1)?.split('"').next()?;
+                    Some(path_points(d))
+                })
+                .collect()
+        };
+        let lands = paths("<path id=\"land-");
+        let routes = paths("<path class=\"sea-route\"");
+        assert!(lands.len() > 30 && !routes.is_empty(), "the map is drawn");
+        for route in &routes {
+            let [from, control, to] = route[..] else {
+                panic!("a sea route is one quadratic curve: {route:?}");
+            };
+            let others: Vec<&Vec<(f32, f32)>> = lands
+                .iter()
+                .filter(|land| !inside(land, from) && !inside(land, to))
+                .collect();
+            for i in 1..10 {
+                let t = i as f32 / 10.0;
+                let u = 1.0 - t;
+                let q = (
+                    u * u * from.0 + 2.0 * u * t * control.0 + t * t * to.0,
+                    u * u * from.1 + 2.0 * u * t * control.1 + t * t * to.1,
+                );
+                assert!(
+                    !others.iter().any(|land| inside(land, q)),
+                    "the sea route from {from:?} to {to:?} crosses land at {q:?}"
+                );
+            }
+        }
+    }
+}

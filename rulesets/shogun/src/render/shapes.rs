@@ -140,6 +140,18 @@ pub fn area(polygon: &[Point]) -> f32 {
     (twice / 2.0).abs()
 }
 
+/// Whether `p` lies inside `polygon`, convex or not (even-odd rule).
+pub fn within(polygon: &[Point], p: Point) -> bool {
+    let mut inside = false;
+    for i in 0..polygon.len() {
+        let (a, b) = (polygon[i], polygon[(i + 1) % polygon.len()]);
+        if (a.1 > p.1) != (b.1 > p.1) && p.0 < a.0 + (p.1 - a.1) / (b.1 - a.1) * (b.0 - a.0) {
+            inside = !inside;
+        }
+    }
+    inside
+}
+
 /// Whether `p` lies inside the convex polygon.
 pub fn contains(polygon: &[Point], p: Point) -> bool {
     if polygon.len() < 3 {
