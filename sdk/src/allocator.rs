@@ -180,7 +180,7 @@ mod tests {
         let mut previous = 0;
         for size in 1..=4096 {
             let bytes = block_bytes(class(size, 8).unwrap());
-            assert!(bytes >= size && bytes % 16 == 0, "{size} in {bytes}");
+            assert!(bytes >= size && bytes.is_multiple_of(16), "{size} in {bytes}");
             assert!(
                 bytes <= (size + 15).max(size + size / 4),
                 "{size} wastes {bytes}"
