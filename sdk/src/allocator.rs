@@ -9,8 +9,8 @@
 //! or a push onto a list, with no loop.
 //!
 //! What it costs: a block freed to its class is only reused by that class, never merged or given
-//! back, so a game's memory stays at the largest it was for each class (blocks of 16 to 128 bytes
-//! in steps of 16, then four sizes per doubling up to 4 KiB: at most a quarter more than asked). Larger or more aligned blocks go to
+//! back, so a game's memory stays at the largest it was for each class (blocks are powers of two
+//! from 16 bytes to 4 KiB, so up to twice what was asked). Larger or more aligned blocks go to
 //! the system allocator as before. A component runs on one thread, so no lock is needed.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -19,12 +19,9 @@ use std::ptr::{self, null_mut};
 
 /// The smallest block, as a power of two: 16 bytes, the system allocator's alignment.
 const SMALLEST: u32 = 4;
-/// Blocks up to this size (a power of two: 128 bytes) come in steps of 16 bytes...
-const FINE: u32 = 7;
-const FINE_CLASSES: usize = 1 << (FINE - SMALLEST);
-/// ...and larger ones in four steps per doubling, up to the largest kept by class: 4 KiB.
+/// The largest block kept by class, as a power of two: 4 KiB.
 const LARGEST: u32 = 12;
-const CLASSES: usize = FINE_CLASSES + 4 * (LARGEST - FINE) as usize;
+const CLASSES: usize = (LARGEST - SMALLEST + 1) as usize;
 /// New blocks are cut from chunks of this size taken from the system allocator.
 const CHUNK_BYTES: usize = 64 << 10;
 const CHUNK: Layout = match Layout::from_size_align(CHUNK_BYTES, 1 << SMALLEST) {
@@ -61,29 +58,19 @@ impl SizeClassAllocator {
     }
 }
 
-/// The class of a block for `layout`, or `None` if the system allocator takes it. Classes
-/// waste at most a quarter of a block.
+/// The class of a block for `layout`, or `None` if the system allocator takes it. Powers of two:
+/// four classes per doubling (a quarter wasted at most) measured 5 % slower on whole Shogun
+/// games, and the games' memory was no smaller.
 fn class_of(layout: Layout) -> Option<usize> {
-    let size = layout.size().max(1);
-    if size > 1 << LARGEST || layout.align() > 1 << SMALLEST {
+    if layout.size() > 1 << LARGEST || layout.align() > 1 << SMALLEST {
         return None;
     }
-    if size <= 1 << FINE {
-        return Some((size - 1) >> SMALLEST);
-    }
-    // `size` is in (2^top, 2^(top + 1)], cut in four.
-    let top = usize::BITS - 1 - (size - 1).leading_zeros();
-    let quarter = (size - 1 - (1 << top)) >> (top - 2);
-    Some(FINE_CLASSES + 4 * (top - FINE) as usize + quarter)
+    let bits = layout.size().next_power_of_two().trailing_zeros();
+    Some((bits.max(SMALLEST) - SMALLEST) as usize)
 }
 
 fn block_bytes(class: usize) -> usize {
-    if class < FINE_CLASSES {
-        return (class + 1) << SMALLEST;
-    }
-    let (doubling, quarter) = ((class - FINE_CLASSES) / 4, (class - FINE_CLASSES) % 4);
-    let top = FINE as usize + doubling;
-    (1 << top) + ((quarter + 1) << (top - 2))
+    1 << (class as u32 + SMALLEST)
 }
 
 unsafe impl GlobalAlloc for SizeClassAllocator {
@@ -175,22 +162,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_small_size_gets_the_smallest_class_that_holds_it() {
+    fn small_blocks_get_the_power_of_two_class_that_holds_them() {
         let class = |size, align| class_of(Layout::from_size_align(size, align).unwrap());
-        let mut previous = 0;
-        for size in 1..=4096 {
-            let bytes = block_bytes(class(size, 8).unwrap());
-            assert!(bytes >= size && bytes.is_multiple_of(16), "{size} in {bytes}");
-            assert!(
-                bytes <= (size + 15).max(size + size / 4),
-                "{size} wastes {bytes}"
-            );
-            assert!(bytes >= previous, "classes grow with sizes");
-            previous = bytes;
-        }
         assert_eq!(class(1, 1), Some(0));
-        assert_eq!(class(129, 8), Some(FINE_CLASSES));
-        assert_eq!(block_bytes(FINE_CLASSES), 160);
+        assert_eq!(class(16, 8), Some(0));
+        assert_eq!(class(17, 8), Some(1));
         assert_eq!(class(4096, 16), Some(CLASSES - 1));
         assert_eq!(block_bytes(CLASSES - 1), 4096);
         // Too large or too aligned: the system allocator's.
