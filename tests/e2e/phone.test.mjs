@@ -43,24 +43,29 @@ test('the lobby and a game work on a 390x844 phone screen', { timeout: 5 * 60 * 
 });
 
 // The lobby on a phone set each seat's kind beside its name, half the width each: "You, on this
-// de" was all a player saw of "You, on this device", and translations are longer.
-test('regression: the phone lobby cut the seat kinds short, in every language', { timeout: 2 * 60 * 1000 }, async () => {
+// de" was all a player saw of "You, on this device", and translations are longer. A game's
+// options with long names were cut the same way ("Side a: the same start for every").
+test('regression: the phone lobby cut the seat kinds and options short, in every language', { timeout: 2 * 60 * 1000 }, async () => {
   const browser = await launch();
   try {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     const page = await openPage(browser, { width: 390, height: 844, context });
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('[data-seat-kind]');
-    for (const lang of ['en', 'es', 'de', 'ro']) {
+    const rulesets = await page.locator('#new-ruleset option').evaluateAll((options) => options.map((o) => o.value));
+    for (const [lang, ruleset] of ['en', 'es', 'de', 'ro'].flatMap((l) => rulesets.map((r) => [l, r]))) {
       await page.selectOption('#language', lang);
       await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+      await page.selectOption('#new-ruleset', ruleset);
       await page.waitForSelector('[data-seat-kind]');
-      // Every choice of every seat's kind, measured in the select's own font against the room
-      // the select leaves for its text (its width less padding and the arrow).
+      await page.waitForTimeout(100);
+      // Every choice of every select of the form (the seats' kinds, the game's options),
+      // measured in the select's own font against the room the select leaves for its text (its
+      // width less padding and the arrow).
       const cut = await page.evaluate(() => {
         const context = document.createElement('canvas').getContext('2d');
         const cutShort = [];
-        for (const select of document.querySelectorAll('[data-seat-kind]')) {
+        for (const select of document.querySelectorAll('.create-form select:not(#new-ruleset)')) {
           const style = getComputedStyle(select);
           context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
           const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
@@ -70,8 +75,12 @@ test('regression: the phone lobby cut the seat kinds short, in every language', 
         }
         return [...new Set(cutShort)];
       });
-      assert.deepEqual(cut, [], `${lang}: every seat kind shows whole on a phone`);
-      await assertFitsWidth(page, `the lobby in ${lang}`);
+      assert.deepEqual(cut, [], `${lang}, ${ruleset}: every choice shows whole on a phone`);
+      await assertFitsWidth(page, `the lobby in ${lang} for ${ruleset}`);
+      if (lang === 'de' && (await page.locator('.create-form .choices').count())) {
+        await page.locator('.create-form .choices').last().scrollIntoViewIfNeeded();
+        await shot(page, `phone-01-lobby-options-${ruleset}-de`);
+      }
     }
     page.check();
   } finally {

@@ -19,6 +19,9 @@ function nameOf(rulesetId, name) {
   return String(name ?? '');
 }
 
+/** A choice option with at most this many values is a list of radio buttons, not a select. */
+const MAX_RADIO_CHOICES = 10;
+
 /**
  * The display name of a choice option's value: the first of the catalogue's keys
  * `option.<name>.<value>`, `option-value.<name>.<value>`, `value.<name>.<value>`, `<value>`; else
@@ -207,6 +210,18 @@ class Lobby {
       control = h('input', { type: 'checkbox', id, checked: !!f.options[option.name] });
       control.addEventListener('change', () => (f.options[option.name] = control.checked));
       return h('div', { class: 'field checkbox' }, control, h('label', { for: id }, description));
+    }
+    if (kindName === 'choice' && (spec || []).length <= MAX_RADIO_CHOICES) {
+      // Radio buttons: their labels wrap, where a select cut a long one short on a phone ("Side
+      // a: the same start for every…", "Card 5: points for each town square surr…").
+      const choices = (spec || []).map((value, i) => {
+        const radio = h('input', { type: 'radio', name: id, id: `${id}-${i}`, value, checked: value === f.options[option.name] });
+        radio.addEventListener('change', () => {
+          if (radio.checked) f.options[option.name] = value;
+        });
+        return h('div', { class: 'choice' }, radio, h('label', { for: `${id}-${i}` }, choiceName(ruleset.id, option.name, value)));
+      });
+      return h('fieldset', { class: 'field choices', id }, h('legend', {}, description), choices);
     }
     if (kindName === 'choice') {
       control = h('select', { id }, (spec || []).map((value) => h('option', { value, selected: value === f.options[option.name] }, choiceName(ruleset.id, option.name, value))));
