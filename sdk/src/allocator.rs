@@ -4,8 +4,8 @@
 //! Why: a ruleset allocates and frees many small blocks per call (strings of labels, vectors of
 //! decisions, the copy of the game the SDK keeps to undo a refused action). In a component every
 //! one went through four calls (`__rust_alloc`, `__rdl_alloc`, `malloc`, `dlmalloc`), each paying
-//! the engine's checks on runaway code at its entry and loops; on whole Shogun games allocation
-//! was about two fifths of the time spent in the component. Here the common case is a pop from
+//! the engine's checks on runaway code at its entry and loops; in the whole-game benchmark
+//! (BENCHMARKS.md) allocation was about two fifths of the time spent in the component. Here the common case is a pop from
 //! or a push onto a list, with no loop.
 //!
 //! What it costs: a block freed to its class is only reused by that class, never merged or given
@@ -59,8 +59,8 @@ impl SizeClassAllocator {
 }
 
 /// The class of a block for `layout`, or `None` if the system allocator takes it. Powers of two:
-/// four classes per doubling (a quarter wasted at most) measured 5 % slower on whole Shogun
-/// games, and the games' memory was no smaller.
+/// four classes per doubling (a quarter wasted at most) measured 5 % slower in the whole-game
+/// benchmark, and the games' memory was no smaller.
 fn class_of(layout: Layout) -> Option<usize> {
     if layout.size() > 1 << LARGEST || layout.align() > 1 << SMALLEST {
         return None;

@@ -5,6 +5,12 @@ import assert from 'node:assert/strict';
 import { BASE, createGame, launch, openPage, pickRuleset, shot } from './lib.mjs';
 import { answer, newStats, rng, waitForTurn } from './play.mjs';
 
+/** A page on a 390x844 touch screen. */
+async function openPhone(browser) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  return openPage(browser, { width: 390, height: 844, context });
+}
+
 async function assertFitsWidth(page, what) {
   const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
   assert.ok(scroll <= client + 1, `${what} fits the phone's width (${scroll} > ${client})`);
@@ -15,8 +21,7 @@ test('the lobby and a game work on a 390x844 phone screen', { timeout: 5 * 60 * 
   const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id; // none for a ruleset that takes no map
   const browser = await launch();
   try {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-    const page = await openPage(browser, { width: 390, height: 844, context });
+    const page = await openPhone(browser);
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('#new-ruleset');
     await assertFitsWidth(page, 'the lobby');
@@ -48,8 +53,7 @@ test('the lobby and a game work on a 390x844 phone screen', { timeout: 5 * 60 * 
 test('regression: the phone lobby cut the seat kinds and options short, in every language', { timeout: 2 * 60 * 1000 }, async () => {
   const browser = await launch();
   try {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-    const page = await openPage(browser, { width: 390, height: 844, context });
+    const page = await openPhone(browser);
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('[data-seat-kind]');
     const rulesets = await page.locator('#new-ruleset option').evaluateAll((options) => options.map((o) => o.value));

@@ -1100,10 +1100,10 @@ impl Hub {
             Some(Err(error)) => tracing::warn!("game {}: no snapshot: {error:#}", game.id()),
             None => {}
         }
-        // The action is stored: from here on the move stands, whatever fails. A failure to
-        // update the summary (the database refusing to mark the game finished, say) is logged,
-        // the session is rebuilt from storage on next use, and the mover still hears "accepted".
-        // (An action that ended the game marked it finished in the same commit.)
+        // The action is stored (an action that ended the game marked it finished in the same
+        // commit): from here on the move stands, whatever fails. A ruleset failing to say what
+        // the game waits for next is logged, the session is rebuilt from storage on next use,
+        // and the mover still hears "accepted".
         if let Err(error) = after.pending.map(|pending| summarize(game, seq, &pending)) {
             let error = engine::into_anyhow(error);
             tracing::warn!("game {}: after storing action {seq}: {error:#}", game.id());

@@ -178,8 +178,8 @@ pub struct Storage {
     pool: AnyPool,
     kind: DatabaseKind,
     url: String,
-    /// The queue of the one task that stores new games, actions and ends of games, many games'
-    /// at a time (group commit).
+    /// The queue of the one task that stores new games, actions (an action that ends its game
+    /// with the game marked finished) and snapshots, many games' at a time (group commit).
     writer: WriteQueue,
     /// What the writer has done, for tests and benchmarks.
     commits: Arc<CommitCounters>,
@@ -922,6 +922,14 @@ mod tests {
         }
     }
 
+    /// Stores action `seq` of `game` (ending it or not) and waits for the writer's answer.
+    async fn insert(storage: &Storage, game: &str, seq: u64, ends_game: bool) -> Insert {
+        storage
+            .insert_action(game, &action(seq), ends_game)
+            .await
+            .unwrap()
+    }
+
     fn action(seq: u64) -> StoredAction {
         StoredAction {
             seq,
@@ -940,24 +948,12 @@ mod tests {
         let storage = Storage::open(None, &dir).await.unwrap();
         storage.create_game(&game("g1"), &[]).await.unwrap();
         let (batches, _) = storage.commits();
-        assert_eq!(
-            storage
-                .insert_action("g1", &action(1), false)
-                .await
-                .unwrap(),
-            Insert::Stored
-        );
+        assert_eq!(insert(&storage, "g1", 1, false).await, Insert::Stored);
         assert_eq!(storage.game("g1").await.unwrap().unwrap().finished_at, None);
         // A conflicting action ends nothing: the game goes on.
-        assert_eq!(
-            storage.insert_action("g1", &action(1), true).await.unwrap(),
-            Insert::Conflict
-        );
+        assert_eq!(insert(&storage, "g1", 1, true).await, Insert::Conflict);
         assert_eq!(storage.game("g1").await.unwrap().unwrap().finished_at, None);
-        assert_eq!(
-            storage.insert_action("g1", &action(2), true).await.unwrap(),
-            Insert::Stored
-        );
+        assert_eq!(insert(&storage, "g1", 2, true).await, Insert::Stored);
         let finished_at = storage.game("g1").await.unwrap().unwrap().finished_at;
         assert!(finished_at.is_some(), "the ending action marked the game");
         assert_eq!(storage.commits().0, batches + 3, "one commit each");
@@ -987,27 +983,9 @@ mod tests {
         assert_eq!(storage.game("nope").await.unwrap(), None);
 
         assert_eq!(storage.version("g1").await.unwrap(), 0);
-        assert_eq!(
-            storage
-                .insert_action("g1", &action(1), false)
-                .await
-                .unwrap(),
-            Insert::Stored
-        );
-        assert_eq!(
-            storage
-                .insert_action("g1", &action(1), false)
-                .await
-                .unwrap(),
-            Insert::Conflict
-        );
-        assert_eq!(
-            storage
-                .insert_action("g1", &action(2), false)
-                .await
-                .unwrap(),
-            Insert::Stored
-        );
+        assert_eq!(insert(&storage, "g1", 1, false).await, Insert::Stored);
+        assert_eq!(insert(&storage, "g1", 1, false).await, Insert::Conflict);
+        assert_eq!(insert(&storage, "g1", 2, false).await, Insert::Stored);
         assert_eq!(storage.version("g1").await.unwrap(), 2);
         assert_eq!(
             storage.actions_since("g1", 1).await.unwrap(),

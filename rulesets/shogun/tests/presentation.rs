@@ -11,6 +11,7 @@ use sdk::{
     PendingDecision, Ruleset, Setup, Table, Viewer, random_action,
 };
 use shogun::data::SUN_MAP;
+use shogun::render::shapes::within;
 use shogun::state::Phase;
 use shogun::{Shogun, ShogunGame};
 
@@ -1087,18 +1088,6 @@ fn path_points(d: &str) -> Vec<(f32, f32)> {
         .collect()
 }
 
-/// Whether `p` lies inside `polygon` (even-odd rule).
-fn inside(polygon: &[(f32, f32)], p: (f32, f32)) -> bool {
-    let mut inside = false;
-    for i in 0..polygon.len() {
-        let (a, b) = (polygon[i], polygon[(i + 1) % polygon.len()]);
-        if (a.1 > p.1) != (b.1 > p.1) && p.0 < a.0 + (p.1 - a.1) / (b.1 - a.1) * (b.0 - a.0) {
-            inside = !inside;
-        }
-    }
-    inside
-}
-
 /// The sea route from Tajima to Kaga was drawn straight across Wakasa and Echizen: a sea route
 /// crossed the land of provinces it does not join.
 #[test]
@@ -1129,7 +1118,7 @@ fn regression_a_sea_route_was_drawn_across_other_provinces_land() {
             };
             let others: Vec<&Vec<(f32, f32)>> = lands
                 .iter()
-                .filter(|land| !inside(land, from) && !inside(land, to))
+                .filter(|land| !within(land, from) && !within(land, to))
                 .collect();
             for i in 1..10 {
                 let t = i as f32 / 10.0;
@@ -1139,7 +1128,7 @@ fn regression_a_sea_route_was_drawn_across_other_provinces_land() {
                     u * u * from.1 + 2.0 * u * t * control.1 + t * t * to.1,
                 );
                 assert!(
-                    !others.iter().any(|land| inside(land, q)),
+                    !others.iter().any(|land| within(land, q)),
                     "the sea route from {from:?} to {to:?} crosses land at {q:?}"
                 );
             }

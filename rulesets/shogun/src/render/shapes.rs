@@ -188,6 +188,25 @@ mod tests {
     }
 
     #[test]
+    fn within_follows_a_concave_outline() {
+        // An L: its notch (top right) is outside, though inside the L's bounding box.
+        let l = [
+            (0.0, 0.0),
+            (10.0, 0.0),
+            (10.0, 4.0),
+            (4.0, 4.0),
+            (4.0, 10.0),
+            (0.0, 10.0),
+        ];
+        assert!(within(&l, (2.0, 2.0)));
+        assert!(within(&l, (8.0, 2.0)));
+        assert!(within(&l, (2.0, 8.0)));
+        assert!(!within(&l, (8.0, 8.0)));
+        assert!(!within(&l, (-1.0, 2.0)));
+        assert!(!within(&l, (12.0, 2.0)));
+    }
+
+    #[test]
     fn every_cell_holds_its_own_position_and_no_other() {
         let points = grid();
         let radii = vec![50.0; points.len()];
