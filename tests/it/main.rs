@@ -15,6 +15,7 @@ mod server_api; // The game server's HTTP API, in-process.
 mod server_crash; // The game server survives SIGKILL and a power cut with every answered action.
 mod server_postgres; // Two game servers on one PostgreSQL database.
 mod server_security; // Hostile rulesets and clients against the game server.
+mod server_socket; // The move socket: moves over a WebSocket, with HTTP's checks and limits.
 mod server_support; // Shared helpers of the game-server tests.
 mod shogun; // The Shogun component through the host: records, winters, replay.
 mod tower; // The battle tower's statistics and per-game determinism.

@@ -81,6 +81,7 @@ async fn rulesets_maps_catalogues_and_the_openapi_document_are_served() {
         "/api/games/{id}/stream",
         "/api/games/{id}/seats/{seat}/bot",
         "/api/games/{id}/record",
+        "/api/socket",
         "/api/openapi.json",
     ] {
         assert!(spec["paths"].get(path).is_some(), "{path} is described");

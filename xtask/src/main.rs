@@ -432,7 +432,8 @@ fn peer_bench() -> Result<String> {
         // Alternating, so a disturbance of the machine falls on both sides alike.
         let theirs = peer_level(&peer, "bgio", &bgio, level, None)?;
         let ours = peer_level(&peer, "tenka", &tenka, level, None)?;
-        rows.push((level, theirs, ours));
+        let ours_over_http = peer_level(&peer, "tenka-http", &tenka, level, None)?;
+        rows.push((level, theirs, ours, ours_over_http));
     }
     // Profiled in a run of its own: the profiler takes CPU from the machine it measures.
     peer_level(&peer, "tenka", &tenka, PROFILED_LEVEL, Some(&profile))?;
@@ -444,15 +445,16 @@ fn peer_bench() -> Result<String> {
     out.push_str(&format!(
         "boardgame.io 0.50.2's server (Node {}, in-memory storage, socket.io) against `tenka serve` \
          (SQLite, the `tictactoe` component, every move durable before it is answered), both on \
-         this machine with the load generator (`tests/benches/peer/load.js`, Node, HTTP through \
-         undici). At each level \
+         this machine with the load generator (`tests/benches/peer/load.js`, Node). At each level \
          that many players each play a game in a closed loop with no think time: create a game \
-         with both seats, play its seven moves (each seat takes the lowest free cell), start the \
-         next; creating is part of the loop on both sides. A Tenka move is a `POST \
-         /api/games/{{id}}/actions`; a boardgame.io move is a socket.io `update` answered by the \
-         server's state update. {PEER_WARMUP_SECONDS} s of warm-up, then {PEER_MEASURE_SECONDS} s \
-         measured per level and server; latency is per move, from sending to the answer. Server \
-         CPU is the server process's CPU time over the level's wall time, in cores.\n\n",
+         with both seats (over HTTP, through undici), play its seven moves (each seat takes the \
+         lowest free cell), start the next; creating is part of the loop on both sides. A Tenka \
+         move is a message on the move socket (`/api/socket`, a WebSocket per player, answered \
+         once the move is durable); a boardgame.io move is a socket.io `update` (a WebSocket per \
+         player) answered by the server's state update. {PEER_WARMUP_SECONDS} s of warm-up, then \
+         {PEER_MEASURE_SECONDS} s measured per level and server; latency is per move, from \
+         sending to the answer. Server CPU is the server process's CPU time over the level's \
+         wall time, in cores.\n\n",
         node_version()
     ));
     out.push_str(
@@ -461,7 +463,7 @@ fn peer_bench() -> Result<String> {
     );
     let mut throughput_met = true;
     let mut latency_met = true;
-    for (level, theirs, ours) in &rows {
+    for (level, theirs, ours, _) in &rows {
         let rate = ours.moves_per_second / theirs.moves_per_second.max(f64::MIN_POSITIVE);
         let p99 = ours.p99_ms / theirs.p99_ms.max(f64::MIN_POSITIVE);
         if *level >= 10 && rate < 2.0 {
@@ -480,6 +482,23 @@ fn peer_bench() -> Result<String> {
             ours.p50_ms,
             ours.p99_ms,
             ours.cores,
+        ));
+    }
+    out.push_str(
+        "\nThe same Tenka server with each move a `POST /api/games/{id}/actions` (HTTP through \
+         undici, keep-alive), measured right after the socket at each level:\n\n\
+         | concurrent games | Tenka over HTTP moves/s | p50 | p99 | CPU | over HTTP/bgio moves/s | \
+         over HTTP/bgio p99 |\n|---|---|---|---|---|---|---|\n",
+    );
+    for (level, theirs, _, over_http) in &rows {
+        out.push_str(&format!(
+            "| {level} | {:.0} | {:.2} ms | {:.2} ms | {:.2} | {:.2}x | {:.2}x |\n",
+            over_http.moves_per_second,
+            over_http.p50_ms,
+            over_http.p99_ms,
+            over_http.cores,
+            over_http.moves_per_second / theirs.moves_per_second.max(f64::MIN_POSITIVE),
+            over_http.p99_ms / theirs.p99_ms.max(f64::MIN_POSITIVE),
         ));
     }
     let verdict = |met: bool| if met { "met" } else { "not met" };

@@ -62,7 +62,7 @@ fn seat_with_token_hash(game: &LiveGame, hash: &str) -> Option<Seat> {
 /// the database decides, not this process's copy of the seats: a token replaced through another
 /// process stops working here at once, even if the notification of the change is late or lost
 /// (and the copy is then brought up to date, which also ends streams opened with the old token).
-async fn seat_for_token_hash(
+pub(super) async fn seat_for_token_hash(
     state: &AppState,
     game: &Arc<LiveGame>,
     hash: &str,
@@ -810,6 +810,17 @@ pub async fn submit_action(
 ) -> AppResult<Json<Value>> {
     let game = state.hub.game(&id).await?;
     let seat = seat_of(&state, &game, &headers).await?;
+    act(&state, &game, seat, request).await.map(Json)
+}
+
+/// A move of `seat` (whose token was checked) in `game`: the answer to `POST .../actions` and to
+/// a move on the move socket, `{"version", "events"}`.
+pub(super) async fn act(
+    state: &AppState,
+    game: &Arc<LiveGame>,
+    seat: Seat,
+    request: SubmitAction,
+) -> AppResult<Value> {
     if game
         .seats()
         .iter()
@@ -821,12 +832,12 @@ pub async fn submit_action(
     }
     let submitted = state
         .hub
-        .submit(&game, seat, request.version, request.action)
+        .submit(game, seat, request.version, request.action)
         .await?;
-    Ok(Json(json!({
+    Ok(json!({
         "version": submitted.version,
         "events": visible_events(&submitted.events, Viewer::Seat(seat)),
-    })))
+    }))
 }
 
 /// `POST /api/games/{id}/preview` body.

@@ -143,10 +143,11 @@ impl From<sqlx::Error> for AppError {
     }
 }
 
-impl IntoResponse for AppError {
-    fn into_response(self) -> Response {
+impl AppError {
+    /// The status and JSON body that tell a client about this error.
+    pub fn status_and_body(&self) -> (StatusCode, Value) {
         let (status, code) = self.status_and_code();
-        let body = match &self {
+        let body = match self {
             AppError::Internal(error) => {
                 // Internal details may name files or ruleset internals: log them, show nothing.
                 tracing::error!("internal error: {error:#}");
@@ -158,21 +159,28 @@ impl IntoResponse for AppError {
             AppError::Rejected { rejection, .. } => {
                 json!({ "error": code, "message": self.to_string(), "rejection": rejection })
             }
-            AppError::RateLimited { retry_after } => {
-                let body = json!({
-                    "error": code,
-                    "message": self.to_string(),
-                    "retry_after": retry_after,
-                });
-                return (
-                    status,
-                    [(axum::http::header::RETRY_AFTER, retry_after.to_string())],
-                    Json(body),
-                )
-                    .into_response();
-            }
+            AppError::RateLimited { retry_after } => json!({
+                "error": code,
+                "message": self.to_string(),
+                "retry_after": retry_after,
+            }),
             _ => json!({ "error": code, "message": self.to_string() }),
         };
+        (status, body)
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let (status, body) = self.status_and_body();
+        if let AppError::RateLimited { retry_after } = self {
+            return (
+                status,
+                [(axum::http::header::RETRY_AFTER, retry_after.to_string())],
+                Json(body),
+            )
+                .into_response();
+        }
         (status, Json(body)).into_response()
     }
 }

@@ -127,6 +127,20 @@ fn client_of(address: IpAddr) -> Client {
     }
 }
 
+impl Limiter {
+    /// Counts one move sent on the move socket, as `POST .../actions` is counted: a request of
+    /// the address (none for an in-process caller) and an action of the seat whose token has the
+    /// digest `token_hash`. Over a limit: how long to wait.
+    pub fn admit_move(&self, address: Option<IpAddr>, token_hash: &str) -> Result<(), AppError> {
+        let client = client_of(address.unwrap_or(IpAddr::from([0, 0, 0, 0])));
+        take(self.requests.as_ref(), &client)
+            .and_then(|()| take(self.actions.as_ref(), &Client::Token(token_hash.to_owned())))
+            .map_err(|wait| AppError::RateLimited {
+                retry_after: wait.as_secs().max(1),
+            })
+    }
+}
+
 /// Takes one token from `buckets` for `client`, or says how long to wait.
 fn take(buckets: Option<&Buckets>, client: &Client) -> Result<(), Duration> {
     let Some(buckets) = buckets else {

@@ -14,6 +14,7 @@ pub mod games;
 pub mod limits;
 pub mod openapi;
 pub mod reload;
+pub mod socket;
 pub mod storage;
 pub mod tokens;
 
@@ -102,7 +103,8 @@ impl AppState {
 
 /// The whole HTTP application: `/api` plus the web client.
 pub fn app(state: AppState) -> Router {
-    // Every request but the live stream (which lasts as long as a player watches) has a deadline.
+    // Every request but the live stream and the move socket (which last as long as a player
+    // watches or plays; each move on the socket has the same deadline) has a deadline.
     let deadline = tower::ServiceBuilder::new()
         .layer(axum::error_handling::HandleErrorLayer::new(
             |_: tower::BoxError| async {
@@ -136,6 +138,7 @@ pub fn app(state: AppState) -> Router {
         .route("/openapi.json", get(openapi::document))
         .layer(deadline)
         .route("/games/{id}/stream", get(api::stream))
+        .route("/socket", get(socket::upgrade))
         .fallback(api::unknown_api)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn_with_state(

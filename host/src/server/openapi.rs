@@ -186,6 +186,10 @@ pub fn spec() -> Value {
                 "security": bearer,
                 "responses": { "200": { "description": "An event stream. A seat's stream ends when the seat's token changes.", "content": { "text/event-stream": { "schema": { "type": "string" } } } }, "400": error_response("A token in the URL, or both a token and a ticket."), "403": error_response("Wrong token, or a used or expired ticket."), "404": error_response("No such game.") }
             }},
+            "/api/socket": { "get": {
+                "summary": "The move socket (WebSocket): each text message `{ id, game, token, version, action }` is a move, answered in order with `{ id, version, events }` or `{ id, status, error, message, ... }` as `POST /api/games/{id}/actions` would answer it (docs/api.md).",
+                "responses": { "101": { "description": "Switched to the WebSocket protocol." }, "400": { "description": "Not a WebSocket upgrade request." } }
+            }},
             "/api/games/{id}/seats/{seat}/bot": { "post": {
                 "summary": "Hand the token's seat to a bot, or take it back with `null`.",
                 "parameters": [game_id.clone(), seat_param],

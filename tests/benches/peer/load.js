@@ -3,13 +3,16 @@
 // N concurrent players creates a game with both seats, plays the seven moves of the game in
 // which both seats always take the lowest free cell (the first seat wins on the diagonal
 // 2-4-6), waits for each move's answer before the next, and starts another game.
-// Tenka: each move is `POST /api/games/{id}/actions`, answered once it is durable.
+// Tenka: each move is a message on the move socket (`/api/socket`, one WebSocket per player, as
+// boardgame.io's one socket.io connection per player), answered once it is durable; `tenka-http`
+// sends each move as `POST /api/games/{id}/actions` instead.
 // boardgame.io: each move is a socket.io `update`, answered by the server's state update.
-// Usage: node load.js tenka|bgio HOST:PORT LEVELS WARMUP_S MEASURE_S
+// Usage: node load.js tenka|tenka-http|bgio HOST:PORT LEVELS WARMUP_S MEASURE_S
 // Prints one JSON object per level: {"level", "moves", "seconds", "moves_per_s", "p50_ms", "p99_ms"}.
 'use strict';
 const { Pool } = require('undici');
 const { io } = require('socket.io-client');
+const WebSocket = require('ws');
 
 const [kind, addr, levelsArg, warmupArg, measureArg] = process.argv.slice(2);
 const [host, portText] = addr.split(':');
@@ -35,21 +38,56 @@ async function request(method, path, body, token) {
   return text ? JSON.parse(text) : null;
 }
 
-// One player slot for Tenka: a game at a time, every move over HTTP.
+// How a Tenka player sends a move: over HTTP, or as a message on its socket.
+function httpMoves() {
+  return {
+    send: (id, token, version, action) =>
+      request('POST', `/api/games/${id}/actions`, { version, action }, token),
+    close() {},
+  };
+}
+
+async function socketMoves() {
+  const socket = new WebSocket(`ws://${addr}/api/socket`, { perMessageDeflate: false });
+  await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+  const waiting = new Map();
+  let next = 0;
+  socket.on('message', (data) => {
+    const answer = JSON.parse(data);
+    const waiter = waiting.get(answer.id);
+    waiting.delete(answer.id);
+    if (answer.status) waiter.reject(new Error(`move ${answer.id}: ${answer.status} ${answer.message}`));
+    else waiter.resolve(answer);
+  });
+  return {
+    send: (game, token, version, action) => new Promise((resolve, reject) => {
+      const id = next++;
+      waiting.set(id, { resolve, reject });
+      socket.send(JSON.stringify({ id, game, token, version, action }));
+    }),
+    close: () => socket.close(),
+  };
+}
+
+// One player slot for Tenka: a game at a time, created over HTTP.
 async function tenkaPlayer(stats, until) {
-  while (Date.now() < until) {
-    const created = await request('POST', '/api/games', {
-      ruleset: 'tictactoe',
-      seats: [{ kind: 'human', creator: true }, { kind: 'human', creator: true }],
-    });
-    const tokens = created.seats.map((seat) => seat.token);
-    for (let move = 0; move < MOVES && Date.now() < until; move++) {
-      const start = process.hrtime.bigint();
-      const answer = await request('POST', `/api/games/${created.id}/actions`,
-        { version: move, action: { choose: [0] } }, tokens[move % 2]);
-      if (answer.version !== move + 1) throw new Error(`unexpected answer ${JSON.stringify(answer)}`);
-      stats.record(start);
+  const moves = kind === 'tenka-http' ? httpMoves() : await socketMoves();
+  try {
+    while (Date.now() < until) {
+      const created = await request('POST', '/api/games', {
+        ruleset: 'tictactoe',
+        seats: [{ kind: 'human', creator: true }, { kind: 'human', creator: true }],
+      });
+      const tokens = created.seats.map((seat) => seat.token);
+      for (let move = 0; move < MOVES && Date.now() < until; move++) {
+        const start = process.hrtime.bigint();
+        const answer = await moves.send(created.id, tokens[move % 2], move, { choose: [0] });
+        if (answer.version !== move + 1) throw new Error(`unexpected answer ${JSON.stringify(answer)}`);
+        stats.record(start);
+      }
     }
+  } finally {
+    moves.close();
   }
 }
 
@@ -102,7 +140,7 @@ async function level(concurrency) {
       if (now >= measureFrom && now < until) latencies.push(Number(process.hrtime.bigint() - startNs) / 1e6);
     },
   };
-  const player = kind === 'tenka' ? tenkaPlayer : bgioPlayer;
+  const player = kind === 'bgio' ? bgioPlayer : tenkaPlayer;
   await Promise.all(Array.from({ length: concurrency }, () => player(stats, until)));
   latencies.sort((a, b) => a - b);
   const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] || 0;
