@@ -193,8 +193,14 @@ async fn bad_moves_on_the_socket_get_clear_errors_change_nothing_and_keep_it_ope
         "a refused move changed the game"
     );
 
-    // The socket still plays: the right move is accepted.
-    let answer = ask(&mut socket, message(json!(6), &game, mover, &action)).await;
+    // The socket still plays: the right move is accepted, even spread over many reads of the
+    // connection (the server reads 4 KiB at a time).
+    let padded = message(json!(6), &game, mover, &action).replacen(
+        '{',
+        &format!("{{{}", " ".repeat(20_000)),
+        1,
+    );
+    let answer = ask(&mut socket, padded).await;
     assert_eq!(answer["version"], 1, "{answer}");
 
     // A binary message closes the socket, saying why.

@@ -28,6 +28,9 @@ use super::api::{self, SubmitAction};
 use super::error::AppError;
 use super::{AppState, BODY_LIMIT, REQUEST_DEADLINE, tokens};
 
+/// How many bytes a socket reads from its connection at a time.
+const SOCKET_READ_BUFFER: usize = 4 << 10;
+
 /// How long a socket may stay without a message before the server closes it.
 pub const IDLE_AFTER: Duration = Duration::from_secs(300);
 
@@ -62,6 +65,10 @@ pub async fn upgrade(
     })?;
     let address = address.map(|Extension(ConnectInfo(address))| address.ip());
     Ok(upgrade
+        // A move is a few hundred bytes. The WebSocket layer zeroes its whole read buffer before
+        // each read of the connection (128 KiB by default, twice per move), and keeps it per
+        // socket: 4 KiB reads any move in a call or two.
+        .read_buffer_size(SOCKET_READ_BUFFER)
         .max_message_size(BODY_LIMIT)
         .on_upgrade(move |socket| serve(state, address, socket)))
 }
