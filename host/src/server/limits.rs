@@ -3,7 +3,8 @@
 //! A client is its address (an IPv6 client by its /64, the block one household or server gets, so
 //! rotating addresses within it does not help); a seat by its token. The limits are GCRA buckets
 //! from the `governor` crate: a steady rate plus a burst, refilled continuously. A request over a
-//! limit is answered 429 with `Retry-After` and changes nothing.
+//! limit is answered 429 with `Retry-After` and changes nothing. A move on the move socket counts
+//! as a request of its address and an action of its seat ([`Limiter::admit_move`]).
 
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
