@@ -49,13 +49,18 @@ async fn ask(socket: &mut Socket, message: String) -> Value {
     }
 }
 
+/// `GET path` (as `token`'s seat), which must succeed.
+async fn get(app: &TestApp, path: &str, token: Option<&str>) -> Value {
+    let (status, body) = app.call("GET", path, token, None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body
+}
+
 /// The game's version, as HTTP says it.
 async fn version(app: &TestApp, game: &str) -> u64 {
-    let (status, body) = app
-        .call("GET", &format!("/api/games/{game}"), None, None)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    body["version"].as_u64().unwrap()
+    get(app, &format!("/api/games/{game}"), None).await["version"]
+        .as_u64()
+        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -72,10 +77,7 @@ async fn moves_on_the_socket_are_answered_and_stored_as_over_http() {
     loop {
         let mut mover = None;
         for (_, token) in &tokens {
-            let (status, view) = app
-                .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
-                .await;
-            assert_eq!(status, StatusCode::OK, "{view}");
+            let view = get(&app, &format!("/api/games/{game}/view"), Some(token)).await;
             if view["pending"].as_array().is_some_and(|p| !p.is_empty()) {
                 mover = Some((token.clone(), view));
                 break;
@@ -104,10 +106,7 @@ async fn moves_on_the_socket_are_answered_and_stored_as_over_http() {
         assert_eq!(version(&app, &game).await, seen + 1);
     }
     assert!(played > 2, "only {played} moves were played");
-    let (status, record) = app
-        .call("GET", &format!("/api/games/{game}/record"), None, None)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{record}");
+    let record = get(&app, &format!("/api/games/{game}/record"), None).await;
     assert_eq!(record["actions"].as_array().unwrap().len(), played);
 }
 

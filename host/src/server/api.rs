@@ -62,7 +62,7 @@ fn seat_with_token_hash(game: &LiveGame, hash: &str) -> Option<Seat> {
 /// the database decides, not this process's copy of the seats: a token replaced through another
 /// process stops working here at once, even if the notification of the change is late or lost
 /// (and the copy is then brought up to date, which also ends streams opened with the old token).
-pub(super) async fn seat_for_token_hash(
+async fn seat_for_token_hash(
     state: &AppState,
     game: &Arc<LiveGame>,
     hash: &str,
@@ -82,6 +82,18 @@ pub(super) async fn seat_for_token_hash(
     Ok(stored)
 }
 
+/// The seat whose current token has the digest `hash` ([`seat_for_token_hash`]); a token of
+/// no seat of this game is refused.
+pub(super) async fn seat_holding(
+    state: &AppState,
+    game: &Arc<LiveGame>,
+    hash: &str,
+) -> AppResult<Seat> {
+    seat_for_token_hash(state, game, hash)
+        .await?
+        .ok_or_else(|| AppError::Forbidden("this token belongs to no seat of this game".to_owned()))
+}
+
 /// The viewer a request reads as: the token's seat, or a spectator without a token. A token that
 /// belongs to no seat of this game is refused rather than silently downgraded.
 async fn viewer_of(
@@ -91,12 +103,9 @@ async fn viewer_of(
 ) -> AppResult<Viewer> {
     match request_token(headers)? {
         None => Ok(Viewer::Spectator),
-        Some(token) => seat_for_token_hash(state, game, &tokens::token_hash(token))
-            .await?
-            .map(Viewer::Seat)
-            .ok_or_else(|| {
-                AppError::Forbidden("this token belongs to no seat of this game".to_owned())
-            }),
+        Some(token) => seat_holding(state, game, &tokens::token_hash(token))
+            .await
+            .map(Viewer::Seat),
     }
 }
 
@@ -978,9 +987,7 @@ pub async fn stream(
     };
     let viewer = match &token_hash {
         None => Viewer::Spectator,
-        Some(hash) => Viewer::Seat(seat_for_token_hash(&state, &game, hash).await?.ok_or_else(
-            || AppError::Forbidden("this token belongs to no seat of this game".to_owned()),
-        )?),
+        Some(hash) => Viewer::Seat(seat_holding(&state, &game, hash).await?),
     };
     let last_event_id = headers
         .get("last-event-id")

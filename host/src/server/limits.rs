@@ -136,9 +136,14 @@ impl Limiter {
         let client = client_of(address.unwrap_or(IpAddr::from([0, 0, 0, 0])));
         take(self.requests.as_ref(), &client)
             .and_then(|()| take(self.actions.as_ref(), &Client::Token(token_hash.to_owned())))
-            .map_err(|wait| AppError::RateLimited {
-                retry_after: wait.as_secs().max(1),
-            })
+            .map_err(over_the_limit)
+    }
+}
+
+/// The refusal of a request that must `wait` (answered with whole seconds, at least one).
+fn over_the_limit(wait: Duration) -> AppError {
+    AppError::RateLimited {
+        retry_after: wait.as_secs().max(1),
     }
 }
 
@@ -181,10 +186,7 @@ pub async fn limit(State(limiter): State<Arc<Limiter>>, request: Request, next: 
     }
     match verdict {
         Ok(()) => next.run(request).await,
-        Err(wait) => AppError::RateLimited {
-            retry_after: wait.as_secs().max(1),
-        }
-        .into_response(),
+        Err(wait) => over_the_limit(wait).into_response(),
     }
 }
 

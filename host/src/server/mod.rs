@@ -101,18 +101,21 @@ impl AppState {
     }
 }
 
+/// The answer to a request (or a move on the move socket) still running at [`REQUEST_DEADLINE`].
+fn past_the_deadline() -> error::AppError {
+    error::AppError::Busy(format!(
+        "the server took longer than {} s to answer; try again",
+        REQUEST_DEADLINE.as_secs()
+    ))
+}
+
 /// The whole HTTP application: `/api` plus the web client.
 pub fn app(state: AppState) -> Router {
     // Every request but the live stream and the move socket (which last as long as a player
     // watches or plays; each move on the socket has the same deadline) has a deadline.
     let deadline = tower::ServiceBuilder::new()
         .layer(axum::error_handling::HandleErrorLayer::new(
-            |_: tower::BoxError| async {
-                error::AppError::Busy(format!(
-                    "the server took longer than {} s to answer; try again",
-                    REQUEST_DEADLINE.as_secs()
-                ))
-            },
+            |_: tower::BoxError| async { past_the_deadline() },
         ))
         .timeout(REQUEST_DEADLINE);
     let api = Router::new()

@@ -127,13 +127,8 @@ async fn answer(state: &AppState, address: Option<std::net::IpAddr>, text: &str)
     let id = request.id.clone();
     let moved = tokio::time::timeout(REQUEST_DEADLINE, play(state, address, request))
         .await
-        .unwrap_or_else(|_| {
-            // The move itself runs on to its end and is stored or not as it would have been.
-            Err(AppError::Busy(format!(
-                "the server took longer than {} s to answer; try again",
-                REQUEST_DEADLINE.as_secs()
-            )))
-        });
+        // The move itself runs on to its end and is stored or not as it would have been.
+        .unwrap_or_else(|_| Err(super::past_the_deadline()));
     answer_with(id, moved)
 }
 
@@ -151,11 +146,7 @@ async fn play(
     let token_hash = tokens::token_hash(request.token.trim());
     state.limiter.admit_move(address, &token_hash)?;
     let game = state.hub.game(&request.game).await?;
-    let seat = api::seat_for_token_hash(state, &game, &token_hash)
-        .await?
-        .ok_or_else(|| {
-            AppError::Forbidden("this token belongs to no seat of this game".to_owned())
-        })?;
+    let seat = api::seat_holding(state, &game, &token_hash).await?;
     let submitted = SubmitAction {
         version: request.version,
         action: request.action,
