@@ -302,7 +302,17 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                             .number("space", space as i64 + 1),
                     )
                     .with_detail(
-                        Message::new("choice.detail-special").number("space", space as i64 + 1),
+                        // The turn order is the order of the taken spaces, so a space's number
+                        // is a position only once every lower space is taken: say how many are.
+                        Message::new("choice.detail-special")
+                            .number("space", space as i64 + 1)
+                            .number(
+                                "before",
+                                state.special_holder[..space]
+                                    .iter()
+                                    .filter(|holder| holder.is_some())
+                                    .count() as i64,
+                            ),
                     )
                 })
                 .collect();
@@ -481,6 +491,7 @@ pub fn apply(
         .find(|d| d.seat == seat)
         .ok_or(Rejection::NotYourTurn)?;
     sdk::check_action_shape(&decision.kind, action)?;
+    let prompt = decision.prompt.clone();
     match state.phase.clone() {
         Phase::Over => return Err(Rejection::NotYourTurn),
         Phase::Draft => {
@@ -624,8 +635,71 @@ pub fn apply(
             engine::winter_revolt(state, p, table, &mut log);
         }
     }
+    if log.entries().is_empty()
+        && let Some(told) = step_told(state, seat, &prompt)
+    {
+        log.push(Event::public(told));
+    }
     engine::advance(state, table, &mut log);
     Ok(log.into_events())
+}
+
+/// What an answer that settled nothing yet did (a target chosen, armies counted before a bonus
+/// is asked for, a move declined), told from the stage it led to, so that every answer has an
+/// event that the story can show: without one, clients could only say that a seat "made a move".
+fn step_told(state: &State, seat: Seat, prompt: &Message) -> Option<Message> {
+    let place = |p: ProvinceId| state.province_arg(p);
+    let stage = match &state.phase {
+        Phase::Actions { stage, .. } => *stage,
+        _ => Stage::Ready,
+    };
+    match stage {
+        Stage::MoveCount { from, to } => {
+            return Some(
+                Message::new("log.move-chosen")
+                    .seat("player", seat)
+                    .arg("from", place(from))
+                    .arg("to", place(to)),
+            );
+        }
+        Stage::BattleCount { from, to } => {
+            return Some(
+                Message::new("log.target-chosen")
+                    .seat("player", seat)
+                    .arg("from", place(from))
+                    .arg("to", place(to)),
+            );
+        }
+        Stage::AttackBonus { battle } => {
+            return Some(
+                Message::new("log.battle-armies")
+                    .seat("player", seat)
+                    .number("armies", battle.armies)
+                    .arg("from", place(battle.from))
+                    .arg("to", place(battle.to)),
+            );
+        }
+        Stage::DefenceBonus { battle } => {
+            let defender = state.provinces[battle.to].owner?;
+            return Some(
+                Message::new("log.defence-asked")
+                    .seat("player", seat)
+                    .seat("defender", defender)
+                    .number("armies", battle.armies + battle.attack_bonus)
+                    .arg("from", place(battle.from))
+                    .arg("to", place(battle.to)),
+            );
+        }
+        _ => {}
+    }
+    // A declined move: the game has gone on to the next seat; the prompt named the province
+    // the armies stay in.
+    let (_, province) = prompt.args.iter().find(|(name, _)| name == "province")?;
+    (prompt.key == "prompt.move-target").then(|| {
+        Message::new("log.no-move")
+            .seat("player", seat)
+            .arg("province", province.clone())
+    })
 }
 
 /// The phase after a step of the acting seat's action: its next stage, or the next seat's turn.

@@ -475,7 +475,9 @@ pub fn advance(state: &mut State, table: &mut dyn Table, log: &mut Log) {
                         let card = &state.board.cards().actions[state.action_layout[step + 5]];
                         say(
                             log,
-                            Message::new("log.action-revealed").key("action", card.name.clone()),
+                            Message::new("log.action-revealed")
+                                .key("action", card.name.clone())
+                                .number("position", step as i64 + 6),
                         );
                     }
                     state.phase = Phase::Actions {
@@ -1064,7 +1066,7 @@ pub fn attack(
         };
         let text = Message::new(key)
             .seat("player", seat)
-            .arg("province", to_name)
+            .arg("to", to_name)
             .arg("from", from_name)
             .number("armies", n + bonus)
             .number("farmers", farmers)
@@ -1121,7 +1123,7 @@ pub fn attack(
     };
     let text = Message::new(key)
         .seat("player", seat)
-        .arg("province", to_name)
+        .arg("to", to_name)
         .arg("from", from_name)
         .seat("defender", defender)
         .number("armies", n + bonus)

@@ -32,8 +32,8 @@ pub const MIN_FONT: f32 = 13.0;
 /// The smallest font size of any text of the map, in its units: the map is scaled down to fit.
 pub const MAP_MIN_FONT: f32 = 14.0;
 /// The map's drawing area (province positions are scaled into it) and the margin around it.
-const MAP_AREA_W: f32 = 900.0;
-const MAP_AREA_H: f32 = 620.0;
+const MAP_AREA_W: f32 = 860.0;
+const MAP_AREA_H: f32 = 600.0;
 const MAP_MARGIN: f32 = 50.0;
 /// How far a province's land reaches at least and at most from its position, and the width of a
 /// strait between provinces joined by sea.
@@ -447,10 +447,72 @@ fn province_choice(state: &State, p: ProvinceId, choices: &Choices) -> String {
     }
 }
 
+/// How far a province's drawing reaches from its position, besides its shape: the army badge
+/// and the revolt marker to the left and right, the name above, the tax and rice row below.
+const DRAWN_LEFT: f32 = 34.0;
+const DRAWN_RIGHT: f32 = 46.0;
+const DRAWN_UP: f32 = 28.0;
+const DRAWN_DOWN: f32 = 30.0;
+/// Sea left around the outermost drawing, so the coast of the outermost provinces shows.
+const EDGE_SEA: f32 = 12.0;
+
+/// Widens the frame so that everything drawn fits in it: the shapes (a generated shape reaches
+/// up to [`LAND_MAX`] from its position, an outline anywhere), their coast and every province's
+/// name and figures. Scaling the positions into the drawing area alone cut the outermost
+/// provinces (Mutsu, Iwami, Tosa, Iyo) at the edges. Shifts `cells`, drawn in the old frame,
+/// with it.
+fn fit_drawing(state: &State, frame: &mut Frame, cells: &mut [Vec<shapes::Point>]) {
+    let mut bounds = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+    let mut include = |(x0, y0, x1, y1): (f32, f32, f32, f32)| {
+        bounds = (
+            bounds.0.min(x0),
+            bounds.1.min(y0),
+            bounds.2.max(x1),
+            bounds.3.max(y1),
+        );
+    };
+    for cell in cells.iter() {
+        for &(x, y) in cell {
+            include((x, y, x, y));
+        }
+    }
+    for p in 0..state.board.provinces.len() {
+        let (x, y) = at(frame, state, p);
+        let name = state.board.provinces[p].name.chars().count() as f32;
+        // The name is centred, 14 units, bold: about 0.62 of its size per character.
+        let half_name = name * 0.62 * 14.0 / 2.0;
+        include((
+            x - DRAWN_LEFT.max(half_name),
+            y - DRAWN_UP,
+            x + DRAWN_RIGHT.max(half_name),
+            y + DRAWN_DOWN,
+        ));
+    }
+    if bounds.0 > bounds.2 {
+        return;
+    }
+    // The coast is a 5-unit stroke around the shapes.
+    let (shift_x, shift_y) = (
+        (EDGE_SEA - bounds.0).max(0.0),
+        (EDGE_SEA - bounds.1).max(0.0),
+    );
+    frame.dx += shift_x;
+    frame.dy += shift_y;
+    frame.width = (frame.width + shift_x).max(bounds.2 + shift_x + EDGE_SEA);
+    frame.height = (frame.height + shift_y).max(bounds.3 + shift_y + EDGE_SEA);
+    for cell in cells.iter_mut() {
+        for point in cell.iter_mut() {
+            point.0 += shift_x;
+            point.1 += shift_y;
+        }
+    }
+}
+
 fn map(state: &State, viewer: Viewer, choices: &Choices) -> String {
-    let frame = frame(state);
+    let mut frame = frame(state);
+    let mut cells = province_shapes(state, &frame);
+    fit_drawing(state, &mut frame, &mut cells);
     let mut doc = begin(frame.width, frame.height, SEA);
-    let cells = province_shapes(state, &frame);
     let board = &state.board;
     let region_colour = |p: ProvinceId| {
         board
@@ -648,8 +710,11 @@ fn province(
     let info = &state.board.provinces[p];
     let here = &state.provinces[p];
     let choice = province_choice(state, p, choices);
+    // `data-place` is the key that names the province in messages (docs/sdk.md, "Places"), so
+    // a client can show on the map the places an event names.
     doc.raw(&format!(
-        r#"<g id="province-{}" class="province"{choice}>"#,
+        r#"<g id="province-{}" class="province" data-place="province.{}"{choice}>"#,
+        escape(&info.id),
         escape(&info.id)
     ));
     // The shape drawn again inside the group: what a click lands on, and the owner's edge.
@@ -866,7 +931,7 @@ fn legend() -> String {
 /// The width of a seat's panel (and the other narrow parts), its height, and the width of a
 /// column of its figures.
 pub const PANEL_W: f32 = 420.0;
-const PANEL_H: f32 = 164.0;
+const PANEL_H: f32 = 184.0;
 /// See [`PANEL_W`].
 pub const STAT_COLUMN: f32 = 132.0;
 
@@ -933,9 +998,10 @@ fn seat_panel(state: &State, seat: Seat, viewer: Viewer) -> String {
             doc.number(sx, sy + 20.0, value, r#"font-size="18" font-weight="700""#);
         }
     }
+    // A line of its own, under the status, so that it can say what the numbers are.
     doc.text(
         20.0,
-        132.0,
+        152.0,
         &Message::new("render.tower-tray")
             .number("tower", player.in_tower)
             .number("tray", player.tray),
@@ -944,7 +1010,7 @@ fn seat_panel(state: &State, seat: Seat, viewer: Viewer) -> String {
     if let Some(special) = state.special_of(seat) {
         doc.text(
             20.0,
-            152.0,
+            172.0,
             &Message::new(cards.specials[special].name.clone()),
             r##"font-size="13" fill="#1f5f8b""##,
         );

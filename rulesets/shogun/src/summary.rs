@@ -50,7 +50,8 @@ pub fn season(state: &State) -> Summary {
 }
 
 /// A winter's scoring: first the revolts and their outcome (table lines), then per seat the rice
-/// left after the winter loss, each scoring line of `scores` and the victory points in all.
+/// left after the winter loss, each scoring line of `scores`, this winter's points and the
+/// victory points in all.
 pub fn winter(state: &State, scores: &[ScoreLine], loss: u32) -> Summary {
     let mut lines = Vec::new();
     for revolt in &state.winter_revolts {
@@ -74,20 +75,34 @@ pub fn winter(state: &State, scores: &[ScoreLine], loss: u32) -> Summary {
             value: None,
         });
     }
+    // The value column holds this winter's points only: the rice kept and the running total of
+    // every winter so far are said in words, so that no line reads as points it is not.
     for seat in 0..state.seats {
-        lines.push(seat_line(
-            seat,
-            Message::new("summary.rice-left").number("loss", loss),
-            i64::from(state.players[seat as usize].rice),
-        ));
+        let player = &state.players[seat as usize];
+        lines.push(SummaryLine {
+            seat: Some(seat),
+            label: Message::new("summary.rice-left")
+                .number("loss", loss)
+                .number("rice", player.rice),
+            value: None,
+        });
+        let mut this_winter = 0;
         for score in scores.iter().filter(|l| l.seat == seat) {
+            this_winter += score.points;
             lines.push(seat_line(seat, score.label.clone(), score.points));
         }
         lines.push(seat_line(
             seat,
-            Message::new("summary.total"),
-            i64::from(state.players[seat as usize].vp),
+            Message::new("summary.winter-points"),
+            this_winter,
         ));
+        lines.push(SummaryLine {
+            seat: Some(seat),
+            label: Message::new("summary.total")
+                .number("year", state.year)
+                .number("vp", player.vp),
+            value: None,
+        });
     }
     Summary {
         title: Message::new("summary.winter").number("year", state.year),

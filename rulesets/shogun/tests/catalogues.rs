@@ -173,5 +173,14 @@ fn seat_panel_labels_fit_their_columns() {
                 "{language}: `{key}` = `{text}` is wider than its column"
             );
         }
+        // The line that says what the tower and tray figures are has the panel's width, with
+        // two-digit figures.
+        let line = catalogue["render.tower-tray"]
+            .replace("{tower}", "10")
+            .replace("{tray}", "10");
+        assert!(
+            line.chars().count() as f32 * 0.6 * 13.0 <= shogun::render::PANEL_W - 30.0,
+            "{language}: `render.tower-tray` = `{line}` is wider than the panel"
+        );
     }
 }

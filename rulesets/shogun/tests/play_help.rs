@@ -323,10 +323,7 @@ fn a_battle_and_a_revolt_in_one_answer_are_two_events_each_with_its_own_drop_in_
     assert_eq!(number(battle, "outfarmers"), Some(3));
     assert_eq!(number(battle, "left"), Some(1));
     assert_eq!(key_arg(battle, "from").as_deref(), Some("province.kai"));
-    assert_eq!(
-        key_arg(battle, "province").as_deref(),
-        Some("province.musashi")
-    );
+    assert_eq!(key_arg(battle, "to").as_deref(), Some("province.musashi"));
     // Confiscating rice and the revolt it raised are two steps.
     let keys: Vec<&str> = events.iter().map(|e| e.text.key.as_str()).collect();
     let rice = keys.iter().position(|k| *k == "log.rice").expect("rice");
@@ -384,13 +381,33 @@ fn every_answer_names_its_drops_once_in_order_and_every_winter_and_season_pauses
                         winters += 1;
                         assert_eq!(summary.title.key, "summary.winter");
                         for seat in 0..game.state.seats {
+                            // The running total is said in words, not in the column of
+                            // this winter's points.
                             let total = summary
                                 .lines
                                 .iter()
                                 .find(|l| l.seat == Some(seat) && l.label.key == "summary.total")
-                                .and_then(|l| l.value);
+                                .expect("a total line");
+                            assert_eq!(total.value, None);
+                            // The value column holds points of this winter only: its scoring
+                            // lines, then their sum; the rice kept is said in words.
+                            let own: Vec<_> = summary
+                                .lines
+                                .iter()
+                                .filter(|l| l.seat == Some(seat) && l.value.is_some())
+                                .collect();
+                            let (last, scoring) = own.split_last().expect("scoring lines");
+                            assert_eq!(last.label.key, "summary.winter-points");
+                            assert!(
+                                scoring.iter().all(|l| l.label.key.starts_with("score.")),
+                                "{scoring:?}"
+                            );
                             assert_eq!(
-                                total,
+                                last.value,
+                                Some(scoring.iter().filter_map(|l| l.value).sum::<i64>())
+                            );
+                            assert_eq!(
+                                number(&total.label, "vp"),
                                 Some(i64::from(game.state.players[seat as usize].vp))
                             );
                         }
