@@ -12,7 +12,7 @@ use sdk::{
     Rejection, Seat, Table,
 };
 
-use crate::data::{Colour, SQUARES};
+use crate::data::{Colour, SQUARES, Terrain};
 use crate::engine::{self, Grid};
 use crate::state::*;
 
@@ -24,11 +24,27 @@ fn choice(id: String, label: Message) -> Choice {
     Choice::new(id, label)
 }
 
-fn card_choice(card: u8) -> Choice {
+/// A map card as a choice: its number (its value in a trick), and what its six squares show.
+fn card_choice(state: &State, card: u8) -> Choice {
+    let layout = state.deck.card(card);
+    let count = |wanted: fn(Terrain) -> bool| {
+        layout.iter().filter(|&&terrain| wanted(terrain)).count() as i64
+    };
     choice(
         format!("card:{card}"),
         Message::new("choice.card").number("card", card),
     )
+    .with_detail(numbers(
+        "detail.card",
+        &[
+            ("town", count(|t| t == Terrain::Town)),
+            ("forest", count(|t| t == Terrain::Forest)),
+            ("lake", count(|t| t == Terrain::Lake)),
+            ("production", count(|t| matches!(t, Terrain::Production(_)))),
+            ("factory", count(|t| matches!(t, Terrain::Factory(_)))),
+            ("fallow", count(|t| t == Terrain::Fallow)),
+        ],
+    ))
 }
 
 fn square_id(square: Square) -> String {
@@ -127,7 +143,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
         }
         Phase::Pick { plays, next } => {
             let seat = state.order[*next];
-            let choices = plays.iter().map(|p| card_choice(p.card)).collect();
+            let choices = plays.iter().map(|p| card_choice(state, p.card)).collect();
             one(seat, Message::new("prompt.pick"), choose(choices, 1, 1))
         }
         Phase::Duel { committed, .. } => (0..2)
@@ -189,7 +205,10 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 seat: s,
                 prompt: Message::new("prompt.keep"),
                 kind: choose(
-                    pairs[s as usize].iter().map(|&c| card_choice(c)).collect(),
+                    pairs[s as usize]
+                        .iter()
+                        .map(|&c| card_choice(state, c))
+                        .collect(),
                     1,
                     1,
                 ),
@@ -207,7 +226,7 @@ fn hand_decision(state: &State, seat: Seat, prompt: Message) -> Vec<PendingDecis
     let choices = state.players[seat as usize]
         .hand
         .iter()
-        .map(|&c| card_choice(c))
+        .map(|&c| card_choice(state, c))
         .collect();
     vec![PendingDecision {
         seat,
@@ -330,12 +349,35 @@ pub fn placement_decision(state: &State, seat: Seat) -> Option<PendingDecision> 
         grid.as_ref()
             .map_or((0, 0), |g| g.overlap(origin, rotation))
     };
+    let layers: Vec<Layer> = steps
+        .iter()
+        .filter_map(|step| match step {
+            Step::Layer(layer) => Some(*layer),
+            _ => None,
+        })
+        .collect();
     let prompt = match (draft.rotation, draft.origin) {
-        (None, _) => Message::new("prompt.rotation"),
-        (Some(_), None) => Message::new("prompt.position"),
-        (Some(_), Some(_)) => Message::new("prompt.confirm"),
-    }
-    .number("card", card);
+        (None, _) => Message::new("prompt.rotation").number("card", card),
+        (Some(_), None) => Message::new("prompt.position").number("card", card),
+        (Some(rotation), Some(origin)) => match layers[..] {
+            // Only one way is allowed: say which, and why the other is not.
+            [allowed] => {
+                let other = match allowed {
+                    Layer::Over => Layer::Under,
+                    Layer::Under => Layer::Over,
+                };
+                let layout = state.deck.card(card);
+                let map = &state.players[seat as usize].map;
+                let reason = engine::placement_problem(map, layout, origin, rotation, other)
+                    .unwrap_or("all-hidden");
+                Message::new("prompt.confirm-one")
+                    .number("card", card)
+                    .key("layer", layer_key(allowed))
+                    .key("reason", format!("illegal.{reason}"))
+            }
+            _ => Message::new("prompt.confirm").number("card", card),
+        },
+    };
     let choices = steps
         .into_iter()
         .map(|step| {
@@ -388,6 +430,14 @@ pub fn placement_decision(state: &State, seat: Seat) -> Option<PendingDecision> 
         kind: choose(choices, 1, 1),
         private: false,
     })
+}
+
+/// The catalogue key that names a layer in a sentence.
+fn layer_key(layer: Layer) -> &'static str {
+    match layer {
+        Layer::Over => "layer.over",
+        Layer::Under => "layer.under",
+    }
 }
 
 fn illegal(key: &str) -> Rejection {
@@ -485,6 +535,14 @@ pub fn apply(
                             .number("value", play.value()),
                     ));
                 }
+                if first == "resource:none" {
+                    let card = plays.last().map_or(0, |p| p.card);
+                    events.push(Event::public(
+                        Message::new("event.no-resource")
+                            .seat("player", seat)
+                            .number("card", card),
+                    ));
+                }
                 state.phase = Phase::Trick {
                     plays,
                     choosing_resource: false,
@@ -547,6 +605,10 @@ pub fn apply(
                 seat,
                 Message::new("event.duel-committed").number("card", card),
             ));
+            // Everyone learns that a card was chosen, not which.
+            events.push(Event::public(
+                Message::new("event.duel-chosen").seat("player", seat),
+            ));
             if let [Some(a), Some(b)] = committed {
                 let played = [a, b];
                 let winner: Seat = if a > b { 0 } else { 1 };
@@ -586,6 +648,13 @@ pub fn apply(
             paying,
         } => {
             if !paying {
+                events.push(Event::public(if first == "fee:pay" {
+                    Message::new("event.fee-paying").seat("player", seat)
+                } else {
+                    Message::new("event.fee-declined")
+                        .seat("player", seat)
+                        .seat("winner", winner)
+                }));
                 state.phase = if first == "fee:pay" {
                     Phase::Fee {
                         revealed,
@@ -663,6 +732,9 @@ pub fn apply(
                 }
                 engine::start_map_phase(state, &mut events);
             } else {
+                events.push(Event::public(
+                    Message::new("event.keep-chosen").seat("player", seat),
+                ));
                 state.phase = Phase::Keep { pairs, kept };
             }
         }
@@ -712,24 +784,30 @@ fn place_step(
 ) -> Result<(), Rejection> {
     let player = &mut state.players[seat as usize];
     let card = player.to_place.ok_or(Rejection::NotYourTurn)?;
+    // Every step is told, so that no answer shows as an empty caption.
+    let told = |key: &str| Message::new(key).seat("player", seat).number("card", card);
     if id == "back" {
         if player.draft.origin.is_some() {
             player.draft.origin = None;
         } else {
             player.draft.rotation = None;
         }
+        events.push(Event::public(told("event.placing-back")));
         return Ok(());
     }
     if let Some(rotation) = id.strip_prefix("rotate:") {
-        player.draft.rotation = Some(
-            rotation
-                .parse()
-                .map_err(|_| Rejection::Malformed(format!("bad rotation `{id}`")))?,
-        );
+        let rotation: u8 = rotation
+            .parse()
+            .map_err(|_| Rejection::Malformed(format!("bad rotation `{id}`")))?;
+        player.draft.rotation = Some(rotation);
+        events.push(Event::public(
+            told("event.placing-rotated").number("degrees", i64::from(rotation) * 90),
+        ));
         return Ok(());
     }
     if id.starts_with("at:") {
         player.draft.origin = Some(square_in(id, "at:")?);
+        events.push(Event::public(told("event.placing-position")));
         return Ok(());
     }
     let layer = match id {

@@ -667,6 +667,17 @@ fn score_game(state: &mut State, events: &mut Vec<Event>) {
                 value: Some(points),
             });
         }
+        // The sheet's total, then the tie-break in words (it is not points).
+        lines.push(SummaryLine {
+            seat: Some(seat as Seat),
+            label: Message::new("summary.total"),
+            value: Some(sheet.total),
+        });
+        lines.push(SummaryLine {
+            seat: Some(seat as Seat),
+            label: Message::new("summary.fallow-visible").number("fallow", sheet.fallow),
+            value: None,
+        });
     }
     // The last score closes the game: its summary is the scoring sheet of every seat.
     if let Some(last) = events.pop() {

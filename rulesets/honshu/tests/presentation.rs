@@ -95,16 +95,35 @@ fn parts_private_decisions_details_and_the_final_summary() {
         .and_then(|e| e.summary.clone())
         .expect("the final scoring closes with a summary");
     assert_eq!(summary.title.key, "summary.final-title");
-    assert_eq!(summary.lines.len(), 3 * 5, "five categories per seat");
+    assert_eq!(
+        summary.lines.len(),
+        3 * 7,
+        "five categories, the total and the tie-break per seat"
+    );
     let result = game.result().unwrap();
     for placing in &result.placings {
-        let total: i64 = summary
+        let own: Vec<_> = summary
             .lines
             .iter()
             .filter(|l| l.seat == Some(placing.seat))
-            .filter_map(|l| l.value)
-            .sum();
-        assert_eq!(total, placing.score, "seat {}", placing.seat);
+            .collect();
+        // The final scoring gives each seat's total under its categories (the review found a
+        // sheet without totals), then the tie-break in words, with no value of its own.
+        let categories: i64 = own[..5].iter().filter_map(|l| l.value).sum();
+        assert_eq!(own[5].label.key, "summary.total");
+        assert_eq!(own[5].value, Some(placing.score), "seat {}", placing.seat);
+        assert_eq!(categories, placing.score, "seat {}", placing.seat);
+        assert_eq!(own[6].label.key, "summary.fallow-visible");
+        assert_eq!(own[6].value, None);
+        assert!(
+            own[6]
+                .label
+                .args
+                .iter()
+                .any(|(n, a)| n == "fallow" && *a == sdk::MessageArg::Number(placing.tie_breaks[0])),
+            "{:?}",
+            own[6]
+        );
     }
 }
 

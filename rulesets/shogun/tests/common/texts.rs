@@ -232,3 +232,44 @@ pub fn check_position<G: Game>(
 
 /// Findings stop being collected past this many, so a broken text does not flood the output.
 pub const MOST_FINDINGS: usize = 40;
+
+/// Plays a whole game of `R` from `setup` with random legal answers drawn from a table seeded
+/// with `seed`, checking every text at every step and that every answer is told to every viewer
+/// (an answer nobody is told of shows as an empty "made a move" caption). Returns the findings,
+/// each once.
+pub fn check_whole_game<R: Ruleset>(setup: &sdk::Setup, seed: [u8; 32]) -> Vec<String> {
+    let catalogues = Catalogues::of::<R>();
+    let mut table = sdk::testing::SeededTable::new(seed);
+    let options = sdk::Options::resolve(&R::info().options, &setup.options).expect("options");
+    let mut game = R::create(setup, &options, &mut table).expect("a game");
+    let seats = setup.seats;
+    let mut findings = check_position(&game, seats, &catalogues, "start");
+    let mut step = 0;
+    while let Some(decision) = game.pending().first().cloned() {
+        let action = sdk::random_action(&decision.kind, &mut table);
+        let events = game
+            .apply(decision.seat, &action, &mut table)
+            .expect("a random legal answer is accepted");
+        step += 1;
+        let context = format!("{seats} seats, step {step}");
+        for event in &events {
+            for message in event_messages(event) {
+                findings.extend(catalogues.check(&message, &format!("{context}, event")));
+            }
+        }
+        for viewer in viewers(seats) {
+            if !events.iter().any(|event| sees(event, viewer)) {
+                findings.push(format!(
+                    "{viewer:?} is told nothing of an answer to `{}`",
+                    decision.prompt.key
+                ));
+            }
+        }
+        findings.extend(check_position(&game, seats, &catalogues, &context));
+        if findings.len() > MOST_FINDINGS * 10 {
+            break;
+        }
+    }
+    let unique: std::collections::BTreeSet<String> = findings.into_iter().collect();
+    unique.into_iter().collect()
+}
