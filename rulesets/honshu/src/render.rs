@@ -18,8 +18,9 @@ use crate::state::*;
 
 /// The side of one square on a map, in pixels.
 const CELL: i32 = 30;
-/// The side of one square on a card in a hand or trick.
-const MINI: i32 = 14;
+/// The side of one square on a card in a hand or trick: large enough that a card's squares can
+/// be told apart in the side column at 1280x800 (at 14 a card was about 30x50 px there).
+const MINI: i32 = 22;
 
 /// Where a panel goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,7 +149,7 @@ fn mini_card(out: &mut String, x: i32, y: i32, card: u8, layout: &Layout, rotati
     }
     let _ = write!(
         out,
-        r##"<text x="{}" y="{}" font-size="11" fill="#000" font-weight="700">{card}</text></g>"##,
+        r##"<text x="{}" y="{}" font-size="13" fill="#000" font-weight="700">{card}</text></g>"##,
         x,
         y - 2
     );
@@ -169,6 +170,98 @@ fn button(ids: &[String], id: &str) -> String {
     ids.iter().position(|i| i == id).map_or(String::new(), |i| {
         format!(r#" data-choice="{i}" style="cursor:pointer""#)
     })
+}
+
+/// The card laid over the map at `origin`, turned by `rotation`, outlined.
+fn draw_over(
+    out: &mut String,
+    layout: &Layout,
+    origin: Square,
+    rotation: u8,
+    px: &dyn Fn(i32) -> i32,
+    py: &dyn Fn(i32) -> i32,
+) {
+    for (i, (x, y)) in footprint(origin, rotation).into_iter().enumerate() {
+        square(out, px(x), py(y), CELL, layout[i], None);
+    }
+    outline(out, origin, rotation, px, py);
+}
+
+/// The card slid under the map: only its squares outside the map show; the squares of the map
+/// it goes under stay as they are, and the card's whole outline is dashed.
+fn draw_under(
+    out: &mut String,
+    map: &PersonalMap,
+    layout: &Layout,
+    origin: Square,
+    rotation: u8,
+    px: &dyn Fn(i32) -> i32,
+    py: &dyn Fn(i32) -> i32,
+) {
+    for (i, (x, y)) in footprint(origin, rotation).into_iter().enumerate() {
+        if !map.cells.contains_key(&(x, y)) {
+            square(out, px(x), py(y), CELL, layout[i], None);
+        }
+    }
+    for (x, y) in footprint(origin, rotation) {
+        let _ = write!(
+            out,
+            r##"<rect x="{}" y="{}" width="{CELL}" height="{CELL}" fill="none" stroke="#ff6f00" stroke-width="2" stroke-dasharray="5 3"/>"##,
+            px(x),
+            py(y)
+        );
+    }
+}
+
+/// Where the card goes: each of its squares outlined.
+fn outline(
+    out: &mut String,
+    origin: Square,
+    rotation: u8,
+    px: &dyn Fn(i32) -> i32,
+    py: &dyn Fn(i32) -> i32,
+) {
+    for (x, y) in footprint(origin, rotation) {
+        let _ = write!(
+            out,
+            r##"<rect x="{}" y="{}" width="{CELL}" height="{CELL}" fill="none" stroke="#ff6f00" stroke-width="3"/>"##,
+            px(x),
+            py(y)
+        );
+    }
+}
+
+/// The terrain legend: a square of each kind with what it is.
+fn legend(out: &mut String, english: &Catalogue, y: &mut i32) {
+    *y += 26;
+    text(
+        out,
+        english,
+        6,
+        *y,
+        &Message::new("render.legend"),
+        r#"font-size="13" font-weight="700""#,
+    );
+    let kinds = [
+        (Terrain::Forest, "terrain.forest"),
+        (Terrain::Town, "terrain.town"),
+        (Terrain::Lake, "terrain.lake"),
+        (Terrain::Fallow, "terrain.fallow"),
+        (Terrain::Production(Colour::Blue), "terrain.production"),
+        (Terrain::Factory(Colour::Blue), "terrain.factory"),
+    ];
+    for (terrain, key) in kinds {
+        *y += 24;
+        square(out, 10, *y - 16, 20, terrain, None);
+        text(
+            out,
+            english,
+            38,
+            *y,
+            &Message::new(key),
+            r#"font-size="12""#,
+        );
+    }
 }
 
 /// The personal map of `seat` as `viewer` sees it.
@@ -231,9 +324,12 @@ fn map_panel(state: &State, seat: Seat, viewer: Viewer, english: &Catalogue) -> 
     {
         let layout = state.deck.card(card);
         match (player.draft.rotation, player.draft.origin) {
-            (Some(_), None) => {
-                // Each square where the card's top-left corner may go is a button.
-                for id in &ids {
+            (Some(rotation), None) => {
+                // Each square where the card's top-left corner may go is a button; hovering or
+                // tapping one shows the turned card's footprint there (`data-preview-of`, which
+                // clients show only while that choice is hovered, focused or tapped).
+                let mut previews = String::new();
+                for (index, id) in ids.iter().enumerate() {
                     if let Some(s) = id.strip_prefix("at:")
                         && let Some((x, y)) = s.split_once(',')
                         && let (Ok(x), Ok(y)) = (x.parse::<i32>(), y.parse::<i32>())
@@ -247,22 +343,51 @@ fn map_panel(state: &State, seat: Seat, viewer: Viewer, english: &Catalogue) -> 
                             CELL - 8,
                             CELL - 8
                         );
+                        let _ = write!(
+                            previews,
+                            r#"<g class="footprint" data-preview-of="{index}" pointer-events="none" opacity="0.85">"#
+                        );
+                        draw_over(&mut previews, layout, (x, y), rotation, &px, &py);
+                        previews.push_str("</g>");
                     }
                 }
+                // Over the marks, so a preview is seen whole.
+                out.push_str(&previews);
             }
             (Some(rotation), Some(origin)) => {
-                // The card where it would go, outlined, for the player to confirm.
-                let _ = write!(out, r#"<g class="draft" opacity="0.85">"#);
-                for (i, (x, y)) in footprint(origin, rotation).into_iter().enumerate() {
-                    square(&mut out, px(x), py(y), CELL, layout[i], None);
-                    let _ = write!(
-                        out,
-                        r##"<rect x="{}" y="{}" width="{CELL}" height="{CELL}" fill="none" stroke="#ff6f00" stroke-width="3"/>"##,
-                        px(x),
-                        py(y)
-                    );
+                // The card as it will lie: over the map, or under it with only the squares that
+                // stay visible. With both allowed, each is a preview of its choice over an
+                // outline of where the card goes.
+                let over = ids.iter().position(|id| id == "over");
+                let under = ids.iter().position(|id| id == "under");
+                let map = &player.map;
+                match (over, under) {
+                    (Some(over), Some(under)) => {
+                        outline(&mut out, origin, rotation, &px, &py);
+                        let _ = write!(
+                            out,
+                            r#"<g class="draft" data-preview-of="{over}" pointer-events="none">"#
+                        );
+                        draw_over(&mut out, layout, origin, rotation, &px, &py);
+                        out.push_str("</g>");
+                        let _ = write!(
+                            out,
+                            r#"<g class="draft" data-preview-of="{under}" pointer-events="none">"#
+                        );
+                        draw_under(&mut out, map, layout, origin, rotation, &px, &py);
+                        out.push_str("</g>");
+                    }
+                    (None, Some(_)) => {
+                        out.push_str(r#"<g class="draft" pointer-events="none">"#);
+                        draw_under(&mut out, map, layout, origin, rotation, &px, &py);
+                        out.push_str("</g>");
+                    }
+                    _ => {
+                        out.push_str(r#"<g class="draft" pointer-events="none">"#);
+                        draw_over(&mut out, layout, origin, rotation, &px, &py);
+                        out.push_str("</g>");
+                    }
                 }
-                out.push_str("</g>");
             }
             _ => {}
         }
@@ -344,7 +469,7 @@ fn table_panel(state: &State, viewer: Viewer, english: &Catalogue) -> Panel {
         _ => Vec::new(),
     };
     for (i, (card, resource, seat)) in cards.iter().enumerate() {
-        let x = 10 + i as i32 * 60;
+        let x = 10 + i as i32 * (MINI * 2 + 28);
         let _ = write!(out, r#"<g{}>"#, button(&ids, &format!("card:{card}")));
         if hidden.contains(card) {
             let _ = write!(
@@ -399,6 +524,7 @@ fn table_panel(state: &State, viewer: Viewer, english: &Catalogue) -> Panel {
             r#"font-size="12""#,
         );
     }
+    legend(&mut out, english, &mut y);
     if let Some(card) = state.scoring_card {
         y += 20;
         text(
@@ -435,23 +561,33 @@ fn hand_panel(state: &State, seat: Seat, english: &Catalogue) -> Panel {
         r#"font-size="13""#,
     );
     for (i, &card) in player.hand.iter().enumerate() {
-        let x = 10 + i as i32 * 50;
+        let x = 10 + i as i32 * (MINI * 2 + 14);
         let _ = write!(out, r#"<g{}>"#, button(&ids, &format!("card:{card}")));
         mini_card(&mut out, x, 34, card, state.deck.card(card), 0);
         out.push_str("</g>");
     }
     let mut height = 34 + MINI * 3 + 10;
     if let Some(card) = player.to_place {
+        // The card, then the steps on a line of their own: on one line the hint was cut.
         text(
             &mut out,
             english,
             6,
             height + 14,
             &Message::new("render.placing").number("card", card),
+            r#"font-size="13" font-weight="700""#,
+        );
+        text(
+            &mut out,
+            english,
+            6,
+            height + 30,
+            &Message::new("render.placing-steps"),
             r#"font-size="13""#,
         );
+        height += 16;
         for rotation in 0..4u8 {
-            let x = 10 + i32::from(rotation) * 70;
+            let x = 10 + i32::from(rotation) * (MINI * 3 + 20);
             let chosen = player.draft.rotation == Some(rotation);
             let _ = write!(out, r#"<g{}>"#, button(&ids, &format!("rotate:{rotation}")));
             if chosen {
