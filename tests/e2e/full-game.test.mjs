@@ -6,7 +6,7 @@
 // a plan the ruleset warns about is flagged before sending; it counts the clicks. Then the replay.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, createGame, launch, openPage, pickRuleset, shot } from './lib.mjs';
+import { api, BASE, createGame, launch, openPage, pickRuleset, shot, enterGame } from './lib.mjs';
 import { acknowledgeSummary, answer, checkPreview, newStats, rng, screenState, setPace, waitForTurn } from './play.mjs';
 
 // What a finished game of each known ruleset must have gone through, checked on the log by
@@ -92,7 +92,7 @@ test('a 4-seat game with 3 bots is played by clicking to the final results', { t
     });
     await shot(page, 'play-01-created');
     await setPace(page, 'normal');
-    await page.click('[data-play-seat="0"]');
+    await enterGame(page);
     await page.waitForSelector('.game[data-version]');
     const token = await page.evaluate((id) => JSON.parse(localStorage.getItem('tenka.games.v1'))[id].seats['0'], gameId);
     const random = rng(12345);

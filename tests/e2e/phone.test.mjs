@@ -2,7 +2,7 @@
 // reachable, and the whole of the page is operable by touch-sized controls.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, createGame, launch, openPage, pickRuleset, shot } from './lib.mjs';
+import { BASE, createGame, launch, openPage, pickRuleset, shot, enterGame } from './lib.mjs';
 import { answer, newStats, rng, waitForTurn } from './play.mjs';
 
 /** A page on a 390x844 touch screen. */
@@ -27,7 +27,7 @@ test('the lobby and a game work on a 390x844 phone screen', { timeout: 5 * 60 * 
     await assertFitsWidth(page, 'the lobby');
     await shot(page, 'phone-01-lobby');
     await createGame(page, { ruleset: ruleset.id, map, seats: ['human', ...Array(ruleset.min_seats - 1).fill('bot:random')], seed: '5eed0004'.padEnd(64, '0') });
-    await page.click('[data-play-seat="0"]');
+    await enterGame(page);
     await waitForTurn(page);
     await assertFitsWidth(page, 'the game');
     await shot(page, 'phone-02-decision');
