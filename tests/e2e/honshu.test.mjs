@@ -96,6 +96,7 @@ test('honshu: a 3-player game with 2 bots is played by clicking to the results, 
     const keys = log.flatMap((entry) => (entry.events || []).map((event) => event.text.key));
     assert.ok(keys.includes('event.placed-over') || keys.includes('event.placed-under'));
     assert.equal(keys.filter((k) => k === 'event.final-score').length, 3);
+    assert.deepEqual(stats.screenProblems || [], [], 'every screen of the game shows everything, and no "null"');
     console.log(`# honshu: ${steps} decisions, ${turned} turned on purpose, ${JSON.stringify({ ...stats, placements: undefined })}`);
     page.check();
   } finally {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { allText, api, BASE, createGame, launch, openPage, pickRuleset, ROOT, shot, enterGame } from './lib.mjs';
-import { answer, newStats, rng, waitForTurn } from './play.mjs';
+import { answer, newStats, rng, waitForTurn, toldPlacesProblems } from './play.mjs';
 
 const LANGS = ['en', 'es', 'de', 'ro'];
 
@@ -97,6 +97,10 @@ test('over a whole game in Spanish, German and Romanian no text falls back to En
       assert.ok(attempt < 25, 'the same decision was refused 25 times in a row');
     }
     await page.waitForSelector('.results');
+    assert.deepEqual(stats.screenProblems || [], [], 'in every language every screen shows everything (no panel or text cut), and no "null"');
+    const told = await toldPlacesProblems(page);
+    if (told.skipped) console.log(`# skipped the told-places check: ${told.skipped}`);
+    else assert.deepEqual(told.problems, [], 'every told step marks its places on the map');
     for (const lang of langs) {
       await page.selectOption('#language', lang);
       await page.waitForFunction((l) => document.documentElement.lang === l, lang);

@@ -450,6 +450,7 @@ class GameScreen {
     try {
       await post(this.api('/actions'), { version: this.view.version, action }, this.token);
       replace(this.status, t('decision.sent'));
+      this.turnNotice.hidden = true;
       if (this.foldClaim) this.foldClaim();
       this.decisionKey = null; // the next decision, even if shaped the same, starts fresh
       if (this.controller) this.controller.destroy();
