@@ -161,3 +161,19 @@ test('the lobby in German: seat kinds whole at 1280, dates and default names in 
     await browser.close();
   }
 });
+
+test('options that belong together are grouped from their names alone', async () => {
+  const { optionGroups } = await import('../../web-ui/src/lobby.js');
+  const integer = { integer: { min: 0, max: 20 } };
+  const chance = { decimal: { min: 0, max: 1 } };
+  const option = (name, kind = integer) => ({ name, kind, default: { integer: 1 } });
+  const summary = (entries) => entries.map((e) => (e.group ? `${e.group}:${e.options.map((o) => o.name).join(',')}` : e.option.name));
+  // Endings: a long run of "-points" and two "-bonus" of the same kind and range make one group.
+  assert.deepEqual(
+    summary(optionGroups([option('side', { choice: ['a', 'b'] }), option('forest-points'), option('forest-line-points'), option('factory-blue-points'), option('lake-points'), option('blue-yellow-bonus'), option('grey-brown-bonus')])),
+    ['side', 'points:forest-points,forest-line-points,factory-blue-points,lake-points,blue-yellow-bonus,grey-brown-bonus'],
+  );
+  // Beginnings, when as large as an ending; single options stay as they are.
+  assert.deepEqual(summary(optionGroups([option('years'), option('tower-lodge-chance', chance), option('tower-release-chance', chance), option('rice-cap'), option('event-deck', { choice: ['a'] })])), ['years', 'tower:tower-lodge-chance,tower-release-chance', 'rice-cap', 'event-deck']);
+  assert.deepEqual(summary(optionGroups([option('rounds')])), ['rounds']);
+});

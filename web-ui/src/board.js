@@ -163,7 +163,12 @@ export class Board {
     this.style = h('link', { rel: 'stylesheet', href: 'board.css' });
     this.shadow.append(this.style);
     if (zoomable) this.element.append(h('div', { class: 'board-head' }, this.banner, this.toolbar), this.host);
-    else this.element.append(this.heading, this.host);
+    else {
+      // Shown when the panel's texts are under MIN_TEXT_PX at its width (a phone): opens the
+      // panel at a readable size, to be scrolled in a dialog.
+      this.enlargeButton = h('button', { type: 'button', class: 'secondary small part-enlarge', hidden: true, 'data-action': 'enlarge-part', onclick: () => this.enlarge() }, '⤢');
+      this.element.append(h('div', { class: 'part-head' }, this.heading, this.enlargeButton), this.host);
+    }
     this.svg = null;
     this.home = null; // the drawing's own view box
     this.box = null; // the current view box
@@ -216,6 +221,10 @@ export class Board {
       const wanted = Math.max(forText, Number.isFinite(asked) ? asked : 0);
       this.wantedWidth = wanted;
       if (this.onWanted) this.onWanted(this);
+      const shownWidth = this.svg.getBoundingClientRect().width;
+      this.enlargeButton.hidden = !(forText > shownWidth + 1);
+      this.enlargeButton.setAttribute('aria-label', t('board.enlarge'));
+      this.enlargeButton.title = t('board.enlarge');
     }
     this.padTargets();
   }
@@ -348,6 +357,22 @@ export class Board {
     return svg;
   }
 
+  /** The panel at the width where its texts read at MIN_TEXT_PX, in a dialog that scrolls. */
+  enlarge() {
+    if (!this.svg) return;
+    const copy = this.svg.cloneNode(true);
+    copy.style.width = `${Math.max(this.wantedWidth || 0, 320)}px`;
+    copy.style.height = 'auto';
+    for (const el of copy.querySelectorAll('[tabindex]')) el.removeAttribute('tabindex');
+    const frame = h('div', { class: 'part-zoom-canvas' });
+    frame.attachShadow({ mode: 'open' }).append(h('link', { rel: 'stylesheet', href: 'board.css' }), copy);
+    const close = h('button', { type: 'submit', class: 'primary', 'data-action': 'close-enlarged' }, t('board.close'));
+    const dialog = h('dialog', { class: 'part-zoom', 'aria-label': this.heading.textContent || t('game.board') }, h('form', { method: 'dialog' }, this.heading.textContent ? h('h2', {}, this.heading.textContent) : null, frame, h('p', { class: 'summary-actions' }, close)));
+    dialog.addEventListener('close', () => dialog.remove());
+    document.body.append(dialog);
+    dialog.showModal();
+  }
+
   /**
    * Convention 2 of the board (docs/sdk.md): an element with `data-preview-of="<i>"` shows only
    * while choice i of the viewer's decision is hovered, focused or tapped.
@@ -399,7 +424,7 @@ export class Board {
     const [ux, uy] = [(bx - ax) / length, (by - ay) / length];
     // Sized by the drawing, so it reads at any zoom; it stops short of both centres' labels.
     const unit = (this.home ? this.home[2] : 800) / 160;
-    const head = unit * 3.2;
+    const head = unit * 4.5;
     const start = [ax + ux * unit * 2, ay + uy * unit * 2];
     const tip = [bx - ux * unit * 2, by - uy * unit * 2];
     const base = [tip[0] - ux * head, tip[1] - uy * head];
@@ -412,12 +437,16 @@ export class Board {
     line.setAttribute('y1', start[1]);
     line.setAttribute('x2', base[0]);
     line.setAttribute('y2', base[1]);
-    line.setAttribute('stroke-width', unit * 1.1);
+    line.setAttribute('stroke-width', unit * 1.4);
+    // A light casing under the line, so it reads over dark and light land alike.
+    const casing = line.cloneNode();
+    casing.setAttribute('class', 'tk-arrow-casing');
+    casing.setAttribute('stroke-width', unit * 2.6);
     const headEl = document.createElementNS(SVG_NS, 'polygon');
     headEl.setAttribute('class', 'tk-arrow-head');
     const side = head * 0.6;
     headEl.setAttribute('points', [tip, [base[0] - uy * side, base[1] + ux * side], [base[0] + uy * side, base[1] - ux * side]].map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' '));
-    layer.append(line, headEl);
+    layer.append(casing, line, headEl);
     this.svg.append(layer);
   }
 

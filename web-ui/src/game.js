@@ -99,6 +99,9 @@ class GameScreen {
     this.offLanguage = onLanguageChange(async () => {
       await loadCatalogue(this.rulesetId, this.game.ruleset_hash);
       this.layoutTexts();
+      // The default seat names in the new language.
+      this.seats = localSeats((this.view && this.view.seats && this.view.seats.length ? this.view.seats : this.game.seats) || []);
+      this.story.seats = this.seats;
       this.logView.redraw(this.seats);
       this.story.renderTexts();
       this.board.renderToolbar();

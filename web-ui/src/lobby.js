@@ -112,7 +112,16 @@ export function optionGroups(options) {
       entries.push({ group, options: options.filter((o) => groupOf.get(o) === group) });
     }
   }
-  return entries;
+  // Groups next to each other whose options are all of one kind and range (points, then bonus
+  // points, 0 to 20 each) are one group, named after the first.
+  const shape = (group) => [...new Set(group.options.map((o) => JSON.stringify(o.kind)))];
+  return entries.reduce((merged, entry) => {
+    const last = merged[merged.length - 1];
+    if (entry.group && last && last.group && shape(last).length === 1 && shape(entry).length === 1 && shape(last)[0] === shape(entry)[0]) {
+      last.options = [...last.options, ...entry.options];
+    } else merged.push(entry);
+    return merged;
+  }, []);
 }
 
 /** A group's heading: the ruleset catalogue's `option-group.<word>`, else the word. */
