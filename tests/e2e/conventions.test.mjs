@@ -198,3 +198,27 @@ test('regression_panel_cut_off: a panel too narrow for its texts spans the width
     await browser.close();
   }
 });
+
+// The review saw "null" after the question in the banner over the map whenever a decision's
+// choices were not drawn on the board (a special card, a resource, over or under).
+test('regression_null_in_prompt_banner: a decision whose choices are not on the board shows no "null"', { timeout: 60000 }, async () => {
+  const browser = await launch();
+  try {
+    const page = await openPage(browser);
+    await mount(page);
+    const banner = await page.evaluate(async () => {
+      const { DecisionController } = await import('/src/decisions.js');
+      const panel = document.createElement('section');
+      document.querySelector('.game-side').prepend(panel);
+      // The drawing marks no choice: this decision is answered in the panel only.
+      const decision = { prompt: { key: 'prompt' }, kind: { choose: { choices: [{ label: { key: 'yes' } }, { label: { key: 'no' } }], min: 1, max: 1 } } };
+      for (const el of window.testBoard.all('[data-choice]')) el.removeAttribute('data-choice');
+      new DecisionController({ decision, board: window.testBoard, panel, rulesetId: 'none', seats: [], send: async () => true }).render();
+      return document.querySelector('.board-banner').textContent;
+    });
+    assert.equal(banner, 'prompt', 'the banner holds the question and nothing else');
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});

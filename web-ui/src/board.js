@@ -493,7 +493,8 @@ export class Board {
       this.banner.replaceChildren();
       return;
     }
-    this.banner.replaceChildren(...content);
+    // Nothing given is nothing shown (replaceChildren would print a null as "null").
+    this.banner.replaceChildren(...content.filter((node) => node !== null && node !== undefined));
     this.banner.hidden = false;
   }
 
