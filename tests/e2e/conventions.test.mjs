@@ -64,8 +64,15 @@ test('a told step marks its places and an arrow on the map, and clears them when
       await mount(page);
       await page.evaluate(async () => {
         localStorage.setItem('tenka.pace', 'slow');
+        // The captions' texts, through the module's own loader (as board.test.mjs does).
+        const i18n = await import('/src/i18n.js');
+        const catalogue = { 'story.attack': '{from} attacks {to} with {n} armies', 'story.revolt': 'A revolt breaks out in {province}', 'place.a': 'Alpha', 'place.b': 'Beta', 'place.c': 'Gamma' };
+        const original = window.fetch;
+        window.fetch = async (url) => ({ ok: true, json: async () => (String(url).includes('/en') ? catalogue : {}) });
+        await i18n.loadCatalogue('places-fixture');
+        window.fetch = original;
         const { Story } = await import('/src/story.js');
-        const story = new Story({ rulesetId: 'none', seats: [], onStep: (step) => window.testBoard.tell(step) });
+        const story = new Story({ rulesetId: 'places-fixture', seats: [], onStep: (step) => window.testBoard.tell(step) });
         document.querySelector('.game-side').prepend(story.element);
         window.testStory = story;
         story.enqueue([
@@ -98,6 +105,7 @@ test('a told step marks its places and an arrow on the map, and clears them when
         });
       await page.waitForFunction(() => window.testBoard.map.svg.querySelector('.tk-place'));
       const first = await marks();
+      assert.equal(first.caption, 'Alpha attacks Beta with 3 armies');
       assert.deepEqual(first.places, ['place.a', 'place.b'], 'the attack marks both provinces');
       assert.deepEqual(first.from, ['place.a']);
       assert.deepEqual(first.to, ['place.b']);
