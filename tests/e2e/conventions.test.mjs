@@ -23,12 +23,15 @@ const WIDE_PANEL = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 10
 /** A panel whose last text runs far past its drawing's right edge (a long translation). */
 const SPILLING_PANEL = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 60"><text x="5" y="30" font-size="14">Wasser: nur über einen Seeweg zu queren</text></svg>`;
 
-/** Mounts BoardParts with a map and two panels in a page laid out like the game screen. */
+/** A hand of cards that asks to be drawn 700 px wide (its texts alone would fit a narrow column). */
+const ASKING_PANEL = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 60" data-part-width="700"><text x="5" y="40" font-size="30">Hand</text></svg>`;
+
+/** Mounts BoardParts with a map and three panels in a page laid out like the game screen. */
 async function mount(page) {
   await page.goto(`${BASE}/#/maps`);
   await page.waitForSelector('#topbar a');
   await page.evaluate(
-    async ({ map, wide, spilling }) => {
+    async ({ map, wide, spilling, asking }) => {
       const { BoardParts } = await import('/src/board.js');
       const board = new BoardParts();
       const { h } = await import('/src/dom.js');
@@ -42,6 +45,7 @@ async function mount(page) {
           { id: 'map', kind: 'map', title: null, svg: map },
           { id: 'wide', kind: { seat: 0 }, title: null, svg: wide },
           { id: 'spilling', kind: 'table', title: null, svg: spilling },
+          { id: 'asking', kind: { seat: 1 }, title: null, svg: asking },
         ],
         'none',
         (s) => `Seat ${s + 1}`,
@@ -49,7 +53,7 @@ async function mount(page) {
       window.testBoard = board;
       await new Promise((resolve) => setTimeout(resolve, 300));
     },
-    { map: MAP, wide: WIDE_PANEL, spilling: SPILLING_PANEL },
+    { map: MAP, wide: WIDE_PANEL, spilling: SPILLING_PANEL, asking: ASKING_PANEL },
   );
 }
 
@@ -197,6 +201,8 @@ test('regression_panel_cut_off: a panel too narrow for its texts spans the width
       }
       if (width === 1280) {
         assert.ok(report.wide.wide && report.wide.underMap, 'the seat panel needing more than the side column spans the width under the map');
+        assert.ok(report.asking.wide && report.asking.underMap, 'a panel asking for 700 px (data-part-width) spans the width under the map');
+        assert.ok(!report.spilling.wide, 'a panel that fits its place stays there');
       }
       await shot(page, `conventions-panels-${width}`);
       page.check();

@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { api, BASE, launch, openPage, shot } from './lib.mjs';
+import { answer, newStats, rng, waitForTurn } from './play.mjs';
 
 const plain = (value) => (value && typeof value === 'object' ? Object.values(value)[0] : value);
 const kindOf = (option) => Object.keys(typeof option.kind === 'object' ? option.kind : { [option.kind]: null })[0];
@@ -117,6 +118,14 @@ test('the lobby opens on the default ruleset, explains variants, shows chances a
         // One click from "Create game" to playing: nobody to invite, so straight into the game.
         await page.waitForSelector('.game[data-version]');
         assert.match(await page.evaluate(() => location.hash), /^#\/play\//);
+        // The name prompt asks once; after the first move it folds into one small button.
+        await waitForTurn(page);
+        assert.ok(await page.locator('.claim:not([hidden]) .claim-form').isVisible(), 'the name prompt is asked');
+        await answer(page, rng(1), newStats());
+        await page.waitForSelector('.claim.folded [data-action="claim-unfold"]');
+        await page.reload();
+        await page.waitForSelector('.game[data-version]');
+        assert.equal(await page.locator('.claim:not([hidden]) .claim-form').count(), 0, 'it stays folded when the game is opened again');
       }
       page.check();
       await page.close();
