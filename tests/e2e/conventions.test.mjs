@@ -236,3 +236,32 @@ test('regression_null_in_prompt_banner: a decision whose choices are not on the 
     await browser.close();
   }
 });
+
+test('on a touch screen the first tap on a choice shows its preview and the second answers', { timeout: 60000 }, async () => {
+  const browser = await launch();
+  try {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await openPage(browser, { width: 390, height: 844, context });
+    await mount(page);
+    assert.ok(await page.evaluate(() => matchMedia('(hover: none)').matches), 'the page knows it has no hover');
+    await page.evaluate(async () => {
+      const { DecisionController } = await import('/src/decisions.js');
+      const panel = document.createElement('section');
+      panel.className = 'decision-panel';
+      document.querySelector('.game-side').prepend(panel);
+      const decision = { prompt: { key: 'prompt' }, kind: { choose: { choices: [{ label: { key: 'first' } }, { label: { key: 'second' } }], min: 1, max: 1 } } };
+      window.sent = [];
+      new DecisionController({ decision, board: window.testBoard, panel, rulesetId: 'none', seats: [], send: async (action) => (window.sent.push(action), true) }).render();
+    });
+    const shown = () => page.evaluate(() => [...window.testBoard.map.svg.querySelectorAll('[data-preview-of]')].filter((el) => getComputedStyle(el).display !== 'none').map((el) => el.getAttribute('data-preview-of')));
+    await page.tap('[data-choice-button="1"]');
+    assert.deepEqual(await shown(), ['1'], 'the first tap shows the preview');
+    assert.deepEqual(await page.evaluate(() => window.sent), [], 'and answers nothing');
+    await shot(page, 'conventions-preview-tap-390');
+    await page.tap('[data-choice-button="1"]');
+    assert.deepEqual(await page.evaluate(() => window.sent), [{ choose: [1] }], 'the second tap answers');
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});
