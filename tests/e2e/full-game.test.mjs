@@ -6,8 +6,8 @@
 // a plan the ruleset warns about is flagged before sending; it counts the clicks. Then the replay.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, createGame, launch, openPage, pickRuleset, shot } from './lib.mjs';
-import { acknowledgeSummary, answer, checkPreview, newStats, rng, screenState, setPace, waitForTurn } from './play.mjs';
+import { api, BASE, createGame, launch, openPage, pickRuleset, shot, enterGame } from './lib.mjs';
+import { acknowledgeSummary, answer, checkPreview, newStats, rng, screenState, setPace, waitForTurn, toldPlacesProblems } from './play.mjs';
 
 // What a finished game of each known ruleset must have gone through, checked on the log by
 // catalogue key (the UI itself knows no game). Options that keep the game short.
@@ -92,7 +92,7 @@ test('a 4-seat game with 3 bots is played by clicking to the final results', { t
     });
     await shot(page, 'play-01-created');
     await setPace(page, 'normal');
-    await page.click('[data-play-seat="0"]');
+    await enterGame(page);
     await page.waitForSelector('.game[data-version]');
     const token = await page.evaluate((id) => JSON.parse(localStorage.getItem('tenka.games.v1'))[id].seats['0'], gameId);
     const random = rng(12345);
@@ -258,6 +258,12 @@ test('a 4-seat game with 3 bots is played by clicking to the final results', { t
     await page.waitForSelector('.replay .results');
     page.check();
     assert.ok(BASE);
+    // Nothing cut, nothing saying "null" on any screen of the game; every told battle marked its
+    // places on the map (convention 1), once the ruleset emits data-place.
+    assert.deepEqual(stats.screenProblems || [], [], 'every screen of the game shows everything, and no "null"');
+    const toldPlaces = await toldPlacesProblems(page);
+    if (toldPlaces.skipped) console.log(`# skipped the told-places check: ${toldPlaces.skipped}`);
+    else assert.deepEqual(toldPlaces.problems, [], 'every told step marks its places on the map');
     assert.deepEqual(lacks, [], `the ruleset ${ruleset.id} lacks:\n- ${lacks.join('\n- ')}`);
   } finally {
     await browser.close();

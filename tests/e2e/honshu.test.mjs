@@ -5,7 +5,7 @@
 // does not depend on how the board's parts are laid out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, createGame, launch, openPage, shot } from './lib.mjs';
+import { api, createGame, launch, openPage, shot, enterGame } from './lib.mjs';
 import { answer, newStats, rng, screenState, waitForTurn } from './play.mjs';
 
 /** The texts of the decision panel's choice buttons. */
@@ -49,7 +49,7 @@ test('honshu: a 3-player game with 2 bots is played by clicking to the results, 
     await shot(page, 'honshu-01-created');
     // The host names a game without a map "none" (NO_MAP).
     assert.ok([null, undefined, 'none'].includes((await api(`/api/games/${gameId}`)).map), 'the game has no map');
-    await page.click('[data-play-seat="0"]');
+    await enterGame(page);
     await page.waitForSelector('.game[data-version]');
     await shot(page, 'honshu-02-start');
     const random = rng(2024);
@@ -96,6 +96,7 @@ test('honshu: a 3-player game with 2 bots is played by clicking to the results, 
     const keys = log.flatMap((entry) => (entry.events || []).map((event) => event.text.key));
     assert.ok(keys.includes('event.placed-over') || keys.includes('event.placed-under'));
     assert.equal(keys.filter((k) => k === 'event.final-score').length, 3);
+    assert.deepEqual(stats.screenProblems || [], [], 'every screen of the game shows everything, and no "null"');
     console.log(`# honshu: ${steps} decisions, ${turned} turned on purpose, ${JSON.stringify({ ...stats, placements: undefined })}`);
     page.check();
   } finally {

@@ -26,9 +26,7 @@ test('the lobby and a decision are operable with the keyboard alone', { timeout:
     const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
     assert.notEqual(outline, 'none', 'the focused control shows a focus ring');
     await page.keyboard.press('Enter');
-    await page.waitForSelector('.created:not([hidden]) [data-play-seat]');
-    assert.ok(await tabTo(page, () => document.activeElement && document.activeElement.hasAttribute('data-play-seat')), 'Tab reaches the play link');
-    await page.keyboard.press('Enter');
+    // Nobody to invite: the create button leads straight into the game.
     await waitForTurn(page);
     await shot(page, 'keyboard-01-decision');
     const before = await page.evaluate(() => Number(document.querySelector('.game').dataset.version));

@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { allText, api, BASE, createGame, launch, openPage, pickRuleset, ROOT, shot } from './lib.mjs';
-import { answer, newStats, rng, waitForTurn } from './play.mjs';
+import { allText, api, BASE, createGame, launch, openPage, pickRuleset, ROOT, shot, enterGame } from './lib.mjs';
+import { answer, newStats, rng, waitForTurn, toldPlacesProblems } from './play.mjs';
 
 const LANGS = ['en', 'es', 'de', 'ro'];
 
@@ -31,7 +31,7 @@ test('the language switch translates the page and the ruleset\'s texts', { timeo
   try {
     const page = await openPage(browser);
     await createGame(page, { ruleset: ruleset.id, map, seats: ['human', ...Array(ruleset.min_seats - 1).fill('bot:random')], seed: '5eed0003'.padEnd(64, '0') });
-    await page.click('[data-play-seat="0"]');
+    await enterGame(page);
     await page.waitForSelector('.game[data-version]');
     await page.waitForSelector('.decision-panel:not([hidden]) .decision-prompt');
     const english = { nav: await page.locator('.topbar nav').innerText(), prompt: await page.locator('.decision-prompt').innerText(), all: await allText(page) };
@@ -77,7 +77,7 @@ test('over a whole game in Spanish, German and Romanian no text falls back to En
       await page.waitForSelector('#new-ruleset');
     }
     await createGame(page, { ruleset: ruleset.id, map, seats: ['human', ...Array(Math.max(3, ruleset.min_seats) - 1).fill('bot:random')], options: short, seed: '5eed0005'.padEnd(64, '0') });
-    await page.click('[data-play-seat="0"]');
+    await enterGame(page);
     await page.waitForSelector('.game[data-version]');
     const random = rng(99);
     const stats = newStats();
@@ -97,6 +97,10 @@ test('over a whole game in Spanish, German and Romanian no text falls back to En
       assert.ok(attempt < 25, 'the same decision was refused 25 times in a row');
     }
     await page.waitForSelector('.results');
+    assert.deepEqual(stats.screenProblems || [], [], 'in every language every screen shows everything (no panel or text cut), and no "null"');
+    const told = await toldPlacesProblems(page);
+    if (told.skipped) console.log(`# skipped the told-places check: ${told.skipped}`);
+    else assert.deepEqual(told.problems, [], 'every told step marks its places on the map');
     for (const lang of langs) {
       await page.selectOption('#language', lang);
       await page.waitForFunction((l) => document.documentElement.lang === l, lang);

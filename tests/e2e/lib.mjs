@@ -131,6 +131,16 @@ export async function createGame(page, { ruleset, map, seats, options = {}, seed
     await page.fill('#new-seed', seed);
   }
   await page.click('[data-action="create"]');
-  await page.waitForSelector('.created:not([hidden])[data-game-id]');
+  // With nobody to invite the lobby goes straight to the game; else it shows the invite links.
+  await page.waitForFunction(() => /^#\/(play|hotseat)\//.test(location.hash) || document.querySelector('.created:not([hidden])[data-game-id]'));
+  const fromHash = await page.evaluate(() => (location.hash.match(/^#\/(?:play|hotseat)\/([^?]+)/) || [])[1]);
+  if (fromHash) return decodeURIComponent(fromHash);
   return page.locator('.created').getAttribute('data-game-id');
+}
+
+/** After createGame: the game screen of this device's seat (clicking "Play here" if shown). */
+export async function enterGame(page, seat = 0) {
+  const link = page.locator(`.created:not([hidden]) [data-play-seat="${seat}"]`);
+  if (await link.count()) await link.click();
+  await page.waitForSelector('.game[data-version]');
 }

@@ -27,7 +27,8 @@ export async function screenState(page) {
  */
 export async function setPace(page, pace) {
   await page.evaluate((value) => localStorage.setItem('tenka.pace', value), pace);
-  if (await page.locator('.story-pace').count()) await page.locator('.story-pace').selectOption(pace);
+  // The story's own select, when shown (the stored pace applies from the next step either way).
+  if (await page.locator('.story-pace').isVisible()) await page.locator('.story-pace').selectOption(pace);
 }
 
 /** Acknowledges a summary pause if one is open; returns whether there was one. */
@@ -170,10 +171,80 @@ export async function checkPreview(page, stats, token, gameId) {
  * Answers the decision on screen once. Returns 'sent', 'rejected' or 'none'. `stats` counts what
  * was done: {choose, number, assign, rejected, boardChoices, boardDrags, boardTaps, placements}.
  */
+/**
+ * What is wrong with the screen as it stands, for any ruleset: a panel whose drawing or a text of
+ * it reaches past its frame (cut off), a visible text saying "null", "undefined" or "NaN", and on
+ * a phone-sized screen a visible map label under 11 px. Returns a list of problems (empty: none).
+ */
+export async function screenProblems(page) {
+  return page.evaluate(() => {
+    const problems = [];
+    const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+    for (const part of document.querySelectorAll('.board-part:not([hidden])')) {
+      const host = part.querySelector('.part-canvas');
+      const svg = host && host.shadowRoot && host.shadowRoot.querySelector('svg');
+      if (!svg || !shown(host)) continue;
+      const frame = host.getBoundingClientRect();
+      const drawing = svg.getBoundingClientRect();
+      const name = part.dataset.part;
+      if (drawing.right > frame.right + 1 || drawing.left < frame.left - 1) problems.push(`part ${name}: drawn ${Math.round(drawing.width)} px wide in a ${Math.round(frame.width)} px frame`);
+      for (const text of svg.querySelectorAll('text')) {
+        if (!text.textContent.trim() || !shown(text)) continue;
+        const r = text.getBoundingClientRect();
+        if (r.right > Math.min(frame.right, drawing.right) + 1 || r.left < Math.max(frame.left, drawing.left) - 1) {
+          problems.push(`part ${name}: "${text.textContent.trim().slice(0, 40)}" is cut at the edge`);
+          break;
+        }
+      }
+    }
+    const texts = [document.body.innerText];
+    for (const host of document.querySelectorAll('*')) if (host.shadowRoot) texts.push(host.shadowRoot.textContent || '');
+    const bad = texts.join('\n').match(/.{0,30}\b(null|undefined|NaN)\b.{0,30}/);
+    if (bad) problems.push(`the screen says "${bad[0].trim()}"`);
+    if (innerWidth <= 480) {
+      const map = document.querySelector('.board .board-canvas')?.shadowRoot?.querySelector('svg');
+      for (const el of map ? map.querySelectorAll('text') : []) {
+        if (!el.textContent.trim() || !shown(el)) continue;
+        const ctm = el.getScreenCTM();
+        const px = parseFloat(getComputedStyle(el).fontSize) * Math.hypot(ctm.a, ctm.b);
+        if (px < 11 - 0.05) {
+          problems.push(`map label "${el.textContent.trim().slice(0, 30)}" shows at ${px.toFixed(1)} px on a phone`);
+          break;
+        }
+      }
+    }
+    return problems;
+  });
+}
+
+/**
+ * Checks convention 1 over the captions a game told (window.tenkaCaptions): every place a
+ * caption's message names that the map knows was marked while it was told, and every battle
+ * (a caption with drops) named a place the map knows. Returns {problems, skipped}: skipped (with
+ * why) when no map element carries data-place, since then the ruleset does not emit the convention.
+ */
+export async function toldPlacesProblems(page) {
+  const captions = await page.evaluate(() => window.tenkaCaptions || []);
+  const anyPlace = captions.some((c) => (c.known || []).length) || (await page.evaluate(() => !!document.querySelector('.board .board-canvas')?.shadowRoot?.querySelector('[data-place]')));
+  if (!anyPlace) return { problems: [], skipped: 'no map element carries data-place: the ruleset does not emit convention 1 yet' };
+  const problems = [];
+  for (const caption of captions) {
+    const missed = (caption.known || []).filter((key) => !(caption.places || []).includes(key));
+    if (missed.length) problems.push(`"${caption.text.slice(0, 60)}": ${missed.join(', ')} not marked on the map`);
+    if (caption.drops > 0 && !(caption.places || []).length) problems.push(`battle "${caption.text.slice(0, 60)}" marked no place on the map`);
+  }
+  return { problems: [...new Set(problems)], skipped: null };
+}
+
 export async function answer(page, random, stats, attempt = 0, { beforeSend } = {}) {
   if (await acknowledgeSummary(page, stats)) return 'summary';
   const kind = await decisionKind(page);
   if (!kind) return 'none';
+  // Whatever the decision, the screen as it stands: nothing cut, nothing saying "null".
+  if (stats) {
+    stats.screenProblems = stats.screenProblems || [];
+    if (stats.screenProblems.length < 20) for (const problem of await screenProblems(page)) if (!stats.screenProblems.includes(problem)) stats.screenProblems.push(problem);
+  }
   const before = (await screenState(page)).version;
   if (kind === 'assign') await planAssign(page, random, attempt, stats);
   const responded = page.waitForResponse((r) => r.url().includes('/actions') && r.request().method() === 'POST', { timeout: 30000 });

@@ -11,7 +11,8 @@
 # Environment: TENKA_BIN (the tenka binary; default the newest of target/{debug,release}/tenka),
 # TENKA_RULESETS (the folder of ruleset components; default target/rulesets),
 # E2E_SERVER=mock (use the Node stand-in server instead, for work on the UI alone),
-# E2E_RULESET (the ruleset to play; default the first listed), E2E_FILTER (a test name pattern).
+# E2E_RULESET (the ruleset to play; default the first listed), E2E_FILTER (a test name pattern),
+# E2E_DEFAULT_RULESET (the server's --default-ruleset, the one the lobby opens on; default shogun).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -60,7 +61,7 @@ else
   rulesets="${TENKA_RULESETS:-target/rulesets}"
   # Bots move at once and fixed seeds are allowed, so runs are quick and repeatable.
   "$bin" serve --addr "127.0.0.1:$port" --data "$data/db" --rulesets "$rulesets" --maps "$root/maps" \
-    --web "$root/web-ui" --bot-pace-ms 0 --allow-fixed-seeds >"$server_log" 2>&1 &
+    --web "$root/web-ui" --bot-pace-ms 0 --allow-fixed-seeds --default-ruleset "${E2E_DEFAULT_RULESET:-shogun}" >"$server_log" 2>&1 &
   server_pid=$!
 fi
 

@@ -13,8 +13,26 @@ function files(dir) {
   });
 }
 
+/**
+ * The names of the shipped rulesets: every folder of rulesets/ with a crate, but the test fixtures
+ * (`*-for-tests`). Letters may be joined by a hyphen, underscore or space ("tic-tac-toe").
+ */
+function shippedRulesetNames() {
+  const dir = path.join(ROOT, 'rulesets');
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !entry.name.endsWith('-for-tests') && fs.existsSync(path.join(dir, entry.name, 'Cargo.toml')))
+    .map((entry) => entry.name);
+}
+
+test('the shipped rulesets are found, so the next test bans their names', () => {
+  const names = shippedRulesetNames();
+  for (const name of ['shogun', 'honshu', 'tictactoe']) assert.ok(names.includes(name), `${name} in ${names}`);
+});
+
 test('web-ui contains no game-specific names', () => {
-  const banned = /shogun|daimyo/i;
+  const loose = (name) => [...name.replace(/[-_ ]/g, '')].join('[-_ ]?');
+  const banned = new RegExp([...shippedRulesetNames().map(loose), 'daimyo', 'sekigahara', 'tokugawa'].join('|'), 'i');
   const offenders = files(path.join(ROOT, 'web-ui')).filter((file) => banned.test(fs.readFileSync(file, 'utf8')) || banned.test(file));
   assert.deepEqual(offenders, []);
 });

@@ -92,6 +92,38 @@ async fn rulesets_maps_catalogues_and_the_openapi_document_are_served() {
     assert_eq!(status, StatusCode::OK);
 }
 
+/// The ids of `GET /api/rulesets`, in the order listed.
+async fn listed_ids(app: &TestApp) -> Vec<String> {
+    let (status, rulesets) = app.call("GET", "/api/rulesets", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    rulesets
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|ruleset| ruleset["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_operators_default_ruleset_is_listed_first_and_stays_first_after_a_reload() {
+    let dir = TempDir::new("api-default-ruleset");
+    let app = TestApp::start(&dir.0).await;
+    let ids = listed_ids(&app).await;
+    assert!(ids.len() >= 2, "two rulesets to order: {ids:?}");
+    let mut sorted = ids.clone();
+    sorted.sort();
+    assert_eq!(ids, sorted, "without a default, in id order");
+
+    // The lobby opens on the first listed ruleset: the operator's choice.
+    let wanted = ids.last().unwrap().clone();
+    app.state.catalog.set_default_ruleset(&wanted);
+    let listed = listed_ids(&app).await;
+    assert_eq!(listed[0], wanted);
+    assert_eq!(listed.len(), ids.len(), "no ruleset is lost");
+    app.state.catalog.reload().await.unwrap();
+    assert_eq!(listed_ids(&app).await[0], wanted, "a reload keeps it first");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_human_plays_a_five_seat_game_against_four_bots_to_the_end_and_exports_it() {
     play_against_bots(

@@ -25,6 +25,23 @@ export function smallestTextPx(svg) {
   return smallest;
 }
 
+/**
+ * What a told step is about on the map (convention 1, docs/sdk.md): the `key` arguments of its
+ * message, and those named `from` and `to`. Null for a step without a message.
+ */
+export function toldPlaces(message) {
+  if (!message || typeof message !== 'object') return null;
+  const keys = [];
+  const named = {};
+  for (const [name, value] of normaliseArgs(message.args)) {
+    if (value && typeof value.key === 'string') {
+      keys.push(value.key);
+      named[name] = value.key;
+    }
+  }
+  return { keys, from: named.from || null, to: named.to || null };
+}
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const XLINK_NS = 'http://www.w3.org/1999/xlink';
 // The second wall: the server already rebuilt the drawing from an allowlist
@@ -146,7 +163,12 @@ export class Board {
     this.style = h('link', { rel: 'stylesheet', href: 'board.css' });
     this.shadow.append(this.style);
     if (zoomable) this.element.append(h('div', { class: 'board-head' }, this.banner, this.toolbar), this.host);
-    else this.element.append(this.heading, this.host);
+    else {
+      // Shown when the panel's texts are under MIN_TEXT_PX at its width (a phone): opens the
+      // panel at a readable size, to be scrolled in a dialog.
+      this.enlargeButton = h('button', { type: 'button', class: 'secondary small part-enlarge', hidden: true, 'data-action': 'enlarge-part', onclick: () => this.enlarge() }, '⤢');
+      this.element.append(h('div', { class: 'part-head' }, this.heading, this.enlargeButton), this.host);
+    }
     this.svg = null;
     this.home = null; // the drawing's own view box
     this.box = null; // the current view box
@@ -185,15 +207,58 @@ export class Board {
 
   fit() {
     if (!this.svg || !this.svg.isConnected || !this.element.clientWidth) return;
+    if (this.zoomable) this.legibleLabels();
     if (!this.zoomable) {
+      this.containDrawing();
+      // A panel always fits its frame's width: nothing of it is ever cut off. How wide it would
+      // like to be (for MIN_TEXT_PX text, or the width its drawing asks for) decides where it
+      // goes (BoardParts.place): a frame too narrow for it makes it span the width under the map.
       this.svg.style.width = '100%';
+      const width = this.svg.getBoundingClientRect().width;
       const smallest = smallestTextPx(this.svg);
-      if (smallest < MIN_TEXT_PX) {
-        const width = this.svg.getBoundingClientRect().width;
-        this.svg.style.width = `${Math.ceil((width * MIN_TEXT_PX) / smallest)}px`;
-      }
+      const forText = smallest < Infinity && width ? Math.ceil((width * MIN_TEXT_PX) / smallest) : 0;
+      const asked = Number(this.svg.getAttribute('data-part-width')) || 0;
+      const wanted = Math.max(forText, Number.isFinite(asked) ? asked : 0);
+      this.wantedWidth = wanted;
+      if (this.onWanted) this.onWanted(this);
+      const shownWidth = this.svg.getBoundingClientRect().width;
+      this.enlargeButton.hidden = !(forText > shownWidth + 1);
+      this.enlargeButton.setAttribute('aria-label', t('board.enlarge'));
+      this.enlargeButton.title = t('board.enlarge');
     }
     this.padTargets();
+  }
+
+  /**
+   * Grows a panel's view box to hold everything drawn in it: a translated text longer than the
+   * English it was laid out for ("… zu queren") would otherwise run past the drawing's edge and
+   * be cut. Runs once per drawing, after its texts are filled in.
+   */
+  containDrawing() {
+    if (!this.svg || this.contained === this.svg) return;
+    let content;
+    try {
+      content = this.svg.getBBox();
+    } catch {
+      return;
+    }
+    this.contained = this.svg;
+    if (!content || !content.width) return;
+    const [x, y, w, hgt] = this.home;
+    const pad = Math.max(w, hgt) * 0.005;
+    const left = Math.min(x, content.x - pad);
+    const top = Math.min(y, content.y - pad);
+    const right = Math.max(x + w, content.x + content.width + pad);
+    const bottom = Math.max(y + hgt, content.y + content.height + pad);
+    // Only what spills out counts (a tiny rounding past the edge is left alone).
+    if (left > x - pad * 0.5 && top > y - pad * 0.5 && right < x + w + pad * 1.5 && bottom < y + hgt + pad * 1.5) return;
+    const grown = [x - Math.max(0, x - left), y - Math.max(0, y - top), 0, 0];
+    grown[2] = Math.max(x + w, right > x + w + pad * 1.5 ? right : x + w) - grown[0];
+    grown[3] = Math.max(y + hgt, bottom > y + hgt + pad * 1.5 ? bottom : y + hgt) - grown[1];
+    this.home = grown;
+    this.box = [...grown];
+    this.svg.style.aspectRatio = `${grown[2]} / ${grown[3]}`;
+    this.apply();
   }
 
   /**
@@ -250,7 +315,7 @@ export class Board {
     const button = (label, symbol, action, name) =>
       h('button', { type: 'button', class: 'icon-button', 'aria-label': label, title: label, 'data-zoom': name, onclick: action }, symbol);
     this.toolbar.replaceChildren(
-      button(t('board.zoom-in'), '+', () => this.zoomBy(1 / 1.25), 'in'),
+      button(t('board.zoom-in'), '+', () => this.zoomIn(), 'in'),
       button(t('board.zoom-out'), '−', () => this.zoomBy(1.25), 'out'),
       button(t('board.zoom-reset'), '⟲', () => this.reset(), 'reset'),
     );
@@ -268,6 +333,7 @@ export class Board {
     }
     this.host.hidden = false;
     this.toolbar.hidden = !this.zoomable;
+    this.labelScale = null;
     translateSvg(svg, rulesetId, seatName);
     const home = viewBoxOf(svg);
     const sameSize = this.home && this.home.every((v, i) => v === home[i]);
@@ -284,15 +350,139 @@ export class Board {
     svg.classList.add('tk-board');
     svg.prepend(seatPatternDefs());
     this.shadow.append(svg);
+    this.hidePreviews();
+    if (this.told) this.markPlaces(this.told);
     this.apply();
     this.fitSoon();
     return svg;
+  }
+
+  /** The panel at the width where its texts read at MIN_TEXT_PX, in a dialog that scrolls. */
+  enlarge() {
+    if (!this.svg) return;
+    const copy = this.svg.cloneNode(true);
+    copy.style.width = `${Math.max(this.wantedWidth || 0, 320)}px`;
+    copy.style.height = 'auto';
+    for (const el of copy.querySelectorAll('[tabindex]')) el.removeAttribute('tabindex');
+    const frame = h('div', { class: 'part-zoom-canvas' });
+    frame.attachShadow({ mode: 'open' }).append(h('link', { rel: 'stylesheet', href: 'board.css' }), copy);
+    const close = h('button', { type: 'submit', class: 'primary', 'data-action': 'close-enlarged' }, t('board.close'));
+    const dialog = h('dialog', { class: 'part-zoom', 'aria-label': this.heading.textContent || t('game.board') }, h('form', { method: 'dialog' }, this.heading.textContent ? h('h2', {}, this.heading.textContent) : null, frame, h('p', { class: 'summary-actions' }, close)));
+    dialog.addEventListener('close', () => dialog.remove());
+    document.body.append(dialog);
+    dialog.showModal();
+  }
+
+  /**
+   * Convention 2 of the board (docs/sdk.md): an element with `data-preview-of="<i>"` shows only
+   * while choice i of the viewer's decision is hovered, focused or tapped.
+   */
+  hidePreviews() {
+    for (const el of this.all('[data-preview-of]')) el.classList.add('tk-preview');
+  }
+
+  /** Shows the previews of choice `index` (null: none). */
+  showPreview(index) {
+    for (const el of this.all('[data-preview-of]')) el.classList.toggle('tk-preview-on', index !== null && el.getAttribute('data-preview-of') === String(index));
+  }
+
+  /**
+   * Convention 1 of the board (docs/sdk.md): marks the places a told step is about, every element
+   * whose `data-place` is one of `told.keys`, and draws an arrow from `told.from` to `told.to`
+   * when both are places. `null` clears the marks. Returns the marked elements.
+   */
+  markPlaces(told) {
+    this.told = told && told.keys.length ? told : null;
+    if (!this.svg) return [];
+    for (const el of this.all('.tk-place')) el.classList.remove('tk-place', 'tk-place-from', 'tk-place-to');
+    this.svg.querySelector(':scope > g.tk-story')?.remove();
+    if (!this.told) {
+      this.svg.classList.remove('tk-telling');
+      return [];
+    }
+    const byKey = (key) => this.all('[data-place]').filter((el) => el.getAttribute('data-place') === key);
+    const marked = this.told.keys.flatMap(byKey);
+    for (const el of marked) el.classList.add('tk-place');
+    const from = told.from ? byKey(told.from) : [];
+    const to = told.to ? byKey(told.to) : [];
+    for (const el of from) el.classList.add('tk-place-from');
+    for (const el of to) el.classList.add('tk-place-to');
+    this.svg.classList.toggle('tk-telling', marked.length > 0);
+    if (from.length && to.length && told.from !== told.to) this.drawArrow(from[0], to[0]);
+    return marked;
+  }
+
+  /** An arrow in the drawing's units from the centre of one element towards another's. */
+  drawArrow(fromEl, toEl) {
+    const a = this.boxOf(fromEl);
+    const b = this.boxOf(toEl);
+    if (!a || !b) return;
+    const [ax, ay] = [a.x + a.width / 2, a.y + a.height / 2];
+    const [bx, by] = [b.x + b.width / 2, b.y + b.height / 2];
+    const length = Math.hypot(bx - ax, by - ay);
+    if (length < 1) return;
+    const [ux, uy] = [(bx - ax) / length, (by - ay) / length];
+    // Sized by the drawing, so it reads at any zoom; it stops short of both centres' labels.
+    const unit = (this.home ? this.home[2] : 800) / 160;
+    const head = unit * 4.5;
+    const start = [ax + ux * unit * 2, ay + uy * unit * 2];
+    const tip = [bx - ux * unit * 2, by - uy * unit * 2];
+    const base = [tip[0] - ux * head, tip[1] - uy * head];
+    const layer = document.createElementNS(SVG_NS, 'g');
+    layer.setAttribute('class', 'tk-story');
+    layer.setAttribute('pointer-events', 'none');
+    const line = document.createElementNS(SVG_NS, 'line');
+    line.setAttribute('class', 'tk-arrow-line');
+    line.setAttribute('x1', start[0]);
+    line.setAttribute('y1', start[1]);
+    line.setAttribute('x2', base[0]);
+    line.setAttribute('y2', base[1]);
+    line.setAttribute('stroke-width', unit * 1.4);
+    // A light casing under the line, so it reads over dark and light land alike.
+    const casing = line.cloneNode();
+    casing.setAttribute('class', 'tk-arrow-casing');
+    casing.setAttribute('stroke-width', unit * 2.6);
+    const headEl = document.createElementNS(SVG_NS, 'polygon');
+    headEl.setAttribute('class', 'tk-arrow-head');
+    const side = head * 0.6;
+    headEl.setAttribute('points', [tip, [base[0] - uy * side, base[1] + ux * side], [base[0] + uy * side, base[1] - ux * side]].map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' '));
+    layer.append(casing, line, headEl);
+    this.svg.append(layer);
+  }
+
+  /**
+   * A small copy of the drawing framed on the marked places (for a phone, where the map is out
+   * of sight beside the caption), or null when nothing is marked.
+   */
+  placesInset() {
+    if (!this.svg || !this.told) return null;
+    const marked = this.all('.tk-place');
+    const boxes = marked.map((el) => this.boxOf(el)).filter(Boolean);
+    if (!boxes.length) return null;
+    const left = Math.min(...boxes.map((b) => b.x));
+    const top = Math.min(...boxes.map((b) => b.y));
+    const right = Math.max(...boxes.map((b) => b.x + b.width));
+    const bottom = Math.max(...boxes.map((b) => b.y + b.height));
+    // Some land around the places, so they can be found again on the map.
+    const pad = Math.max(right - left, bottom - top) * 0.15 + (this.home ? this.home[2] / 30 : 20);
+    const box = [left - pad, top - pad, right - left + 2 * pad, bottom - top + 2 * pad];
+    const copy = this.svg.cloneNode(true);
+    copy.setAttribute('viewBox', box.map((v) => v.toFixed(1)).join(' '));
+    copy.setAttribute('aria-hidden', 'true');
+    copy.removeAttribute('role');
+    copy.style.aspectRatio = '';
+    for (const el of copy.querySelectorAll('[tabindex]')) el.removeAttribute('tabindex');
+    const frame = h('div', { class: 'story-inset', 'data-places': this.told.keys.join(' ') });
+    const root = frame.attachShadow({ mode: 'open' });
+    root.append(h('link', { rel: 'stylesheet', href: 'board.css' }), copy);
+    return frame;
   }
 
   /** Empties the board (the hot-seat hand-over hides everything). */
   clear() {
     if (this.svg) this.svg.remove();
     this.svg = null;
+    this.told = null;
     this.setBanner(null);
   }
 
@@ -303,12 +493,76 @@ export class Board {
       this.banner.replaceChildren();
       return;
     }
-    this.banner.replaceChildren(...content);
+    // Nothing given is nothing shown (replaceChildren would print a null as "null").
+    this.banner.replaceChildren(...content.filter((node) => node !== null && node !== undefined));
     this.banner.hidden = false;
+  }
+
+  /**
+   * The map's labels at a glance (level of detail): a text that would show smaller than
+   * MIN_TEXT_PX on screen is drawn at MIN_TEXT_PX instead, and where such enlarged texts would
+   * cover another text, the later of them (smaller in the drawing, then later in it) is hidden
+   * until the map is zoomed in. Texts drawn large enough keep the ruleset's size. Run again
+   * whenever the scale changes.
+   */
+  legibleLabels() {
+    if (!this.zoomable || !this.svg || !this.svg.isConnected) return;
+    const root = this.svg.getScreenCTM();
+    if (!root) return;
+    const scale = Math.hypot(root.a, root.b);
+    if (!scale || Math.abs(scale - (this.labelScale || 0)) < 1e-4) return;
+    this.labelScale = scale;
+    const texts = [...this.svg.querySelectorAll('text')].filter((el) => el.textContent.trim() && !el.closest('.tk-story, .tk-overlay, defs, pattern, marker, symbol'));
+    const natives = [];
+    const enlarged = [];
+    const kept = [];
+    for (const el of texts) {
+      el.classList.remove('tk-lod-hidden');
+      if (!el.dataset.tkFont) {
+        el.style.fontSize = '';
+        el.dataset.tkFont = String(parseFloat(getComputedStyle(el).fontSize) || 0);
+      }
+      const units = Number(el.dataset.tkFont);
+      const ctm = el.getScreenCTM();
+      if (!units || !ctm) continue;
+      const own = Math.hypot(ctm.a, ctm.b);
+      const native = units * own;
+      natives.push(native);
+      if (native >= MIN_TEXT_PX) {
+        el.style.fontSize = '';
+        kept.push(el);
+      } else {
+        // A little over the minimum, so rounding never shows it a hair under.
+        el.style.fontSize = `${(MIN_TEXT_PX + 0.2) / own}px`;
+        enlarged.push({ el, native });
+      }
+    }
+    this.typicalLabelPx = natives.length ? natives.sort((a, b) => a - b)[Math.floor(natives.length / 2)] : null;
+    const rects = kept.map((el) => el.getBoundingClientRect());
+    const overlaps = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+    enlarged.sort((a, b) => b.native - a.native);
+    for (const { el } of enlarged) {
+      const rect = el.getBoundingClientRect();
+      if (rects.some((other) => overlaps(rect, other))) el.classList.add('tk-lod-hidden');
+      else rects.push(rect);
+    }
+  }
+
+  /** Zooms in one step: at once to where the map's labels show at their own size, if smaller. */
+  zoomIn() {
+    const typical = this.typicalLabelPx;
+    const factor = typical && typical < MIN_TEXT_PX ? Math.min(1 / 1.25, typical / MIN_TEXT_PX) : 1 / 1.25;
+    this.zoomBy(factor);
   }
 
   apply() {
     if (this.svg && this.box) this.svg.setAttribute('viewBox', this.box.map((v) => Math.round(v * 100) / 100).join(' '));
+    if (this.zoomable) {
+      // One finger scrolls the page over the whole map; once zoomed in, it pans the map.
+      const zoomed = !!(this.box && this.home && this.box[2] < this.home[2] * 0.999);
+      this.host.classList.toggle('zoomed', zoomed);
+      this.legibleLabels();
+    }
     // Zooming changes how big a target is on screen.
     if (this.svg && this.svg.querySelector('.tk-interactive')) this.fitSoon();
   }
@@ -419,8 +673,8 @@ export class Board {
       if (!this.svg) return;
       const step = this.box[2] / 10;
       const keys = {
-        '+': () => this.zoomBy(1 / 1.25),
-        '=': () => this.zoomBy(1 / 1.25),
+        '+': () => this.zoomIn(),
+        '=': () => this.zoomIn(),
         '-': () => this.zoomBy(1.25),
         0: () => this.reset(),
       };
@@ -551,9 +805,10 @@ export class BoardParts {
       board.element.dataset.place = place === 'map' ? 'table' : place;
       if (place === 'seat') board.element.dataset.seat = String(part.kind.seat);
       board.setTitle(part.title ? messageText(rulesetId, part.title, seatName) : null);
+      board.onWanted = () => this.place(board);
       if (board.show(part.svg, rulesetId, seatName)) drawn += 1;
       // Parts keep the ruleset's order within their column.
-      (place === 'seat' ? this.seatColumn : this.tableRow).append(board.element);
+      this.place(board);
     }
     for (const [id, board] of [...this.panels]) {
       if (!seen.has(id)) {
@@ -566,6 +821,31 @@ export class BoardParts {
     this.seatColumn.hidden = !this.seatColumn.children.length;
     this.tableRow.hidden = !this.tableRow.children.length;
     return drawn;
+  }
+
+  /**
+   * Puts a panel where it can be read whole: a seat's panel in the side column, a shared one in
+   * the grid under the map; one wider than its place allows (see Board.fit) spans the whole width
+   * under the map instead. Panels keep the ruleset's order within each place.
+   */
+  place(board) {
+    const seat = board.element.dataset.place === 'seat';
+    // Measured on what does not move: the side column (on a phone it is no box of its own, and
+    // its panels are as wide as the map) and the map's width for the grid under it.
+    const mapWidth = this.map.element.clientWidth || 0;
+    const sideWidth = (this.seatColumn.parentElement && this.seatColumn.parentElement.clientWidth) || mapWidth;
+    const fontPx = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    const cellWidth = mapWidth / Math.max(1, Math.floor(mapWidth / (22 * fontPx)));
+    const placeWidth = seat ? sideWidth : cellWidth;
+    const wide = !!board.wantedWidth && placeWidth > 0 && board.wantedWidth > placeWidth + 1;
+    board.element.classList.toggle('wide-part', wide);
+    const target = seat && !wide ? this.seatColumn : this.tableRow;
+    if (board.element.parentNode !== target) target.append(board.element);
+    // The ruleset's order within each place.
+    const order = [...this.panels.values()].map((b) => b.element).filter((el) => el.parentNode === target);
+    if (order.some((el, i) => target.children[i] !== el)) target.append(...order);
+    this.seatColumn.hidden = !this.seatColumn.children.length;
+    this.tableRow.hidden = !this.tableRow.children.length;
   }
 
   /** Empties every part (the hot-seat hand-over hides everything). */
@@ -603,6 +883,38 @@ export class BoardParts {
       if (el && board.svg && board.svg.contains(el)) return el;
     }
     return null;
+  }
+
+  /**
+   * Shows on the map what a story step is about (convention 1): marks its places, and returns
+   * {inset, places, known} for the story (a small copy of the map framed on the places, the
+   * places marked, the message's places the map knows). A null step clears the marks.
+   */
+  tell(step) {
+    const told = step ? toldPlaces(step.text) : null;
+    if (!told) {
+      this.markPlaces(null);
+      return null;
+    }
+    const onMap = new Set(this.map.all('[data-place]').map((el) => el.getAttribute('data-place')));
+    const known = told.keys.filter((key) => onMap.has(key));
+    const marked = this.markPlaces(told);
+    const places = [...new Set(marked.map((el) => el.getAttribute('data-place')))];
+    return { inset: marked.length ? this.placesInset() : null, places, known };
+  }
+
+  /** Marks the places of a told step on the map (see Board.markPlaces); null clears them. */
+  markPlaces(told) {
+    return this.map.markPlaces(told);
+  }
+
+  placesInset() {
+    return this.map.placesInset();
+  }
+
+  /** Shows the previews of choice `index` in every part (null: none). */
+  showPreview(index) {
+    for (const board of this.boards()) board.showPreview(index);
   }
 
   /** Sizes targets again after the decision marked its elements. */

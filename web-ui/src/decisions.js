@@ -162,6 +162,7 @@ export class DecisionController {
   /** Removes listeners that outlive the panel. */
   destroy() {
     this.destroyed = true;
+    if (this.board && this.board.showPreview) this.board.showPreview(null);
     clearTimeout(this.previewTimer);
     if (this.board) this.board.setBanner(null);
     document.removeEventListener('pointermove', this.onDocumentMove);
@@ -217,6 +218,10 @@ export class DecisionController {
         el.classList.add('tk-choice');
         const detail = choice.detail ? ` — ${this.label(choice.detail)}` : '';
         this.makeInteractive(el, this.label(choice.label) + detail, () => this.pick(index));
+        el.addEventListener('mouseenter', () => this.previewChoice(index));
+        el.addEventListener('mouseleave', () => this.previewChoice(null));
+        el.addEventListener('focus', () => this.previewChoice(index));
+        el.addEventListener('blur', () => this.previewChoice(null));
       }
     } else if (this.kindName === 'assign') {
       for (const mark of this.board.all('[data-item]')) {
@@ -238,6 +243,7 @@ export class DecisionController {
       }
     }
     this.refreshBoard();
+    this.previewChoice(null);
     if (this.board.fitSoon) this.board.fitSoon();
   }
 
@@ -301,9 +307,29 @@ export class DecisionController {
 
   // ---- choose -----------------------------------------------------------------------------
 
+  /** Shows the board's previews of choice `index` (convention 2), or the picked one's (null). */
+  previewChoice(index) {
+    if (!this.board || !this.board.showPreview) return;
+    const shown = index ?? this.tapped ?? (this.selected.size ? [...this.selected][this.selected.size - 1] : null);
+    this.board.showPreview(shown ?? null);
+  }
+
+  /** Whether choice `index` has a preview on the board. */
+  hasPreview(index) {
+    return !!this.board && this.board.all(`[data-preview-of="${index}"]`).length > 0;
+  }
+
   pick(index) {
     if (this.busy) return;
     const { min, max } = this.body;
+    // Without hover (a touch screen), the first tap on a choice with a preview shows it and the
+    // second tap answers.
+    const noHover = typeof matchMedia === 'function' && matchMedia('(hover: none)').matches;
+    if (max === 1 && min === 1 && noHover && this.hasPreview(index) && this.tapped !== index) {
+      this.tapped = index;
+      this.previewChoice(index);
+      return;
+    }
     if (max === 1 && min === 1) {
       this.selected = new Set([index]);
       this.refreshBoard();
@@ -316,6 +342,7 @@ export class DecisionController {
     this.refreshBoard();
     this.renderPanel();
     this.schedulePreview();
+    this.previewChoice(null);
   }
 
   // ---- assign -----------------------------------------------------------------------------
@@ -476,10 +503,10 @@ export class DecisionController {
           'data-choice-button': index,
           'data-focus-key': `choice-${index}`,
           onclick: () => this.pick(index),
-          onmouseenter: () => this.highlight(`[data-choice="${index}"]`, true),
-          onmouseleave: () => this.highlight(`[data-choice="${index}"]`, false),
-          onfocus: () => this.highlight(`[data-choice="${index}"]`, true),
-          onblur: () => this.highlight(`[data-choice="${index}"]`, false),
+          onmouseenter: () => this.hoverChoice(index, true),
+          onmouseleave: () => this.hoverChoice(index, false),
+          onfocus: () => this.hoverChoice(index, true),
+          onblur: () => this.hoverChoice(index, false),
         },
         h('span', { class: 'choice-label' }, this.label(choice.label)),
         choice.detail ? messageNode(this.rulesetId, choice.detail, this.seats, 'span') : null,
@@ -515,6 +542,12 @@ export class DecisionController {
     if (at === -1 || !buttons.length) return;
     event.preventDefault();
     buttons[(at + (forward ? 1 : buttons.length - 1)) % buttons.length].focus();
+  }
+
+  /** A choice hovered or focused (in the panel or on the board): marked, and its preview shown. */
+  hoverChoice(index, on) {
+    this.highlight(`[data-choice="${index}"]`, on);
+    this.previewChoice(on ? index : null);
   }
 
   highlight(selector, on) {

@@ -9,8 +9,14 @@ import { loadCatalogue, messageText, onLanguageChange, t } from './i18n.js';
 import { LogView } from './log.js';
 import { resultsView } from './results.js';
 import { seatChip, seatName, seatSymbol } from './seats.js';
-import { forgetSeat, saveSeat, seatsOf } from './store.js';
+import { forgetSeat, pref, saveSeat, seatsOf, setPref } from './store.js';
+import { localSeats } from './seatnames.js';
 import { Story } from './story.js';
+
+/** Hot-seat: how long after a public turn passes the new player's controls ignore clicks. */
+const SWITCH_GUARD_MS = 700;
+/** How long the "<name>'s turn" notice stays. */
+const NOTICE_MS = 2500;
 
 function rejectionText(rulesetId, body, seats) {
   const rejection = body && body.rejection;
@@ -65,7 +71,7 @@ class GameScreen {
       return;
     }
     this.rulesetId = this.game.ruleset;
-    this.seats = this.game.seats || [];
+    this.seats = localSeats(this.game.seats || []);
     await loadCatalogue(this.rulesetId, this.game.ruleset_hash);
 
     let storedSeat = null;
@@ -93,6 +99,9 @@ class GameScreen {
     this.offLanguage = onLanguageChange(async () => {
       await loadCatalogue(this.rulesetId, this.game.ruleset_hash);
       this.layoutTexts();
+      // The default seat names in the new language.
+      this.seats = localSeats((this.view && this.view.seats && this.view.seats.length ? this.view.seats : this.game.seats) || []);
+      this.story.seats = this.seats;
       this.logView.redraw(this.seats);
       this.story.renderTexts();
       this.board.renderToolbar();
@@ -156,6 +165,7 @@ class GameScreen {
       rulesetId: this.rulesetId,
       seats: this.seats,
       dialogHost: this.root,
+      onStep: (step) => this.board.tell(step),
       onIdle: () => {
         const held = this.heldView;
         this.heldView = null;
@@ -171,10 +181,11 @@ class GameScreen {
     this.decisionError = h('p', { class: 'decision-error', role: 'alert', hidden: true });
     this.players = h('section', { class: 'players', 'aria-labelledby': 'players-title' });
     this.handover = h('div', { class: 'handover', hidden: true, role: 'region', 'aria-labelledby': 'handover-title' });
+    this.turnNotice = h('p', { class: 'turn-notice', role: 'status', 'aria-live': 'assertive', hidden: true });
     this.main = h('div', { class: 'game-main' }, this.board.element, this.board.tableRow);
     this.side = h('aside', { class: 'game-side' }, this.story.element, this.decisionError, this.decision, this.board.seatColumn, this.players, this.logView.element);
     this.grid = h('div', { class: 'game-layout' }, this.main, this.side);
-    replace(this.root, h('div', { class: `game game-${this.mode}` }, h('header', { class: 'game-header' }, this.title, this.status, this.connection), this.claim, this.handover, this.results, this.grid));
+    replace(this.root, h('div', { class: `game game-${this.mode}` }, h('header', { class: 'game-header' }, this.title, this.status, this.connection), this.claim, this.handover, this.turnNotice, this.results, this.grid));
     this.layoutTexts();
   }
 
@@ -205,9 +216,13 @@ class GameScreen {
           this.refreshAgain = true;
           continue;
         }
-        // While the story of the last moves plays, the board it leads to waits.
-        if (this.story.busy && this.view) this.heldView = view;
-        else this.showView(view);
+        // While the story of the last moves plays, the board already shows where they led (so
+        // no caption saying a place was taken stands over its old owner); the next question
+        // waits until the story has been told.
+        if (this.story.busy && this.view) {
+          this.heldView = view;
+          this.showBoard(view);
+        } else this.showView(view);
       } while (this.refreshAgain && !this.destroyed);
     })();
     try {
@@ -275,21 +290,49 @@ class GameScreen {
       screen.dataset.pending = String((view.pending || []).length);
     }
     if (Array.isArray(view.seats) && view.seats.length) {
-      this.seats = view.seats;
-      this.logView.seats = view.seats;
-      this.story.seats = view.seats;
+      this.seats = localSeats(view.seats);
+      this.logView.seats = this.seats;
+      this.story.seats = this.seats;
     }
     const seat = this.viewerSeat(view);
     this.board.show(partsOf(view), this.rulesetId, (s) => seatName(this.seats, s));
     this.renderPlayers(view);
     this.renderStatus(view, seat);
     this.renderDecision(view, keepDecision);
+    if (this.announceSeat !== null && this.announceSeat !== undefined && seat === this.announceSeat && (view.pending || []).length) {
+      this.announceTurn(this.announceSeat);
+      this.announceSeat = null;
+    }
     if (view.status === 'finished') this.claim.hidden = true;
     if (view.status === 'finished' && view.result) {
       replace(this.results, resultsView(view.result, this.rulesetId, this.seats, this.gameId));
       this.decision.hidden = true;
     } else {
       this.results.replaceChildren();
+    }
+  }
+
+  /**
+   * The board of a newer view while the story is told: the parts and players only. A decision
+   * on screen that is still pending is drawn on the new board again; one that is not goes.
+   */
+  showBoard(view) {
+    if (Array.isArray(view.seats) && view.seats.length) {
+      this.seats = localSeats(view.seats);
+      this.story.seats = this.seats;
+    }
+    this.board.show(partsOf(view), this.rulesetId, (s) => seatName(this.seats, s));
+    this.renderPlayers(view);
+    const decision = (view.pending || [])[0];
+    if (!this.controller) return;
+    if (decision && this.decisionKey === JSON.stringify(decision)) {
+      this.controller.render();
+    } else {
+      this.controller.destroy();
+      this.controller = null;
+      this.decisionKey = null;
+      this.decision.hidden = true;
+      this.decision.replaceChildren();
     }
   }
 
@@ -334,7 +377,7 @@ class GameScreen {
               try {
                 await post(this.api(`/seats/${viewer}/bot`), { bot: botPlays ? null : 'search' }, this.token);
                 this.game = await get(this.api(''));
-                this.seats = this.game.seats;
+                this.seats = localSeats(this.game.seats);
                 await this.refresh();
               } catch (err) {
                 toast(errorText(err), 'error');
@@ -410,6 +453,8 @@ class GameScreen {
     try {
       await post(this.api('/actions'), { version: this.view.version, action }, this.token);
       replace(this.status, t('decision.sent'));
+      this.turnNotice.hidden = true;
+      if (this.foldClaim) this.foldClaim();
       this.decisionKey = null; // the next decision, even if shaped the same, starts fresh
       if (this.controller) this.controller.destroy();
       this.controller = null;
@@ -448,8 +493,21 @@ class GameScreen {
       h('label', { for: 'claim-name' }, t('claim.prompt', { seat: seatSymbol(seat) })),
       input,
       h('button', { type: 'submit', class: 'primary' }, t('claim.take')),
-      h('button', { type: 'button', class: 'secondary', onclick: () => (this.claim.hidden = true) }, t('claim.later')),
+      h('button', { type: 'button', class: 'secondary', 'data-action': 'claim-later', onclick: () => fold() }, t('claim.later')),
     );
+    // Answered "Later" once: from then on (in this browser) the question folds into one small
+    // button, so it never again takes room above the board.
+    const laterKey = `claim-later.${this.gameId}.${seat}`;
+    const unfold = h('button', { type: 'button', class: 'secondary small', 'data-action': 'claim-unfold', onclick: () => replace(this.claim, form) }, t('claim.name-button'));
+    const fold = () => {
+      setPref(laterKey, '1');
+      replace(this.claim, unfold);
+      this.claim.classList.add('folded');
+    };
+    // Playing on without answering counts as "Later" too.
+    this.foldClaim = () => {
+      if (!this.claim.hidden && !this.claim.classList.contains('folded') && !this.claim.contains(document.activeElement)) fold();
+    };
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       try {
@@ -459,14 +517,20 @@ class GameScreen {
         this.token = claimed.token;
         saveSeat(this.gameId, seat, claimed.token, { ruleset: this.rulesetId });
         this.game = await get(this.api(''));
-        this.seats = this.game.seats;
+        this.seats = localSeats(this.game.seats);
         this.claim.hidden = true;
         await this.refresh();
       } catch (err) {
         toast(errorText(err), 'error');
       }
     });
-    replace(this.claim, form);
+    if (pref(laterKey, '')) {
+      replace(this.claim, unfold);
+      this.claim.classList.add('folded');
+    } else {
+      replace(this.claim, form);
+      this.claim.classList.remove('folded');
+    }
     this.claim.hidden = false;
   }
 
@@ -503,8 +567,30 @@ class GameScreen {
     this.resetViewerState();
     this.activeSeat = next;
     this.token = token;
+    // A public turn passes without a hand-over screen: say whose turn it is when it shows.
+    this.announceSeat = next;
     await this.loadLog(0);
     return true;
+  }
+
+  /**
+   * Hot-seat: "<name>'s turn" over the board, and for SWITCH_GUARD_MS no click or key reaches
+   * the new player's controls (a double click meant for the last player must not answer for
+   * this one).
+   */
+  announceTurn(seat) {
+    const name = seatName(this.seats, seat);
+    replace(this.turnNotice, seatChip(this.seats, seat, { withName: false }), ' ', t('hotseat.turn-of', { seat: name }));
+    this.turnNotice.hidden = false;
+    this.grid.inert = true;
+    this.grid.classList.add('switching');
+    clearTimeout(this.guardTimer);
+    clearTimeout(this.noticeTimer);
+    this.guardTimer = setTimeout(() => {
+      this.grid.inert = false;
+      this.grid.classList.remove('switching');
+    }, SWITCH_GUARD_MS);
+    this.noticeTimer = setTimeout(() => (this.turnNotice.hidden = true), NOTICE_MS);
   }
 
   resetViewerState() {

@@ -57,6 +57,15 @@ export function language() {
   return current;
 }
 
+/**
+ * The locale for dates and numbers: the browser's own variant of the page's language when it has
+ * one (en-GB writes 25/11/2026), else the language itself.
+ */
+export function locale() {
+  const wanted = typeof navigator !== 'undefined' && navigator.languages && navigator.languages.length ? navigator.languages : [];
+  return wanted.find((tag) => String(tag).toLowerCase().split('-')[0] === current) || current;
+}
+
 /** Switches language; listeners re-render. */
 export async function setLanguage(code, { store = true } = {}) {
   if (!LANGUAGES.some(([c]) => c === code)) code = 'en';

@@ -5,10 +5,11 @@
 
 import { get, post } from './api.js';
 import { errorText, h, replace, toast } from './dom.js';
-import { hasKey, language, loadCatalogue, messageText, t } from './i18n.js';
+import { hasKey, loadCatalogue, locale, messageText, t } from './i18n.js';
 import { invitesPanel, inviteRow } from './invites.js';
 import { mapOptions } from './maps.js';
 import { seatChip, seatName, seatSymbol } from './seats.js';
+import { localSeats } from './seatnames.js';
 import { myGames, saveHost, saveSeat, seatsOf } from './store.js';
 
 const BOTS = ['random', 'search'];
@@ -36,7 +37,99 @@ function choiceName(rulesetId, optionName, value) {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** The JSON value of an OptionValue ({integer: 3} or plain 3). */
+/** Words made readable: "open-war" -> "Open war". */
+function readable(value) {
+  const words = String(value).replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The variant that changes no option (the standard game), if the ruleset has one. */
+function standardVariant(ruleset) {
+  return (ruleset.variants || []).find((v) => !Object.keys(v.options || {}).length) || null;
+}
+
+/** A variant's name: the ruleset catalogue's `variant.<id>` if it has it, else the file's name. */
+function variantName(rulesetId, variant) {
+  const key = `variant.${variant.id}`;
+  if (hasKey(rulesetId, key)) return nameOf(rulesetId, { key });
+  return nameOf(rulesetId, variant.name) || readable(variant.id);
+}
+
+/** What a variant changes: the catalogue's `variant.<id>.description`, else the file's text. */
+function variantDescription(rulesetId, variant) {
+  const key = `variant.${variant.id}.description`;
+  if (hasKey(rulesetId, key)) return nameOf(rulesetId, { key });
+  return variant.description ? nameOf(rulesetId, variant.description) : '';
+}
+
+/** Every option's value under a variant ('' or unknown: the defaults). */
+function variantOptions(ruleset, variantId) {
+  const values = Object.fromEntries((ruleset.options || []).map((o) => [o.name, plainValue(o.default)]));
+  const variant = (ruleset.variants || []).find((v) => v.id === variantId);
+  if (variant) for (const [name, value] of Object.entries(variant.options || {})) values[name] = plainValue(value);
+  return values;
+}
+
+/** Whether a numeric option is a chance: a decimal from 0 to 1, shown as a percentage. */
+function isProbability(kindName, spec) {
+  return kindName === 'decimal' && spec && Number(spec.min) === 0 && Number(spec.max) === 1;
+}
+
+/**
+ * The options in schema order, those that belong together folded into groups, found from their
+ * names: options whose names end in the same word (`forest-points`, `lake-points`) or begin with
+ * the same word (`tower-lodge-chance`, `tower-release-chance`). The largest groups form first (a
+ * beginning before an ending when as large); a group needs two options. A group takes the place
+ * of its first option. Returns [{option} | {group, options}].
+ */
+export function optionGroups(options) {
+  const candidates = [];
+  for (const [end, pick] of [
+    [false, (parts) => parts[0]],
+    [true, (parts) => parts[parts.length - 1]],
+  ]) {
+    const byWord = new Map();
+    for (const option of options) {
+      const parts = String(option.name).split(/[-_.]/).filter(Boolean);
+      if (parts.length < 2) continue;
+      byWord.set(pick(parts), [...(byWord.get(pick(parts)) || []), option]);
+    }
+    for (const [word, members] of byWord) candidates.push({ word, members, end });
+  }
+  candidates.sort((a, b) => b.members.length - a.members.length || Number(a.end) - Number(b.end));
+  const groupOf = new Map();
+  for (const { word, members } of candidates) {
+    const free = members.filter((o) => !groupOf.has(o));
+    if (free.length >= 2 && free.length === members.length) for (const option of free) groupOf.set(option, word);
+  }
+  const entries = [];
+  const placed = new Set();
+  for (const option of options) {
+    const group = groupOf.get(option);
+    if (!group) entries.push({ option });
+    else if (!placed.has(group)) {
+      placed.add(group);
+      entries.push({ group, options: options.filter((o) => groupOf.get(o) === group) });
+    }
+  }
+  // Groups next to each other whose options are all of one kind and range (points, then bonus
+  // points, 0 to 20 each) are one group, named after the first.
+  const shape = (group) => [...new Set(group.options.map((o) => JSON.stringify(o.kind)))];
+  return entries.reduce((merged, entry) => {
+    const last = merged[merged.length - 1];
+    if (entry.group && last && last.group && shape(last).length === 1 && shape(entry).length === 1 && shape(last)[0] === shape(entry)[0]) {
+      last.options = [...last.options, ...entry.options];
+    } else merged.push(entry);
+    return merged;
+  }, []);
+}
+
+/** A group's heading: the ruleset catalogue's `option-group.<word>`, else the word. */
+function groupName(rulesetId, word) {
+  const key = `option-group.${word}`;
+  return hasKey(rulesetId, key) ? nameOf(rulesetId, { key }) : readable(word);
+}
+
 /** A ruleset that ships no map takes none (the host stores such a game's map as "none"). */
 function takesNoMap(ruleset) {
   return !(ruleset.maps || []).length;
@@ -117,7 +210,7 @@ class Lobby {
     const f = this.form;
     const field = (id, label, control, hint) => h('div', { class: 'field' }, h('label', { for: id }, label), control, hint ? h('p', { class: 'hint', id: `${id}-hint` }, hint) : null);
 
-    const rulesetSelect = h('select', { id: 'new-ruleset', name: 'ruleset' }, this.rulesets.map((r) => h('option', { value: r.id, selected: r.id === f.ruleset }, `${r.name} ${r.version}`)));
+    const rulesetSelect = h('select', { id: 'new-ruleset', name: 'ruleset' }, this.rulesets.map((r) => h('option', { value: r.id, selected: r.id === f.ruleset }, r.name)));
     rulesetSelect.addEventListener('change', () => this.selectRuleset(rulesetSelect.value));
 
     // Every map on offer; a map with errors is shown but cannot be chosen. A ruleset that ships no
@@ -126,20 +219,23 @@ class Lobby {
     const mapSelect = noMap ? null : h('select', { id: 'new-map', name: 'map' }, mapOptions(ruleset, f.map, { disableInvalid: true }));
     if (mapSelect) mapSelect.addEventListener('change', () => (f.map = mapSelect.value));
 
+    // A variant that changes nothing is the standard game: it names the first entry, not a second.
+    const standard = standardVariant(ruleset);
+    const variants = (ruleset.variants || []).filter((v) => v !== standard);
     const variantSelect = h(
       'select',
-      { id: 'new-variant', name: 'variant' },
-      h('option', { value: '' }, t('lobby.variant-none')),
-      (ruleset.variants || []).map((v) => h('option', { value: v.id, selected: v.id === f.variant }, nameOf(ruleset.id, v.name) || v.id)),
+      { id: 'new-variant', name: 'variant', 'aria-describedby': 'new-variant-hint' },
+      h('option', { value: '' }, standard ? variantName(ruleset.id, standard) : t('lobby.variant-none')),
+      variants.map((v) => h('option', { value: v.id, selected: v.id === f.variant }, variantName(ruleset.id, v))),
     );
     variantSelect.addEventListener('change', () => {
       f.variant = variantSelect.value;
-      const variant = (ruleset.variants || []).find((v) => v.id === f.variant);
-      f.options = Object.fromEntries((ruleset.options || []).map((o) => [o.name, plainValue(o.default)]));
-      if (variant) for (const [name, value] of Object.entries(variant.options || {})) f.options[name] = plainValue(value);
+      f.options = variantOptions(ruleset, f.variant);
       this.renderCreate();
       this.createPanel.querySelector('#new-variant')?.focus();
     });
+    const picked = (ruleset.variants || []).find((v) => v.id === f.variant) || (f.variant ? null : standard);
+    const variantHint = picked ? variantDescription(ruleset.id, picked) : '';
 
     const countSelect = h('select', { id: 'new-count', name: 'count' });
     for (let n = ruleset.min_seats; n <= ruleset.max_seats; n += 1) countSelect.append(h('option', { value: n, selected: n === f.count }, String(n)));
@@ -173,7 +269,27 @@ class Lobby {
     }
 
     const optionFields = h('fieldset', { class: 'options' }, h('legend', {}, t('lobby.options')));
-    for (const option of ruleset.options || []) optionFields.append(this.optionField(ruleset, option));
+    // Options that belong together (by name, see optionGroups) fold into one disclosure each.
+    for (const entry of optionGroups(ruleset.options || [])) {
+      if (!entry.group) {
+        optionFields.append(this.optionField(ruleset, entry.option));
+        continue;
+      }
+      const baseline = variantOptions(ruleset, f.variant);
+      const changed = entry.options.filter((o) => JSON.stringify(f.options[o.name]) !== JSON.stringify(baseline[o.name])).length;
+      const details = h(
+        'details',
+        { class: 'option-group', 'data-option-group': entry.group, open: this.openGroups?.has(entry.group) || undefined },
+        h('summary', {}, groupName(ruleset.id, entry.group), ' ', h('span', { class: 'hint' }, changed ? t('lobby.group-changed', { n: changed, total: entry.options.length }) : t('lobby.group-count', { n: entry.options.length }))),
+        entry.options.map((option) => this.optionField(ruleset, option)),
+      );
+      details.addEventListener('toggle', () => {
+        this.openGroups = this.openGroups || new Set();
+        if (details.open) this.openGroups.add(entry.group);
+        else this.openGroups.delete(entry.group);
+      });
+      optionFields.append(details);
+    }
     if (!(ruleset.options || []).length) optionFields.append(h('p', { class: 'hint' }, t('lobby.no-options')));
 
     const seedInput = h('input', { type: 'text', id: 'new-seed', pattern: '[0-9a-fA-F]{64}', maxlength: 64, value: f.seed, spellcheck: 'false', autocomplete: 'off' });
@@ -184,13 +300,14 @@ class Lobby {
       { class: 'create-form', novalidate: true },
       field('new-ruleset', t('lobby.ruleset'), rulesetSelect),
       noMap ? null : field('new-map', t('lobby.map'), mapSelect),
-      field('new-variant', t('lobby.variant'), variantSelect),
+      h('div', { class: 'field' }, h('label', { for: 'new-variant' }, t('lobby.variant')), variantSelect, h('p', { class: 'hint variant-hint', id: 'new-variant-hint', hidden: !variantHint }, variantHint)),
       field('new-count', t('lobby.players'), countSelect),
       seatRows,
       optionFields,
       h('details', { class: 'advanced' }, h('summary', {}, t('lobby.advanced')), field('new-seed', t('lobby.seed'), seedInput, t('lobby.seed-hint'))),
       h('p', { class: 'form-error', role: 'alert', hidden: true }),
-      h('button', { type: 'submit', class: 'primary big', 'data-action': 'create' }, t('lobby.create')),
+      // Kept in sight at the bottom of the window however long the form is.
+      h('div', { class: 'create-bar' }, h('button', { type: 'submit', class: 'primary big', 'data-action': 'create' }, t('lobby.create'))),
     );
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -226,6 +343,19 @@ class Lobby {
     if (kindName === 'choice') {
       control = h('select', { id }, (spec || []).map((value) => h('option', { value, selected: value === f.options[option.name] }, choiceName(ruleset.id, option.name, value))));
       control.addEventListener('change', () => (f.options[option.name] = control.value));
+    } else if (isProbability(kindName, spec)) {
+      // A chance between 0 and 1 reads as a percentage: a slider and the number beside it.
+      const percent = (value) => Math.round(Number(value) * 1000) / 10;
+      const number = h('input', { type: 'number', id, min: 0, max: 100, step: 0.5, value: percent(f.options[option.name]), required: true, class: 'percent-input' });
+      const slider = h('input', { type: 'range', min: 0, max: 100, step: 0.5, value: percent(f.options[option.name]), 'aria-label': description, 'data-option-slider': option.name });
+      const set = (from, to) => {
+        to.value = from.value;
+        f.options[option.name] = from.value === '' ? '' : Math.round(Number(from.value) * 10) / 1000;
+      };
+      number.addEventListener('input', () => set(number, slider));
+      slider.addEventListener('input', () => set(slider, number));
+      control = h('span', { class: 'percent-control' }, slider, number, h('span', { 'aria-hidden': 'true' }, '%'));
+      return h('div', { class: 'field' }, h('label', { for: id }, description), control);
     } else {
       const integer = kindName === 'integer';
       control = h('input', { type: 'number', id, min: spec && spec.min, max: spec && spec.max, step: integer ? 1 : 'any', value: f.options[option.name], required: true });
@@ -264,9 +394,12 @@ class Lobby {
     error.hidden = true;
     const ruleset = this.ruleset();
     const f = this.form;
+    // Every value that differs from what the variant gives (the server starts from the
+    // variant's values), so an option set back to its default by hand is sent too.
     const options = {};
+    const baseline = variantOptions(ruleset, f.variant);
     for (const option of ruleset.options || []) {
-      if (JSON.stringify(f.options[option.name]) !== JSON.stringify(plainValue(option.default))) options[option.name] = f.options[option.name];
+      if (JSON.stringify(f.options[option.name]) !== JSON.stringify(baseline[option.name])) options[option.name] = f.options[option.name];
     }
     const body = {
       ruleset: f.ruleset,
@@ -286,6 +419,13 @@ class Lobby {
       const created = await post('/api/games', body);
       saveHost(created.id, created.host_token, { ruleset: f.ruleset });
       for (const seat of created.seats || []) if (seat.token) saveSeat(created.id, seat.seat, seat.token, { ruleset: f.ruleset });
+      // Nobody to invite: straight to the game (hot-seat when this device plays several seats).
+      const own = (created.seats || []).filter((seat) => seat.token);
+      const invites = (created.seats || []).filter((seat) => seat.invite);
+      if (own.length && !invites.length) {
+        location.hash = own.length > 1 ? `#/hotseat/${encodeURIComponent(created.id)}` : `#/play/${encodeURIComponent(created.id)}?seat=${own[0].seat}`;
+        return;
+      }
       this.showCreated(created);
       await this.renderGames();
     } catch (err) {
@@ -337,12 +477,13 @@ class Lobby {
     } catch (err) {
       toast(errorText(err), 'error');
     }
+    games = games.map((game) => ({ ...game, seats: localSeats(game.seats || []) }));
     const byId = new Map(games.map((g) => [g.id, g]));
     await Promise.all([...new Set(games.map((g) => g.ruleset))].filter((id) => this.rulesets.some((r) => r.id === id)).map((id) => loadCatalogue(id)));
     const what = (game) => {
       const ruleset = this.rulesets.find((r) => r.id === game.ruleset);
       const map = ruleset && (ruleset.maps || []).find((m) => m.id === game.map);
-      const when = Number(game.created_at) ? new Date(Number(game.created_at)).toLocaleString(language(), { dateStyle: 'short', timeStyle: 'short' }) : '';
+      const when = Number(game.created_at) ? new Date(Number(game.created_at)).toLocaleString(locale(), { dateStyle: 'medium', timeStyle: 'short' }) : '';
       const rulesetName = ruleset ? ruleset.name : game.ruleset;
       const mapName = map ? nameOf(ruleset.id, map.name) : ruleset && takesNoMap(ruleset) ? '' : game.map;
       return h('span', { class: 'game-what' }, mapName ? `${rulesetName} · ${mapName}` : rulesetName, when ? h('span', { class: 'game-when' }, ` · ${when}`) : null);

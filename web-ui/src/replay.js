@@ -9,6 +9,7 @@ import { loadCatalogue, onLanguageChange, t } from './i18n.js';
 import { logEntry } from './log.js';
 import { resultsView } from './results.js';
 import { seatName } from './seats.js';
+import { localSeats } from './seatnames.js';
 import { Story } from './story.js';
 
 /** Mounts the replay viewer. */
@@ -49,12 +50,12 @@ class Replay {
       replace(this.root, h('div', { class: 'panel error-panel' }, h('p', {}, errorText(err))));
       return;
     }
-    this.seats = this.finalView.seats || this.game.seats || [];
+    this.seats = localSeats(this.finalView.seats || this.game.seats || []);
     this.entries.sort((a, b) => a.version - b.version);
     this.board = new BoardParts();
     this.logList = h('ol', { class: 'log-list replay-log' });
     // A step forward plays its events and drops as in a live game; its last drop stays shown.
-    this.story = new Story({ rulesetId: this.rulesetId, seats: this.seats, dialogHost: this.root, keepDrops: true });
+    this.story = new Story({ rulesetId: this.rulesetId, seats: this.seats, dialogHost: this.root, keepDrops: true, onStep: (step) => this.board.tell(step) });
     this.counter = h('p', { class: 'replay-counter', 'aria-live': 'polite' });
     this.note = h('p', { class: 'hint replay-note', hidden: true });
     this.slider = h('input', { type: 'range', min: 0, max: this.entries.length, value: 0, 'aria-label': t('replay.position'), class: 'replay-slider' });
@@ -91,6 +92,8 @@ class Replay {
     });
     this.offLanguage = onLanguageChange(async () => {
       await loadCatalogue(this.rulesetId, this.game.ruleset_hash);
+      this.seats = localSeats(this.finalView.seats || this.game.seats || []);
+      this.story.seats = this.seats;
       this.board.renderToolbar();
       this.story.renderTexts();
       this.go(this.step, { force: true });

@@ -5,7 +5,7 @@
 // turns can be followed too. A summary pauses until the player acknowledges it.
 
 import { h, messageNode, replace } from './dom.js';
-import { t } from './i18n.js';
+import { locale, t } from './i18n.js';
 import { seatChip } from './seats.js';
 import { pref, setPref } from './store.js';
 import { towerAnimation } from './tower.js';
@@ -74,7 +74,7 @@ export function summaryTable(summary, rulesetId, seats) {
           { 'data-seat': line.seat ?? '', class: sameSeat ? 'same-seat' : 'first-of-seat' },
           h('th', { scope: 'row' }, hasSeat && !sameSeat ? seatChip(seats, line.seat) : ''),
           h('td', {}, messageNode(rulesetId, line.label, seats)),
-          h('td', { class: 'num' }, line.value === null || line.value === undefined ? '' : Number(line.value).toLocaleString()),
+          h('td', { class: 'num' }, line.value === null || line.value === undefined ? '' : Number(line.value).toLocaleString(locale())),
         );
       }),
     ),
@@ -88,8 +88,12 @@ export function summaryTable(summary, rulesetId, seats) {
  * steps have played (also at the instant pace), so a step of the replay always shows its battle.
  */
 export class Story {
-  constructor({ rulesetId, seats, onIdle, dialogHost, heading = true, keepDrops = false }) {
+  constructor({ rulesetId, seats, onIdle, onStep, dialogHost, heading = true, keepDrops = false }) {
     this.keepDrops = keepDrops;
+    // Called with each step as it is told and with null when it ends (the replay keeps its last
+    // step's marks); returns {inset, places, known}: a small map of the step's places, the places
+    // marked and those of the message that the map knows.
+    this.onStep = onStep || (() => null);
     this.stageVersion = null;
     this.rulesetId = rulesetId;
     this.seats = seats;
@@ -102,6 +106,7 @@ export class Story {
     this.generation = 0;
     this.caption = h('div', { class: 'story-caption', 'aria-live': 'polite', 'aria-atomic': 'true' });
     this.stage = h('div', { class: 'story-stage' });
+    this.inset = h('div', { class: 'story-inset-slot' });
     this.left = h('span', { class: 'story-left' });
     this.paceSelect = h('select', { class: 'story-pace', 'data-pace': '' });
     this.paceSelect.addEventListener('change', () => {
@@ -116,7 +121,7 @@ export class Story {
       'section',
       { class: 'story', 'aria-labelledby': heading ? 'story-title' : undefined, hidden: true },
       this.title,
-      this.caption,
+      h('div', { class: 'story-told' }, this.caption, this.inset),
       this.stage,
       h('div', { class: 'story-controls' }, this.left, this.skipButton, this.skipAllButton, this.paceLabel),
     );
@@ -153,6 +158,8 @@ export class Story {
     if (this.dialog && this.dialog.open) this.dialog.close();
     this.caption.replaceChildren();
     this.stage.replaceChildren();
+    this.inset.replaceChildren();
+    this.onStep(null);
     this.stageVersion = null;
     this.element.classList.remove('keep-stage');
     this.element.hidden = true;
@@ -217,10 +224,20 @@ export class Story {
     caption.dataset.version = String(step.version);
     caption.dataset.step = String(step.index);
     replace(this.caption, caption);
-    // For tests and scripts: every caption shown, in order.
+    const told = this.onStep(step) || {};
+    this.inset.replaceChildren(...(told.inset ? [told.inset] : []));
+    // For tests and scripts: every caption shown, in order, with the places it marked.
     if (typeof window !== 'undefined') {
       window.tenkaCaptions = window.tenkaCaptions || [];
-      window.tenkaCaptions.push({ version: step.version, step: step.index, key: step.text ? step.text.key : null, text: caption.textContent, drops: step.drops.length });
+      window.tenkaCaptions.push({
+        version: step.version,
+        step: step.index,
+        key: step.text ? step.text.key : null,
+        text: caption.textContent,
+        drops: step.drops.length,
+        places: told.places || [],
+        known: told.known || [],
+      });
     }
     if (step.drops.length) {
       for (let i = 0; i < step.drops.length && generation === this.generation; i += 1) {
@@ -241,6 +258,11 @@ export class Story {
       if (step.text) await this.sleep(quick ? 0 : TEXT_MS * factor);
     }
     if (step.summary && generation === this.generation) await this.pause(step.summary);
+    // The step's marks go with it; the replay keeps the last step's while that step is shown.
+    if (generation === this.generation && !(this.keepDrops && !this.queue.length)) {
+      this.inset.replaceChildren();
+      this.onStep(null);
+    }
   }
 
   /** Shows a summary as a dialog and waits until the player acknowledges it. */

@@ -50,6 +50,8 @@ pub struct VariantEntry {
     pub id: String,
     /// Its display name.
     pub name: String,
+    /// What it changes, shown when it is picked.
+    pub description: String,
     /// Option values by option name.
     pub options: BTreeMap<String, Value>,
 }
@@ -91,6 +93,7 @@ impl RulesetEntry {
             "variants": self.variants.iter().map(|variant| json!({
                 "id": variant.id,
                 "name": variant.name,
+                "description": variant.description,
                 "options": variant.options,
             })).collect::<Vec<_>>(),
             "refused_variants": self.refused_variants,
@@ -277,6 +280,7 @@ fn read_variants(maps_dir: &Path, info: &RulesetInfo) -> (Vec<VariantEntry>, Vec
         .map(|variant| VariantEntry {
             id: variant.id,
             name: variant.name,
+            description: variant.description,
             options: variant
                 .options
                 .into_iter()
@@ -304,6 +308,8 @@ pub struct LiveCatalog {
     current: RwLock<Arc<Catalog>>,
     /// One reload at a time: two would race to publish.
     reloading: tokio::sync::Mutex<()>,
+    /// The ruleset the operator wants listed first (the lobby opens on it).
+    default_ruleset: std::sync::OnceLock<String>,
 }
 
 impl LiveCatalog {
@@ -320,6 +326,7 @@ impl LiveCatalog {
             rulesets_dir,
             current: RwLock::new(Arc::new(Catalog::default())),
             reloading: tokio::sync::Mutex::new(()),
+            default_ruleset: std::sync::OnceLock::new(),
         };
         live.rebuild().await?;
         Ok(live)
@@ -331,6 +338,34 @@ impl LiveCatalog {
             .read()
             .map(|current| current.clone())
             .unwrap_or_default()
+    }
+
+    /// Lists ruleset `id` first from now on (`GET /api/rulesets`; the lobby opens on the first
+    /// one). Without it the rulesets stay in id order. An id no ruleset has is only logged.
+    pub fn set_default_ruleset(&self, id: &str) {
+        if self.default_ruleset.set(id.to_owned()).is_err() {
+            return;
+        }
+        if self.current().ruleset(id).is_none() {
+            tracing::warn!("--default-ruleset: no ruleset `{id}` is loaded");
+        }
+        if let Ok(mut current) = self.current.write() {
+            *current = Arc::new(self.default_first((**current).clone()));
+        }
+    }
+
+    /// The catalogue with the default ruleset, if any, moved to the front.
+    fn default_first(&self, mut catalog: Catalog) -> Catalog {
+        if let Some(id) = self.default_ruleset.get()
+            && let Some(at) = catalog
+                .rulesets
+                .iter()
+                .position(|entry| &entry.info.id == id)
+        {
+            let entry = catalog.rulesets.remove(at);
+            catalog.rulesets.insert(0, entry);
+        }
+        catalog
     }
 
     /// The maps folder.
@@ -384,7 +419,7 @@ impl LiveCatalog {
             tracing::info!("catalogue: {change}");
         }
         if let Ok(mut current) = self.current.write() {
-            *current = Arc::new(next);
+            *current = Arc::new(self.default_first(next));
         }
         Ok(changes)
     }

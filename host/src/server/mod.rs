@@ -257,6 +257,10 @@ pub struct ServeArgs {
     /// Do not watch the rulesets and maps folders for changes (`SIGHUP` still reloads).
     #[arg(long)]
     pub no_watch: bool,
+    /// The ruleset the lobby opens on (listed first by `GET /api/rulesets`); without it, the
+    /// first by id.
+    #[arg(long)]
+    pub default_ruleset: Option<String>,
     /// The most games held in memory at once (beyond it, idle games are unloaded; when none is
     /// idle, new ones are refused as busy).
     #[arg(long, default_value_t = 20_000)]
@@ -311,6 +315,9 @@ pub async fn serve(
         tracing::warn!("hot reload is off: {error:#}");
     }
     reload::reload_on_hangup(state.catalog.clone())?;
+    if let Some(id) = &args.default_ruleset {
+        state.catalog.set_default_ruleset(id);
+    }
     if storage.kind() == DatabaseKind::Postgres {
         spawn_listener(storage.url().to_owned(), state.hub.clone()).await?;
     }
