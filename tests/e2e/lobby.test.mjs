@@ -1,6 +1,7 @@
 // The lobby as a new player meets it: it opens on the operator's default ruleset, names games
 // without version numbers, offers one "standard" entry and explains each variant, shows a chance
-// as a percentage and folds options that belong together, keeps "Create game" in sight, goes from
+// as a percentage and folds options that belong together (variants and groups named in the
+// reader's language from the ruleset's catalogue), keeps "Create game" in sight, goes from
 // "Create game" straight into the game, writes dates the reader's way, and a variant never
 // silently overrides an option set back by hand.
 import { test } from 'node:test';
@@ -169,6 +170,57 @@ test('the lobby in German: seat kinds whole at 1280, dates and default names in 
   } finally {
     await browser.close();
   }
+});
+
+// A German player met the variant files' English names and descriptions, and raw group words
+// ("Points") as headings: the lobby takes them from the ruleset's catalogue in the reader's
+// language wherever the catalogue has them.
+test('the lobby names variants and option groups in the reader\'s language', { timeout: 3 * 60 * 1000 }, async () => {
+  const rulesets = await api('/api/rulesets');
+  const browser = await launch();
+  let seen = 0;
+  try {
+    const page = await openPage(browser, { locale: 'de-DE' });
+    await lobby(page, null, 'de');
+    for (const ruleset of rulesets) {
+      const texts = await api(`/api/rulesets/${encodeURIComponent(ruleset.id)}/catalogue/de`);
+      await page.selectOption('#new-ruleset', ruleset.id);
+      await page.waitForSelector('[data-seat-kind]');
+      for (const variant of ruleset.variants || []) {
+        const name = texts[`variant.${variant.id}`];
+        if (name === undefined) continue;
+        seen += 1;
+        // The variant that changes nothing is the first entry, which has no value.
+        const value = Object.keys(variant.options || {}).length ? variant.id : '';
+        await page.selectOption('#new-variant', value);
+        const entry = await page.locator(`#new-variant option[value="${value}"]`).innerText();
+        assert.equal(entry.trim(), name, `${ruleset.id}: the variant ${variant.id} is named in German`);
+        const description = texts[`variant.${variant.id}.description`];
+        if (description !== undefined) assert.equal((await page.locator('#new-variant-hint').innerText()).trim(), description, `${ruleset.id}: ${variant.id} is described in German`);
+      }
+      await page.selectOption('#new-variant', '');
+      for (const group of await page.locator('details.option-group').all()) {
+        const word = await group.getAttribute('data-option-group');
+        const heading = texts[`option-group.${word}`];
+        if (heading === undefined) continue;
+        seen += 1;
+        assert.ok((await group.locator('summary').innerText()).trim().startsWith(heading), `${ruleset.id}: the group ${word} is headed "${heading}"`);
+        await group.locator('summary').click();
+      }
+      const picked = (ruleset.variants || []).find((v) => Object.keys(v.options || {}).length && texts[`variant.${v.id}`] !== undefined);
+      if (picked) await page.selectOption('#new-variant', picked.id);
+      await shot(page, `lobby-de-names-${ruleset.id}`);
+      const firstGroup = page.locator('details.option-group summary').first();
+      if (await firstGroup.count()) {
+        await firstGroup.scrollIntoViewIfNeeded();
+        await shot(page, `lobby-de-groups-${ruleset.id}`);
+      }
+    }
+    page.check();
+  } finally {
+    await browser.close();
+  }
+  assert.ok(seen > 0, 'some ruleset names its variants or option groups in German');
 });
 
 test('options that belong together are grouped from their names alone', async () => {
