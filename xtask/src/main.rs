@@ -2,7 +2,9 @@
 //!
 //! - `serve`: set up what is missing, build everything, start `tenka serve`.
 //! - `build`: build the release `tenka` binary, every shipped ruleset component and the web UI.
-//! - `test`: the whole test suite, browser tests included; what CI runs.
+//! - `lint`: formatting, clippy with warnings denied (the rulesets' determinism bans included),
+//!   the docs build and the tidy tests; `test` runs it first.
+//! - `test`: the lint, then the whole test suite, browser tests included; what CI runs.
 //! - `bench`: the benchmarks; writes `BENCHMARKS.md`.
 //! - `fuzz`: the long run of the API fuzzer.
 //! - `mutants`: mutation testing of the Shogun rules with cargo-mutants (slow; not part of CI).
@@ -16,6 +18,9 @@ use std::{
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
+
+#[cfg(test)]
+mod tidy;
 
 /// The WebAssembly target every ruleset is compiled for.
 const WASM_TARGET: &str = "wasm32-wasip2";
@@ -37,7 +42,9 @@ enum Task {
     },
     /// Build the release binary, the ruleset components and the web UI without starting anything.
     Build,
-    /// Run the whole test suite (what CI runs).
+    /// Check formatting, clippy (warnings denied), the docs build and the tidy tests.
+    Lint,
+    /// Run the lint, then the whole test suite (what CI runs).
     Test {
         /// Skip the browser tests (they install Debian's chromium when it is missing).
         #[arg(long)]
@@ -68,7 +75,11 @@ fn main() -> Result<()> {
     match Cli::parse().command {
         Task::Serve { args } => serve(&args),
         Task::Build => build(),
-        Task::Test { no_browser } => test(!no_browser),
+        Task::Lint => lint(),
+        Task::Test { no_browser } => {
+            lint()?;
+            test(!no_browser)
+        }
         Task::Bench { peer: true } => {
             build()?;
             print!("{}", peer_bench()?);
@@ -191,6 +202,46 @@ fn serve(args: &[String]) -> Result<()> {
     let mut command = Command::new(root().join("target/release/tenka"));
     command.current_dir(root()).arg("serve").args(args);
     run(command)
+}
+
+/// The crates whose documentation must build without a warning: what authors and host
+/// developers read.
+const DOCUMENTED_CRATES: [&str; 2] = ["host", "sdk"];
+
+/// The checks that need no test run: formatting, clippy with warnings denied on every crate
+/// and target of the workspace, the docs build, and the tidy tests (`xtask/src/tidy.rs`).
+///
+/// Clippy runs on the whole workspace, rulesets included: each ruleset crate picks up
+/// `rulesets/clippy.toml` (clippy reads the nearest one above a crate's manifest), so the
+/// determinism bans there (`HashMap`, clocks) fail the lint instead of only advising.
+fn lint() -> Result<()> {
+    let mut fmt = cargo();
+    fmt.args(["fmt", "--all", "--check"]);
+    run(fmt).context("the code is not formatted: run `cargo fmt --all`")?;
+
+    let mut clippy = cargo();
+    clippy.args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--quiet",
+        "--",
+        "--deny",
+        "warnings",
+    ]);
+    run(clippy)?;
+
+    let mut doc = cargo();
+    doc.args(["doc", "--no-deps", "--quiet"])
+        .env("RUSTDOCFLAGS", "--deny warnings");
+    for package in DOCUMENTED_CRATES {
+        doc.args(["--package", package]);
+    }
+    run(doc)?;
+
+    let mut tidy = cargo();
+    tidy.args(["test", "--quiet", "--package", "xtask", "--", "tidy::"]);
+    run(tidy)
 }
 
 fn test(browser: bool) -> Result<()> {
