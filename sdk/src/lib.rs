@@ -64,16 +64,25 @@ pub use crate::random_action::random_action;
 pub use crate::ruleset::{Game, Ruleset};
 pub use crate::ruleset::{check_action_shape, check_draft_shape};
 pub use crate::table::{LogLevel, Table, TableExt};
-pub use crate::types::*;
+pub use crate::types::{
+    Action, AssignDecision, AssignItem, AssignSlot, Audience, BoardPart, Choice, ChooseDecision,
+    CubeCount, CubeOwner, DecisionKind, Diagnostic, Event, GameResult, MapInfo, Message,
+    MessageArg, NoteLevel, NumberDecision, OptionKind, OptionSetting, OptionSpec, OptionValue,
+    PartKind, PendingDecision, Placing, PreviewNote, Rejection, RulesetInfo, ScoreLine, Seat,
+    Setup, SetupError, Severity, Summary, SummaryLine, TowerShelf, Viewer,
+};
 
 /// The object-safe form of a ruleset. The host uses it to run a ruleset natively, without
-/// WebAssembly, in tests and benchmarks; authors never need it.
+/// WebAssembly, in tests and benchmarks, and [`register_ruleset!`] hands it to the component's
+/// glue; authors never need it, so it stays out of their documentation.
+#[doc(hidden)]
 pub mod native {
     pub use crate::dynamic::{DynGame, DynRuleset, adapt};
 }
 
-/// The version of the WIT contract this SDK implements. The host refuses a component whose
-/// embedded version it does not support, naming both versions.
+/// The version of the WIT contract this SDK implements: the newest `wit/since_v*` folder (a test
+/// holds the two, `README.md` and `PENDING_CHANGES.md` together). The host refuses a component
+/// whose embedded version it does not support, naming both versions.
 pub const CONTRACT_VERSION: &str = "0.2.0";
 
 /// The name of the custom section that carries [`CONTRACT_VERSION`] in a built component.
@@ -116,4 +125,92 @@ macro_rules! register_ruleset {
                 .as_ref()
         }
     };
+}
+
+#[cfg(test)]
+mod version_tests {
+    //! The contract version is written in one place, [`CONTRACT_VERSION`]; everything else that
+    //! names it is checked against it here.
+
+    use super::CONTRACT_VERSION;
+
+    fn read(relative: &str) -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+        std::fs::read_to_string(&path)
+            .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()))
+    }
+
+    /// The versions of the `wit/since_v*` folders, oldest first.
+    fn wit_versions() -> Vec<Vec<u32>> {
+        let wit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("wit");
+        let mut versions: Vec<Vec<u32>> = std::fs::read_dir(wit)
+            .expect("the wit folder")
+            .filter_map(|entry| {
+                let name = entry.ok()?.file_name().into_string().ok()?;
+                let version = name.strip_prefix("since_v")?;
+                version.split('.').map(|part| part.parse().ok()).collect()
+            })
+            .collect();
+        versions.sort();
+        versions
+    }
+
+    fn dotted(version: &[u32]) -> String {
+        version
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(".")
+    }
+
+    #[test]
+    fn the_contract_version_is_the_newest_wit_folder() {
+        let newest = wit_versions().pop().expect("at least one wit folder");
+        assert_eq!(dotted(&newest), CONTRACT_VERSION);
+        let wit = read(&format!("wit/since_v{CONTRACT_VERSION}/ruleset.wit"));
+        assert!(
+            wit.contains(&format!("package tenka:ruleset@{CONTRACT_VERSION};")),
+            "the newest folder's package is another version"
+        );
+    }
+
+    #[test]
+    fn the_readme_and_pending_changes_name_the_current_contract() {
+        let readme = read("README.md");
+        assert!(
+            readme.contains(&format!("current contract: `{CONTRACT_VERSION}`")),
+            "README.md does not name {CONTRACT_VERSION} as the current contract"
+        );
+        for version in wit_versions() {
+            let row = format!("| {} |", dotted(&version));
+            assert!(
+                readme.contains(&row),
+                "README.md's table has no row for contract {}",
+                dotted(&version)
+            );
+        }
+        let pending = read("PENDING_CHANGES.md");
+        assert!(
+            pending.contains(&format!("`tenka:ruleset@{CONTRACT_VERSION}`")),
+            "PENDING_CHANGES.md is not about the current contract, {CONTRACT_VERSION}"
+        );
+    }
+
+    #[test]
+    fn the_wit_header_names_files_that_exist() {
+        // The header points readers at the host's adapter; a path that moved misleads them.
+        let wit = read(&format!("wit/since_v{CONTRACT_VERSION}/ruleset.wit"));
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("the workspace");
+        for word in wit.split(['`', ' ', '(', ')', ',', ';']) {
+            let path = word.trim_end_matches(['.', ':']);
+            if path.ends_with(".rs") || path.ends_with(".md") {
+                assert!(
+                    root.join(path).exists(),
+                    "the WIT names `{path}`, which does not exist"
+                );
+            }
+        }
+    }
 }

@@ -209,6 +209,7 @@ fn expected_kind(feature: &str) -> &'static str {
         "panic" => "panic",
         "huge-output" => "output",
         "slow-host-calls" => "deadline",
+        "forbidden-import" => "fault",
         other => panic!("no expectation for {other}"),
     }
 }
@@ -400,19 +401,36 @@ fn regression_finding5_instance_and_memory_counts_are_limited() {
         ("instances", with_extra_core_instances(&harmless, None, 12)),
         ("memories", with_extra_core_instances(&harmless, Some(1), 3)),
     ] {
-        // Refused when loaded (the pool checks the component) or when a game starts.
-        let error = match runtime.load_bytes(&bytes, None) {
-            Err(error) => format!("{error:#}"),
-            Ok((ruleset, _)) => {
-                let failure = failure_of(ruleset.new_game(spec(2, 1)));
-                assert_eq!(failure.cause.kind(), "resources", "{failure}");
-                failure.to_string()
-            }
-        };
+        // Refused when loaded: every module of a component is its own, so the pool checks
+        // how many instances and memories it needs before any game runs.
+        let error = format!("{:#}", runtime.load_bytes(&bytes, None).unwrap_err());
         let word = what.trim_end_matches('s');
         assert!(error.contains(word), "{what}: {error}");
         eprintln!("{what}: {error}");
     }
+}
+
+/// A ruleset calling a WASI function no ruleset may use (here the wall clock, which Rust's
+/// standard library asks WASI for) fails the call as a fault naming the function, in every
+/// export; the host's stubs fail with a typed error, so the class does not hang on wasmtime's
+/// wording of an undefined import.
+#[test]
+fn a_call_to_a_forbidden_wasi_function_is_a_fault_naming_it() {
+    check_every_export("forbidden-import", &EVERY_EXPORT);
+    let (_runtime, _, hostile) = hostile_runtime("forbidden-import");
+    let mut game = hostile.new_game(spec(2, 1)).unwrap();
+    let failure = failure_of(game.apply(0, &Action::Number(TRIGGER)));
+    assert_eq!(failure.call, "apply");
+    let FailureCause::Fault { detail } = &failure.cause else {
+        panic!("expected a fault, got {failure}");
+    };
+    assert!(
+        detail.starts_with("it called `wasi:clocks/wall-clock@")
+            && detail.ends_with("#now`, which a ruleset cannot use"),
+        "{detail}"
+    );
+    assert!(!failure.to_string().contains("unknown import"), "{failure}");
+    game.apply(0, &Action::Number(1)).unwrap();
 }
 
 /// Finding 5: a failure rebuilt the game with fresh fuel for each replayed call, and a rebuild

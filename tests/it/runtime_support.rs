@@ -14,7 +14,7 @@ use host::{GameSpec, LoadedRuleset, Runtime, RuntimeConfig};
 pub const FIXTURE: &str = "fixture-ruleset-for-tests";
 
 /// The misbehaviours of the hostile crate, one component each.
-pub const HOSTILE: [&str; 8] = [
+pub const HOSTILE: [&str; 9] = [
     "endless-loop",
     "memory-bomb",
     "trap",
@@ -23,6 +23,7 @@ pub const HOSTILE: [&str; 8] = [
     "deep-recursion",
     "panic",
     "slow-host-calls",
+    "forbidden-import",
 ];
 
 /// The workspace's root directory.

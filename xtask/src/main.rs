@@ -2,7 +2,9 @@
 //!
 //! - `serve`: set up what is missing, build everything, start `tenka serve`.
 //! - `build`: build the release `tenka` binary, every shipped ruleset component and the web UI.
-//! - `test`: the whole test suite, browser tests included; what CI runs.
+//! - `lint`: formatting, clippy with warnings denied (the rulesets' determinism bans included),
+//!   the docs build and the tidy tests; `test` runs it first.
+//! - `test`: the lint, then the whole test suite, browser tests included; what CI runs.
 //! - `bench`: the benchmarks; writes `BENCHMARKS.md`.
 //! - `fuzz`: the long run of the API fuzzer.
 //! - `mutants`: mutation testing of the Shogun rules with cargo-mutants (slow; not part of CI).
@@ -16,6 +18,10 @@ use std::{
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
+
+mod bench_report;
+#[cfg(test)]
+mod tidy;
 
 /// The WebAssembly target every ruleset is compiled for.
 const WASM_TARGET: &str = "wasm32-wasip2";
@@ -37,7 +43,9 @@ enum Task {
     },
     /// Build the release binary, the ruleset components and the web UI without starting anything.
     Build,
-    /// Run the whole test suite (what CI runs).
+    /// Check formatting, clippy (warnings denied), the docs build and the tidy tests.
+    Lint,
+    /// Run the lint, then the whole test suite (what CI runs).
     Test {
         /// Skip the browser tests (they install Debian's chromium when it is missing).
         #[arg(long)]
@@ -48,6 +56,10 @@ enum Task {
         /// Only the peer benchmark (boardgame.io against tenka serve), printed, not written.
         #[arg(long)]
         peer: bool,
+        /// How many times the throughput and server benchmarks run; each figure written is the
+        /// median of the runs, and the header gives their spread.
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
     },
     /// Mutation testing of the Shogun rules (engine.rs, decide.rs) against the shogun package's
     /// tests; installs cargo-mutants when it is missing. Results go to target/mutants.out.
@@ -68,13 +80,17 @@ fn main() -> Result<()> {
     match Cli::parse().command {
         Task::Serve { args } => serve(&args),
         Task::Build => build(),
-        Task::Test { no_browser } => test(!no_browser),
-        Task::Bench { peer: true } => {
+        Task::Lint => lint(),
+        Task::Test { no_browser } => {
+            lint()?;
+            test(!no_browser)
+        }
+        Task::Bench { peer: true, .. } => {
             build()?;
             print!("{}", peer_bench()?);
             Ok(())
         }
-        Task::Bench { peer: false } => bench(),
+        Task::Bench { peer: false, runs } => bench(runs.max(1)),
         Task::Mutants { args } => mutants(&args),
         Task::Fuzz { requests } => fuzz(requests),
     }
@@ -193,6 +209,46 @@ fn serve(args: &[String]) -> Result<()> {
     run(command)
 }
 
+/// The crates whose documentation must build without a warning: what authors and host
+/// developers read.
+const DOCUMENTED_CRATES: [&str; 2] = ["host", "sdk"];
+
+/// The checks that need no test run: formatting, clippy with warnings denied on every crate
+/// and target of the workspace, the docs build, and the tidy tests (`xtask/src/tidy.rs`).
+///
+/// Clippy runs on the whole workspace, rulesets included: each ruleset crate picks up
+/// `rulesets/clippy.toml` (clippy reads the nearest one above a crate's manifest), so the
+/// determinism bans there (`HashMap`, clocks) fail the lint instead of only advising.
+fn lint() -> Result<()> {
+    let mut fmt = cargo();
+    fmt.args(["fmt", "--all", "--check"]);
+    run(fmt).context("the code is not formatted: run `cargo fmt --all`")?;
+
+    let mut clippy = cargo();
+    clippy.args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--quiet",
+        "--",
+        "--deny",
+        "warnings",
+    ]);
+    run(clippy)?;
+
+    let mut doc = cargo();
+    doc.args(["doc", "--no-deps", "--quiet"])
+        .env("RUSTDOCFLAGS", "--deny warnings");
+    for package in DOCUMENTED_CRATES {
+        doc.args(["--package", package]);
+    }
+    run(doc)?;
+
+    let mut tidy = cargo();
+    tidy.args(["test", "--quiet", "--package", "xtask", "--", "tidy::"]);
+    run(tidy)
+}
+
 fn test(browser: bool) -> Result<()> {
     build_rulesets()?;
     // Every workspace member, the rulesets' native tests included.
@@ -208,53 +264,90 @@ fn test(browser: bool) -> Result<()> {
     Ok(())
 }
 
-fn bench() -> Result<()> {
+fn bench(runs: usize) -> Result<()> {
     build()?;
-    // Throughput first, then the server's capacity; BENCHMARKS.md gets both outputs in order.
-    let mut results = String::new();
-    for bench in ["throughput", "server"] {
-        let mut command = cargo();
-        command.args(["bench", "--package", "tests", "--bench", bench]);
-        eprintln!("xtask: running {command:?}");
-        let output = command
-            .output()
-            .with_context(|| format!("failed to run the `{bench}` benchmark"))?;
-        if !output.status.success() {
-            bail!(
-                "the `{bench}` benchmark failed:\n{}",
-                String::from_utf8_lossy(&output.stderr)
-            );
+    // Throughput first, then the server's capacity; BENCHMARKS.md gets both outputs in order,
+    // each figure the median of `runs` runs.
+    let mut outputs = Vec::new();
+    for run in 1..=runs {
+        let mut results = String::new();
+        for bench in ["throughput", "server"] {
+            let mut command = cargo();
+            command.args(["bench", "--package", "tests", "--bench", bench]);
+            eprintln!("xtask: running {command:?} (run {run} of {runs})");
+            let output = command
+                .output()
+                .with_context(|| format!("failed to run the `{bench}` benchmark"))?;
+            if !output.status.success() {
+                bail!(
+                    "the `{bench}` benchmark failed:\n{}",
+                    String::from_utf8_lossy(&output.stderr)
+                );
+            }
+            let printed = String::from_utf8_lossy(&output.stdout);
+            print!("{printed}");
+            if !results.is_empty() {
+                results.push('\n');
+            }
+            results.push_str(&printed);
         }
-        let printed = String::from_utf8_lossy(&output.stdout);
-        print!("{printed}");
-        if !results.is_empty() {
-            results.push('\n');
-        }
-        results.push_str(&printed);
+        outputs.push(results);
     }
+    let merged = bench_report::merge_runs(&outputs);
+    let mut results = merged.text.clone();
     // The peer last: boardgame.io and `tenka serve` as separate processes under one load
     // generator.
     let peer = peer_bench()?;
     print!("{peer}");
     results.push('\n');
     results.push_str(&peer);
-    let machine = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            info.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
-    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-    let report = format!(
-        "# Benchmarks\n\nProduced by `cargo xtask bench` (release build; {cores} cores, {machine}).\n\
-         Ratios compare with a baseline measured in the same run.\n\n{results}"
-    );
+    let environment = bench_report::BenchEnvironment {
+        commit: commit(),
+        rustc: command_output("rustc", &["--version"]),
+        node: node_version(),
+        machine: std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|info| {
+                info.lines()
+                    .find(|l| l.starts_with("model name"))
+                    .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
+            })
+            .unwrap_or_else(|| "unknown CPU".into()),
+        cores: std::thread::available_parallelism().map_or(0, |n| n.get()),
+    };
+    let report = format!("{}\n{results}", bench_report::header(&environment, &merged));
     std::fs::write(root().join("BENCHMARKS.md"), report)
         .context("failed to write BENCHMARKS.md")?;
     eprintln!("xtask: wrote BENCHMARKS.md");
     Ok(())
+}
+
+/// The first line a command prints, or `unknown` when it cannot run.
+fn command_output(program: &str, args: &[&str]) -> String {
+    Command::new(program)
+        .current_dir(root())
+        .args(args)
+        .output()
+        .ok()
+        .filter(|output| output.status.success())
+        .and_then(|output| {
+            String::from_utf8_lossy(&output.stdout)
+                .lines()
+                .next()
+                .map(|line| line.trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown".to_owned())
+}
+
+/// The commit measured, marked `-dirty` when the tree has uncommitted changes.
+fn commit() -> String {
+    let hash = command_output("git", &["rev-parse", "--short", "HEAD"]);
+    let dirty = Command::new("git")
+        .current_dir(root())
+        .args(["status", "--porcelain", "--untracked-files=no"])
+        .output()
+        .is_ok_and(|output| !output.stdout.is_empty());
+    if dirty { format!("{hash}-dirty") } else { hash }
 }
 
 /// The levels of the peer benchmark: concurrent games, each a closed loop with no think time.
@@ -574,12 +667,7 @@ fn profile_report(file: &Path) -> String {
 
 /// `node --version`, for the report.
 fn node_version() -> String {
-    Command::new("node")
-        .arg("--version")
-        .output()
-        .ok()
-        .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
-        .unwrap_or_else(|| "unknown".to_owned())
+    command_output("node", &["--version"])
 }
 
 /// Installs cargo-mutants from crates.io when `cargo mutants` is not available.

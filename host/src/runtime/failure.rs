@@ -29,11 +29,6 @@ pub enum FailureCause {
         /// The budget, in bytes.
         bytes: usize,
     },
-    /// The component asked for more instances, memories or tables than a game may have.
-    Resources {
-        /// What was refused.
-        detail: String,
-    },
     /// The WebAssembly call stack was exhausted (recursion too deep).
     StackOverflow,
     /// The ruleset panicked.
@@ -61,13 +56,12 @@ pub enum FailureCause {
 
 impl FailureCause {
     /// A short name of the cause, stable for logs and APIs: `fuel`, `deadline`, `memory`,
-    /// `resources`, `stack-overflow`, `panic`, `trap`, `output` or `fault`.
+    /// `stack-overflow`, `panic`, `trap`, `output` or `fault`.
     pub fn kind(&self) -> &'static str {
         match self {
             FailureCause::Fuel { .. } => "fuel",
             FailureCause::Deadline { .. } => "deadline",
             FailureCause::Memory { .. } => "memory",
-            FailureCause::Resources { .. } => "resources",
             FailureCause::StackOverflow => "stack-overflow",
             FailureCause::Panic { .. } => "panic",
             FailureCause::Trap { .. } => "trap",
@@ -93,7 +87,6 @@ impl fmt::Display for FailureCause {
                 "memory limit of {} MiB reached (all the game's memories and tables together)",
                 bytes >> 20
             ),
-            FailureCause::Resources { detail } => write!(f, "resource limit: {detail}"),
             FailureCause::StackOverflow => {
                 f.write_str("trap: call stack exhausted (recursion too deep)")
             }

@@ -12,6 +12,7 @@
 pub(crate) mod bindings;
 pub mod cache;
 pub mod failure;
+mod forbidden_imports;
 mod limits;
 mod panic_output;
 
@@ -36,6 +37,7 @@ pub use cache::{ArtifactCache, CacheOutcome};
 pub use failure::{
     CapacityExhausted, FailureCause, RulesetFailure, capacity_exhausted, failure_of,
 };
+use forbidden_imports::ForbiddenImportCalled;
 pub(crate) use limits::deadline_ticks;
 use limits::{GameLimiter, LimitHit};
 
@@ -422,34 +424,27 @@ fn failure_cause(error: &wasmtime::Error, state: &StoreState, limits: &CallLimit
             },
         };
     }
-    let root = error.root_cause().to_string();
-    if let Some(import) = root
-        .strip_prefix("unknown import: `")
-        .and_then(|rest| rest.split('`').next())
-    {
+    if let Some(called) = error.downcast_ref::<ForbiddenImportCalled>() {
         // Rust's standard library reaches for these only to print a panic's message (see
         // `panic_output`); a standard library that prints some other way ends up here.
-        if import.starts_with("wasi:cli/")
+        let import = called.import.as_str();
+        let prints_a_panic = import.starts_with("wasi:cli/")
             && (import.contains("std") || import.contains("environment"))
-            || import.starts_with("wasi:io/streams")
-        {
+            || import.starts_with("wasi:io/streams");
+        if prints_a_panic {
             return FailureCause::Panic {
                 message: panic_output::panic_message(&state.panic_output),
             };
         }
         return FailureCause::Fault {
-            detail: format!("it called `{import}`, which a ruleset cannot use"),
+            detail: called.to_string(),
         };
     }
-    if root.starts_with("resource limit exceeded") {
-        return FailureCause::Resources {
-            detail: format!(
-                "{root} (a game may have {} instances, {} memories and {} tables)",
-                limits.max_instances, limits.max_memories, limits.max_tables
-            ),
-        };
+    // What is left is a host service the ruleset misused (a tower drop too large, a random
+    // range that is empty): the host's own message says what.
+    FailureCause::Fault {
+        detail: error.root_cause().to_string(),
     }
-    FailureCause::Fault { detail: root }
 }
 
 /// A failure of `call` that is not a trap: too large an output, a snapshot refused.
@@ -834,6 +829,16 @@ impl Runtime {
         }
         let contract = check_component(bytes)?;
         let (component, outcome) = self.cache.load_or_compile(&self.engine, bytes, &hash.0)?;
+        // The pool has checked, while the component was compiled or loaded from the cache, how
+        // many instances, memories and tables its modules need against what a game may have.
+        // That holds only when every module is the component's own: one it imported could
+        // bring any number, found out only once a game runs.
+        if component.resources_required().is_none() {
+            bail!(
+                "it instantiates a core module it imports, so what it needs cannot be checked \
+                 before it runs"
+            );
+        }
         let pre = self.prepare(&component, &contract)?;
         let wasm = WasmRuleset {
             engine: self.engine.clone(),
@@ -921,11 +926,11 @@ impl Runtime {
         let mut linker: Linker<StoreState> = Linker::new(&self.engine);
         bindings::RulesetPre::new(contract, &mut linker, |linker| {
             // Rust's standard library links `wasi:*` plumbing a ruleset never uses; calling any
-            // of it traps, except what its panic hook needs to hand the host the panic's message.
+            // of it fails the call, except what its panic hook needs to hand the host the
+            // panic's message, which `panic_output` answers over the failing stubs.
+            forbidden_imports::define_as_failing(linker, &self.engine, component)?;
             panic_output::define(linker, &self.engine, component)?;
-            linker
-                .define_unknown_imports_as_traps(component)
-                .map_err(anyhow::Error::from)?;
+            linker.allow_shadowing(false);
             linker
                 .instantiate_pre(component)
                 .map_err(anyhow::Error::from)

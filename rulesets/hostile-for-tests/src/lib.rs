@@ -165,6 +165,16 @@ fn misbehave(export: &str, table: Option<&mut dyn Table>) {
     }
     #[cfg(feature = "panic")]
     panic!("the hostile ruleset panics on purpose in `{export}`");
+    #[cfg(feature = "forbidden-import")]
+    {
+        // The standard library asks WASI's wall clock, which the host gives no ruleset.
+        #[expect(
+            clippy::disallowed_methods,
+            reason = "reading the clock a ruleset may not see is the misbehaviour"
+        )]
+        let now = std::time::SystemTime::now();
+        std::hint::black_box(now);
+    }
     #[cfg(feature = "slow-host-calls")]
     if let Some(table) = table {
         // Each drop is one host call, a few units of fuel here and a lot of work on the host.
@@ -310,6 +320,8 @@ impl sdk::Ruleset for Hostile {
             "hostile-panic"
         } else if cfg!(feature = "slow-host-calls") {
             "hostile-slow-host-calls"
+        } else if cfg!(feature = "forbidden-import") {
+            "hostile-forbidden-import"
         } else {
             "hostile-harmless"
         };

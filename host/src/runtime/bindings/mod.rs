@@ -2,10 +2,14 @@
 //! the imports' implementations, and the calls into a component in the SDK's types.
 //!
 //! Each version has a module of its own (`v0_2`, the current one, and `v0_1`, kept so components
-//! built for it and their stored games keep working). What the versions share is written once,
-//! in [`contract_glue!`], and expanded inside each module against that version's generated
-//! types; only what changed between them is written per version. [`Instance`] is a component of
-//! either version behind one set of calls.
+//! built for it and their stored games keep working). The interfaces the versions share
+//! unchanged (`types`, `random`, `battle-tower`, `log`) are generated once, in `v0_2`: `v0_1`'s
+//! bindings reuse them through `bindgen!`'s `with:`, and their implementations are written once
+//! in [`imports`], linked under each version's names. The exported `rules` interface changed, so
+//! each version has its own generated types for it; the conversions of the parts of it that kept
+//! their shape are written once, in [`contract_glue!`], and expanded inside each module against
+//! that version's types; only what changed between them is written per version. [`Instance`] is
+//! a component of either version behind one set of calls.
 
 use sdk as s;
 use wasmtime::Store;
@@ -13,9 +17,10 @@ use wasmtime::component::ResourceAny;
 
 use super::StoreState;
 
-/// The imports and the calls whose shape did not change between contract versions. Expanded in
-/// each version's module, where `wt` and `ex` are that version's generated types; the module
-/// supplies `choice_from_wit`, `pending_from_wit` and `event_from_wit`.
+/// The conversions and calls of the `rules` interface whose shape did not change between
+/// contract versions. Expanded in each version's module, where `ex` is that version's generated
+/// `rules` types; the module supplies `CONTRACT`, `choice_from_wit`, `pending_from_wit` and
+/// `event_from_wit`.
 macro_rules! contract_glue {
     () => {
         use sdk as s;
@@ -23,109 +28,9 @@ macro_rules! contract_glue {
         use wasmtime::component::ResourceAny;
 
         use exports::tenka::ruleset::rules as ex;
-        use tenka::ruleset::types as wt;
 
         use crate::runtime::StoreState;
-
-        impl tenka::ruleset::types::Host for StoreState {}
-
-        impl tenka::ruleset::random::Host for StoreState {
-            fn next_u64(&mut self) -> wasmtime::Result<u64> {
-                Ok(sdk::Table::next_u64(&mut self.table))
-            }
-
-            fn below(&mut self, bound: u64) -> wasmtime::Result<u64> {
-                self.table.try_below(bound).map_err(wasmtime::Error::msg)
-            }
-        }
-
-        impl tenka::ruleset::battle_tower::Host for StoreState {
-            fn configure(
-                &mut self,
-                shelves: Vec<wt::TowerShelf>,
-            ) -> wasmtime::Result<Result<(), String>> {
-                let shelves: Vec<s::TowerShelf> = shelves
-                    .into_iter()
-                    .map(|shelf| s::TowerShelf {
-                        lodge_chance: shelf.lodge_chance,
-                        release_chance: shelf.release_chance,
-                    })
-                    .collect();
-                Ok(self.table.configure(&shelves))
-            }
-
-            fn drop(&mut self, cubes: Vec<wt::CubeCount>) -> wasmtime::Result<Vec<wt::CubeCount>> {
-                let cubes: Vec<s::CubeCount> = cubes.into_iter().map(cube_from_wit).collect();
-                Ok(self
-                    .drop_into_tower(&cubes)?
-                    .into_iter()
-                    .map(cube_to_wit)
-                    .collect())
-            }
-        }
-
-        impl tenka::ruleset::log::Host for StoreState {
-            fn write(
-                &mut self,
-                level: tenka::ruleset::log::Level,
-                line: String,
-            ) -> wasmtime::Result<()> {
-                use tenka::ruleset::log::Level;
-                let level = match level {
-                    Level::Debug => s::LogLevel::Debug,
-                    Level::Info => s::LogLevel::Info,
-                    Level::Warn => s::LogLevel::Warn,
-                };
-                self.write_log(level, &line);
-                Ok(())
-            }
-        }
-
-        fn cube_from_wit(c: wt::CubeCount) -> s::CubeCount {
-            s::CubeCount {
-                owner: match c.owner {
-                    wt::CubeOwner::Seat(seat) => s::CubeOwner::Seat(seat),
-                    wt::CubeOwner::Neutral(name) => s::CubeOwner::Neutral(name),
-                },
-                count: c.count,
-            }
-        }
-
-        fn cube_to_wit(c: s::CubeCount) -> wt::CubeCount {
-            wt::CubeCount {
-                owner: match c.owner {
-                    s::CubeOwner::Seat(seat) => wt::CubeOwner::Seat(seat),
-                    s::CubeOwner::Neutral(name) => wt::CubeOwner::Neutral(name),
-                },
-                count: c.count,
-            }
-        }
-
-        fn message_from_wit(m: wt::Message) -> s::Message {
-            s::Message {
-                key: m.key,
-                args: m
-                    .args
-                    .into_iter()
-                    .map(|(name, arg)| {
-                        let arg = match arg {
-                            wt::MessageArg::Text(t) => s::MessageArg::Text(t),
-                            wt::MessageArg::Number(n) => s::MessageArg::Number(n),
-                            wt::MessageArg::Seat(seat) => s::MessageArg::Seat(seat),
-                            wt::MessageArg::Key(k) => s::MessageArg::Key(k),
-                        };
-                        (name, arg)
-                    })
-                    .collect(),
-            }
-        }
-
-        fn viewer_to_wit(v: s::Viewer) -> wt::Viewer {
-            match v {
-                s::Viewer::Seat(seat) => wt::Viewer::Seat(seat),
-                s::Viewer::Spectator => wt::Viewer::Spectator,
-            }
-        }
+        use crate::runtime::bindings::imports::{message_from_wit, viewer_to_wit};
 
         fn option_value_from_wit(v: ex::OptionValue) -> s::OptionValue {
             match v {
@@ -447,23 +352,21 @@ macro_rules! contract_glue {
                 .call_determinize(store, game, seat)
         }
 
-        /// Links the contract's imports for this version.
+        /// Links the contract's imports under this version's names.
         pub(crate) fn add_to_linker(
             linker: &mut wasmtime::component::Linker<StoreState>,
         ) -> wasmtime::Result<()> {
-            Ruleset::add_to_linker::<StoreState, wasmtime::component::HasSelf<StoreState>>(
-                linker,
-                |state| state,
-            )
+            crate::runtime::bindings::imports::add_to_linker(linker, CONTRACT)
         }
     };
 }
 
+pub(crate) mod imports;
 pub(crate) mod v0_1;
 pub(crate) mod v0_2;
 
 /// The contract versions this host runs, newest first.
-pub const SUPPORTED_CONTRACTS: &[&str] = &[sdk::CONTRACT_VERSION, v0_1::CONTRACT];
+pub const SUPPORTED_CONTRACTS: &[&str] = &[v0_2::CONTRACT, v0_1::CONTRACT];
 
 /// A component linked and ready to instantiate, of either contract version.
 pub(crate) enum RulesetPre {

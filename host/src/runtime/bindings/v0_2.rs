@@ -9,6 +9,9 @@ wasmtime::component::bindgen!({
 
 contract_glue!();
 
+/// The contract version this module binds.
+pub(crate) const CONTRACT: &str = "0.2.0";
+
 fn choice_from_wit(c: ex::Choice) -> s::Choice {
     s::Choice {
         id: c.id,

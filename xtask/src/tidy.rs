@@ -1,0 +1,191 @@
+//! Tidy checks: facts about the tree that prose alone would let drift, run as ordinary tests
+//! (`cargo test --package xtask`, and so by `cargo xtask lint`).
+//!
+//! - `ARCHITECTURE.md` names every crate of the workspace, every module folder of the host and
+//!   the SDK, and every ruleset folder, so the map of the code cannot silently fall behind it.
+//! - No shipped ruleset is named in `web-ui/`, `host/src/` or `sdk/src/`: whatever a game needs
+//!   that others could use belongs to the contract, the SDK, the host or the web UI for every
+//!   game. The names are read from the `rulesets/` folder, so a new ruleset is covered at once.
+
+use std::path::{Path, PathBuf};
+
+use crate::{root, shipped_rulesets};
+
+/// The folders of `dir` (not `dir` itself), at any depth, as paths relative to `dir` with `/`
+/// between components, in name order.
+fn folders_under(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut pending = vec![PathBuf::new()];
+    while let Some(relative) = pending.pop() {
+        let entries = std::fs::read_dir(dir.join(&relative))
+            .unwrap_or_else(|error| panic!("cannot list {}: {error}", dir.display()));
+        for entry in entries {
+            let entry = entry.expect("a readable folder entry");
+            if entry.file_type().expect("a file type").is_dir() {
+                let path = relative.join(entry.file_name());
+                found.push(path.to_string_lossy().replace('\\', "/"));
+                pending.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Every file under `dir`, at any depth, skipping installed packages (`node_modules`).
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(&folder)
+            .unwrap_or_else(|error| panic!("cannot list {}: {error}", folder.display()))
+        {
+            let entry = entry.expect("a readable folder entry");
+            let path = entry.path();
+            if entry.file_type().expect("a file type").is_dir() {
+                if entry.file_name() != "node_modules" {
+                    pending.push(path);
+                }
+            } else {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The workspace's crates as folders relative to the root: the members of the root
+/// `Cargo.toml`, with `rulesets/*` spelt out.
+fn workspace_crates() -> Vec<String> {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("the root manifest");
+    let members = manifest
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("members = ["))
+        .expect("the workspace lists its members on one line");
+    let mut crates = Vec::new();
+    for member in members.trim_end_matches(']').split(',') {
+        let member = member.trim().trim_matches('"');
+        if member.is_empty() {
+            continue;
+        }
+        match member.strip_suffix("/*") {
+            Some(parent) => {
+                for name in folders_under(&root().join(parent)) {
+                    if !name.contains('/')
+                        && root().join(parent).join(&name).join("Cargo.toml").exists()
+                    {
+                        crates.push(format!("{parent}/{name}"));
+                    }
+                }
+            }
+            None => crates.push(member.to_owned()),
+        }
+    }
+    crates
+}
+
+/// What `ARCHITECTURE.md` should name and does not, as sentences.
+fn unnamed_in_architecture(architecture: &str) -> Vec<String> {
+    let mut missing = Vec::new();
+    for krate in workspace_crates() {
+        // A crate is named by its folder (`host/`), a ruleset by its folder under `rulesets/`
+        // (`shogun/`), as the code map's headings and paragraphs write them.
+        let folder = krate.rsplit('/').next().unwrap_or(&krate);
+        if !architecture.contains(&format!("`{folder}/`")) {
+            missing.push(format!("the crate `{krate}` (write `{folder}/`)"));
+        }
+    }
+    for krate in ["host", "sdk"] {
+        for folder in folders_under(&root().join(krate).join("src")) {
+            if !architecture.contains(&format!("src/{folder}/")) {
+                missing.push(format!(
+                    "the module folder `{krate}/src/{folder}/` (write `src/{folder}/`)"
+                ));
+            }
+        }
+    }
+    missing
+}
+
+#[test]
+fn tidy_architecture_names_every_crate_and_module_folder() {
+    let architecture =
+        std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let missing = unnamed_in_architecture(&architecture);
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md does not name:\n- {}",
+        missing.join("\n- ")
+    );
+}
+
+#[test]
+fn tidy_the_architecture_check_notices_a_missing_crate() {
+    // The check itself must be able to fail: an ARCHITECTURE.md without the SDK's section
+    // misses at least the crate and its folder.
+    let architecture =
+        std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let without_sdk = architecture.replace("`sdk/`", "the SDK");
+    let missing = unnamed_in_architecture(&without_sdk);
+    assert!(
+        missing.iter().any(|line| line.contains("the crate `sdk`")),
+        "{missing:?}"
+    );
+}
+
+/// The places under `dirs` (relative to the root) that name a shipped ruleset, as
+/// `path: name` lines.
+fn places_naming_a_shipped_ruleset(dirs: &[&str]) -> Vec<String> {
+    let names = shipped_rulesets().expect("the rulesets folder lists");
+    assert!(!names.is_empty(), "no shipped ruleset found");
+    let mut places = Vec::new();
+    for dir in dirs {
+        for file in files_under(&root().join(dir)) {
+            let Ok(text) = std::fs::read_to_string(&file) else {
+                // Images and other binary files name nothing.
+                continue;
+            };
+            let text = text.to_lowercase();
+            for name in &names {
+                if text.contains(&name.to_lowercase()) {
+                    let relative = file.strip_prefix(root()).unwrap_or(&file);
+                    places.push(format!("{}: {name}", relative.display()));
+                }
+            }
+        }
+    }
+    places
+}
+
+#[test]
+fn tidy_web_ui_names_no_shipped_ruleset() {
+    let places = places_naming_a_shipped_ruleset(&["web-ui"]);
+    assert!(
+        places.is_empty(),
+        "the web UI serves every game alike, yet names:\n- {}",
+        places.join("\n- ")
+    );
+}
+
+#[test]
+fn tidy_host_and_sdk_sources_name_no_shipped_ruleset() {
+    let places = places_naming_a_shipped_ruleset(&["host/src", "sdk/src"]);
+    assert!(
+        places.is_empty(),
+        "the host and the SDK serve every game alike, yet name:\n- {}",
+        places.join("\n- ")
+    );
+}
+
+#[test]
+fn tidy_shipped_rulesets_leave_out_the_test_only_ones() {
+    let names = shipped_rulesets().expect("the rulesets folder lists");
+    assert!(names.iter().all(|name| !name.ends_with("-for-tests")));
+    assert!(
+        folders_under(&root().join("rulesets"))
+            .iter()
+            .any(|folder| folder == "hostile-for-tests"),
+        "the test-only rulesets exist, so leaving them out is checked"
+    );
+}
