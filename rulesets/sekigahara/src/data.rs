@@ -969,13 +969,13 @@ fn read_board(text: &str) -> Result<(Board, Vec<Diagnostic>), Vec<Diagnostic>> {
             );
         }
         for clan in (0..raw.clan.len()).filter(|&c| clan_sides[c] == Some(side)) {
-            let has_blocks = blocks.iter().any(|b| b.clan == clan);
+            let has_blocks = blocks.iter().any(|b| b.clan == clan && !b.any_card);
             let has_cards = cards.iter().any(|c| c.clan == Some(clan));
             if has_blocks && !has_cards {
                 report.warning(
                     &raw.clan[clan].span(),
                     format!(
-                        "clan `{}` has blocks but no card: only any-card blocks of it can be deployed",
+                        "clan `{}` has blocks that only its own cards deploy, but no card",
                         raw.clan[clan].get_ref().id.get_ref()
                     ),
                 );
