@@ -97,9 +97,9 @@ fn reinforcement_discards_half_the_hand_draws_five_plus_one_for_most_castles_and
     assert_eq!(state.hands[1].len(), 2 + 5);
     // Resources: West holds its capital and field, East its capital and farm: a tie, so both
     // draw the track's 2 blocks and one more.
-    for side in 0..2 {
+    for (side, before) in bag_before.iter().enumerate() {
         assert_eq!(
-            bag_before[side] - state.blocks_at(Place::Bag, side).len(),
+            before - state.blocks_at(Place::Bag, side).len(),
             3,
             "side {side}"
         );
