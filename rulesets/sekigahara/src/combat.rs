@@ -38,7 +38,7 @@ pub fn start(state: &mut State, area: usize) -> Vec<Event> {
     state.step = Step::Battle;
     vec![Event::public(
         Message::new("event.battle")
-            .seat("attacker", (attacker) as u32)
+            .seat("attacker", attacker as u32)
             .arg("area", names::area(state, area)),
     )]
 }
@@ -170,7 +170,7 @@ pub fn deploy(state: &mut State, side: Side, card: Option<usize>, blocks: &[usiz
         } else {
             "event.deploy-leader"
         })
-        .seat("side", (side) as u32)
+        .seat("side", side as u32)
         .arg("block", names::block_arg(state, blk))
         .key("symbol", symbol_key(state.board.blocks[blk].symbol))
         .number("base", base)
@@ -184,7 +184,7 @@ pub fn deploy(state: &mut State, side: Side, card: Option<usize>, blocks: &[usiz
     if let Some(c) = card {
         let def = &state.board.cards[c];
         let mut text = Message::new("event.card-played")
-            .seat("side", (side) as u32)
+            .seat("side", side as u32)
             .number("n", i64::from(def.number))
             .key("kind", kind_key(def.kind));
         if let Some(clan) = def.clan {
@@ -236,8 +236,8 @@ pub fn challenge(state: &mut State, challenger: Side, table: &mut dyn Table) -> 
         let card = state.hands[deployer][i].card;
         let def = &state.board.cards[card];
         let mut text = Message::new("event.challenge-refuted")
-            .seat("challenger", (challenger) as u32)
-            .seat("side", (deployer) as u32)
+            .seat("challenger", challenger as u32)
+            .seat("side", deployer as u32)
             .number("n", i64::from(def.number))
             .key("kind", kind_key(def.kind));
         if let Some(clan) = def.clan {
@@ -273,7 +273,7 @@ pub fn challenge(state: &mut State, challenger: Side, table: &mut dyn Table) -> 
             let running = b.impact;
             events.push(Event::public(
                 Message::new("event.block-turned")
-                    .seat("challenger", (challenger) as u32)
+                    .seat("challenger", challenger as u32)
                     .arg("block", names::block_arg(state, blk))
                     .number("impact", gained)
                     .number("own", running[challenger])
@@ -330,7 +330,7 @@ pub fn pass(state: &mut State, side: Side, table: &mut dyn Table) -> Vec<Event> 
     let b = battle(state);
     if !b.first_done && side == b.attacker {
         let mut events = vec![Event::public(
-            Message::new("event.pass").seat("side", (side) as u32),
+            Message::new("event.pass").seat("side", side as u32),
         )];
         battle_mut(state).first_done = true;
         let defender = other(side);
@@ -342,7 +342,7 @@ pub fn pass(state: &mut State, side: Side, table: &mut dyn Table) -> Vec<Event> 
         return events;
     }
     let mut events = vec![Event::public(
-        Message::new("event.pass").seat("side", (side) as u32),
+        Message::new("event.pass").seat("side", side as u32),
     )];
     events.extend(resolve(state, table));
     events
@@ -367,7 +367,7 @@ pub fn resolve(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
     let area = b.area;
     let events = vec![Event::public(
         Message::new("event.battle-won")
-            .seat("side", (winner) as u32)
+            .seat("side", winner as u32)
             .arg("area", names::area(state, area))
             .number("winner", impact[winner])
             .number("loser", impact[loser]),
@@ -451,7 +451,7 @@ pub fn take_losses(state: &mut State, side: Side, blocks: &[usize]) -> Vec<Event
     for &blk in blocks {
         events.push(Event::public(
             Message::new("event.casualty")
-                .seat("side", (side) as u32)
+                .seat("side", side as u32)
                 .arg("block", names::block_arg(state, blk)),
         ));
         eliminate(state, blk);
@@ -489,7 +489,7 @@ fn retreat_or_finish(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
         for blk in survivors {
             events.push(Event::public(
                 Message::new("event.no-retreat")
-                    .seat("side", (loser) as u32)
+                    .seat("side", loser as u32)
                     .arg("block", names::block_arg(state, blk)),
             ));
             eliminate(state, blk);
@@ -523,7 +523,7 @@ pub fn retreat(state: &mut State, to: usize, table: &mut dyn Table) -> Vec<Event
     }
     events.push(Event::public(
         Message::new("event.retreat")
-            .seat("side", (loser) as u32)
+            .seat("side", loser as u32)
             .number("blocks", survivors.len() as i64)
             .arg("from", names::area(state, from))
             .arg("to", names::area(state, to)),

@@ -218,9 +218,9 @@ pub fn asks(state: &State) -> Vec<Ask> {
                     (
                         Choice::new(
                             format!("first-{s}"),
-                            Message::new("choice.first").seat("side", (s) as u32),
+                            Message::new("choice.first").seat("side", s as u32),
                         )
-                        .with_detail(Message::new("detail.first").seat("side", (s) as u32)),
+                        .with_detail(Message::new("detail.first").seat("side", s as u32)),
                         Act::First(s),
                     )
                 })
@@ -759,7 +759,7 @@ pub fn apply(
             done[side] = true;
             events.push(Event::public(
                 Message::new("event.reinforce-discard")
-                    .seat("side", (side) as u32)
+                    .seat("side", side as u32)
                     .number("cards", acts.len() as i64),
             ));
             state.step = Step::ReinforceDiscard { done };
@@ -771,7 +771,7 @@ pub fn apply(
             }
             bids[side] = Some(card);
             events.push(Event::public(
-                Message::new("event.bid-placed").seat("side", (side) as u32),
+                Message::new("event.bid-placed").seat("side", side as u32),
             ));
             state.step = Step::Bid { bids };
         }
@@ -783,7 +783,7 @@ pub fn apply(
             state.phase = 0;
             events.push(Event::public(
                 Message::new("event.first")
-                    .seat("side", (first) as u32)
+                    .seat("side", first as u32)
                     .number("week", i64::from(state.week)),
             ));
             engine::start_movement(state);
@@ -795,7 +795,7 @@ pub fn apply(
             state.movement.level = Some(level);
             events.push(Event::public(
                 Message::new("event.level")
-                    .seat("side", (side) as u32)
+                    .seat("side", side as u32)
                     .key("level", level_key(level)),
             ));
             state.step = match level {
@@ -810,7 +810,7 @@ pub fn apply(
             }
             events.push(Event::public(
                 Message::new("event.movement-cards")
-                    .seat("side", (side) as u32)
+                    .seat("side", side as u32)
                     .number("cards", picked.len() as i64),
             ));
             if level == Level::None {
@@ -1050,7 +1050,7 @@ fn apply_battle(state: &mut State, side: Side, acts: &[Act], table: &mut dyn Tab
                 } else {
                     "event.field-battle"
                 })
-                .seat("side", (side) as u32)
+                .seat("side", side as u32)
                 .arg("area", names::area(state, area)),
             ));
         }

@@ -210,7 +210,7 @@ pub fn check_instant_win(state: &mut State) -> Vec<Event> {
             Ending::Commander => "event.win-commander",
             _ => "event.win-disk",
         })
-        .seat("side", (winner) as u32),
+        .seat("side", winner as u32),
     )]
 }
 
@@ -270,7 +270,7 @@ pub fn advance(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
                 } else {
                     1
                 };
-                let mut text = Message::new("event.bids").seat("winner", (winner) as u32);
+                let mut text = Message::new("event.bids").seat("winner", winner as u32);
                 for (s, n) in [n0, n1].into_iter().enumerate() {
                     text = text.number(&format!("n{s}"), i64::from(n));
                 }
@@ -321,7 +321,7 @@ fn reinforce(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
         }
         lines.push(Event::public(
             Message::new("event.reinforce")
-                .seat("side", (side) as u32)
+                .seat("side", side as u32)
                 .number("cards", cards as i64)
                 .number("blocks", blocks as i64),
         ));
@@ -403,7 +403,7 @@ fn final_scoring(state: &mut State) -> Vec<Event> {
     state.step = Step::Over;
     vec![Event::public(
         Message::new("event.win-points")
-            .seat("side", (winner) as u32)
+            .seat("side", winner as u32)
             .number("p0", i64::from(p0))
             .number("p1", i64::from(p1)),
     )]
@@ -418,7 +418,7 @@ pub fn replenish(state: &mut State, side: Side, lost: u32, table: &mut dyn Table
     let drawn = draw_cards(state, side, n, table);
     vec![Event::public(
         Message::new("event.replenish")
-            .seat("side", (side) as u32)
+            .seat("side", side as u32)
             .number("cards", drawn as i64),
     )]
 }

@@ -204,7 +204,7 @@ pub fn final_result(state: &State) -> Option<GameResult> {
         Ending::Disk => "result.disk",
         Ending::Points => "result.points",
     })
-    .seat("side", (winner) as u32)
+    .seat("side", winner as u32)
     .number("points", i64::from(state.points(winner)));
     Some(GameResult {
         placings,

@@ -203,7 +203,7 @@ pub fn overrun(state: &mut State, side: Side, area: usize, table: &mut dyn Table
     }
     let mut events = vec![Event::public(
         Message::new("event.overrun")
-            .seat("side", (side) as u32)
+            .seat("side", side as u32)
             .arg("area", names::area(state, area))
             .number("blocks", victims.len() as i64),
     )];
@@ -225,7 +225,7 @@ pub fn move_group(
     if let Some(card) = march {
         crate::engine::discard(state, side, card);
         events.push(Event::public(
-            Message::new("event.forced-march").seat("side", (side) as u32),
+            Message::new("event.forced-march").seat("side", side as u32),
         ));
         events.extend(box_arrivals(state, side, 1, table));
     }
@@ -233,7 +233,7 @@ pub fn move_group(
         state.blocks[l].shown = true;
         events.push(Event::public(
             Message::new("event.leader-declared")
-                .seat("side", (side) as u32)
+                .seat("side", side as u32)
                 .arg("block", names::block_arg(state, l)),
         ));
     }
@@ -262,7 +262,7 @@ pub fn move_group(
         } else {
             "event.move"
         })
-        .seat("side", (side) as u32)
+        .seat("side", side as u32)
         .number("blocks", group.len() as i64)
         .arg("from", names::area(state, from))
         .arg("to", names::area(state, route.dest)),
@@ -310,32 +310,26 @@ pub fn muster(
         block.known = shown;
     }
     state.movement.mustered = true;
-    let mut events = vec![if shown {
-        let mut names_list = Vec::new();
+    let mut events = vec![Event::public(
+        Message::new(if shown {
+            "event.muster-a"
+        } else {
+            "event.muster-b"
+        })
+        .seat("side", side as u32)
+        .number("blocks", blocks.len() as i64)
+        .arg("area", names::area(state, area)),
+    )];
+    if shown {
+        // Muster A shows each block: one line each, so that every name is translated.
         for &b in blocks {
-            names_list.push(names::block_arg(state, b));
+            events.push(Event::public(
+                Message::new("event.muster-shown")
+                    .seat("side", side as u32)
+                    .arg("block", names::block_arg(state, b)),
+            ));
         }
-        let mut text = Message::new("event.muster-a")
-            .seat("side", (side) as u32)
-            .number("blocks", blocks.len() as i64)
-            .arg("area", names::area(state, area));
-        let list: Vec<String> = names_list
-            .iter()
-            .map(|n| match n {
-                sdk::MessageArg::Text(t) => t.clone(),
-                sdk::MessageArg::Key(k) => k.clone(),
-                _ => String::new(),
-            })
-            .collect();
-        text = text.text("list", list.join(", "));
-        Event::public(text)
-    } else {
-        Event::public(
-            Message::new("event.muster-b")
-                .seat("side", (side) as u32)
-                .arg("area", names::area(state, area)),
-        )
-    }];
+    }
     if overruns(state, side, area, 0) {
         events.extend(overrun(state, side, area, table));
     }
@@ -369,7 +363,7 @@ pub fn box_arrivals(
         block.shown = false;
         events.push(Event::public(
             Message::new("event.box-arrives")
-                .seat("side", (side) as u32)
+                .seat("side", side as u32)
                 .arg("block", names::block_arg(state, b))
                 .arg("area", names::area(state, entry)),
         ));

@@ -17,17 +17,22 @@ use crate::view::identity_visible;
 
 const MARGIN: f32 = 60.0;
 const NODE: f32 = 20.0;
-const BLOCK: f32 = 16.0;
+const BLOCK: f32 = 18.0;
 
 fn text(x: f32, y: f32, size: u32, anchor: &str, message: &Message) -> String {
     let fallback = match message.args.first() {
         Some((_, MessageArg::Text(t))) if message.key == names::NAME_KEY => t.clone(),
-        _ => message.key.clone(),
+        _ => String::new(),
     };
+    text_with(x, y, size, anchor, message, &fallback)
+}
+
+/// A translatable text whose fallback (before the client translates it) is given.
+fn text_with(x: f32, y: f32, size: u32, anchor: &str, message: &Message, fallback: &str) -> String {
     format!(
         r#"<text x="{x:.0}" y="{y:.0}" font-size="{size}" text-anchor="{anchor}" {}>{}</text>"#,
         message_attributes(message),
-        escape(&fallback)
+        escape(fallback)
     )
 }
 
