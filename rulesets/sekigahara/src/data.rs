@@ -14,6 +14,7 @@
 //! name = "Japan, 1600"
 //! ruleset = "sekigahara"
 //! reinforcement-track = [2, 2, 2, 1, 1, 1]  # blocks drawn in weeks 2, 3, ... (week 1 draws none)
+//! starting-reinforcements = 4         # optional, default 4: blocks drawn into each box at setup
 //! sources = ["..."]                   # optional: where the places come from
 //!
 //! [[side]]                            # exactly two; the first is seat 0
@@ -81,6 +82,8 @@ pub const RULESET_ID: &str = "sekigahara";
 pub const MAX_MON: u8 = 4;
 /// Largest number of copies of one card line.
 const MAX_COPIES: u32 = 60;
+/// Blocks drawn into each reinforcement box at setup unless the board says otherwise (public).
+pub const DEFAULT_STARTING_REINFORCEMENTS: u32 = 4;
 /// Largest number of blocks the track may give in one week.
 const MAX_TRACK_BLOCKS: u32 = 10;
 
@@ -113,6 +116,8 @@ struct RawHeader {
     name: String,
     ruleset: Spanned<String>,
     reinforcement_track: Spanned<Vec<Spanned<u32>>>,
+    #[serde(default)]
+    starting_reinforcements: Option<Spanned<u32>>,
     #[serde(default)]
     sources: Vec<String>,
 }
@@ -369,6 +374,8 @@ pub struct Board {
     pub sources: Vec<String>,
     /// Blocks drawn in weeks 2, 3, ...; the game lasts one week more than the track is long.
     pub track: Vec<u32>,
+    /// Blocks drawn from each bag into the reinforcement box at setup.
+    pub starting_reinforcements: u32,
     pub sides: Vec<SideDef>,
     pub clans: Vec<ClanDef>,
     pub areas: Vec<AreaDef>,
@@ -554,6 +561,14 @@ fn read_board(text: &str) -> Result<(Board, Vec<Diagnostic>), Vec<Diagnostic>> {
         report.error(
             &header.reinforcement_track.span(),
             "the reinforcement track needs at least one week (week 2)".into(),
+        );
+    }
+    if let Some(n) = &header.starting_reinforcements
+        && *n.get_ref() > MAX_TRACK_BLOCKS
+    {
+        report.error(
+            &n.span(),
+            format!("at most {MAX_TRACK_BLOCKS} starting reinforcements"),
         );
     }
     for blocks in header.reinforcement_track.get_ref() {
@@ -1007,6 +1022,10 @@ fn read_board(text: &str) -> Result<(Board, Vec<Diagnostic>), Vec<Diagnostic>> {
             .iter()
             .map(|b| *b.get_ref())
             .collect(),
+        starting_reinforcements: header
+            .starting_reinforcements
+            .as_ref()
+            .map_or(DEFAULT_STARTING_REINFORCEMENTS, |n| *n.get_ref()),
         sides,
         clans: raw
             .clan

@@ -9,10 +9,9 @@ use crate::state::*;
 
 /// Cards drawn each week and dealt at the start.
 pub const HAND: usize = 5;
-/// Blocks put into each reinforcement box at the start.
-pub const START_RESERVE: usize = 4;
 
-/// Sets up a game: blocks on their areas, 4 random blocks in each reinforcement box, the rest in
+/// Sets up a game: blocks on their areas, random blocks in each reinforcement box (4 unless the
+/// board says otherwise), the rest in
 /// the bags, the box blocks in their box, 5 cards each.
 pub fn new_game(board: Board, settings: Settings, table: &mut dyn Table) -> State {
     let blocks = board
@@ -68,7 +67,7 @@ pub fn new_game(board: Board, settings: Settings, table: &mut dyn Table) -> Stat
         ending: None,
     };
     for side in 0..2 {
-        for _ in 0..START_RESERVE {
+        for _ in 0..state.board.starting_reinforcements {
             draw_block(&mut state, side, table);
         }
         draw_cards(&mut state, side, HAND, table);

@@ -95,7 +95,7 @@ impl sdk::Ruleset for Sekigahara {
                 OptionSpec::integer("siege-limit", 0, 8, i64::from(defaults.siege_limit)),
                 OptionSpec::boolean("reshuffle", defaults.reshuffle),
             ],
-            languages: vec!["en".into()],
+            languages: ["en", "ru", "es", "de", "ro"].map(String::from).to_vec(),
         }
     }
 
@@ -106,6 +106,10 @@ impl sdk::Ruleset for Sekigahara {
     fn catalogue(language: &str) -> Option<&'static str> {
         match language {
             "en" => Some(CATALOGUE_EN),
+            "ru" => Some(include_str!("../i18n/ru.toml")),
+            "es" => Some(include_str!("../i18n/es.toml")),
+            "de" => Some(include_str!("../i18n/de.toml")),
+            "ro" => Some(include_str!("../i18n/ro.toml")),
             _ => None,
         }
     }

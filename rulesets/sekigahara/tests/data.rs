@@ -25,6 +25,7 @@ fn the_small_board_reads_clean() {
     assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(board.sides.len(), 2);
     assert_eq!(board.weeks(), 3);
+    assert_eq!(board.starting_reinforcements, 4, "the default");
     assert_eq!(board.areas.len(), 9);
     let fort = board.area_index("fort").unwrap();
     assert_eq!(board.areas[fort].kind, AreaKind::Castle);
