@@ -123,9 +123,9 @@ fn check_secrets(game: &SekigaharaGame, events: &[sdk::Event], context: &str) {
     }
 }
 
-fn play(seed: u64) -> SekigaharaGame {
+fn play(board: &str, seed: u64) -> SekigaharaGame {
     let mut table = table(seed);
-    let mut game = new_game(SMALL, &mut table);
+    let mut game = new_game(board, &mut table);
     let mut steps = 0;
     let mut events = Vec::new();
     loop {
@@ -154,7 +154,7 @@ fn play(seed: u64) -> SekigaharaGame {
 fn random_games_end_with_blocks_and_cards_conserved_and_secrets_kept() {
     let mut endings = [0u32; 3];
     for seed in 0..games() {
-        let game = play(seed);
+        let game = play(SMALL, seed);
         let state = &game.state;
         let (_, ending) = state.ending.expect("a finished game has a winner");
         endings[ending as usize] += 1;
@@ -168,4 +168,14 @@ fn random_games_end_with_blocks_and_cards_conserved_and_secrets_kept() {
         }
     }
     eprintln!("endings (commander, disk, points): {endings:?}");
+}
+
+/// The shipped board names its leaders by catalogue keys: no event may name a hidden one.
+#[test]
+fn random_games_on_the_shipped_board_keep_every_secret() {
+    let board = include_str!("../../../maps/sekigahara/japan-1600.toml");
+    for seed in 0..games() / 10 {
+        let game = play(board, 1000 + seed);
+        assert!(game.state.ending.is_some());
+    }
 }

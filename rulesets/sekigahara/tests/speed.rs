@@ -1,0 +1,50 @@
+//! Measures (prints, never asserts) what a search bot's playouts cost natively: the snapshot's
+//! size and the time per random action, with and without a snapshot round trip per playout.
+//! Run with `cargo test -p sekigahara --release --test speed -- --ignored --nocapture`.
+
+mod common;
+
+use common::{new_game, table};
+use sdk::{Game, Ruleset, random_action};
+use sekigahara::Sekigahara;
+use std::time::Instant;
+
+const BOARD: &str = include_str!("../../../maps/sekigahara/japan-1600.toml");
+
+#[test]
+#[ignore = "a measurement, not a check"]
+fn playout_costs() {
+    let mut t = table(1);
+    let game = new_game(BOARD, &mut t);
+    println!("snapshot bytes at the start: {}", game.snapshot().len());
+    let started = Instant::now();
+    let mut actions = 0u64;
+    let mut pending_calls = 0u64;
+    for seed in 0..50 {
+        let mut t = table(seed);
+        let mut game = new_game(BOARD, &mut t);
+        while let Some(d) = game.pending().first().cloned() {
+            pending_calls += 1;
+            let a = random_action(&d.kind, &mut t);
+            game.apply(d.seat, &a, &mut t).expect("legal");
+            actions += 1;
+        }
+    }
+    let elapsed = started.elapsed();
+    println!(
+        "{actions} actions in {elapsed:?}: {:?} per action ({pending_calls} pending calls)",
+        elapsed / actions as u32
+    );
+    let started = Instant::now();
+    let bytes = game.snapshot();
+    for _ in 0..1000 {
+        let copy = game.determinize(0, &mut t);
+        let bytes = copy.snapshot();
+        let _ = Sekigahara::restore(&bytes).expect("restores");
+    }
+    println!(
+        "determinize + snapshot + restore: {:?} each ({} bytes)",
+        started.elapsed() / 1000,
+        bytes.len()
+    );
+}
