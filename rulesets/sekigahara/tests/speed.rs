@@ -13,6 +13,10 @@ const BOARD: &str = include_str!("../../../maps/sekigahara/japan-1600.toml");
 
 #[test]
 #[ignore = "a measurement, not a check"]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "a native measurement outside any game: the clock times the rules, it is not in them"
+)]
 fn playout_costs() {
     let mut t = table(1);
     let game = new_game(BOARD, &mut t);
