@@ -44,7 +44,7 @@ pub fn new_game(board: Board, settings: Settings, table: &mut dyn Table) -> Stat
     let disks = board.disks.len();
     let roads = board.roads.len();
     let mut state = State {
-        board,
+        board: std::sync::Arc::new(board),
         settings,
         week: 1,
         turn: 0,

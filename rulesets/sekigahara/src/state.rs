@@ -1,7 +1,22 @@
 //! The whole state of a game: plain data, serialised as the snapshot.
 
 use crate::data::Board;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::sync::Arc;
+
+/// The board is shared between copies of a game: the SDK clones the game before every action
+/// (to undo a refused one) and the search bot imagines many copies, and the board never changes.
+mod shared_board {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(board: &Arc<Board>, serializer: S) -> Result<S::Ok, S::Error> {
+        board.as_ref().serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Arc<Board>, D::Error> {
+        Board::deserialize(deserializer).map(Arc::new)
+    }
+}
 
 /// A side: 0 or 1, the seat that plays it (the board's first `[[side]]` is seat 0).
 pub type Side = usize;
@@ -225,7 +240,8 @@ pub enum Ending {
 /// The whole game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
-    pub board: Board,
+    #[serde(with = "shared_board")]
+    pub board: Arc<Board>,
     pub settings: Settings,
     /// 1-based.
     pub week: u32,

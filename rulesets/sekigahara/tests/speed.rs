@@ -5,6 +5,7 @@
 mod common;
 
 use common::{new_game, table};
+use sdk::native::DynGame;
 use sdk::{Game, Ruleset, random_action};
 use sekigahara::Sekigahara;
 use std::time::Instant;
@@ -20,13 +21,15 @@ const BOARD: &str = include_str!("../../../maps/sekigahara/japan-1600.toml");
 fn playout_costs() {
     let mut t = table(1);
     let game = new_game(BOARD, &mut t);
-    println!("snapshot bytes at the start: {}", game.snapshot().len());
+    println!("snapshot bytes at the start: {}", Game::snapshot(&game).len());
     let started = Instant::now();
     let mut actions = 0u64;
     let mut pending_calls = 0u64;
     for seed in 0..50 {
         let mut t = table(seed);
-        let mut game = new_game(BOARD, &mut t);
+        // Through the SDK's dynamic game, as the host calls it: it asks `pending` again for its
+        // shape check and clones the game before each action.
+        let mut game: Box<dyn DynGame> = Box::new(new_game(BOARD, &mut t));
         while let Some(d) = game.pending().first().cloned() {
             pending_calls += 1;
             let a = random_action(&d.kind, &mut t);
@@ -40,10 +43,10 @@ fn playout_costs() {
         elapsed / actions as u32
     );
     let started = Instant::now();
-    let bytes = game.snapshot();
+    let bytes = Game::snapshot(&game);
     for _ in 0..1000 {
-        let copy = game.determinize(0, &mut t);
-        let bytes = copy.snapshot();
+        let copy = Game::determinize(&game, 0, &mut t);
+        let bytes = Game::snapshot(&copy);
         let _ = Sekigahara::restore(&bytes).expect("restores");
     }
     println!(
