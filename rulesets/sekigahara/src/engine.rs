@@ -313,10 +313,25 @@ fn reinforce(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
         let extra_block = holdings[side].1 >= holdings[other(side)].1;
         let cards = draw_cards(state, side, HAND + usize::from(extra_card), table);
         let mut blocks = 0;
+        let mut drawn = Vec::new();
         for _ in 0..track + usize::from(extra_block) {
+            let before = state.blocks_at(Place::Reserve, side);
             if draw_block(state, side, table) {
                 blocks += 1;
+                drawn.extend(
+                    state
+                        .blocks_at(Place::Reserve, side)
+                        .into_iter()
+                        .filter(|b| !before.contains(b)),
+                );
             }
+        }
+        // The side alone learns which blocks it drew.
+        for b in drawn {
+            lines.push(Event::private(
+                side as u32,
+                Message::new("event.drawn").arg("block", names::block_arg(state, b)),
+            ));
         }
         lines.push(Event::public(
             Message::new("event.reinforce")

@@ -181,7 +181,7 @@ fn map_svg(state: &State, viewer: Viewer) -> String {
     }
     let choices = choice_of(state, viewer);
     // The routes on offer: each path drawn over the roads.
-    for (_, act) in &choices {
+    for (index, act) in &choices {
         if let Act::Dest(route) = act {
             let points: Vec<String> = route
                 .path
@@ -189,7 +189,7 @@ fn map_svg(state: &State, viewer: Viewer) -> String {
                 .map(|&a| format!("{:.0},{:.0}", areas[a].x, areas[a].y))
                 .collect();
             svg += &format!(
-                r##"<polyline class="route" points="{}" fill="none" stroke="#2a7ab0" stroke-width="3" stroke-opacity="0.6"/>"##,
+                r##"<polyline class="route" data-preview-of="{index}" points="{}" fill="none" stroke="#2a7ab0" stroke-width="3" stroke-opacity="0.6"/>"##,
                 points.join(" ")
             );
         }
