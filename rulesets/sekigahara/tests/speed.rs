@@ -21,7 +21,10 @@ const BOARD: &str = include_str!("../../../maps/sekigahara/japan-1600.toml");
 fn playout_costs() {
     let mut t = table(1);
     let game = new_game(BOARD, &mut t);
-    println!("snapshot bytes at the start: {}", Game::snapshot(&game).len());
+    println!(
+        "snapshot bytes at the start: {}",
+        Game::snapshot(&game).len()
+    );
     let started = Instant::now();
     let mut actions = 0u64;
     let mut pending_calls = 0u64;
@@ -54,4 +57,31 @@ fn playout_costs() {
         started.elapsed() / 1000,
         bytes.len()
     );
+}
+
+/// Prints how many decisions of each kind a random game on the shipped board asks.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn decisions_by_step() {
+    let mut counts = std::collections::BTreeMap::new();
+    for seed in 0..50 {
+        let mut t = table(seed);
+        let mut game = new_game(BOARD, &mut t);
+        while let Some(d) = Game::pending(&game).first().cloned() {
+            let name = format!("{:?}", game.state.step);
+            let name = name.split([' ', '{', '(']).next().unwrap_or("").to_string();
+            let name = if name == "Battle" {
+                let stage = format!("{:?}", game.state.battle.as_ref().map(|b| b.stage.clone()));
+                format!("Battle/{}", stage.split(['(', ' ']).nth(1).unwrap_or(""))
+            } else {
+                name
+            };
+            *counts.entry(name).or_insert(0u64) += 1;
+            let a = random_action(&d.kind, &mut t);
+            Game::apply(&mut game, d.seat, &a, &mut t).expect("legal");
+        }
+    }
+    for (name, n) in counts {
+        println!("{name}: {:.1} a game", n as f64 / 50.0);
+    }
 }
