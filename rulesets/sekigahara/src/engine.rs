@@ -24,7 +24,9 @@ pub fn new_game(board: Board, settings: Settings, table: &mut dyn Table) -> Stat
                 Start::Box => Place::Box,
             },
             shown: false,
-            known: b.start == Start::Box,
+            // The starting positions are printed in the board file: the opponent knows which
+            // block stands where until it moves. The box is face up.
+            known: b.start != Start::Bag,
             moved: false,
         })
         .collect();

@@ -61,14 +61,16 @@ fn check_conservation(state: &State, context: &str) {
     }
 }
 
-/// The blocks of `side` whose identity the other side may not know now.
-fn hidden_blocks(state: &State, side: usize) -> Vec<usize> {
+/// The blocks of `side` the other side may not see now: face down on the map, in the
+/// reinforcement box or in the bag. With `unknown`, only those it cannot know either (not seen
+/// since they last moved, not standing where the board file starts them).
+fn hidden_blocks(state: &State, side: usize, unknown: bool) -> Vec<usize> {
     (0..state.blocks.len())
         .filter(|&b| {
             let block = &state.blocks[b];
             state.board.blocks[b].side == side
                 && !block.shown
-                && !block.known
+                && !(unknown && block.known)
                 && matches!(block.place, Place::Area(_) | Place::Reserve | Place::Bag)
         })
         .collect()
@@ -90,7 +92,7 @@ fn check_secrets(game: &SekigaharaGame, events: &[sdk::Event], context: &str) {
             known,
             "{context}: the opponent sees unknown hand cards"
         );
-        for b in hidden_blocks(state, side) {
+        for b in hidden_blocks(state, side, false) {
             let id = &state.board.blocks[b].id;
             let quoted = format!("\"{id}\"");
             assert!(
@@ -101,6 +103,9 @@ fn check_secrets(game: &SekigaharaGame, events: &[sdk::Event], context: &str) {
                 !render.contains(id.as_str()),
                 "{context}: {id} drawn for the opponent"
             );
+        }
+        for b in hidden_blocks(state, side, true) {
+            let id = &state.board.blocks[b].id;
             let arg = names::block_arg(state, b);
             for event in events {
                 if event.audience.includes(viewer) {

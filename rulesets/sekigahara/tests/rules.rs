@@ -973,3 +973,23 @@ fn the_preview_warns_of_a_stop_against_enemies_and_a_forced_march_card() {
         "{keys:?}"
     );
 }
+
+#[test]
+fn determinize_keeps_the_printed_starting_blocks_until_they_move() {
+    let mut t = table(40);
+    let game = new_game(SMALL, &mut t);
+    let world = sekigahara::view::determinize(&game.state, 0, &mut t);
+    for (b, def) in game.state.board.blocks.iter().enumerate() {
+        if matches!(def.start, sekigahara::data::Start::Area(_)) {
+            assert_eq!(
+                world.blocks[b].place, game.state.blocks[b].place,
+                "{}",
+                def.id
+            );
+        }
+    }
+    assert!(
+        !game.view(Viewer::Seat(0)).contains("\"east-commander\""),
+        "still drawn blank"
+    );
+}
