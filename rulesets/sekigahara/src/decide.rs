@@ -123,6 +123,21 @@ pub fn movable(state: &State, area: usize) -> Vec<usize> {
         .collect()
 }
 
+/// How many blocks of the active side may still move, per area, in one pass.
+fn movable_counts(state: &State) -> Vec<usize> {
+    let side = state.active();
+    let mut counts = vec![0; state.board.areas.len()];
+    for (b, block) in state.blocks.iter().enumerate() {
+        if let Place::Area(a) = block.place
+            && !block.moved
+            && state.board.blocks[b].side == side
+        {
+            counts[a] += 1;
+        }
+    }
+    counts
+}
+
 /// How many more stacks may start moving, and whether the muster is still open.
 fn movement_left(state: &State) -> (bool, bool) {
     let m = &state.movement;
@@ -305,16 +320,15 @@ pub fn asks(state: &State) -> Vec<Ask> {
                 ));
             }
             if stacks {
-                for a in 0..state.board.areas.len() {
-                    let blocks = movable(state, a);
-                    if blocks.is_empty() || state.movement.current.is_some_and(|(c, _)| c == a) {
+                for (a, &blocks) in movable_counts(state).iter().enumerate() {
+                    if blocks == 0 || state.movement.current.is_some_and(|(c, _)| c == a) {
                         continue;
                     }
                     let (choice, _) = area_choice(
                         state,
                         a,
                         "choice.stack",
-                        Message::new("detail.stack").number("blocks", blocks.len() as i64),
+                        Message::new("detail.stack").number("blocks", blocks as i64),
                     );
                     choices.push((choice, Act::Stack(a)));
                 }

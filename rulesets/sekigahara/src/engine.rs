@@ -132,10 +132,11 @@ pub fn eliminate(state: &mut State, b: usize) {
 /// side alone in it. A castle that changes hands loses its disk.
 pub fn update_control(state: &mut State) -> Vec<Event> {
     let mut events = Vec::new();
-    for a in 0..state.board.areas.len() {
+    let counts = state.counts();
+    for (a, count) in counts.iter().enumerate() {
         let area = &state.board.areas[a];
         let (kind, owner, disk) = (area.kind, area.owner, area.disk);
-        let present = [state.count_in(a, 0) > 0, state.count_in(a, 1) > 0];
+        let present = [count[0] > 0, count[1] > 0];
         let alone = match present {
             [true, false] => Some(0),
             [false, true] => Some(1),

@@ -284,10 +284,11 @@ pub fn muster_allowed(state: &State, side: Side, area: usize) -> bool {
 pub fn friendly_musters(state: &State, side: Side) -> Vec<usize> {
     (0..state.board.areas.len())
         .filter(|&a| {
-            state.board.areas[a]
-                .muster
-                .iter()
-                .any(|&c| state.board.clans[c].side == side)
+            !state.board.areas[a].muster.is_empty()
+                && state.board.areas[a]
+                    .muster
+                    .iter()
+                    .any(|&c| state.board.clans[c].side == side)
                 && muster_allowed(state, side, a)
         })
         .collect()

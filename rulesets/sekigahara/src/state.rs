@@ -299,10 +299,24 @@ impl State {
             .collect()
     }
 
+    /// How many blocks of each side stand in each area, in one pass over the blocks.
+    pub fn counts(&self) -> Vec<[usize; 2]> {
+        let mut counts = vec![[0, 0]; self.board.areas.len()];
+        for (b, block) in self.blocks.iter().enumerate() {
+            if let Place::Area(a) = block.place {
+                counts[a][self.board.blocks[b].side] += 1;
+            }
+        }
+        counts
+    }
+
     /// Areas where both sides have blocks.
     pub fn contested(&self) -> Vec<usize> {
-        (0..self.board.areas.len())
-            .filter(|&a| self.count_in(a, 0) > 0 && self.count_in(a, 1) > 0)
+        self.counts()
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c[0] > 0 && c[1] > 0)
+            .map(|(a, _)| a)
             .collect()
     }
 
