@@ -25,6 +25,8 @@ pub enum Act {
     Muster,
     EndMovement,
     Block(usize),
+    /// Every block offered (the default of "which blocks go").
+    AllBlocks,
     Dest(Route),
     Stay,
     Leader(usize),
@@ -95,6 +97,18 @@ fn area_choice(state: &State, a: usize, label_key: &str, detail: Message) -> (Ch
         )
         .with_detail(detail),
         Act::Area(a),
+    )
+}
+
+/// "All of them": the default answer of a decision that picks blocks from a place.
+fn all_choice(blocks: usize) -> (Choice, Act) {
+    (
+        Choice::new(
+            "all",
+            Message::new("choice.all").number("blocks", blocks as i64),
+        )
+        .with_detail(Message::new("detail.all")),
+        Act::AllBlocks,
     )
 }
 
@@ -359,10 +373,12 @@ pub fn asks(state: &State) -> Vec<Ask> {
         }
         Step::MoveBlocks { area } => {
             let blocks = movable(state, *area);
-            let choices = blocks
-                .iter()
-                .map(|&b| block_choice(state, b, block_detail(state, b)))
-                .collect();
+            let mut choices = vec![all_choice(blocks.len())];
+            choices.extend(
+                blocks
+                    .iter()
+                    .map(|&b| block_choice(state, b, block_detail(state, b))),
+            );
             vec![Ask {
                 seat: active,
                 prompt: Message::new("prompt.move-blocks").arg("area", names::area(state, *area)),
@@ -465,10 +481,12 @@ pub fn asks(state: &State) -> Vec<Ask> {
                 .into_iter()
                 .filter(|&b| state.board.blocks[b].clan == *clan)
                 .collect();
-            let choices = blocks
-                .iter()
-                .map(|&b| block_choice(state, b, block_detail(state, b)))
-                .collect();
+            let mut choices = vec![all_choice(blocks.len())];
+            choices.extend(
+                blocks
+                    .iter()
+                    .map(|&b| block_choice(state, b, block_detail(state, b))),
+            );
             vec![Ask {
                 seat: active,
                 prompt: Message::new("prompt.muster-blocks").arg("area", names::area(state, *area)),
@@ -861,10 +879,12 @@ pub fn apply(
             _ => unreachable!(),
         },
         Step::MoveBlocks { area } => {
-            state.step = Step::MoveDest {
-                area,
-                blocks: blocks(&acts),
+            let blocks = if acts.contains(&Act::AllBlocks) {
+                movable(state, area)
+            } else {
+                blocks(&acts)
             };
+            state.step = Step::MoveDest { area, blocks };
         }
         Step::MoveDest { blocks, .. } => match &acts[0] {
             Act::Stay => {
@@ -936,15 +956,17 @@ pub fn apply(
             Act::MusterB => state.step = Step::MusterOne,
             _ => unreachable!(),
         },
-        Step::MusterBlocks { area, .. } => {
-            events.extend(movement::muster(
-                state,
-                side,
-                &blocks(&acts),
-                area,
-                true,
-                table,
-            ));
+        Step::MusterBlocks { clan, area } => {
+            let blocks = if acts.contains(&Act::AllBlocks) {
+                state
+                    .blocks_at(Place::Reserve, side)
+                    .into_iter()
+                    .filter(|&b| state.board.blocks[b].clan == clan)
+                    .collect()
+            } else {
+                blocks(&acts)
+            };
+            events.extend(movement::muster(state, side, &blocks, area, true, table));
             state.step = Step::MoveMenu;
         }
         Step::MusterOne => {

@@ -993,3 +993,20 @@ fn determinize_keeps_the_printed_starting_blocks_until_they_move() {
         "still drawn blank"
     );
 }
+
+#[test]
+fn all_blocks_of_a_stack_go_by_default() {
+    let (mut game, mut t) = empty_position(41);
+    put(
+        &mut game.state,
+        &["red-1", "red-2", "red-3"],
+        "west-capital",
+    );
+    put(&mut game.state, &["blue-1"], "east-capital");
+    answer(&mut game, &mut t, 0, &["minimal"]);
+    answer(&mut game, &mut t, 0, &["area.west-capital"]);
+    assert_eq!(choice_ids(&game, 0)[0], "all");
+    answer(&mut game, &mut t, 0, &["all"]);
+    answer(&mut game, &mut t, 0, &["area.fort"]);
+    assert_eq!(game.state.count_in(area(&game.state, "fort"), 0), 3);
+}
