@@ -167,18 +167,25 @@ fn movement_left(state: &State) -> (bool, bool) {
 fn muster_options(state: &State) -> (Vec<(usize, usize)>, bool) {
     let side = state.active();
     let reserve = state.blocks_at(Place::Reserve, side);
+    if reserve.is_empty() {
+        return (Vec::new(), false);
+    }
+    let counts = state.counts();
+    let allowed = |a: usize| counts[a][other(side)] == 0 || state.movement.battles.contains(&a);
     let mut a_options = Vec::new();
-    for (c, clan) in state.board.clans.iter().enumerate() {
-        if clan.side != side || !reserve.iter().any(|&b| state.board.blocks[b].clan == c) {
-            continue;
-        }
-        for (a, area) in state.board.areas.iter().enumerate() {
-            if area.muster.contains(&c) && movement::muster_allowed(state, side, a) {
+    for (a, area) in state.board.areas.iter().enumerate() {
+        for &c in &area.muster {
+            if state.board.clans[c].side == side
+                && reserve.iter().any(|&b| state.board.blocks[b].clan == c)
+                && allowed(a)
+            {
                 a_options.push((c, a));
             }
         }
     }
-    let b_option = !reserve.is_empty() && !movement::friendly_musters(state, side).is_empty();
+    // Muster A options in clan order, as the clans are listed.
+    a_options.sort_unstable();
+    let b_option = !movement::friendly_musters(state, side).is_empty();
     (a_options, b_option)
 }
 
@@ -347,8 +354,11 @@ pub fn asks(state: &State) -> Vec<Ask> {
                     choices.push((choice, Act::Stack(a)));
                 }
             }
-            let (a_options, b_option) = muster_options(state);
-            if muster && (!a_options.is_empty() || b_option) {
+            let muster_open = muster && {
+                let (a_options, b_option) = muster_options(state);
+                !a_options.is_empty() || b_option
+            };
+            if muster_open {
                 choices.push((
                     Choice::new("muster", Message::new("choice.muster")).with_detail(
                         Message::new("detail.muster").number(

@@ -69,10 +69,21 @@ pub fn holds_castle(state: &State, enemy: Side, area: usize) -> bool {
 
 /// Whether `mine` blocks of `side` (besides those already there) overrun the enemies in `area`.
 pub fn overruns(state: &State, side: Side, area: usize, mine: usize) -> bool {
-    let enemies = state.count_in(area, other(side));
-    enemies > 0
-        && !holds_castle(state, other(side), area)
-        && mine + state.count_in(area, side) >= OVERRUN_RATIO * enemies
+    overruns_counted(state, &state.counts(), side, area, mine)
+}
+
+/// [`overruns`] with the blocks per area already counted.
+fn overruns_counted(
+    state: &State,
+    counts: &[[usize; 2]],
+    side: Side,
+    area: usize,
+    mine: usize,
+) -> bool {
+    let enemy = other(side);
+    let enemies = counts[area][enemy];
+    let held = state.board.areas[area].is_castle() && state.control[area] == Some(enemy);
+    enemies > 0 && !held && mine + counts[area][side] >= OVERRUN_RATIO * enemies
 }
 
 /// The cheapest route to every area the group can reach, by destination.
@@ -87,12 +98,14 @@ pub fn routes(state: &State, side: Side, from: usize, group: &[usize]) -> Vec<Ro
     let can_march = !state.hands[side].is_empty();
     let max = (MAX_SPEED).saturating_sub(penalty);
     let activation = state.movement.current.map(|(_, id)| id);
+    let counts = state.counts();
     let mut best: Vec<Option<Route>> = vec![None; state.board.areas.len()];
     let mut path = vec![from];
     let mut roads = Vec::new();
     let mut overrun = Vec::new();
     explore(
         state,
+        &counts,
         side,
         n,
         max,
@@ -148,6 +161,7 @@ pub fn routes(state: &State, side: Side, from: usize, group: &[usize]) -> Vec<Ro
 )]
 fn explore(
     state: &State,
+    counts: &[[usize; 2]],
     side: Side,
     n: usize,
     max: usize,
@@ -173,14 +187,18 @@ fn explore(
         }
         path.push(next);
         roads.push(r);
-        let enemies = state.count_in(next, other(side));
+        let enemies = counts[next][other(side)];
         if enemies == 0 {
             found(path, roads, overrun, false);
-            explore(state, side, n, max, activation, path, roads, overrun, found);
-        } else if overruns(state, side, next, n) {
+            explore(
+                state, counts, side, n, max, activation, path, roads, overrun, found,
+            );
+        } else if overruns_counted(state, counts, side, next, n) {
             overrun.push(next);
             found(path, roads, overrun, false);
-            explore(state, side, n, max, activation, path, roads, overrun, found);
+            explore(
+                state, counts, side, n, max, activation, path, roads, overrun, found,
+            );
             overrun.pop();
         } else {
             found(path, roads, overrun, true);
@@ -282,14 +300,14 @@ pub fn muster_allowed(state: &State, side: Side, area: usize) -> bool {
 
 /// Friendly muster areas: those of any clan of the side.
 pub fn friendly_musters(state: &State, side: Side) -> Vec<usize> {
+    let counts = state.counts();
     (0..state.board.areas.len())
         .filter(|&a| {
-            !state.board.areas[a].muster.is_empty()
-                && state.board.areas[a]
-                    .muster
-                    .iter()
-                    .any(|&c| state.board.clans[c].side == side)
-                && muster_allowed(state, side, a)
+            state.board.areas[a]
+                .muster
+                .iter()
+                .any(|&c| state.board.clans[c].side == side)
+                && (counts[a][other(side)] == 0 || state.movement.battles.contains(&a))
         })
         .collect()
 }
