@@ -117,38 +117,38 @@ pub fn routes(state: &State, side: Side, from: usize, group: &[usize]) -> Vec<Ro
             let length = roads.len();
             let highway = roads.iter().all(|&r| state.board.roads[r].highway);
             let base = 1 + usize::from(highway);
-            let mut found: Option<Route> = None;
+            let dest = *path.last().unwrap_or(&from);
             for (leader, march) in [(false, false), (true, false), (false, true), (true, true)] {
                 if leader && !free && !has_leader || march && !can_march {
                     continue;
                 }
                 let lead = usize::from(leader || free);
                 let speed = (base + lead + usize::from(march)).saturating_sub(penalty);
-                if length <= speed {
-                    found = Some(Route {
-                        dest: *path.last().unwrap_or(&from),
+                if length > speed {
+                    continue;
+                }
+                // The cheapest way found for this path; keep it only if it beats the best
+                // route known to the same area (fewer costs, then fewer areas).
+                let needs_leader = leader && !free;
+                let cost = u32::from(needs_leader) + 2 * u32::from(march);
+                let better = best[dest]
+                    .as_ref()
+                    .is_none_or(|old| (cost, path.len()) < (old.cost(), old.path.len()));
+                if better {
+                    best[dest] = Some(Route {
+                        dest,
                         path: path.to_vec(),
                         roads: roads.to_vec(),
                         highway,
                         free_leadership: free,
-                        needs_leader: leader && !free,
+                        needs_leader,
                         needs_march: march,
                         overruns: overrun.to_vec(),
                         battle,
                         speed,
                     });
-                    break;
                 }
-            }
-            if let Some(route) = found {
-                let slot = &mut best[route.dest];
-                let better = match slot {
-                    None => true,
-                    Some(old) => (route.cost(), route.path.len()) < (old.cost(), old.path.len()),
-                };
-                if better {
-                    *slot = Some(route);
-                }
+                break;
             }
         },
     );
