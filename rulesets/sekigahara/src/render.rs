@@ -78,6 +78,12 @@ fn choice_attr(index: Option<usize>) -> String {
     index.map_or(String::new(), |i| format!(r#" data-choice="{i}""#))
 }
 
+/// The side's colour from the board file: what a board shows where no client styles the
+/// `seat-N` classes (a PNG from `tenka map render`); the web client's seat colours win over it.
+fn side_colour(state: &State, side: Side) -> String {
+    escape(&state.board.sides[side].colour)
+}
+
 /// One block: own (or shown) with mon pips and its symbol, else blank in its side's colour.
 fn block_svg(
     state: &State,
@@ -90,8 +96,9 @@ fn block_svg(
     let def = &state.board.blocks[b];
     let side = def.side;
     let mut svg = format!(
-        r#"<g class="block"{}><rect class="seat-{side}" x="{x:.1}" y="{y:.1}" width="{BLOCK}" height="{BLOCK}" rx="2" stroke="black" stroke-width="1"/>"#,
-        choice_attr(choice)
+        r#"<g class="block"{}><rect class="seat-{side}" fill="{}" x="{x:.1}" y="{y:.1}" width="{BLOCK}" height="{BLOCK}" rx="2" stroke="black" stroke-width="1"/>"#,
+        choice_attr(choice),
+        side_colour(state, side)
     );
     if identity_visible(state, viewer, b) {
         // A band of the clan's own shade, then the mon as pips and the symbol as a mark.
@@ -204,7 +211,10 @@ fn map_svg(state: &State, viewer: Viewer) -> String {
             choice_attr(choice)
         );
         let ring = match control {
-            Some(side) => format!(r#" class="seat-{side}""#),
+            Some(side) => format!(
+                r#" class="seat-{side}" fill="{}""#,
+                side_colour(state, side)
+            ),
             None => r#" fill="white""#.to_string(),
         };
         let highlight = if choice.is_some() {
@@ -327,7 +337,8 @@ fn table_svg(state: &State, viewer: Viewer) -> String {
     for side in 0..2usize {
         let y = 50.0 + side as f32 * 90.0;
         svg += &format!(
-            r#"<rect class="seat-{side}" x="10" y="{:.0}" width="14" height="14" stroke="black"/>"#,
+            r#"<rect class="seat-{side}" fill="{}" x="10" y="{:.0}" width="14" height="14" stroke="black"/>"#,
+            side_colour(state, side),
             y - 12.0
         );
         svg += &text(
