@@ -16,6 +16,7 @@ pub fn start(state: &mut State, area: usize) -> Vec<Event> {
     let castle = state.board.areas[area].is_castle() && state.control[area] == Some(defender);
     let may_withdraw =
         castle && state.count_in(area, defender) as u32 <= state.settings.siege_limit;
+    state.movement.fought.push(area);
     state.battle = Some(Battle {
         area,
         attacker,
@@ -479,8 +480,27 @@ fn retreat_or_finish(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
     let b = battle(state);
     let loser = other(b.winner.expect("resolved"));
     let area = b.area;
+    let (siege, attacker) = (b.siege, b.attacker);
     if state.count_in(area, loser) == 0 {
         return finish(state, table);
+    }
+    // A castle's defender beaten in the field keeps the castle: its survivors go inside, and
+    // the besiegers face them again in a later combat phase.
+    if state.settings.castle_refuge
+        && !siege
+        && loser != attacker
+        && state.board.areas[area].is_castle()
+        && state.control[area] == Some(loser)
+    {
+        let survivors = state.count_in(area, loser);
+        let mut events = vec![Event::public(
+            Message::new("event.refuge")
+                .seat("side", loser as u32)
+                .number("blocks", survivors as i64)
+                .arg("area", names::area(state, area)),
+        )];
+        events.extend(finish(state, table));
+        return events;
     }
     let options = retreat_areas(state, loser);
     if !state.settings.retreat || options.is_empty() {

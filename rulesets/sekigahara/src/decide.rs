@@ -540,7 +540,7 @@ pub fn asks(state: &State) -> Vec<Ask> {
         }
         Step::CombatPick => {
             let choices = state
-                .contested()
+                .to_fight()
                 .into_iter()
                 .map(|a| {
                     area_choice(

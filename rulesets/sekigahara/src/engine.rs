@@ -287,7 +287,7 @@ pub fn advance(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
                 return events;
             }
             Step::CombatPick => {
-                let contested = state.contested();
+                let contested = state.to_fight();
                 if contested.is_empty() {
                     events.extend(end_phase(state, table));
                     continue;

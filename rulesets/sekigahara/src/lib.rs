@@ -59,6 +59,7 @@ pub fn settings_from(options: &Options) -> Settings {
         retreat: options.choice("retreat") == "adjacent",
         siege_limit: options.integer("siege-limit") as u32,
         reshuffle: options.boolean("reshuffle"),
+        castle_refuge: options.boolean("castle-refuge"),
     }
 }
 
@@ -94,6 +95,7 @@ impl sdk::Ruleset for Sekigahara {
                 OptionSpec::choice("retreat", ["adjacent", "eliminated"], "adjacent"),
                 OptionSpec::integer("siege-limit", 0, 8, i64::from(defaults.siege_limit)),
                 OptionSpec::boolean("reshuffle", defaults.reshuffle),
+                OptionSpec::boolean("castle-refuge", defaults.castle_refuge),
             ],
             languages: ["en", "ru", "es", "de", "ro"].map(String::from).to_vec(),
         }

@@ -71,6 +71,9 @@ pub struct Settings {
     pub siege_limit: u32,
     /// Ours: an empty draw pile is refilled from the shuffled discards.
     pub reshuffle: bool,
+    /// Completion 4b: the defender of a castle it controls that loses a field battle there
+    /// withdraws its survivors into the castle (a siege to come) instead of retreating.
+    pub castle_refuge: bool,
 }
 
 impl Default for Settings {
@@ -83,6 +86,7 @@ impl Default for Settings {
             retreat: true,
             siege_limit: 2,
             reshuffle: true,
+            castle_refuge: true,
         }
     }
 }
@@ -122,6 +126,8 @@ pub struct Movement {
     pub current: Option<(usize, u32)>,
     /// Areas where blocks already on the map started a battle this phase.
     pub battles: Vec<usize>,
+    /// Areas fought in during the combat phase that follows (each at most once).
+    pub fought: Vec<usize>,
 }
 
 /// A block deployed in the current battle.
@@ -317,6 +323,14 @@ impl State {
             .enumerate()
             .filter(|(_, c)| c[0] > 0 && c[1] > 0)
             .map(|(a, _)| a)
+            .collect()
+    }
+
+    /// Contested areas not yet fought in during this combat phase.
+    pub fn to_fight(&self) -> Vec<usize> {
+        self.contested()
+            .into_iter()
+            .filter(|a| !self.movement.fought.contains(a))
             .collect()
     }
 

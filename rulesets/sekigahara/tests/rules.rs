@@ -1010,3 +1010,68 @@ fn all_blocks_of_a_stack_go_by_default() {
     answer(&mut game, &mut t, 0, &["area.fort"]);
     assert_eq!(game.state.count_in(area(&game.state, "fort"), 0), 3);
 }
+
+#[test]
+fn regression_a_lone_raider_beating_a_castle_garrison_in_the_field_does_not_take_the_castle() {
+    // Found by search-bot games: one block attacking a castle whose defenders held no matching
+    // card won the field battle, the survivors retreated, and the castle (with its disk) fell.
+    let (mut game, mut t) = empty_position(42);
+    let state = &mut game.state;
+    put(state, &["red-1", "red-2", "red-3"], "fort");
+    put(state, &["blue-1"], "fort");
+    put(state, &["east-commander"], "east-capital");
+    put(state, &["west-commander"], "west-capital");
+    let card = give(state, 1, &[("blue", "plain")])[0];
+    state.first = 1;
+    state.phase = 1;
+    state.step = Step::CombatPick;
+    answer(&mut game, &mut t, 1, &["area.fort"]);
+    answer(&mut game, &mut t, 1, &[&card_id(card)]);
+    let b1 = block_id(&game.state, "blue-1");
+    answer(&mut game, &mut t, 1, &[&b1]);
+    // West could not deploy: East wins, West loses one block of its choice.
+    let r1 = block_id(&game.state, "red-1");
+    answer(&mut game, &mut t, 0, &[&r1]);
+    let state = &game.state;
+    let fort = area(state, "fort");
+    assert_eq!(
+        state.count_in(fort, 0),
+        2,
+        "the survivors withdraw into the castle"
+    );
+    assert_eq!(state.control[fort], Some(0), "the castle is still West's");
+    assert!(!state.disks_lost[0] && state.ending.is_none());
+    assert_eq!(
+        state.active(),
+        0,
+        "the combat phase is over: the besieged area waits"
+    );
+}
+
+#[test]
+fn without_castle_refuge_the_beaten_garrison_retreats_and_the_castle_falls() {
+    let (mut game, mut t) = empty_position(43);
+    let state = &mut game.state;
+    state.settings.castle_refuge = false;
+    put(state, &["red-1", "red-2", "red-3"], "fort");
+    put(state, &["blue-1"], "fort");
+    put(state, &["east-commander"], "east-capital");
+    let card = give(state, 1, &[("blue", "plain")])[0];
+    state.first = 1;
+    state.phase = 1;
+    state.step = Step::CombatPick;
+    answer(&mut game, &mut t, 1, &["area.fort"]);
+    answer(&mut game, &mut t, 1, &[&card_id(card)]);
+    let b1 = block_id(&game.state, "blue-1");
+    answer(&mut game, &mut t, 1, &[&b1]);
+    let r1 = block_id(&game.state, "red-1");
+    answer(&mut game, &mut t, 0, &[&r1]);
+    if choice_ids(&game, 0).contains(&"area.pass".to_string()) {
+        answer(&mut game, &mut t, 0, &["area.pass"]);
+    }
+    assert_eq!(
+        game.state.ending,
+        Some((1, Ending::Disk)),
+        "the heir falls with the castle"
+    );
+}
