@@ -1085,8 +1085,13 @@ fn apply_battle(state: &mut State, side: Side, acts: &[Act], table: &mut dyn Tab
     match stage {
         Stage::SiegeChoice => {
             let withdraw = matches!(acts[0], Act::Withdraw(true));
+            let bonus = state.settings.siege_bonus as i32;
             let b = state.battle.as_mut().expect("battle");
             b.siege = withdraw;
+            if withdraw {
+                // The walls fight for the besieged (completion 5's option; 0 by default).
+                b.impact[side] += bonus;
+            }
             let attacker = b.attacker;
             b.stage = Stage::Opening(attacker);
             let area = b.area;

@@ -60,6 +60,7 @@ pub fn settings_from(options: &Options) -> Settings {
         siege_limit: options.integer("siege-limit") as u32,
         reshuffle: options.boolean("reshuffle"),
         castle_refuge: options.boolean("castle-refuge"),
+        siege_bonus: options.integer("siege-bonus") as u32,
     }
 }
 
@@ -96,6 +97,7 @@ impl sdk::Ruleset for Sekigahara {
                 OptionSpec::integer("siege-limit", 0, 8, i64::from(defaults.siege_limit)),
                 OptionSpec::boolean("reshuffle", defaults.reshuffle),
                 OptionSpec::boolean("castle-refuge", defaults.castle_refuge),
+                OptionSpec::integer("siege-bonus", 0, 10, i64::from(defaults.siege_bonus)),
             ],
             languages: ["en", "ru", "es", "de", "ro"].map(String::from).to_vec(),
         }

@@ -74,6 +74,9 @@ pub struct Settings {
     /// Completion 4b: the defender of a castle it controls that loses a field battle there
     /// withdraws its survivors into the castle (a siege to come) instead of retreating.
     pub castle_refuge: bool,
+    /// Completion 5: the Impact the besieged side starts a siege with (0: a siege is fought
+    /// exactly like a battle).
+    pub siege_bonus: u32,
 }
 
 impl Default for Settings {
@@ -87,6 +90,7 @@ impl Default for Settings {
             siege_limit: 2,
             reshuffle: true,
             castle_refuge: true,
+            siege_bonus: 0,
         }
     }
 }

@@ -1075,3 +1075,19 @@ fn without_castle_refuge_the_beaten_garrison_retreats_and_the_castle_falls() {
         "the heir falls with the castle"
     );
 }
+
+#[test]
+fn the_siege_bonus_option_starts_the_besieged_side_with_that_impact() {
+    let (mut game, mut t) = empty_position(44);
+    let state = &mut game.state;
+    state.settings.siege_bonus = 3;
+    put(state, &["blue-gun"], "keep");
+    put(state, &["red-1", "red-2", "red-3"], "keep");
+    put(state, &["east-commander"], "east-capital");
+    give(state, 0, &[("red", "plain")]);
+    state.phase = 1;
+    state.step = Step::CombatPick;
+    answer(&mut game, &mut t, 0, &["area.keep"]);
+    answer(&mut game, &mut t, 1, &["siege"]);
+    assert_eq!(game.state.battle.as_ref().unwrap().impact, [0, 3]);
+}
