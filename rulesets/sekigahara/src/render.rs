@@ -1,0 +1,467 @@
+//! The board as SVG parts: the map (areas joined by roads, highways heavier, castles and capitals
+//! marked, control shown, each stack a pile of blocks with its count) and a table part (week,
+//! hands, boxes, the battle under way).
+//!
+//! A viewer sees its own blocks with their mon and symbol; the opponent's as blank blocks of
+//! their side's colour, except blocks shown to everyone. Every area carries
+//! `data-place="area.<id>"`; elements a pending choice names carry `data-choice`.
+
+use sdk::svg::{escape, message_attributes};
+use sdk::{BoardPart, Message, MessageArg, PartKind, Viewer};
+
+use crate::data::{AreaKind, Symbol};
+use crate::decide::{Act, asks};
+use crate::names;
+use crate::state::*;
+use crate::view::identity_visible;
+
+const MARGIN: f32 = 60.0;
+const NODE: f32 = 20.0;
+const BLOCK: f32 = 18.0;
+
+fn text(x: f32, y: f32, size: u32, anchor: &str, message: &Message) -> String {
+    let fallback = match message.args.first() {
+        Some((_, MessageArg::Text(t))) if message.key == names::NAME_KEY => t.clone(),
+        _ => String::new(),
+    };
+    text_with(x, y, size, anchor, message, &fallback)
+}
+
+/// A translatable text whose fallback (before the client translates it) is given.
+fn text_with(x: f32, y: f32, size: u32, anchor: &str, message: &Message, fallback: &str) -> String {
+    format!(
+        r#"<text x="{x:.0}" y="{y:.0}" font-size="{size}" text-anchor="{anchor}" {}>{}</text>"#,
+        message_attributes(message),
+        escape(fallback)
+    )
+}
+
+fn area_label(state: &State, a: usize) -> Message {
+    match names::area(state, a) {
+        MessageArg::Key(key) => Message::new(key),
+        other => Message::new(names::NAME_KEY).arg(names::NAME_KEY, other),
+    }
+}
+
+/// The choice index of each act the viewer may pick now.
+fn choice_of(state: &State, viewer: Viewer) -> Vec<(usize, Act)> {
+    asks(state)
+        .into_iter()
+        .filter(|ask| viewer.is(ask.seat as u32))
+        .flat_map(|ask| {
+            ask.choices
+                .into_iter()
+                .enumerate()
+                .map(|(i, (_, act))| (i, act))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+fn area_choice(choices: &[(usize, Act)], a: usize) -> Option<usize> {
+    choices.iter().find_map(|(i, act)| match act {
+        Act::Area(x) | Act::Stack(x) if *x == a => Some(*i),
+        Act::Dest(route) if route.dest == a => Some(*i),
+        Act::MusterA(_, x) if *x == a => Some(*i),
+        _ => None,
+    })
+}
+
+fn block_choice(choices: &[(usize, Act)], b: usize) -> Option<usize> {
+    choices.iter().find_map(|(i, act)| match act {
+        Act::Block(x) | Act::Leader(x) if *x == b => Some(*i),
+        _ => None,
+    })
+}
+
+fn choice_attr(index: Option<usize>) -> String {
+    index.map_or(String::new(), |i| format!(r#" data-choice="{i}""#))
+}
+
+/// The side's colour from the board file: what a board shows where no client styles the
+/// `seat-N` classes (a PNG from `tenka map render`); the web client's seat colours win over it.
+fn side_colour(state: &State, side: Side) -> String {
+    escape(&state.board.sides[side].colour)
+}
+
+/// One block: own (or shown) with mon pips and its symbol, else blank in its side's colour.
+fn block_svg(
+    state: &State,
+    viewer: Viewer,
+    b: usize,
+    x: f32,
+    y: f32,
+    choice: Option<usize>,
+) -> String {
+    let def = &state.board.blocks[b];
+    let side = def.side;
+    let mut svg = format!(
+        r#"<g class="block"{}><rect class="seat-{side}" fill="{}" x="{x:.1}" y="{y:.1}" width="{BLOCK}" height="{BLOCK}" rx="2" stroke="black" stroke-width="1"/>"#,
+        choice_attr(choice),
+        side_colour(state, side)
+    );
+    if identity_visible(state, viewer, b) {
+        // A band of the clan's own shade, then the mon as pips and the symbol as a mark.
+        let hue = (def.clan * 67 % 360) as u32;
+        svg += &format!(
+            r#"<rect x="{x:.1}" y="{y:.1}" width="{BLOCK}" height="4" fill="hsl({hue},70%,45%)"/>"#
+        );
+        for pip in 0..def.mon {
+            let px = x + 3.5 + f32::from(pip) * 3.2;
+            svg += &format!(
+                r#"<circle cx="{px:.1}" cy="{:.1}" r="1.3" fill="white" stroke="black" stroke-width="0.4"/>"#,
+                y + 8.0
+            );
+        }
+        let (cx, cy) = (x + BLOCK / 2.0, y + 13.0);
+        svg += &match def.symbol {
+            Some(Symbol::Gun) => format!(
+                r#"<line x1="{:.1}" y1="{cy:.1}" x2="{:.1}" y2="{cy:.1}" stroke="black" stroke-width="1.5"/>"#,
+                cx - 5.0,
+                cx + 5.0
+            ),
+            Some(Symbol::Cavalry) => format!(
+                r#"<path d="M{:.1},{:.1} L{cx:.1},{:.1} L{:.1},{:.1} Z" fill="black"/>"#,
+                cx - 3.0,
+                cy + 1.5,
+                cy - 2.5,
+                cx + 3.0,
+                cy + 1.5
+            ),
+            None if def.leader => format!(
+                r#"<path d="M{:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1}" fill="none" stroke="black" stroke-width="1"/>"#,
+                cx - 3.0,
+                cy + 2.0,
+                cx - 3.0,
+                cy - 3.0,
+                cx + 3.0,
+                cy - 1.5,
+                cx - 3.0,
+                cy
+            ),
+            None => String::new(),
+        };
+        if def.commander || def.any_card {
+            svg += &format!(
+                r#"<rect x="{:.1}" y="{:.1}" width="3" height="4" fill="white" stroke="black" stroke-width="0.5"/>"#,
+                x + BLOCK - 4.0,
+                y + 5.0
+            );
+        }
+    }
+    svg + "</g>"
+}
+
+fn map_svg(state: &State, viewer: Viewer) -> String {
+    let areas = &state.board.areas;
+    let min_x = areas.iter().map(|a| a.x).fold(f32::MAX, f32::min) - MARGIN;
+    let min_y = areas.iter().map(|a| a.y).fold(f32::MAX, f32::min) - MARGIN;
+    let max_x = areas.iter().map(|a| a.x).fold(f32::MIN, f32::max) + MARGIN;
+    let max_y = areas.iter().map(|a| a.y).fold(f32::MIN, f32::max) + MARGIN + 20.0;
+    let mut svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="{min_x:.0} {min_y:.0} {:.0} {:.0}" font-family="sans-serif">"#,
+        max_x - min_x,
+        max_y - min_y
+    );
+    svg += &format!(
+        r##"<rect x="{min_x:.0}" y="{min_y:.0}" width="{:.0}" height="{:.0}" fill="#efe6cf"/>"##,
+        max_x - min_x,
+        max_y - min_y
+    );
+    // Roads first, highways heavier; roads used this phase dashed.
+    for (r, road) in state.board.roads.iter().enumerate() {
+        let (a, b) = (&areas[road.a], &areas[road.b]);
+        let width = if road.highway { 5 } else { 2 };
+        let dash = if state.movement.roads.get(r).copied().flatten().is_some() {
+            r#" stroke-dasharray="6 4""#
+        } else {
+            ""
+        };
+        svg += &format!(
+            r##"<line class="{}" x1="{:.0}" y1="{:.0}" x2="{:.0}" y2="{:.0}" stroke="#7a5c3a" stroke-width="{width}"{dash}/>"##,
+            if road.highway { "highway" } else { "road" },
+            a.x,
+            a.y,
+            b.x,
+            b.y
+        );
+    }
+    let choices = choice_of(state, viewer);
+    // The routes on offer: each path drawn over the roads.
+    for (index, act) in &choices {
+        if let Act::Dest(route) = act {
+            let points: Vec<String> = route
+                .path
+                .iter()
+                .map(|&a| format!("{:.0},{:.0}", areas[a].x, areas[a].y))
+                .collect();
+            svg += &format!(
+                r##"<polyline class="route" data-preview-of="{index}" points="{}" fill="none" stroke="#2a7ab0" stroke-width="3" stroke-opacity="0.6"/>"##,
+                points.join(" ")
+            );
+        }
+    }
+    for (a, area) in areas.iter().enumerate() {
+        let key = names::place_key(state, a);
+        let choice = area_choice(&choices, a);
+        let control = state.control[a];
+        svg += &format!(
+            r#"<g class="area" data-place="{}"{}>"#,
+            escape(&key),
+            choice_attr(choice)
+        );
+        let ring = match control {
+            Some(side) => format!(
+                r#" class="seat-{side}" fill="{}""#,
+                side_colour(state, side)
+            ),
+            None => r#" fill="white""#.to_string(),
+        };
+        let highlight = if choice.is_some() {
+            r##" stroke="#2a7ab0" stroke-width="4""##
+        } else {
+            r#" stroke="black" stroke-width="1.5""#
+        };
+        match area.kind {
+            AreaKind::Castle => {
+                svg += &format!(
+                    r#"<rect{ring} x="{:.0}" y="{:.0}" width="{}" height="{}"{highlight}/>"#,
+                    area.x - NODE,
+                    area.y - NODE,
+                    2.0 * NODE,
+                    2.0 * NODE
+                );
+                // Battlements.
+                for i in 0..3 {
+                    svg += &format!(
+                        r#"<rect x="{:.0}" y="{:.0}" width="8" height="6" fill="black"/>"#,
+                        area.x - NODE + 2.0 + i as f32 * 13.0,
+                        area.y - NODE - 6.0
+                    );
+                }
+            }
+            AreaKind::Capital => {
+                svg += &format!(
+                    r#"<circle{ring} cx="{:.0}" cy="{:.0}" r="{}"{highlight}/><circle cx="{:.0}" cy="{:.0}" r="{}" fill="none" stroke="black" stroke-width="1.5"/>"#,
+                    area.x,
+                    area.y,
+                    NODE + 2.0,
+                    area.x,
+                    area.y,
+                    NODE - 3.0
+                );
+            }
+            AreaKind::Resource => {
+                svg += &format!(
+                    r#"<circle{ring} cx="{:.0}" cy="{:.0}" r="{}"{highlight}/><path d="M{:.0},{:.0} l5,5 l-5,5 l-5,-5 Z" fill="black"/>"#,
+                    area.x,
+                    area.y,
+                    NODE,
+                    area.x,
+                    area.y + NODE - 12.0
+                );
+            }
+            AreaKind::Plain => {
+                svg += &format!(
+                    r#"<circle fill="white" cx="{:.0}" cy="{:.0}" r="{}"{highlight}/>"#,
+                    area.x,
+                    area.y,
+                    NODE - 4.0
+                );
+            }
+        }
+        if let Some(d) = area.disk
+            && !state.disks_lost[d]
+        {
+            svg += &format!(
+                r##"<circle cx="{:.0}" cy="{:.0}" r="6" fill="#d4a017" stroke="black"/>"##,
+                area.x + NODE,
+                area.y - NODE
+            );
+        }
+        svg += &text(
+            area.x,
+            area.y + NODE + 16.0,
+            13,
+            "middle",
+            &area_label(state, a),
+        );
+        svg += "</g>";
+        // The stacks: each side's pile beside the node, with its count.
+        for side in 0..2 {
+            let blocks: Vec<usize> = state.blocks_in(a, side).collect();
+            if blocks.is_empty() {
+                continue;
+            }
+            let x0 = if side == 0 {
+                area.x - NODE - 6.0 - BLOCK
+            } else {
+                area.x + NODE + 6.0
+            };
+            for (i, &b) in blocks.iter().take(4).enumerate() {
+                let y = area.y - NODE + i as f32 * 5.0;
+                let x = x0
+                    + if side == 0 {
+                        -(i as f32) * 3.0
+                    } else {
+                        i as f32 * 3.0
+                    };
+                svg += &block_svg(state, viewer, b, x, y, block_choice(&choices, b));
+            }
+            svg += &format!(
+                r#"<text x="{:.0}" y="{:.0}" font-size="13" font-weight="bold" text-anchor="middle">{}</text>"#,
+                x0 + BLOCK / 2.0,
+                area.y + NODE + 2.0,
+                blocks.len()
+            );
+        }
+    }
+    svg + "</svg>"
+}
+
+fn table_svg(state: &State, viewer: Viewer) -> String {
+    let mut svg = String::from(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 260" font-family="sans-serif">"#,
+    );
+    svg += &text(
+        10.0,
+        22.0,
+        16,
+        "start",
+        &Message::new("render.week")
+            .number("week", i64::from(state.week))
+            .number("weeks", i64::from(state.board.weeks()))
+            .text("turn", if state.turn == 0 { "A" } else { "B" }),
+    );
+    let choices = choice_of(state, viewer);
+    for side in 0..2usize {
+        let y = 50.0 + side as f32 * 90.0;
+        svg += &format!(
+            r#"<rect class="seat-{side}" fill="{}" x="10" y="{:.0}" width="14" height="14" stroke="black"/>"#,
+            side_colour(state, side),
+            y - 12.0
+        );
+        svg += &text(
+            30.0,
+            y,
+            13,
+            "start",
+            &Message::new("render.points").number("points", i64::from(state.points(side))),
+        );
+        svg += &text(
+            130.0,
+            y,
+            13,
+            "start",
+            &Message::new("render.hand").number("count", state.hands[side].len() as i64),
+        );
+        svg += &text(
+            220.0,
+            y,
+            13,
+            "start",
+            &Message::new("render.reserve")
+                .number("count", state.blocks_at(Place::Reserve, side).len() as i64),
+        );
+        svg += &text(
+            310.0,
+            y,
+            13,
+            "start",
+            &Message::new("render.bag")
+                .number("count", state.blocks_at(Place::Bag, side).len() as i64),
+        );
+        // The side's reinforcement box and special box, as blocks.
+        let mut x = 30.0;
+        for b in state
+            .blocks_at(Place::Reserve, side)
+            .into_iter()
+            .chain(state.blocks_at(Place::Box, side))
+        {
+            svg += &block_svg(state, viewer, b, x, y + 10.0, block_choice(&choices, b));
+            x += BLOCK + 4.0;
+            if x > 580.0 {
+                break;
+            }
+        }
+    }
+    if let Some(battle) = &state.battle {
+        let y = 230.0;
+        svg += &text(
+            10.0,
+            y,
+            14,
+            "start",
+            &Message::new("render.impact")
+                .number("own", i64::from(battle.impact[0]))
+                .number("other", i64::from(battle.impact[1])),
+        );
+        let mut x = 200.0;
+        for d in &battle.deployed {
+            svg += &block_svg(state, viewer, d.block, x, y - 14.0, None);
+            svg += &format!(
+                r#"<text x="{:.0}" y="{:.0}" font-size="11" text-anchor="middle">{}</text>"#,
+                x + BLOCK / 2.0,
+                y + 16.0,
+                d.impact
+            );
+            x += BLOCK + 8.0;
+        }
+    }
+    svg + "</svg>"
+}
+
+/// The viewer's hand as cards it may click when a decision lists them.
+fn hand_svg(state: &State, side: Side, viewer: Viewer) -> String {
+    let hand = &state.hands[side];
+    let width = (hand.len().max(1) * 74 + 10) as u32;
+    let mut svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} 110" font-family="sans-serif">"#
+    );
+    let choices = choice_of(state, viewer);
+    for (i, h) in hand.iter().enumerate() {
+        let x = 10.0 + i as f32 * 74.0;
+        let choice = choices.iter().find_map(|(index, act)| match act {
+            Act::Card(c) if *c == h.card => Some(*index),
+            _ => None,
+        });
+        let def = &state.board.cards[h.card];
+        svg += &format!(
+            r#"<g class="card"{}><rect x="{x:.0}" y="10" width="66" height="90" rx="5" fill="white" stroke="black" stroke-width="{}"/>"#,
+            choice_attr(choice),
+            if choice.is_some() { 3 } else { 1 }
+        );
+        if let Some(clan) = def.clan {
+            let hue = (clan * 67 % 360) as u32;
+            svg += &format!(
+                r#"<rect x="{x:.0}" y="10" width="66" height="14" rx="5" fill="hsl({hue},70%,45%)"/>"#
+            );
+        }
+        svg += &text(x + 33.0, 55.0, 11, "middle", &names::card(state, h.card));
+        svg += &format!(
+            r#"<text x="{:.0}" y="94" font-size="14" font-weight="bold" text-anchor="end">{}</text>"#,
+            x + 62.0,
+            def.number
+        );
+        svg += "</g>";
+    }
+    svg + "</svg>"
+}
+
+/// Every part a viewer sees.
+pub fn parts(state: &State, viewer: Viewer) -> Vec<BoardPart> {
+    let mut parts = vec![
+        BoardPart::new("map", PartKind::Map, map_svg(state, viewer)),
+        BoardPart::new("table", PartKind::Table, table_svg(state, viewer)),
+    ];
+    if let Viewer::Seat(seat) = viewer
+        && (seat as usize) < 2
+    {
+        parts.push(BoardPart::new(
+            format!("seat-{seat}"),
+            PartKind::Seat(seat),
+            hand_svg(state, seat as usize, viewer),
+        ));
+    }
+    parts
+}

@@ -1,0 +1,158 @@
+//! Shared helpers: the small test board, new games, random play.
+#![allow(dead_code, reason = "each test file uses a part of the helpers")]
+
+use sdk::testing::SeededTable;
+use sdk::{OptionSetting, OptionValue, Options, Ruleset, Setup};
+use sekigahara::{Sekigahara, SekigaharaGame};
+
+pub const SMALL: &str = include_str!("../maps/small.toml");
+
+pub fn table(seed: u64) -> SeededTable {
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    SeededTable::new(bytes)
+}
+
+pub fn options(settings: &[(&str, OptionValue)]) -> Options {
+    let settings: Vec<OptionSetting> = settings
+        .iter()
+        .map(|(name, value)| OptionSetting {
+            name: (*name).to_string(),
+            value: value.clone(),
+        })
+        .collect();
+    Options::resolve(&Sekigahara::info().options, &settings).expect("options fit")
+}
+
+pub fn new_game(map: &str, table: &mut SeededTable) -> SekigaharaGame {
+    let setup = Setup {
+        map: map.to_string(),
+        options: Vec::new(),
+        seats: 2,
+    };
+    Sekigahara::create(&setup, &options(&[]), table).expect("the board reads")
+}
+
+use sdk::{Action, DecisionKind, Event, Game};
+use sekigahara::state::{Place, State, Step};
+
+/// A position on the small board: every block in its bag, no cards in hand, week 1, seat 0
+/// first and about to choose its movement level.
+pub fn empty_position(seed: u64) -> (SekigaharaGame, SeededTable) {
+    let mut table = table(seed);
+    let mut game = new_game(SMALL, &mut table);
+    let state = &mut game.state;
+    for block in &mut state.blocks {
+        if block.place != Place::Box {
+            block.place = Place::Bag;
+        }
+    }
+    for side in 0..2 {
+        let cards: Vec<usize> = state.hands[side].drain(..).map(|h| h.card).collect();
+        state.decks[side].extend(cards);
+    }
+    state.first = 0;
+    state.phase = 0;
+    sekigahara::engine::start_movement(state);
+    sekigahara::engine::update_control(state);
+    (game, table)
+}
+
+pub fn area(state: &State, id: &str) -> usize {
+    state
+        .board
+        .area_index(id)
+        .unwrap_or_else(|| panic!("no area {id}"))
+}
+
+pub fn block(state: &State, id: &str) -> usize {
+    state
+        .board
+        .block_index(id)
+        .unwrap_or_else(|| panic!("no block {id}"))
+}
+
+/// Puts blocks in an area.
+pub fn put(state: &mut State, ids: &[&str], place: &str) {
+    let a = area(state, place);
+    for id in ids {
+        let b = block(state, id);
+        state.blocks[b].place = Place::Area(a);
+    }
+    sekigahara::engine::update_control(state);
+}
+
+/// Puts blocks in their side's reinforcement box.
+pub fn reserve(state: &mut State, ids: &[&str]) {
+    for id in ids {
+        let b = block(state, id);
+        state.blocks[b].place = Place::Reserve;
+    }
+}
+
+/// Gives a side cards from its deck: the first of each (clan id or "challenge", kind) asked.
+pub fn give(state: &mut State, side: usize, wanted: &[(&str, &str)]) -> Vec<usize> {
+    let mut given = Vec::new();
+    for (clan, kind) in wanted {
+        let i = state.decks[side]
+            .iter()
+            .position(|&c| {
+                let def = &state.board.cards[c];
+                let clan_ok = match def.clan {
+                    None => *clan == "challenge",
+                    Some(k) => state.board.clans[k].id == *clan,
+                };
+                let kind_ok = format!("{:?}", def.kind).to_lowercase() == kind.replace('-', "");
+                clan_ok && kind_ok
+            })
+            .unwrap_or_else(|| panic!("no {clan} {kind} card left"));
+        let card = state.decks[side].swap_remove(i);
+        state.hands[side].push(sekigahara::state::HandCard { card, known: false });
+        given.push(card);
+    }
+    given
+}
+
+/// The choice ids open to a seat.
+pub fn choice_ids(game: &SekigaharaGame, seat: u32) -> Vec<String> {
+    game.pending()
+        .into_iter()
+        .filter(|d| d.seat == seat)
+        .flat_map(|d| match d.kind {
+            DecisionKind::Choose(c) => c.choices.into_iter().map(|c| c.id).collect::<Vec<_>>(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+/// Answers the seat's decision with the choices of these ids.
+pub fn answer(
+    game: &mut SekigaharaGame,
+    table: &mut SeededTable,
+    seat: u32,
+    ids: &[&str],
+) -> Vec<Event> {
+    let open = choice_ids(game, seat);
+    let picks =
+        ids.iter()
+            .map(|id| {
+                open.iter().position(|o| o == id).unwrap_or_else(|| {
+                    panic!("no choice {id} among {open:?} at {:?}", game.state.step)
+                }) as u32
+            })
+            .collect();
+    game.apply(seat, &Action::Choose(picks), table)
+        .unwrap_or_else(|e| panic!("refused: {e:?}"))
+}
+
+pub fn card_id(card: usize) -> String {
+    format!("card-{card}")
+}
+
+pub fn block_id(state: &State, id: &str) -> String {
+    format!("block-{}", block(state, id))
+}
+
+pub fn is_step(state: &State, step: &Step) -> bool {
+    std::mem::discriminant(&state.step) == std::mem::discriminant(step)
+}

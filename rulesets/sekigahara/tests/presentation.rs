@@ -1,0 +1,64 @@
+//! The board drawn for a seat: every area a place with its catalogue key, highways heavier,
+//! the seat's choices clickable, its hand drawn for it alone. With SEKIGAHARA_DUMP set to a
+//! folder, the parts are also written there to look at.
+
+mod common;
+
+use common::{new_game, table};
+use sdk::{DecisionKind, Game, PartKind, Viewer, random_action};
+
+const BOARD: &str = include_str!("../../../maps/sekigahara/japan-1600.toml");
+
+#[test]
+fn the_map_marks_every_area_as_a_place_draws_highways_heavier_and_offers_the_choices() {
+    let mut t = table(5);
+    let mut game = new_game(BOARD, &mut t);
+    let mut checked_choices = 0;
+    for _ in 0..400 {
+        let Some(decision) = game.pending().first().cloned() else {
+            break;
+        };
+        let parts = game.render(Viewer::Seat(decision.seat));
+        let map = &parts
+            .iter()
+            .find(|p| p.kind == PartKind::Map)
+            .expect("a map")
+            .svg;
+        for area in &game.state.board.areas {
+            assert!(
+                map.contains(&format!("data-place=\"area.{}\"", area.id)),
+                "{}",
+                area.id
+            );
+        }
+        let highways = game.state.board.roads.iter().filter(|r| r.highway).count();
+        assert_eq!(map.matches("class=\"highway\"").count(), highways);
+        assert!(
+            parts
+                .iter()
+                .any(|p| p.kind == PartKind::Seat(decision.seat)),
+            "the seat's own hand"
+        );
+        let other = game.render(Viewer::Seat(1 - decision.seat));
+        assert!(
+            !other
+                .iter()
+                .any(|p| p.kind == PartKind::Seat(decision.seat))
+        );
+        if let DecisionKind::Choose(choose) = &decision.kind
+            && choose.choices.iter().any(|c| c.id.starts_with("area."))
+        {
+            let all: String = parts.iter().map(|p| p.svg.as_str()).collect();
+            assert!(all.contains("data-choice=\""), "area choices are clickable");
+            checked_choices += 1;
+        }
+        if let Ok(folder) = std::env::var("SEKIGAHARA_DUMP") {
+            for part in &parts {
+                std::fs::write(format!("{folder}/{}.svg", part.id), &part.svg).expect("dump");
+            }
+        }
+        let action = random_action(&decision.kind, &mut t);
+        game.apply(decision.seat, &action, &mut t).expect("legal");
+    }
+    assert!(checked_choices > 10);
+}
