@@ -55,6 +55,10 @@ pub fn categories(language: &str) -> Option<&'static [&'static str]> {
         "es" => Some(&["one", "many", "other"]),
         // CLDR: one = "i = 1 and v = 0"; few = "v != 0 or n = 0 or n != 1 and n % 100 = 1..19".
         "ro" => Some(&["one", "few", "other"]),
+        // CLDR: one = "v = 0 and i % 10 = 1 and i % 100 != 11"; few = "v = 0 and i % 10 = 2..4
+        // and i % 100 != 12..14"; many = "v = 0 and i % 10 = 0 or v = 0 and i % 10 = 5..9 or
+        // v = 0 and i % 100 = 11..14"; other is for fractions only, but ICU still requires it.
+        "ru" => Some(&["one", "few", "many", "other"]),
         _ => None,
     }
 }
@@ -69,6 +73,9 @@ pub fn category(language: &str, n: i64) -> &'static str {
         "es" if abs != 0 && abs.is_multiple_of(1_000_000) => "many",
         "ro" if abs == 1 => "one",
         "ro" if abs == 0 || (1..=19).contains(&(abs % 100)) => "few",
+        "ru" if abs % 10 == 1 && abs % 100 != 11 => "one",
+        "ru" if (2..=4).contains(&(abs % 10)) && !(12..=14).contains(&(abs % 100)) => "few",
+        "ru" => "many",
         _ => "other",
     }
 }
@@ -368,14 +375,29 @@ mod tests {
         assert_eq!(category("ro", 101), "few");
         assert_eq!(category("ro", 119), "few");
         assert_eq!(category("ro", 120), "other");
+        assert_eq!(category("ru", 1), "one");
+        assert_eq!(category("ru", 21), "one");
+        assert_eq!(category("ru", 11), "many");
+        assert_eq!(category("ru", 2), "few");
+        assert_eq!(category("ru", 24), "few");
+        assert_eq!(category("ru", 12), "many");
+        assert_eq!(category("ru", 0), "many");
+        assert_eq!(category("ru", 5), "many");
+        assert_eq!(category("ru", 111), "many");
+        assert_eq!(category("ru", 101), "one");
         assert_eq!(category("xx", 1), "other");
     }
 
     #[test]
     fn every_category_a_language_lists_is_reached_and_no_other() {
-        for language in ["en", "de", "es", "ro"] {
+        for language in ["en", "de", "es", "ro", "ru"] {
             let listed = categories(language).unwrap();
             assert_eq!(listed.last(), Some(&"other"));
+            // Russian's `other` is for fractions only; whole numbers never reach it.
+            let listed: Vec<&str> = match language {
+                "ru" => listed[..listed.len() - 1].to_vec(),
+                _ => listed.to_vec(),
+            };
             let mut reached: Vec<&str> = (0..1_000)
                 .chain((1..=5).map(|k| k * 1_000_000))
                 .map(|n| category(language, n))
