@@ -1301,13 +1301,16 @@ mod tests {
         // Used once, then gone.
         assert_eq!(
             storage
-                .redeem_invite("g1", "c1", "t1", Some("Bo"))
+                .redeem_invite("g1", "c1", "t1", Some("Bo"), None)
                 .await
                 .unwrap(),
             Some(1)
         );
         assert_eq!(
-            storage.redeem_invite("g1", "c1", "t9", None).await.unwrap(),
+            storage
+                .redeem_invite("g1", "c1", "t9", None, None)
+                .await
+                .unwrap(),
             None
         );
         let seat = &storage.seats("g1").await.unwrap()[1];
@@ -1346,7 +1349,10 @@ mod tests {
             InviteChange::Changed
         );
         assert_eq!(
-            storage.redeem_invite("g1", "c3", "x", None).await.unwrap(),
+            storage
+                .redeem_invite("g1", "c3", "x", None, None)
+                .await
+                .unwrap(),
             None
         );
         assert_eq!(
@@ -1354,20 +1360,23 @@ mod tests {
             InviteChange::Changed
         );
         assert_eq!(
-            storage.redeem_invite("g1", "c4", "x", None).await.unwrap(),
+            storage
+                .redeem_invite("g1", "c4", "x", None, None)
+                .await
+                .unwrap(),
             None
         );
 
         // Claiming needs the current token and replaces it.
         assert!(
             !storage
-                .claim_with_new_token("g1", 1, "wrong", "t5", "Cy")
+                .claim_with_new_token("g1", 1, "wrong", "t5", "Cy", None)
                 .await
                 .unwrap()
         );
         assert!(
             storage
-                .claim_with_new_token("g1", 1, "t1", "t5", "Cy")
+                .claim_with_new_token("g1", 1, "t1", "t5", "Cy", None)
                 .await
                 .unwrap()
         );
@@ -1449,7 +1458,7 @@ mod tests {
         assert!(storage.open_invites("old").await.unwrap().is_empty());
         assert!(
             storage
-                .claim_with_new_token("old", 0, "h0", "n0", "Ann")
+                .claim_with_new_token("old", 0, "h0", "n0", "Ann", None)
                 .await
                 .unwrap()
         );
