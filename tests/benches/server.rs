@@ -190,6 +190,8 @@ impl Server {
             &dir.join("maps"),
             HubConfig {
                 bot_pace: Duration::ZERO,
+                // The benchmark measures games of bots alone nobody watches at full speed.
+                unwatched_bot_pace: Duration::ZERO,
                 snapshot_every: 32,
                 ..HubConfig::default()
             },

@@ -1020,3 +1020,202 @@ async fn no_secret_reaches_the_servers_log() {
         assert!(!log.contains(secret.as_str()), "a secret was logged");
     }
 }
+
+/// Finding 3 of issue 23: when the answer to a join was lost (a dropped connection, a server
+/// killed after the commit), the code was spent (403), the creator could neither reissue nor
+/// revoke the claimed seat's invite (409) nor hand it to a bot, and the game could never
+/// finish. Now a retry with the same key gets the same token back, and the creator can reopen
+/// the seat or hand it to a bot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_a_lost_answer_to_join_locked_the_seat_for_ever() {
+    let dir = TempDir::new("invites-lost-join");
+    let app = TestApp::start(&dir.0).await;
+    let created = create(
+        &app,
+        json!([{ "kind": "human", "creator": true }, { "kind": "human", "name": "Ben" }]),
+    )
+    .await;
+    let code = created.invite(1);
+    let key = "retry-key-0123456789abcdef";
+    let (status, joined) = join(
+        &app,
+        &created.id,
+        json!({ "code": code, "name": "Ben", "idempotency_key": key }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let token = joined["token"].as_str().unwrap().to_owned();
+    // The answer is lost; the browser retries with the same code and key: same seat, same token.
+    let (status, again) = join(
+        &app,
+        &created.id,
+        json!({ "code": code, "name": "Ben", "idempotency_key": key }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{again}");
+    assert_eq!(again, joined, "a retry gets the same answer");
+    assert_eq!(
+        viewer(&app, &created.id, &token).await,
+        Ok(json!({ "seat": 1 }))
+    );
+    // Another key, or none, gets nothing: the code is spent.
+    for body in [
+        json!({ "code": code, "idempotency_key": "another-key-0123456789" }),
+        json!({ "code": code }),
+    ] {
+        let (status, refused) = join(&app, &created.id, body).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{refused}");
+    }
+    let (status, refused) = join(
+        &app,
+        &created.id,
+        json!({ "code": code, "idempotency_key": "short" }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+
+    // Say the retry never came: the creator reopens the claimed seat with a new invite; the
+    // token given out stops working, and so does a late retry of the lost join.
+    let reopen = format!("/api/games/{}/seats/1/reopen", created.id);
+    let (status, refused) = app.call("POST", &reopen, Some(&token), None).await;
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "only the host reopens: {refused}"
+    );
+    let (status, reopened) = app.call("POST", &reopen, Some(created.host()), None).await;
+    assert_eq!(status, StatusCode::OK, "{reopened}");
+    assert_eq!(
+        viewer(&app, &created.id, &token).await,
+        Err(StatusCode::FORBIDDEN)
+    );
+    let (status, _) = join(
+        &app,
+        &created.id,
+        json!({ "code": code, "idempotency_key": key }),
+    )
+    .await;
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "the old receipt opens nothing"
+    );
+    let seat = &seats(&app, &created.id).await[1];
+    assert_eq!(seat["claimed"], false, "{seat}");
+    let (status, rejoined) = join(
+        &app,
+        &created.id,
+        json!({ "code": reopened["invite"], "name": "Ben" }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{rejoined}");
+    let fresh = rejoined["token"].as_str().unwrap();
+    assert_eq!(
+        viewer(&app, &created.id, fresh).await,
+        Ok(json!({ "seat": 1 }))
+    );
+    // A bot's seat and a seat the game lacks cannot be reopened.
+    let (status, _) = app
+        .call(
+            "POST",
+            &format!("/api/games/{}/seats/7/reopen", created.id),
+            Some(created.host()),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+/// The creator hands a seat whose person does not move to a bot, so the game goes on; the
+/// person takes it back with the seat's own token. Another seat's token cannot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_the_host_could_not_hand_a_stalled_seat_to_a_bot() {
+    let dir = TempDir::new("invites-host-bot");
+    let app = TestApp::start(&dir.0).await;
+    let created = create(
+        &app,
+        json!([{ "kind": "human", "creator": true }, { "kind": "human", "name": "Ben" }]),
+    )
+    .await;
+    let (status, joined) = join(&app, &created.id, json!({ "code": created.invite(1) })).await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let ben = joined["token"].as_str().unwrap().to_owned();
+    let bot = format!("/api/games/{}/seats/1/bot", created.id);
+    let (status, _) = app
+        .call(
+            "POST",
+            &bot,
+            Some(created.token(0)),
+            Some(json!({ "bot": "random" })),
+        )
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "a seat token acts only for its own seat"
+    );
+    let (status, handed) = app
+        .call(
+            "POST",
+            &bot,
+            Some(created.host()),
+            Some(json!({ "bot": "random" })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{handed}");
+    // The game goes on: the creator plays all three rounds; the bot answers for Ben.
+    for _ in 0..3 {
+        let view = app.wait_for_turn(&created.id, created.token(0)).await;
+        let (status, body) = app
+            .call(
+                "POST",
+                &format!("/api/games/{}/actions", created.id),
+                Some(created.token(0)),
+                Some(json!({ "version": view["version"], "action": { "choose": [0] } })),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    let view = app.wait_for_turn(&created.id, created.token(0)).await;
+    assert_eq!(view["status"], "finished", "{view}");
+    // The seat is still Ben's: his token reads as seat 1.
+    assert_eq!(
+        viewer(&app, &created.id, &ben).await,
+        Ok(json!({ "seat": 1 }))
+    );
+}
+
+/// A claim whose answer was lost, retried with the same key and the old token, gets the same
+/// new token.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_a_lost_answer_to_a_claim_locked_the_seat() {
+    let dir = TempDir::new("invites-lost-claim");
+    let app = TestApp::start(&dir.0).await;
+    let created = create(
+        &app,
+        json!([{ "kind": "human", "creator": true }, { "kind": "human", "creator": true }]),
+    )
+    .await;
+    let old = created.token(1);
+    let uri = format!("/api/games/{}/claim", created.id);
+    let body = json!({ "name": "Cy", "idempotency_key": "claim-key-0123456789abcdef" });
+    let (status, claimed) = app.call("POST", &uri, Some(old), Some(body.clone())).await;
+    assert_eq!(status, StatusCode::OK, "{claimed}");
+    let (status, again) = app.call("POST", &uri, Some(old), Some(body)).await;
+    assert_eq!(status, StatusCode::OK, "{again}");
+    assert_eq!(again, claimed);
+    let (status, _) = app
+        .call(
+            "POST",
+            &uri,
+            Some(old),
+            Some(json!({ "name": "Cy", "idempotency_key": "other-key-0123456789abcdef" })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let token = claimed["token"].as_str().unwrap();
+    assert_eq!(
+        viewer(&app, &created.id, token).await,
+        Ok(json!({ "seat": 1 }))
+    );
+}

@@ -1,5 +1,6 @@
 //! Integration tests, one module per area.
 mod api_fuzz; // Requests built from the OpenAPI document, mutated: no 5xx, no change when refused.
+mod bot_fairness; // One client's bot games cannot stall another table's bots.
 mod bots; // The random and search bots.
 mod cli; // The `tenka` command line.
 mod contract_versions; // A 0.1.0 component still plays and replays; what 0.2.0 added.
@@ -7,6 +8,8 @@ mod hostile; // Misbehaving components fail only their own call.
 mod invites; // Seat tokens, invite codes, the host token and stream tickets.
 mod map_cli; // `tenka map check` and `tenka map render`.
 mod maps; // The worked example of an original Shogun map.
+mod memory_budget; // One memory budget for every ruleset instance of a server together.
+mod own_answers; // A seat's answer to its own unchanged decision is not stale when others moved.
 mod reload; // Hot reload of maps, variants and components; games stay pinned.
 mod replay; // Game records replay; tampered ones are refused.
 mod runtime; // Loading, the artifact cache, sessions, determinism, snapshots.

@@ -221,7 +221,12 @@ async fn play_against_bots(ruleset: &TestRuleset, bots: &[Option<&str>]) {
             continue;
         }
         assert_eq!(status, StatusCode::OK, "{answer}");
-        assert_eq!(answer["version"], view["version"].as_u64().unwrap() + 1);
+        // Bots may have moved since the view: an answer to the seat's unchanged decision still
+        // lands, after them.
+        assert!(
+            answer["version"].as_u64().unwrap() > view["version"].as_u64().unwrap(),
+            "{answer}"
+        );
         moves += 1;
     };
     assert!(moves > 0, "the human played");

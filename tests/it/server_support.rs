@@ -194,6 +194,8 @@ impl TestApp {
         let maps = write_maps(dir);
         let mut hub = HubConfig {
             bot_pace: Duration::ZERO,
+            // Tests wait for games of bots alone as fast as any other.
+            unwatched_bot_pace: Duration::ZERO,
             snapshot_every: 1000,
             ..HubConfig::default()
         };
@@ -355,6 +357,8 @@ impl ServerProcess {
                 "--addr",
                 "127.0.0.1:0",
                 "--bot-pace-ms",
+                "0",
+                "--unwatched-bot-pace-ms",
                 "0",
                 "--snapshot-every",
                 "7",

@@ -1,6 +1,7 @@
 // Invites: the links a game's creator sends (each holds a single-use code for one seat), the
-// creator's controls over them (copy, revoke, new link) and the page a person opens from a link,
-// where the code is exchanged once for the seat's own token.
+// creator's controls over them (copy, revoke, new link; reopen a taken seat, hand a seat to a bot
+// and take it back) and the page a person opens from a link, where the code is exchanged once for
+// the seat's own token.
 //
 // An invite code travels only in the URL's fragment (`#/join/{id}?code=`), which browsers never
 // send to a server, and in the body of the POST that exchanges it. Codes are not kept: the server
@@ -18,16 +19,32 @@ export function inviteLink(gameId, code) {
 }
 
 const seatPath = (gameId, seat) => `/api/games/${encodeURIComponent(gameId)}/seats/${seat}/invite`;
+const seatAction = (gameId, seat, what) => `/api/games/${encodeURIComponent(gameId)}/seats/${seat}/${what}`;
+
+/** A random key for one request and its retries, so a retry after a lost answer gets the same answer. */
+export function retryKey() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 /**
  * One seat's invite as its creator manages it: the link with Copy and Revoke while a code is
- * shown, a New link button otherwise. `state` is 'code' (with `code`), 'open' (a code was given
- * out earlier), 'closed' (no open code) or 'taken' (claimed: nothing to manage).
+ * shown, a New link button otherwise, and Reopen seat once a person has taken it (when its person
+ * lost the seat's token or never got it). Every state also has Hand to a bot (or Take back from
+ * the bot), so a seat whose person does not move never stops the game. `state` is 'code' (with
+ * `code`), 'open' (a code was given out earlier), 'closed' (no open code) or 'taken' (claimed);
+ * `bot` is the bot playing the seat now, if any.
  */
-export function inviteRow({ gameId, seats, seat, state, code }) {
+export function inviteRow({ gameId, seats, seat, state, code, bot = null }) {
   const row = h('li', { class: 'invite', 'data-invite-seat': seat });
   const host = hostOf(gameId);
-  const show = (next, nextCode) => replace(row, ...parts(next, nextCode));
+  let botNow = bot;
+  let shown = [state, code];
+  const show = (next, nextCode) => {
+    shown = [next, nextCode];
+    replace(row, ...parts(next, nextCode));
+  };
   const act = async (method, then) => {
     try {
       const answer = await (method === 'POST' ? post(seatPath(gameId, seat), undefined, host) : deleteInvite(gameId, seat, host));
@@ -58,7 +75,48 @@ export function inviteRow({ gameId, seats, seat, state, code }) {
       },
       t('lobby.revoke'),
     );
-  const parts = (now, nowCode) => {
+  const reopen = () =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary small',
+        'data-reopen': seat,
+        onclick: async () => {
+          try {
+            const answer = await post(seatAction(gameId, seat, 'reopen'), undefined, host);
+            show('code', answer.invite);
+            toast(t('lobby.reopened'), 'ok');
+          } catch (err) {
+            toast(errorText(err), 'error');
+          }
+        },
+      },
+      t('lobby.reopen'),
+    );
+  const botButton = () =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary small',
+        'data-seat-bot': seat,
+        onclick: async () => {
+          const wanted = botNow ? null : 'search';
+          try {
+            await post(seatAction(gameId, seat, 'bot'), { bot: wanted }, host);
+            botNow = wanted;
+            toast(t(wanted ? 'lobby.handed-to-bot' : 'lobby.taken-back'), 'ok');
+            show(...shown);
+          } catch (err) {
+            toast(errorText(err), 'error');
+          }
+        },
+      },
+      t(botNow ? 'lobby.take-back' : 'lobby.to-bot'),
+    );
+  const parts = (now, nowCode) => [...invitePart(now, nowCode), ...(botNow ? [h('span', { class: 'invite-state', 'data-seat-played-by-bot': seat }, t('lobby.seat-bot'))] : []), botButton()];
+  const invitePart = (now, nowCode) => {
     const chip = seatChip(seats, seat);
     if (now === 'code') {
       const link = inviteLink(gameId, nowCode);
@@ -69,7 +127,7 @@ export function inviteRow({ gameId, seats, seat, state, code }) {
     }
     if (now === 'open') return [chip, h('span', { class: 'invite-state' }, t('lobby.seat-open')), newLink(), revoke()];
     if (now === 'closed') return [chip, h('span', { class: 'invite-state' }, t('lobby.seat-closed')), newLink()];
-    return [chip, h('span', { class: 'invite-state' }, t('lobby.seat-taken'))];
+    return [chip, h('span', { class: 'invite-state' }, t('lobby.seat-taken')), reopen()];
   };
   show(state, code);
   return row;
@@ -87,7 +145,7 @@ export async function invitesPanel(gameId) {
     const mine = new Set(seatsOf(gameId).map((s) => s.seat));
     const rows = listed
       .filter((s) => s.kind === 'human' && !mine.has(s.seat))
-      .map((s) => inviteRow({ gameId, seats: listed, seat: s.seat, state: s.claimed ? 'taken' : s.invite_open ? 'open' : 'closed' }));
+      .map((s) => inviteRow({ gameId, seats: listed, seat: s.seat, state: s.claimed ? 'taken' : s.invite_open ? 'open' : 'closed', bot: s.bot }));
     replace(panel, h('p', { class: 'hint' }, t('lobby.invites-hint')), rows.length ? h('ul', { class: 'invites' }, rows) : h('p', { class: 'hint' }, t('lobby.none')));
   } catch (err) {
     replace(panel, h('p', { class: 'hint' }, errorText(err)));
@@ -131,8 +189,15 @@ export async function mountJoin(root, { gameId, code }) {
     event.preventDefault();
     const name = input.value.trim();
     button.disabled = true;
+    // One key for this join and its retry: when the answer is lost on the way (the connection
+    // drops after the server gave the seat its token), the retry gets the same token back.
+    const body = { code, idempotency_key: retryKey(), ...(name ? { name } : {}) };
+    const path = `/api/games/${encodeURIComponent(gameId)}/join`;
     try {
-      const joined = await post(`/api/games/${encodeURIComponent(gameId)}/join`, name ? { code, name } : { code });
+      const joined = await post(path, body).catch((err) => {
+        if (err instanceof ApiError && err.status === 0) return post(path, body);
+        throw err;
+      });
       saveSeat(gameId, joined.seat, joined.token, { ruleset: game.ruleset });
       location.hash = `#/play/${encodeURIComponent(gameId)}?seat=${joined.seat}`;
     } catch (err) {

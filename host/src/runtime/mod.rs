@@ -40,6 +40,7 @@ pub use failure::{
 use forbidden_imports::ForbiddenImportCalled;
 pub(crate) use limits::deadline_ticks;
 use limits::{GameLimiter, LimitHit};
+pub use limits::{MemoryBudget, default_ruleset_memory_bytes, machine_memory_bytes};
 
 /// The contract versions this host can run. A component built for another is refused.
 pub use bindings::SUPPORTED_CONTRACTS;
@@ -145,6 +146,10 @@ pub struct PoolLimits {
     /// The guard region after each memory's 4 GiB reservation, in bytes: accesses at a static
     /// offset up to this far past an address need no check either.
     pub guard_bytes: u64,
+    /// The bytes all instances' memories and tables may hold together ([`MemoryBudget`]): a
+    /// new instance is refused as [`CapacityExhausted`] unless a whole game's budget still fits.
+    /// Half the machine's memory by default.
+    pub ruleset_memory_bytes: usize,
 }
 
 impl Default for PoolLimits {
@@ -154,6 +159,7 @@ impl Default for PoolLimits {
             memories: 2_048,
             tables: 4_096,
             guard_bytes: 32 << 20,
+            ruleset_memory_bytes: limits::default_ruleset_memory_bytes(),
         }
     }
 }
@@ -289,6 +295,8 @@ impl StoreState {
 pub(crate) struct WasmRuleset {
     pub(crate) engine: Engine,
     pub(crate) pre: bindings::RulesetPre,
+    /// The runtime's budget of all instances' memories together.
+    pub(crate) memory: Arc<MemoryBudget>,
 }
 
 impl WasmRuleset {
@@ -301,6 +309,17 @@ impl WasmRuleset {
         table: GameTable,
         limits: &CallLimits,
     ) -> Result<(Store<StoreState>, bindings::Instance)> {
+        if !self.memory.admits(limits.memory_bytes) {
+            return Err(anyhow::Error::new(CapacityExhausted {
+                detail: format!(
+                    "the rulesets' memories hold {} MiB of the server's {} MiB; another game \
+                     may need {} MiB",
+                    self.memory.used() >> 20,
+                    self.memory.total() >> 20,
+                    limits.memory_bytes >> 20
+                ),
+            }));
+        }
         let mut store = Store::new(
             &self.engine,
             StoreState {
@@ -310,6 +329,7 @@ impl WasmRuleset {
                     limits.max_instances as usize,
                     limits.max_memories as usize,
                     limits.max_tables as usize,
+                    self.memory.clone(),
                 ),
                 shared_budget: false,
                 panic_output: Vec::new(),
@@ -663,6 +683,7 @@ pub struct Runtime {
     config: RuntimeConfig,
     cache: ArtifactCache,
     rulesets: RwLock<Registry>,
+    memory: Arc<MemoryBudget>,
 }
 
 impl fmt::Debug for Runtime {
@@ -674,6 +695,17 @@ impl fmt::Debug for Runtime {
 }
 
 impl Runtime {
+    /// The budget of all instances' memories together, and what they hold now.
+    pub fn memory_budget(&self) -> &Arc<MemoryBudget> {
+        &self.memory
+    }
+
+    /// How many games fit in the memory budget if each used all of its own: the default cap on
+    /// running games (`HubConfig::max_running_games`) a server derives from the machine.
+    pub fn games_that_fit(&self) -> usize {
+        (self.memory.total() / self.config.limits.memory_bytes.max(1)).max(1)
+    }
+
     /// A runtime with no rulesets yet.
     pub fn new(config: RuntimeConfig) -> Result<Runtime> {
         let mut engine_config = Config::new();
@@ -707,6 +739,7 @@ impl Runtime {
             .context("failed to start the epoch ticker thread")?;
         Ok(Runtime {
             engine,
+            memory: MemoryBudget::new(config.pool.ruleset_memory_bytes),
             cache: ArtifactCache::new(config.cache_dir.clone()),
             config,
             rulesets: RwLock::new(Registry::default()),
@@ -843,6 +876,7 @@ impl Runtime {
         let wasm = WasmRuleset {
             engine: self.engine.clone(),
             pre,
+            memory: self.memory.clone(),
         };
         let mut table = GameTable::new(&[0; 32]);
         table.log_enabled = false;

@@ -24,7 +24,8 @@ use super::catalog::RulesetEntry;
 use super::error::{AppError, AppJson, AppPath as Path, AppQuery as Query, AppResult};
 use super::games::{LiveGame, Update};
 use super::storage::{
-    DatabaseKind, InviteChange, NewCredentials, StoredAction, StoredGame, StoredSeat, now_millis,
+    DatabaseKind, InviteChange, NewCredentials, SeatReceipt, StoredAction, StoredGame, StoredSeat,
+    now_millis,
 };
 use super::tokens;
 
@@ -367,9 +368,31 @@ fn live_game_json(game: &LiveGame) -> Value {
     json
 }
 
+/// The client a request comes from, as games' creators are told apart: an IPv4 address, or the
+/// /64 network of an IPv6 one (one household or host); `None` for an in-process caller.
+fn creator_of(extensions: &axum::http::Extensions) -> Option<String> {
+    use std::net::IpAddr;
+    let address = extensions
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()?
+        .0
+        .ip();
+    Some(match address {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let mut segments = v6.segments();
+                segments[4..].fill(0);
+                format!("{}/64", std::net::Ipv6Addr::from(segments))
+            }
+        },
+        IpAddr::V4(v4) => v4.to_string(),
+    })
+}
+
 /// `POST /api/games`
 pub async fn create_game(
     State(state): State<AppState>,
+    extensions: axum::http::Extensions,
     AppJson(request): AppJson<CreateGame>,
 ) -> AppResult<Response> {
     let entry = ruleset_entry(&state, &request.ruleset)?;
@@ -503,7 +526,10 @@ pub async fn create_game(
         created_at: now_millis(),
         finished_at: None,
     };
-    let game = state.hub.create(stored, seats, &credentials).await?;
+    let game = state
+        .hub
+        .create(stored, seats, &credentials, creator_of(&extensions))
+        .await?;
     let body = json!({
         "id": id,
         "version": game.summary().version,
@@ -542,6 +568,74 @@ pub async fn get_game(
 pub struct Claim {
     /// The name to show for the seat.
     pub name: String,
+    /// A key the client made up for this claim and its retries: a retry with the same key (and
+    /// the same old token) gets the same new token back for a while, so an answer lost on the
+    /// way does not lock the seat.
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
+}
+
+/// A client-chosen retry key as a join or claim accepts it: 16 to 128 visible ASCII characters.
+fn retry_key(key: Option<&str>) -> AppResult<Option<&str>> {
+    let Some(key) = key else { return Ok(None) };
+    if !tokens::RETRY_KEY_LENGTH.contains(&key.len()) || !key.chars().all(|c| c.is_ascii_graphic())
+    {
+        return Err(AppError::BadRequest(format!(
+            "`idempotency_key` has {} to {} visible ASCII characters",
+            tokens::RETRY_KEY_LENGTH.start(),
+            tokens::RETRY_KEY_LENGTH.end()
+        )));
+    }
+    Ok(Some(key))
+}
+
+/// The receipt a join or claim spending `spent` under `key` leaves with its new `token`.
+fn receipt_for(kind: &str, spent: &str, key: &str, token: &str) -> AppResult<SeatReceipt> {
+    Ok(SeatReceipt {
+        request_hash: tokens::receipt_hash(kind, spent),
+        key_hash: tokens::token_hash(key),
+        sealed_token: tokens::seal(token, spent, key)
+            .ok_or_else(|| anyhow::anyhow!("a new token is not 64 hex digits"))?,
+        expires_at: now_millis() + tokens::SEAT_RECEIPT_SECONDS * 1000,
+    })
+}
+
+/// The token a join or claim that spent `spent` under `key` gave its seat, when the request is
+/// retried after its answer was lost: only while the receipt lasts and the token is still the
+/// seat's (a seat reopened since has a new holder).
+async fn token_from_receipt(
+    state: &AppState,
+    game: &Arc<LiveGame>,
+    kind: &str,
+    spent: &str,
+    key: &str,
+) -> AppResult<Option<(Seat, String)>> {
+    let Some((seat, sealed)) = state
+        .hub
+        .storage()
+        .seat_receipt(
+            game.id(),
+            &tokens::receipt_hash(kind, spent),
+            &tokens::token_hash(key),
+        )
+        .await?
+    else {
+        return Ok(None);
+    };
+    let Some(token) = tokens::seal(&sealed, spent, key) else {
+        return Ok(None);
+    };
+    let holder = seat_for_token_hash(state, game, &tokens::token_hash(&token)).await?;
+    Ok((holder == Some(seat)).then_some((seat, token)))
+}
+
+/// The name a seat shows now.
+fn name_of(game: &LiveGame, seat: Seat) -> String {
+    game.seats()
+        .into_iter()
+        .find(|stored| stored.seat == seat)
+        .map(|stored| stored.name)
+        .unwrap_or_default()
 }
 
 /// `POST /api/games/{id}/claim`: the holder of a seat's token takes the seat under a name and
@@ -554,10 +648,33 @@ pub async fn claim(
     AppJson(claim): AppJson<Claim>,
 ) -> AppResult<Json<Value>> {
     let game = state.hub.game(&id).await?;
-    let seat = seat_of(&state, &game, &headers).await?;
+    let key = retry_key(claim.idempotency_key.as_deref())?;
+    let old_token = request_token(&headers)?.unwrap_or_default().to_owned();
+    let seat = match seat_of(&state, &game, &headers).await {
+        Ok(seat) => seat,
+        // A retry of a claim whose answer was lost: its old token is spent already.
+        Err(refusal @ AppError::Forbidden(_)) => {
+            let retried = match key {
+                Some(key) if !old_token.is_empty() => {
+                    token_from_receipt(&state, &game, "claim", &old_token, key).await?
+                }
+                _ => None,
+            };
+            let Some((seat, token)) = retried else {
+                return Err(refusal);
+            };
+            return Ok(Json(
+                json!({ "seat": seat, "name": name_of(&game, seat), "token": token }),
+            ));
+        }
+        Err(error) => return Err(error),
+    };
     let name = seat_name(&claim.name)?;
-    let old_hash = tokens::token_hash(request_token(&headers)?.unwrap_or_default());
+    let old_hash = tokens::token_hash(&old_token);
     let token = tokens::new_token()?;
+    let receipt = key
+        .map(|key| receipt_for("claim", &old_token, key, &token))
+        .transpose()?;
     let claimed = state
         .hub
         .storage()
@@ -567,6 +684,7 @@ pub async fn claim(
             &old_hash,
             &tokens::token_hash(&token),
             &name,
+            receipt.as_ref(),
         )
         .await?;
     if !claimed {
@@ -592,6 +710,11 @@ pub struct Join {
     /// The name to show for the seat; the seat's name so far if absent.
     #[serde(default)]
     pub name: Option<String>,
+    /// A key the client made up for this join and its retries: a retry with the same code and
+    /// key gets the same seat token back for a while, so an answer lost on the way does not
+    /// lock the seat.
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
 }
 
 /// `POST /api/games/{id}/join`: exchanges an invite code, once, for the seat's own fresh token.
@@ -602,32 +725,45 @@ pub async fn join(
 ) -> AppResult<Json<Value>> {
     let game = state.hub.game(&id).await?;
     let name = join.name.as_deref().map(seat_name).transpose()?;
+    let key = retry_key(join.idempotency_key.as_deref())?;
+    let code = join.code.trim();
     let token = tokens::new_token()?;
-    let seat = state
+    let receipt = key
+        .map(|key| receipt_for("join", code, key, &token))
+        .transpose()?;
+    let redeemed = state
         .hub
         .storage()
         .redeem_invite(
             game.id(),
-            &tokens::token_hash(join.code.trim()),
+            &tokens::token_hash(code),
             &tokens::token_hash(&token),
             name.as_deref(),
+            receipt.as_ref(),
         )
-        .await?
-        .ok_or_else(|| {
-            AppError::Forbidden(
-                "this invite is not open: it was used, revoked or never issued for this game"
-                    .to_owned(),
-            )
-        })?;
-    state.hub.reload_seats(&game).await?;
-    tracing::info!("game {}: seat {seat} taken with its invite", game.id());
-    let name = game
-        .seats()
-        .into_iter()
-        .find(|stored| stored.seat == seat)
-        .map(|stored| stored.name)
-        .unwrap_or_default();
-    Ok(Json(json!({ "seat": seat, "name": name, "token": token })))
+        .await?;
+    let (seat, token) = match (redeemed, key) {
+        (Some(seat), _) => {
+            state.hub.reload_seats(&game).await?;
+            tracing::info!("game {}: seat {seat} taken with its invite", game.id());
+            (seat, token)
+        }
+        // A retry of a join whose answer was lost: the code is spent, the receipt answers.
+        (None, Some(key)) => token_from_receipt(&state, &game, "join", code, key)
+            .await?
+            .ok_or_else(closed_invite)?,
+        (None, None) => return Err(closed_invite()),
+    };
+    Ok(Json(
+        json!({ "seat": seat, "name": name_of(&game, seat), "token": token }),
+    ))
+}
+
+/// The answer to a join with a code that opens no seat.
+fn closed_invite() -> AppError {
+    AppError::Forbidden(
+        "this invite is not open: it was used, revoked or never issued for this game".to_owned(),
+    )
 }
 
 /// `GET /api/games/{id}/invites`: the seats as the creator manages them (host token).
@@ -714,6 +850,40 @@ pub async fn revoke_invite(
         }
         refused => Err(invite_refusal(refused, seat)),
     }
+}
+
+/// `POST /api/games/{id}/seats/{seat}/reopen`: reopens a person's seat, claimed or not, to a new
+/// invite (host token): whoever held the seat's token can no longer act for it, and the new code
+/// gives it to whoever gets it. The way back when a person lost the seat's token or never got it
+/// (the answer to a join lost on the way). Who plays the seat meanwhile (a bot) does not change.
+pub async fn reopen_seat(
+    State(state): State<AppState>,
+    Path((id, seat)): Path<(String, u32)>,
+    headers: HeaderMap,
+) -> AppResult<Json<Value>> {
+    let game = state.hub.game(&id).await?;
+    require_host(&state, &game, &headers).await?;
+    if game.summary().finished || game.stored.finished_at.is_some() {
+        return Err(AppError::Conflict(
+            "the game is over; nobody can join it".to_owned(),
+        ));
+    }
+    let code = tokens::new_token()?;
+    match state
+        .hub
+        .storage()
+        .reopen_seat(game.id(), seat, &tokens::token_hash(&code))
+        .await?
+    {
+        InviteChange::Changed => {}
+        refused => return Err(invite_refusal(refused, seat)),
+    }
+    state.hub.reload_seats(&game).await?;
+    tracing::info!(
+        "game {}: seat {seat} was reopened with a new invite; its token was retired",
+        game.id()
+    );
+    Ok(Json(json!({ "seat": seat, "invite": code })))
 }
 
 /// Query of reading endpoints.
@@ -1082,11 +1252,41 @@ pub async fn hand_to_bot(
     AppJson(request): AppJson<HandToBot>,
 ) -> AppResult<Json<Value>> {
     let game = state.hub.game(&id).await?;
-    let own = seat_of(&state, &game, &headers).await?;
-    if own != seat {
-        return Err(AppError::Forbidden(
-            "a token acts only for its own seat".to_owned(),
-        ));
+    let token = request_token(&headers)?.ok_or_else(|| {
+        AppError::Forbidden(
+            "handing a seat to a bot needs the seat's token or the game's host token".to_owned(),
+        )
+    })?;
+    let own = seat_for_token_hash(&state, &game, &tokens::token_hash(token)).await?;
+    if own != Some(seat) {
+        // The host may hand any person's seat to a bot (a player gone, a token lost) and give
+        // it back to whoever holds the seat's token; a seat created for a bot stays a bot's.
+        let host = require_host(&state, &game, &headers).await.is_ok();
+        if !host {
+            return Err(match own {
+                Some(_) => AppError::Forbidden("a token acts only for its own seat".to_owned()),
+                None => AppError::Forbidden(
+                    "this token belongs to no seat of this game and is not its host token"
+                        .to_owned(),
+                ),
+            });
+        }
+        match state
+            .hub
+            .storage()
+            .seat_kind(game.id(), seat)
+            .await?
+            .as_deref()
+        {
+            None => return Err(AppError::NotFound(format!("the game has no seat {seat}"))),
+            Some("human") => {}
+            Some(_) if request.bot.is_none() => {
+                return Err(AppError::BadRequest(format!(
+                    "seat {seat} is a bot's seat from the start; nobody can take it back"
+                )));
+            }
+            Some(_) => {}
+        }
     }
     if let Some(bot) = &request.bot
         && !BOT_NAMES.contains(&bot.as_str())

@@ -18,6 +18,7 @@ use tokio::sync::{Semaphore, broadcast};
 
 use super::engine::{self, LoadedRuleset, Runtime, Session};
 use super::error::{AppError, AppResult};
+use super::fair::FairSlots;
 use super::storage::{
     DatabaseKind, Insert, NewCredentials, Queued, Storage, StoredAction, StoredGame, StoredSeat,
     WriteQueue, now_millis,
@@ -54,6 +55,12 @@ pub struct HubConfig {
     pub bot_moves: usize,
     /// How long a search bot may think about one move.
     pub bot_think_time: Duration,
+    /// How long bots wait before each move in a game played by bots alone that nobody watches
+    /// (no live stream open): such a game needs no pace people can follow, and it should not
+    /// take the bots' thinking slots from games people play.
+    pub unwatched_bot_pace: Duration,
+    /// How many games played by bots alone one client address may have running at once.
+    pub bot_games_per_creator: usize,
 }
 
 impl Default for HubConfig {
@@ -69,6 +76,8 @@ impl Default for HubConfig {
             ruleset_calls: (cores * 4).max(4),
             bot_moves: (cores / 2).max(1),
             bot_think_time: Duration::from_secs(2),
+            unwatched_bot_pace: Duration::from_secs(2),
+            bot_games_per_creator: 4,
         }
     }
 }
@@ -90,6 +99,67 @@ struct GameState {
     version: u64,
     /// The bots playing seats of this game, each with its own random stream.
     bots: HashMap<Seat, Box<dyn Bot>>,
+    /// Since when each seat's pending decision has been what it is now, so an answer to it is
+    /// not refused as stale because other seats moved meanwhile.
+    decisions: DecisionAges,
+}
+
+/// Since which version each seat's pending decision has been unchanged.
+///
+/// A client answers the decision it saw at some version. Other seats' independent steps (bots
+/// placing at the same time, say) move the game's version on without touching that decision;
+/// the answer is still an answer to the decision pending now, so it is accepted. It is stale
+/// only when the seat's own decision changed after the version the client saw: the seat acted,
+/// the decision went away and came back, or its content (prompt, choices, bounds) changed.
+#[derive(Default)]
+struct DecisionAges {
+    /// The version these ages were last brought up to date at.
+    version: u64,
+    /// For each seat with a pending decision: the version since which it has been unchanged, and
+    /// a digest of the seat's decisions.
+    seats: HashMap<Seat, (u64, u64)>,
+}
+
+impl DecisionAges {
+    /// Brings the ages up to `version`, whose pending decisions are `pending`. `mover` is the
+    /// seat whose action led to `version` from the version last seen, when it is known: its
+    /// decision is new even if it reads the same (the same question, asked again). When the
+    /// game moved on by an unknown number of steps (replayed after a reload, caught up with
+    /// another process), every decision counts as new.
+    fn update(&mut self, version: u64, pending: &[PendingDecision], mover: Option<Seat>) {
+        let known_step = mover.is_some() && version == self.version + 1;
+        let same_version = version == self.version && !self.seats.is_empty();
+        let mut digests: HashMap<Seat, std::collections::hash_map::DefaultHasher> = HashMap::new();
+        for decision in pending {
+            let hasher = digests.entry(decision.seat).or_default();
+            std::hash::Hash::hash(&serde_json::to_string(decision).unwrap_or_default(), hasher);
+        }
+        let seats = digests
+            .into_iter()
+            .map(|(seat, hasher)| {
+                let digest = std::hash::Hasher::finish(&hasher);
+                let may_be_unchanged = (known_step && mover != Some(seat)) || same_version;
+                let since = match self.seats.get(&seat) {
+                    Some((since, before)) if may_be_unchanged && *before == digest => *since,
+                    _ => version,
+                };
+                (seat, (since, digest))
+            })
+            .collect();
+        self.seats = seats;
+        self.version = version;
+    }
+
+    /// Whether an answer of `seat` made against `seen` is an answer to the decision pending
+    /// now at `current`.
+    fn answers_current(&self, seat: Seat, seen: u64, current: u64) -> bool {
+        seen <= current
+            && self.version == current
+            && self
+                .seats
+                .get(&seat)
+                .is_some_and(|(since, _)| *since <= seen)
+    }
 }
 
 /// Public facts about a game, readable without waiting for its session.
@@ -165,6 +235,8 @@ fn summarize(game: &LiveGame, version: u64, pending: &[PendingDecision]) -> bool
 /// move; marked as ending the game when nothing is left to decide, so the end is stored in the
 /// same commit) and, every few actions, takes a snapshot.
 struct AfterApply {
+    /// The seat that acted.
+    seat: Seat,
     stored: anyhow::Result<Queued<Insert>>,
     pending: Result<Vec<PendingDecision>, crate::session::SessionError>,
     snapshot: Option<anyhow::Result<Vec<u8>>>,
@@ -207,6 +279,7 @@ impl AfterApply {
         snapshot_every: u64,
     ) -> AfterApply {
         let version = write.seq;
+        let seat = write.seat;
         let pending = session.pending();
         let ends_game = matches!(&pending, Ok(decisions) if decisions.is_empty());
         let stored = write.queue(applied, ends_game);
@@ -217,6 +290,7 @@ impl AfterApply {
             tracing::warn!("a finished game stays running: parking failed: {error}");
         }
         AfterApply {
+            seat,
             stored,
             pending,
             snapshot,
@@ -257,6 +331,9 @@ pub struct LiveGame {
     /// Whether the session was last seen holding an instance: a hint for choosing what to
     /// park, checked under the state lock before parking.
     running: AtomicBool,
+    /// Who created the game (a client address), while this process knows it: the key its bots
+    /// take their turns under. A game loaded from storage has none and takes turns as itself.
+    creator: Option<String>,
 }
 
 impl LiveGame {
@@ -319,8 +396,14 @@ impl LiveGame {
         }
     }
 
-    fn new(stored: StoredGame, ruleset: Arc<LoadedRuleset>, seats: Vec<StoredSeat>) -> LiveGame {
+    fn new(
+        stored: StoredGame,
+        ruleset: Arc<LoadedRuleset>,
+        seats: Vec<StoredSeat>,
+        creator: Option<String>,
+    ) -> LiveGame {
         LiveGame {
+            creator,
             stored,
             ruleset,
             seats: RwLock::new(seats),
@@ -329,6 +412,7 @@ impl LiveGame {
                 session: None,
                 version: 0,
                 bots: HashMap::new(),
+                decisions: DecisionAges::default(),
             }),
             updates: broadcast::channel(64).0,
             views: Mutex::new(HashMap::new()),
@@ -337,6 +421,21 @@ impl LiveGame {
             last_used: AtomicI64::new(now_millis()),
             running: AtomicBool::new(false),
         }
+    }
+
+    /// Whether bots play every seat now.
+    fn bots_only(&self) -> bool {
+        self.seats().iter().all(|seat| seat.bot.is_some())
+    }
+
+    /// Whether someone follows the game live.
+    fn watched(&self) -> bool {
+        self.updates.receiver_count() > 0
+    }
+
+    /// The key the game's bots take their turns for a thinking slot under.
+    fn turn_key(&self) -> &str {
+        self.creator.as_deref().unwrap_or(&self.stored.id)
     }
 
     /// Whether the game may be unloaded now: nobody watches it and no bot task runs.
@@ -369,8 +468,8 @@ pub struct Hub {
     kept_components: Mutex<HashSet<String>>,
     /// Slots for ruleset calls on the blocking pool ([`HubConfig::ruleset_calls`]).
     calls: Arc<Semaphore>,
-    /// Slots for bots thinking ([`HubConfig::bot_moves`]).
-    bot_moves: Arc<Semaphore>,
+    /// Slots for bots thinking ([`HubConfig::bot_moves`]), handed out in turn by creator.
+    bot_moves: Arc<FairSlots>,
     /// Bytes held by every game's cached views and past boards.
     cached_bytes: AtomicUsize,
     /// Catalogues by (ruleset hash, language): a catalogue never changes within a version.
@@ -404,7 +503,7 @@ impl Hub {
             storage,
             runtime,
             calls: Arc::new(Semaphore::new(config.ruleset_calls.max(1))),
-            bot_moves: Arc::new(Semaphore::new(config.bot_moves.max(1))),
+            bot_moves: FairSlots::new(config.bot_moves),
             config,
             games: Mutex::new(HashMap::new()),
             kept_components: Mutex::new(HashSet::new()),
@@ -815,7 +914,7 @@ impl Hub {
         let seats = self.storage.seats(id).await?;
         let version = self.storage.version(id).await?;
         let finished = stored.finished_at.is_some();
-        let game = LiveGame::new(stored, ruleset, seats);
+        let game = LiveGame::new(stored, ruleset, seats, None);
         game.set_summary(Summary {
             version,
             finished,
@@ -829,12 +928,27 @@ impl Hub {
 
     /// Starts a new game: checks the setup by creating the session, then stores it with the
     /// digests of its host token and invites.
+    /// `creator` is the client address that asks, if known: a game played by bots alone is
+    /// refused past [`HubConfig::bot_games_per_creator`] of its running games.
     pub async fn create(
         self: &Arc<Self>,
         stored: StoredGame,
         seats: Vec<StoredSeat>,
         credentials: &NewCredentials,
+        creator: Option<String>,
     ) -> AppResult<Arc<LiveGame>> {
+        if let Some(creator) = &creator
+            && seats.iter().all(|seat| seat.bot.is_some())
+        {
+            let running = self.running_bot_games(creator);
+            let cap = self.config.bot_games_per_creator;
+            if running >= cap {
+                return Err(AppError::Conflict(format!(
+                    "this address already has {running} games played by bots alone running (at \
+                     most {cap}); wait for one to end, or take a seat in the next one"
+                )));
+            }
+        }
         // By hash: the version the catalogue offered, even if a newer one was loaded since.
         let ruleset = self
             .runtime
@@ -864,7 +978,7 @@ impl Hub {
         self.storage
             .create_game_with(&stored, &seats, credentials)
             .await?;
-        let game = Arc::new(LiveGame::new(stored, ruleset, seats));
+        let game = Arc::new(LiveGame::new(stored, ruleset, seats, creator));
         {
             let mut state = game.state.lock().await;
             state.session = Some(session);
@@ -873,6 +987,17 @@ impl Hub {
         let game = self.admit(game)?;
         self.schedule_bots(&game);
         Ok(game)
+    }
+
+    /// How many games played by bots alone that `creator` started are in memory and running.
+    fn running_bot_games(&self, creator: &str) -> usize {
+        self.games.lock().map_or(0, |games| {
+            games
+                .values()
+                .filter(|game| game.creator.as_deref() == Some(creator))
+                .filter(|game| !game.summary().finished && game.bots_only())
+                .count()
+        })
     }
 
     /// Makes sure the session is in memory and up to date with storage.
@@ -947,6 +1072,7 @@ impl Hub {
             .with_session(game, state, |session| session.pending())
             .await?
             .map_err(engine::into_anyhow)?;
+        state.decisions.update(state.version, &pending, None);
         if summarize(game, state.version, &pending) {
             // The action that ended it marked the game finished when it was stored; a game
             // stored by an older version of the server may have missed that second write.
@@ -983,7 +1109,11 @@ impl Hub {
     ) -> AppResult<Submitted> {
         let mut state = game.state.lock().await;
         self.ensure_loaded(game, &mut state).await?;
-        if expected != state.version {
+        if expected != state.version
+            && !state
+                .decisions
+                .answers_current(seat, expected, state.version)
+        {
             return Err(AppError::Stale {
                 version: state.version,
             });
@@ -1104,7 +1234,10 @@ impl Hub {
         // commit): from here on the move stands, whatever fails. A ruleset failing to say what
         // the game waits for next is logged, the session is rebuilt from storage on next use,
         // and the mover still hears "accepted".
-        if let Err(error) = after.pending.map(|pending| summarize(game, seq, &pending)) {
+        if let Err(error) = after.pending.map(|pending| {
+            state.decisions.update(seq, &pending, Some(after.seat));
+            summarize(game, seq, &pending)
+        }) {
             let error = engine::into_anyhow(error);
             tracing::warn!("game {}: after storing action {seq}: {error:#}", game.id());
             state.session = None;
@@ -1424,8 +1557,15 @@ impl Hub {
                 }
                 return;
             }
-            if !self.config.bot_pace.is_zero() {
-                tokio::time::sleep(self.config.bot_pace).await;
+            // A game of bots alone that nobody watches goes at a slower pace: nobody follows it,
+            // and its moves would take thinking slots from games people play.
+            let pace = if game.bots_only() && !game.watched() {
+                self.config.bot_pace.max(self.config.unwatched_bot_pace)
+            } else {
+                self.config.bot_pace
+            };
+            if !pace.is_zero() {
+                tokio::time::sleep(pace).await;
             }
             let mut state = game.state.lock().await;
             if let Err(error) = self.ensure_loaded(game, &mut state).await {
@@ -1491,13 +1631,12 @@ impl Hub {
             };
             // A thinking bot thinks only in one of its few slots, so bots never hold every call
             // slot; a random bot's move costs what a person's does.
+            // Slots are handed out in turn by creator: one client's many games never keep
+            // another table's bot waiting for more than one move of each other creator.
             let _thinking = if bot.name() == "random" {
                 None
             } else {
-                let Ok(slot) = self.bot_moves.clone().acquire_owned().await else {
-                    return;
-                };
-                Some(slot)
+                Some(self.bot_moves.acquire(game.turn_key()).await)
             };
             let every = self.config.snapshot_every;
             let (queue, game_id, seq) = (

@@ -10,6 +10,7 @@ pub mod api;
 pub mod catalog;
 pub mod engine;
 pub mod error;
+pub mod fair;
 pub mod games;
 pub mod limits;
 pub mod openapi;
@@ -137,6 +138,7 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/preview", post(api::preview_action))
         .route("/games/{id}/log", get(api::log))
         .route("/games/{id}/seats/{seat}/bot", post(api::hand_to_bot))
+        .route("/games/{id}/seats/{seat}/reopen", post(api::reopen_seat))
         .route("/games/{id}/record", get(api::record))
         .route("/openapi.json", get(openapi::document))
         .layer(deadline)
@@ -266,9 +268,11 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 20_000)]
     pub max_live_games: usize,
     /// The most games that keep a running WebAssembly instance; the least recently used others
-    /// are parked (state kept in memory, instance freed) and restored on their next call.
-    #[arg(long, default_value_t = 1_024)]
-    pub max_running_games: usize,
+    /// are parked (state kept in memory, instance freed) and restored on their next call. By
+    /// default as many as fit in the rulesets' memory budget at their full budget each, at most
+    /// 1,024 (see `docs/deploy.md`).
+    #[arg(long)]
+    pub max_running_games: Option<usize>,
     /// API requests per second one client address may make on average (0: no limit).
     #[arg(long, default_value_t = 50)]
     pub requests_per_second: u32,
@@ -278,6 +282,13 @@ pub struct ServeArgs {
     /// Actions per second one seat may send (0: no limit).
     #[arg(long, default_value_t = 10)]
     pub actions_per_second: u32,
+    /// How long bots wait before each move in a game of bots alone that nobody watches, in
+    /// milliseconds.
+    #[arg(long, default_value_t = 2_000)]
+    pub unwatched_bot_pace_ms: u64,
+    /// The most games played by bots alone one client address may have running at once.
+    #[arg(long, default_value_t = 4)]
+    pub bot_games_per_address: usize,
 }
 
 /// Runs the server until interrupted, with the rulesets of `runtime` (loaded from
@@ -294,7 +305,12 @@ pub async fn serve(
         bot_pace: Duration::from_millis(args.bot_pace_ms),
         snapshot_every: args.snapshot_every.max(1),
         max_live_games: args.max_live_games.max(1),
-        max_running_games: args.max_running_games.max(1),
+        max_running_games: args
+            .max_running_games
+            .unwrap_or_else(|| runtime.games_that_fit().min(1_024))
+            .max(1),
+        unwatched_bot_pace: Duration::from_millis(args.unwatched_bot_pace_ms),
+        bot_games_per_creator: args.bot_games_per_address.max(1),
         ..HubConfig::default()
     };
     let config = ServerConfig {

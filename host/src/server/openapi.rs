@@ -31,6 +31,7 @@ fn any_object() -> Value {
 pub fn spec() -> Value {
     let game_id = path_param("id", "The game's id.");
     let seat_param = json!({ "name": "seat", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 0 } });
+    let idempotency_key = json!({ "type": "string", "minLength": 16, "maxLength": 128, "pattern": "^[!-~]+$", "description": "A key the client makes up for this request and its retries: a retry with the same secret and key within 10 minutes gets the same token back, so an answer lost on the way does not lock the seat." });
     let ticket_query = json!({
         "name": "ticket", "in": "query", "required": false,
         "description": "A single-use stream ticket from `POST /api/games/{id}/stream-ticket`, for clients that cannot send `Authorization` (EventSource). Seat tokens are never accepted in a URL (`?token=` answers 400).",
@@ -86,6 +87,7 @@ pub fn spec() -> Value {
                         "201": json_response("The game with its secrets, shown once.", json!({ "$ref": "#/components/schemas/CreatedGame" })),
                         "400": error_response("Malformed request or unknown option."),
                         "404": error_response("No such ruleset, map or variant."),
+                        "409": error_response("Every seat is a bot's and the address already runs as many such games as it may."),
                         "413": error_response("Body over 64 KiB."),
                         "422": error_response("The ruleset refused the setup.")
                     }
@@ -100,13 +102,13 @@ pub fn spec() -> Value {
                 "summary": "Claim the token's seat with a display name. The seat gets a fresh token (in the answer); the one sent stops working.",
                 "parameters": [game_id.clone()],
                 "security": [{ "seatToken": [] }],
-                "requestBody": json_body(json!({ "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 64 } } })),
+                "requestBody": json_body(json!({ "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 64 }, "idempotency_key": idempotency_key.clone() } })),
                 "responses": { "200": json_response("The claimed seat and its new token.", json!({ "$ref": "#/components/schemas/SeatToken" })), "400": error_response("Bad name."), "403": error_response("Wrong or missing token."), "404": error_response("No such game.") }
             }},
             "/api/games/{id}/join": { "post": {
                 "summary": "Exchange an invite code, once, for the seat's own fresh token; the seat is claimed.",
                 "parameters": [game_id.clone()],
-                "requestBody": json_body(json!({ "type": "object", "required": ["code"], "properties": { "code": { "type": "string" }, "name": { "type": "string", "minLength": 1, "maxLength": 64 } } })),
+                "requestBody": json_body(json!({ "type": "object", "required": ["code"], "properties": { "code": { "type": "string" }, "name": { "type": "string", "minLength": 1, "maxLength": 64 }, "idempotency_key": idempotency_key } })),
                 "responses": { "200": json_response("The seat and its token.", json!({ "$ref": "#/components/schemas/SeatToken" })), "400": error_response("Malformed body or bad name."), "403": error_response("The invite was used, revoked or never issued for this game."), "404": error_response("No such game.") }
             }},
             "/api/games/{id}/invites": { "get": {
@@ -129,6 +131,12 @@ pub fn spec() -> Value {
                     "responses": { "200": json_response("`{ seat, invite: null }`.", any_object()), "400": error_response("A bot's seat."), "403": error_response("Not the host token."), "404": error_response("No such game or seat."), "409": error_response("The seat is claimed.") }
                 }
             },
+            "/api/games/{id}/seats/{seat}/reopen": { "post": {
+                "summary": "Reopen a person's seat, claimed or not, with a new invite code: the token its person held stops working. Who plays it meanwhile (a bot) does not change.",
+                "parameters": [game_id.clone(), seat_param.clone()],
+                "security": [{ "hostToken": [] }],
+                "responses": { "200": json_response("`{ seat, invite }`: the new code, shown once.", any_object()), "400": error_response("A bot's seat."), "403": error_response("Not the host token."), "404": error_response("No such game or seat."), "409": error_response("The game is over.") }
+            }},
             "/api/games/{id}/stream-ticket": { "post": {
                 "summary": "A ticket that opens the event stream once, as the token's seat, within `expires_in` seconds.",
                 "parameters": [game_id.clone()],
@@ -191,9 +199,9 @@ pub fn spec() -> Value {
                 "responses": { "101": { "description": "Switched to the WebSocket protocol." }, "400": { "description": "Not a WebSocket upgrade request." } }
             }},
             "/api/games/{id}/seats/{seat}/bot": { "post": {
-                "summary": "Hand the token's seat to a bot, or take it back with `null`.",
+                "summary": "Hand the seat to a bot, or take it back with `null`: with the seat's own token, or with the host token for any person's seat (a seat created for a bot cannot be taken back: 400).",
                 "parameters": [game_id.clone(), seat_param],
-                "security": [{ "seatToken": [] }],
+                "security": [{ "seatToken": [] }, { "hostToken": [] }],
                 "requestBody": json_body(json!({ "type": "object", "required": ["bot"], "properties": { "bot": { "type": ["string", "null"], "enum": ["random", "search", null] } } })),
                 "responses": { "200": json_response("The seat's controller.", any_object()), "403": error_response("Not this seat's token."), "404": error_response("No such game.") }
             }},

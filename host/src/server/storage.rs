@@ -172,6 +172,45 @@ pub enum InviteChange {
     Claimed,
 }
 
+/// What a join or claim that carries a client-chosen key leaves behind, so that a retry after a
+/// lost answer gets the same seat token ([`Storage::seat_receipt`]). Digests and a sealed token
+/// only (see `tokens::seal`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatReceipt {
+    /// The digest of what the request spent (the invite code or the old seat token), by kind.
+    pub request_hash: String,
+    /// The digest of the client's key.
+    pub key_hash: String,
+    /// The new seat token, sealed with the code (or old token) and the key.
+    pub sealed_token: String,
+    /// Until when a retry gets the token back (ms since the epoch).
+    pub expires_at: i64,
+}
+
+/// Stores a join's or claim's receipt in the transaction that gave the seat its token, so the
+/// token and its receipt are durable together (a server killed between them loses neither).
+async fn insert_receipt(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    seat: u32,
+    receipt: &SeatReceipt,
+) -> anyhow::Result<()> {
+    sqlx::query(
+        "INSERT INTO seat_receipts (request_hash, game_id, key_hash, seat, sealed_token, expires_at) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(&receipt.request_hash)
+    .bind(id)
+    .bind(&receipt.key_hash)
+    .bind(i64::from(seat))
+    .bind(&receipt.sealed_token)
+    .bind(receipt.expires_at)
+    .execute(&mut **tx)
+    .await
+    .context("failed to keep a seat receipt")?;
+    Ok(())
+}
+
 /// The server's database.
 #[derive(Clone, Debug)]
 pub struct Storage {
@@ -643,6 +682,7 @@ impl Storage {
         code_hash: &str,
         token_hash: &str,
         name: Option<&str>,
+        receipt: Option<&SeatReceipt>,
     ) -> anyhow::Result<Option<u32>> {
         let mut tx = self.pool.begin().await?;
         let row =
@@ -674,6 +714,9 @@ impl Storage {
             .execute(&mut *tx)
             .await
             .context("failed to give a seat its token")?;
+        if let Some(receipt) = receipt {
+            insert_receipt(&mut tx, id, seat, receipt).await?;
+        }
         tx.commit()
             .await
             .context("failed to commit a joined seat")?;
@@ -690,6 +733,7 @@ impl Storage {
         old_hash: &str,
         new_hash: &str,
         name: &str,
+        receipt: Option<&SeatReceipt>,
     ) -> anyhow::Result<bool> {
         let mut tx = self.pool.begin().await?;
         let changed = sqlx::query(
@@ -715,8 +759,111 @@ impl Storage {
             .execute(&mut *tx)
             .await
             .context("failed to close a claimed seat's invite")?;
+        if let Some(receipt) = receipt {
+            insert_receipt(&mut tx, id, seat, receipt).await?;
+        }
         tx.commit().await.context("failed to commit a claim")?;
         Ok(true)
+    }
+
+    /// The seat and sealed token a join or claim of game `id` left under `request_hash` for the
+    /// key with digest `key_hash`, while its receipt lasts. Forgets expired receipts on the way.
+    pub async fn seat_receipt(
+        &self,
+        id: &str,
+        request_hash: &str,
+        key_hash: &str,
+    ) -> anyhow::Result<Option<(u32, String)>> {
+        let now = now_millis();
+        sqlx::query("DELETE FROM seat_receipts WHERE expires_at < $1")
+            .bind(now)
+            .execute(&self.pool)
+            .await
+            .context("failed to forget expired seat receipts")?;
+        let row = sqlx::query(
+            "SELECT seat, sealed_token FROM seat_receipts \
+             WHERE request_hash = $1 AND game_id = $2 AND key_hash = $3 AND expires_at >= $4",
+        )
+        .bind(request_hash)
+        .bind(id)
+        .bind(key_hash)
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await
+        .context("failed to read a seat receipt")?;
+        row.map(|row| {
+            Ok((
+                u32::try_from(row.try_get::<i64, _>(0)?)?,
+                row.try_get::<String, _>(1)?,
+            ))
+        })
+        .transpose()
+    }
+
+    /// Reopens a person's seat, claimed or not, to a new invite (digest `code_hash`): the seat
+    /// is unclaimed, its token (whoever holds it) stops working, its earlier invite and any
+    /// receipt of a join or claim are gone. Who plays it meanwhile (a bot or nobody) does not
+    /// change. The way back for a seat whose person lost its token or never got it.
+    pub async fn reopen_seat(
+        &self,
+        id: &str,
+        seat: u32,
+        code_hash: &str,
+    ) -> anyhow::Result<InviteChange> {
+        let mut tx = self.pool.begin().await?;
+        let reopened = sqlx::query(
+            "UPDATE seats SET token_hash = NULL, claimed = 0 \
+             WHERE game_id = $1 AND seat = $2 AND kind = 'human'",
+        )
+        .bind(id)
+        .bind(i64::from(seat))
+        .execute(&mut *tx)
+        .await
+        .context("failed to reopen a seat")?
+        .rows_affected();
+        if reopened != 1 {
+            drop(tx);
+            return Ok(self
+                .invite_refusal(id, seat)
+                .await?
+                .unwrap_or(InviteChange::NoSeat));
+        }
+        for statement in [
+            "DELETE FROM invites WHERE game_id = $1 AND seat = $2",
+            "DELETE FROM seat_receipts WHERE game_id = $1 AND seat = $2",
+        ] {
+            sqlx::query(statement)
+                .bind(id)
+                .bind(i64::from(seat))
+                .execute(&mut *tx)
+                .await
+                .context("failed to close a reopened seat's invite")?;
+        }
+        sqlx::query(
+            "INSERT INTO invites (game_id, seat, code_hash, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(id)
+        .bind(i64::from(seat))
+        .bind(code_hash)
+        .bind(now_millis())
+        .execute(&mut *tx)
+        .await
+        .context("failed to store an invite")?;
+        tx.commit()
+            .await
+            .context("failed to commit a reopened seat")?;
+        Ok(InviteChange::Changed)
+    }
+
+    /// The kind of a game's seat (`human` or `bot`), if the game has it.
+    pub async fn seat_kind(&self, id: &str, seat: u32) -> anyhow::Result<Option<String>> {
+        let row = sqlx::query("SELECT kind FROM seats WHERE game_id = $1 AND seat = $2")
+            .bind(id)
+            .bind(i64::from(seat))
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| row.try_get(0).map_err(anyhow::Error::from))
+            .transpose()
     }
 
     /// Why a seat's invite cannot change, if it cannot.
@@ -1154,13 +1301,16 @@ mod tests {
         // Used once, then gone.
         assert_eq!(
             storage
-                .redeem_invite("g1", "c1", "t1", Some("Bo"))
+                .redeem_invite("g1", "c1", "t1", Some("Bo"), None)
                 .await
                 .unwrap(),
             Some(1)
         );
         assert_eq!(
-            storage.redeem_invite("g1", "c1", "t9", None).await.unwrap(),
+            storage
+                .redeem_invite("g1", "c1", "t9", None, None)
+                .await
+                .unwrap(),
             None
         );
         let seat = &storage.seats("g1").await.unwrap()[1];
@@ -1199,7 +1349,10 @@ mod tests {
             InviteChange::Changed
         );
         assert_eq!(
-            storage.redeem_invite("g1", "c3", "x", None).await.unwrap(),
+            storage
+                .redeem_invite("g1", "c3", "x", None, None)
+                .await
+                .unwrap(),
             None
         );
         assert_eq!(
@@ -1207,20 +1360,23 @@ mod tests {
             InviteChange::Changed
         );
         assert_eq!(
-            storage.redeem_invite("g1", "c4", "x", None).await.unwrap(),
+            storage
+                .redeem_invite("g1", "c4", "x", None, None)
+                .await
+                .unwrap(),
             None
         );
 
         // Claiming needs the current token and replaces it.
         assert!(
             !storage
-                .claim_with_new_token("g1", 1, "wrong", "t5", "Cy")
+                .claim_with_new_token("g1", 1, "wrong", "t5", "Cy", None)
                 .await
                 .unwrap()
         );
         assert!(
             storage
-                .claim_with_new_token("g1", 1, "t1", "t5", "Cy")
+                .claim_with_new_token("g1", 1, "t1", "t5", "Cy", None)
                 .await
                 .unwrap()
         );
@@ -1302,7 +1458,7 @@ mod tests {
         assert!(storage.open_invites("old").await.unwrap().is_empty());
         assert!(
             storage
-                .claim_with_new_token("old", 0, "h0", "n0", "Ann")
+                .claim_with_new_token("old", 0, "h0", "n0", "Ann", None)
                 .await
                 .unwrap()
         );

@@ -11,6 +11,11 @@
 //! - a **stream ticket** opens the game's event stream once, within [`STREAM_TICKET_SECONDS`]:
 //!   `EventSource` cannot send headers, and a seat token in a URL would end up in logs and
 //!   browser history.
+//!
+//! A join or claim that carries a client-chosen key also leaves a **receipt** for
+//! [`SEAT_RECEIPT_SECONDS`]: the new seat token sealed with what the request spent (the invite
+//! code or the old token) and the key ([`seal`]), so a retry after a lost answer gets the same
+//! token back, and a copy of the database reveals nothing without the code and the key.
 
 use sha2::{Digest, Sha256};
 
@@ -28,6 +33,45 @@ pub fn random_bytes<const N: usize>() -> anyhow::Result<[u8; N]> {
 /// How long a stream ticket may wait before it is used: long enough for a slow connection to open
 /// the stream, short enough that a ticket seen in a log is long dead.
 pub const STREAM_TICKET_SECONDS: i64 = 30;
+
+/// How long a retried join or claim with the same key gets the same seat token back: long
+/// enough for a browser to retry after a lost answer or a server restart, short enough that a
+/// receipt is not a second way into a seat.
+pub const SEAT_RECEIPT_SECONDS: i64 = 600;
+
+/// The longest client-chosen key a join or claim accepts, and the shortest: a key is meant to be
+/// a random string the client makes up for one request and its retries.
+pub const RETRY_KEY_LENGTH: std::ops::RangeInclusive<usize> = 16..=128;
+
+/// Seals a seat token (64 hex digits) with the secret a request spent (`spent`: an invite code
+/// or an old seat token) and the client's key, or unseals a sealed one: the token's bytes XORed
+/// with a pad derived from both, neither of which the server stores. `None` when `token` is not
+/// 64 hex digits.
+pub fn seal(token: &str, spent: &str, key: &str) -> Option<String> {
+    let bytes = hex::decode(token).ok()?;
+    if bytes.len() != TOKEN_BYTES {
+        return None;
+    }
+    let pad = Sha256::new()
+        .chain_update(b"tenka seat receipt\0")
+        .chain_update(spent.as_bytes())
+        .chain_update(b"\0")
+        .chain_update(key.as_bytes())
+        .finalize();
+    Some(hex::encode(
+        bytes
+            .iter()
+            .zip(pad.iter())
+            .map(|(byte, pad)| byte ^ pad)
+            .collect::<Vec<u8>>(),
+    ))
+}
+
+/// The digest under which a join's or claim's receipt is kept: of the kind of request and of
+/// what it spent (the invite code, the old token).
+pub fn receipt_hash(kind: &str, spent: &str) -> String {
+    token_hash(&format!("{kind}\0{spent}"))
+}
 
 /// A new secret (seat token, host token, invite code or stream ticket), as URL-safe lowercase hex.
 pub fn new_token() -> anyhow::Result<String> {
@@ -56,6 +100,23 @@ mod tests {
         assert_ne!(first, second);
         assert!(first.len() * 4 >= 128, "a token carries at least 128 bits");
         assert!(first.chars().all(|c| c.is_ascii_hexdigit()));
+    }
+
+    #[test]
+    fn a_sealed_token_opens_only_with_the_spent_secret_and_the_key() {
+        let token = new_token().unwrap();
+        let sealed = seal(&token, "code", "a-key-of-the-client").unwrap();
+        assert_ne!(sealed, token);
+        assert_eq!(
+            seal(&sealed, "code", "a-key-of-the-client"),
+            Some(token.clone())
+        );
+        assert_ne!(
+            seal(&sealed, "code", "another-key-entirely"),
+            Some(token.clone())
+        );
+        assert_ne!(seal(&sealed, "other", "a-key-of-the-client"), Some(token));
+        assert_eq!(seal("not hex", "code", "key"), None);
     }
 
     #[test]

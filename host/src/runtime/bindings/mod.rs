@@ -563,7 +563,13 @@ mod tests {
         let limits = CallLimits::default();
         StoreState {
             table: GameTable::new(&[1; 32]),
-            limiter: GameLimiter::new(limits.memory_bytes, 8, 2, 4),
+            limiter: GameLimiter::new(
+                limits.memory_bytes,
+                8,
+                2,
+                4,
+                crate::runtime::MemoryBudget::new(usize::MAX),
+            ),
             shared_budget: false,
             panic_output: Vec::new(),
             drops_this_call: 0,
