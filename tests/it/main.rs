@@ -1,5 +1,6 @@
 //! Integration tests, one module per area.
 mod api_fuzz; // Requests built from the OpenAPI document, mutated: no 5xx, no change when refused.
+mod balance_report; // `tenka simulate --report`: the self-contained balance report.
 mod bots; // The random and search bots.
 mod cli; // The `tenka` command line.
 mod contract_versions; // A 0.1.0 component still plays and replays; what 0.2.0 added.
