@@ -141,10 +141,20 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The sun map with its third line broken: a table header left open.
-fn sun_with_a_syntax_error() -> (String, u32) {
+/// The sun map with a table header left open halfway, and the line number of that header;
+/// without its `ruleset = "shogun"` line unless `keep_ruleset_line`.
+fn sun_with_a_syntax_error(keep_ruleset_line: bool) -> (String, u32) {
     let sun = std::fs::read_to_string(workspace_root().join("maps/shogun/sun.toml")).unwrap();
-    let mut lines: Vec<&str> = sun.lines().collect();
+    let mut lines: Vec<&str> = sun
+        .lines()
+        .map(|line| {
+            if !keep_ruleset_line && line.starts_with("ruleset") {
+                "# (no ruleset line)"
+            } else {
+                line
+            }
+        })
+        .collect();
     let at = lines.len() / 2;
     lines.insert(at, "[broken");
     (lines.join("\n") + "\n", at as u32 + 1)
@@ -162,12 +172,12 @@ fn first_finding(stdout: &str) -> (String, u32, u32, String) {
 
 #[test]
 fn regression_a_syntax_error_was_answered_cannot_tell_which_ruleset() {
-    // A map outside any ruleset's folder that names its ruleset on a line of its own: the
-    // TOML does not parse, but the ruleset line still does.
+    // A map outside any ruleset's folder that names its ruleset under `[map]`: the TOML does
+    // not parse, but the ruleset line still does.
     let dir = scratch("map-syntax-declared");
-    let (text, broken_line) = sun_with_a_syntax_error();
+    let (text, broken_line) = sun_with_a_syntax_error(true);
     let file = dir.join("my-board.toml");
-    std::fs::write(&file, format!("ruleset = \"shogun\"\n{text}")).unwrap();
+    std::fs::write(&file, text).unwrap();
     let output = tenka_with_shogun()
         .args(["map", "check"])
         .arg(&file)
@@ -181,8 +191,7 @@ fn regression_a_syntax_error_was_answered_cannot_tell_which_ruleset() {
     assert!(!stderr.contains("cannot tell which ruleset"), "{stderr}");
     let (printed, line, column, message) = first_finding(&stdout);
     assert_eq!(printed, file.display().to_string());
-    // One line was added above the broken one.
-    assert_eq!(line, broken_line + 1, "{stdout}");
+    assert_eq!(line, broken_line, "{stdout}");
     assert!(column >= 1, "{stdout}");
     assert!(message.starts_with("error: TOML syntax:"), "{stdout}");
     assert!(
@@ -197,7 +206,7 @@ fn regression_a_syntax_error_in_a_ruleset_folder_names_the_error_and_the_ruleset
     // folder): the folder tells the ruleset.
     let dir = scratch("map-syntax-folder").join("shogun");
     std::fs::create_dir_all(&dir).unwrap();
-    let (text, broken_line) = sun_with_a_syntax_error();
+    let (text, broken_line) = sun_with_a_syntax_error(false);
     let file = dir.join("broken.toml");
     std::fs::write(&file, text).unwrap();
     let output = tenka_with_shogun()
@@ -233,10 +242,11 @@ fn a_syntax_error_is_said_even_when_no_ruleset_is_known() {
 
 #[test]
 fn a_ruleset_line_names_the_ruleset_of_a_valid_map_outside_its_folder() {
+    // The sun map says `ruleset = "shogun"` under `[map]`; its copy lies in no ruleset's folder.
     let dir = scratch("map-declared-ruleset");
     let sun = std::fs::read_to_string(workspace_root().join("maps/shogun/sun.toml")).unwrap();
     let file = dir.join("copy.toml");
-    std::fs::write(&file, format!("ruleset = \"shogun\"\n{sun}")).unwrap();
+    std::fs::write(&file, sun).unwrap();
     let output = tenka_with_shogun()
         .args(["map", "check"])
         .arg(&file)

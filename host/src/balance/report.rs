@@ -625,7 +625,7 @@ impl Report<'_> {
         let findings = self.keyed_table(
             &keys,
             |g, key| g.score_lines.get(key).copied().unwrap_or(0) as f64,
-            "the points for",
+            "the points total for",
         );
         self.verdict(findings, "in the points of any category");
         self.end_section();
@@ -651,7 +651,7 @@ impl Report<'_> {
         let findings = self.keyed_table(
             &keys,
             |g, key| g.events.get(key).copied().unwrap_or(0) as f64,
-            "the number of events",
+            "the count of the event",
         );
         self.verdict(findings, "in the count of any event");
         self.end_section();
@@ -701,9 +701,9 @@ impl Report<'_> {
         self.body.push_str(&table);
         if self.compared() {
             let names = [
-                "the cubes dropped into the tower",
-                "the cubes out of the tower",
-                "the cubes the tower kept",
+                "the number of cubes dropped into the tower",
+                "the number of cubes out of the tower",
+                "the number of cubes the tower kept",
             ];
             let findings = names
                 .iter()
