@@ -6,12 +6,14 @@
 //! - [`session`]: one game: its own store, its table, recovery after a failed call, snapshots.
 //! - [`table`]: the per-game ChaCha20 stream with its seed commitment, and the tower.
 //! - [`record`]: game records and their verified replay.
+//! - [`balance`]: many bot games of one or two rule sets, and the balance report (HTML).
 //! - [`bots`]: a random bot and a determinized Monte Carlo search bot, generic over the contract.
 //! - [`native`]: running a ruleset natively, for tests and measurements.
 //! - [`maps`]: a ruleset's map files in a maps folder, and a map's board drawn.
 //! - [`variants`]: named option sets read from files and checked against a ruleset's options.
 //! - [`server`]: the game server behind `tenka serve`.
 
+pub mod balance;
 pub mod bots;
 pub mod maps;
 pub mod native;

@@ -9,16 +9,15 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Parser, Subcommand};
 use serde::Serialize;
 
-use host::bots::{BotKind, play_out};
-use host::table::derive_seed;
-use host::{GameRecord, GameSpec, LoadedRuleset, Runtime, RuntimeConfig, Session};
+use host::bots::BotKind;
+use host::{GameRecord, LoadedRuleset, Runtime, RuntimeConfig, Session};
 
 /// mimalloc rather than the system allocator: a server's requests, JSON and tasks allocate and
 /// free small blocks on many threads, where glibc's malloc spent about a sixth of the server's
@@ -129,10 +128,21 @@ struct SimulateArgs {
     /// A map id of the ruleset, or a path to a map file; default: the ruleset's first map.
     #[arg(long)]
     map: Option<String>,
-    /// A variant option, as `name=value`; repeatable.
+    /// The rules under test: a variant of the ruleset (an id in `maps/<ruleset>/variants/`) or
+    /// a variant file; default: the ruleset's defaults.
+    #[arg(long, value_name = "VARIANT")]
+    variant: Option<String>,
+    /// A variant option, as `name=value`, on top of `--variant`; repeatable.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     options: Vec<String>,
-    /// How many games to play.
+    /// Also play the same games (same seeds, same number) under other rules and compare: a
+    /// variant id or file, or nothing for the standard rules (the ruleset's defaults).
+    #[arg(long, value_name = "VARIANT", num_args = 0..=1, default_missing_value = STANDARD_RULES)]
+    baseline: Option<String>,
+    /// Write a self-contained HTML balance report (plots inline, nothing fetched) to this file.
+    #[arg(long, value_name = "FILE.html")]
+    report: Option<PathBuf>,
+    /// How many games to play (per rule set), at most 10,000.
     #[arg(long, default_value_t = 100)]
     games: u64,
     /// The simulation's seed; each game's seed is derived from it and the game's number.
@@ -144,13 +154,16 @@ struct SimulateArgs {
     /// Write each game's record as JSON into this directory.
     #[arg(long)]
     export: Option<PathBuf>,
-    /// Worker threads; default: one per core.
-    #[arg(long)]
-    threads: Option<usize>,
+    /// Worker threads; default 1. `--jobs` alone (or 0) uses every core.
+    #[arg(long, alias = "threads", value_name = "N", num_args = 0..=1, default_missing_value = "0")]
+    jobs: Option<usize>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
 }
+
+/// What `--baseline` without a value compares with: the ruleset's defaults.
+const STANDARD_RULES: &str = "standard rules";
 
 #[derive(Args)]
 struct ReplayArgs {
@@ -359,6 +372,7 @@ struct SimulationReport {
     ruleset_hash: String,
     players: u32,
     seed: u64,
+    rules: String,
     games: u64,
     failed_games: u64,
     decisions: u64,
@@ -367,184 +381,82 @@ struct SimulationReport {
     decisions_per_second: f64,
     seats: Vec<SeatSummary>,
     first_failure: Option<String>,
+    /// The same games under the rules compared with, when `--baseline` is given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<Box<SimulationReport>>,
+    /// The HTML report written, when `--report` is given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    report: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    report_seconds: Option<f64>,
 }
 
-/// One finished game, for the summary.
-struct GameOutcome {
-    decisions: u64,
-    placings: Vec<sdk::Placing>,
-}
-
-fn simulate(places: &Places, args: &SimulateArgs) -> Result<()> {
-    let (runtime, reports) = load_runtime(places)?;
-    let ruleset = find_ruleset(&runtime, &reports, &args.ruleset)?;
-    let info = ruleset.info();
-    if args.players < info.min_seats || args.players > info.max_seats {
-        bail!(
-            "{} plays with {} to {} players, not {}",
-            info.id,
-            info.min_seats,
-            info.max_seats,
-            args.players
-        );
-    }
-    let map_toml = resolve_map(places, &ruleset, args.map.as_deref())?;
-    let diagnostics = ruleset.validate_map(&map_toml)?;
-    if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
-        bail!(
-            "the map cannot be played: line {}: {}",
-            error.line,
-            error.text
-        );
-    }
-    let options = parse_options(&ruleset, &args.options)?;
-    let bots: Vec<BotKind> = args
-        .bot
-        .split(',')
-        .map(|name| name.trim().parse().map_err(|e: String| anyhow!(e)))
-        .collect::<Result<_>>()?;
-    if let Some(dir) = &args.export {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("failed to create {}", dir.display()))?;
-    }
-    let base_seed = derive_seed(&[0; 32], "tenka-simulate", args.seed);
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, args.games.max(1) as usize);
-
-    let progress = indicatif::ProgressBar::new(args.games);
-    progress.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    let next_game = AtomicU64::new(0);
-    let started = Instant::now();
-    let play = |index: u64| -> Result<GameOutcome> {
-        let seed = derive_seed(&base_seed, "game", index);
-        let spec = GameSpec {
-            map_toml: map_toml.clone(),
-            options: options.clone(),
-            seats: args.players,
-            seed,
-            position: None,
-        };
-        let mut session = ruleset.new_game(spec)?;
-        let mut seat_bots: Vec<_> = (0..args.players)
-            .map(|seat| bots[seat as usize % bots.len()].create(&seed, seat))
-            .collect();
-        let decisions = play_out(&mut session, &mut seat_bots, 1_000_000)?;
-        let result = session
-            .result()?
-            .ok_or_else(|| anyhow!("the game ended without a result"))?;
-        if let Some(dir) = &args.export {
-            let record = session.record()?;
-            let path = dir.join(format!("game-{index:05}.json"));
-            std::fs::write(&path, record.to_json()?)
-                .with_context(|| format!("failed to write {}", path.display()))?;
-        }
-        Ok(GameOutcome {
-            decisions,
-            placings: result.placings,
-        })
-    };
-    let mut outcomes: Vec<(u64, Result<GameOutcome>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let index = next_game.fetch_add(1, Ordering::Relaxed);
-                        if index >= args.games {
-                            return done;
-                        }
-                        done.push((index, play(index)));
-                        progress.inc(1);
-                    }
-                })
+impl SimulationReport {
+    /// The summary of one arm; wall time is shared by the arms, which played interleaved.
+    fn of_arm(simulation: &host::balance::Simulation, arm: usize) -> SimulationReport {
+        let result = &simulation.arms[arm];
+        let finished = result.games.len() as u64;
+        let decisions: u64 = result.games.iter().map(|g| g.actions).sum();
+        let seats = (0..simulation.seats)
+            .map(|seat| {
+                let mut summary = SeatSummary {
+                    seat,
+                    bot: host::balance::bot_name(simulation.bots[seat as usize]).to_owned(),
+                    ..SeatSummary::default()
+                };
+                for game in &result.games {
+                    let (rank, score) = (game.ranks[seat as usize], game.scores[seat as usize]);
+                    summary.wins += u64::from(rank == 1);
+                    summary.mean_score += score as f64;
+                    summary.mean_rank += f64::from(rank);
+                }
+                let n = finished.max(1) as f64;
+                summary.win_rate = summary.wins as f64 / n;
+                summary.mean_score /= n;
+                summary.mean_rank /= n;
+                summary
             })
             .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_default())
-            .collect()
-    });
-    progress.finish_and_clear();
-    let wall = started.elapsed().as_secs_f64();
-    outcomes.sort_by_key(|(index, _)| *index);
-
-    let mut seats: Vec<SeatSummary> = (0..args.players)
-        .map(|seat| SeatSummary {
-            seat,
-            bot: args
-                .bot
-                .split(',')
-                .nth(seat as usize % bots.len())
-                .unwrap_or("random")
-                .trim()
-                .to_owned(),
-            ..SeatSummary::default()
-        })
-        .collect();
-    let mut decisions = 0;
-    let mut finished = 0u64;
-    let mut failed = 0;
-    let mut first_failure = None;
-    for (index, outcome) in &outcomes {
-        match outcome {
-            Ok(game) => {
-                finished += 1;
-                decisions += game.decisions;
-                for placing in &game.placings {
-                    if let Some(summary) = seats.get_mut(placing.seat as usize) {
-                        summary.wins += u64::from(placing.rank == 1);
-                        summary.mean_score += placing.score as f64;
-                        summary.mean_rank += f64::from(placing.rank);
-                    }
-                }
-            }
-            Err(error) => {
-                failed += 1;
-                first_failure.get_or_insert_with(|| format!("game {index}: {error:#}"));
-            }
+        let wall = simulation.wall_seconds.max(1e-9);
+        let arms = simulation.arms.len() as f64;
+        SimulationReport {
+            ruleset: simulation.ruleset.clone(),
+            ruleset_hash: simulation.ruleset_hash.clone(),
+            players: simulation.seats,
+            seed: simulation.seed,
+            rules: result.arm.label.clone(),
+            games: finished,
+            failed_games: result.failures.len() as u64,
+            decisions,
+            wall_time_seconds: simulation.wall_seconds,
+            games_per_second: finished as f64 * arms / wall,
+            decisions_per_second: decisions as f64 * arms / wall,
+            seats,
+            first_failure: result
+                .failures
+                .first()
+                .map(|(index, why)| format!("game {index}: {why}")),
+            baseline: None,
+            report: None,
+            report_seconds: None,
         }
     }
-    for summary in &mut seats {
-        let n = finished.max(1) as f64;
-        summary.win_rate = summary.wins as f64 / n;
-        summary.mean_score /= n;
-        summary.mean_rank /= n;
-    }
-    let report = SimulationReport {
-        ruleset: info.id.clone(),
-        ruleset_hash: ruleset.hash().0,
-        players: args.players,
-        seed: args.seed,
-        games: finished,
-        failed_games: failed,
-        decisions,
-        wall_time_seconds: wall,
-        games_per_second: finished as f64 / wall.max(1e-9),
-        decisions_per_second: decisions as f64 / wall.max(1e-9),
-        seats,
-        first_failure,
-    };
-    if args.json {
-        println!("{}", serde_json::to_string(&report)?);
-    } else {
+
+    fn print(&self) {
         println!(
             "ruleset       {} ({})",
-            report.ruleset,
-            &report.ruleset_hash[..16]
+            self.ruleset,
+            &self.ruleset_hash[..16]
         );
+        println!("rules         {}", self.rules);
         println!(
             "games         {} ({} failed)",
-            report.games, report.failed_games
+            self.games, self.failed_games
         );
-        println!("decisions     {}", report.decisions);
-        println!("wall time     {:.2} s", report.wall_time_seconds);
-        println!("games/second  {:.1}", report.games_per_second);
-        for seat in &report.seats {
+        println!("decisions     {}", self.decisions);
+        println!("wall time     {:.2} s", self.wall_time_seconds);
+        println!("games/second  {:.1}", self.games_per_second);
+        for seat in &self.seats {
             println!(
                 "seat {} ({:>6}): wins {} ({:.1} %), mean score {:.2}, mean rank {:.2}",
                 seat.seat,
@@ -555,12 +467,171 @@ fn simulate(places: &Places, args: &SimulateArgs) -> Result<()> {
                 seat.mean_rank
             );
         }
-        if let Some(failure) = &report.first_failure {
+        if let Some(failure) = &self.first_failure {
             println!("first failure: {failure}");
         }
     }
+}
+
+/// The rules one arm of a simulation plays: a variant (by id or file) with `--option`s on top.
+fn arm_rules(
+    places: &Places,
+    ruleset: &LoadedRuleset,
+    variant: Option<&str>,
+    extra: &[String],
+) -> Result<host::balance::Arm> {
+    let info = ruleset.info();
+    let (label, mut options) = match variant {
+        None => (STANDARD_RULES.to_owned(), Vec::new()),
+        Some(STANDARD_RULES) => (STANDARD_RULES.to_owned(), Vec::new()),
+        Some(name) => {
+            let path = if name.ends_with(".toml") || name.contains('/') {
+                PathBuf::from(name)
+            } else {
+                places
+                    .maps_dir()
+                    .join(&info.id)
+                    .join("variants")
+                    .join(format!("{name}.toml"))
+            };
+            let text = std::fs::read_to_string(&path).with_context(|| {
+                format!(
+                    "ruleset `{}` has no variant `{name}` ({})",
+                    info.id,
+                    path.display()
+                )
+            })?;
+            let parsed = host::variants::parse_variant(&path, &text, &info.options)?;
+            (parsed.id, parsed.options)
+        }
+    };
+    let extra = parse_options(ruleset, extra)?;
+    let label = if extra.is_empty() {
+        label
+    } else {
+        let written: Vec<&str> = extra.iter().map(|o| o.name.as_str()).collect();
+        format!("{label} with {}", written.join(", "))
+    };
+    for setting in extra {
+        options.retain(|o: &sdk::OptionSetting| o.name != setting.name);
+        options.push(setting);
+    }
+    Ok(host::balance::Arm { label, options })
+}
+
+fn simulate(places: &Places, args: &SimulateArgs) -> Result<()> {
+    let (runtime, reports) = load_runtime(places)?;
+    let ruleset = find_ruleset(&runtime, &reports, &args.ruleset)?;
+    let map_toml = resolve_map(places, &ruleset, args.map.as_deref())?;
+    let diagnostics = ruleset.validate_map(&map_toml)?;
+    if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
+        bail!(
+            "the map cannot be played: line {}: {}",
+            error.line,
+            error.text
+        );
+    }
+    let bots: Vec<BotKind> = args
+        .bot
+        .split(',')
+        .map(|name| name.trim().parse().map_err(|e: String| anyhow!(e)))
+        .collect::<Result<_>>()?;
+    let mut arms = vec![arm_rules(
+        places,
+        &ruleset,
+        args.variant.as_deref(),
+        &args.options,
+    )?];
+    if let Some(baseline) = &args.baseline {
+        arms.push(arm_rules(places, &ruleset, Some(baseline), &[])?);
+        if arms[0].label == arms[1].label {
+            arms[1].label = format!("{} (baseline)", arms[1].label);
+        }
+    }
+    if let Some(dir) = &args.export {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("failed to create {}", dir.display()))?;
+    }
+    let jobs = match args.jobs {
+        None => 1,
+        Some(0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(jobs) => jobs,
+    };
+    let plan = host::balance::Plan {
+        map_label: args
+            .map
+            .clone()
+            .or_else(|| ruleset.info().maps.first().map(|m| m.id.clone()))
+            .unwrap_or_else(|| "the ruleset's default".to_owned()),
+        ruleset,
+        map_toml,
+        seats: args.players,
+        games: args.games,
+        seed: args.seed,
+        bots,
+        arms,
+        jobs,
+    };
+
+    let progress = indicatif::ProgressBar::new(args.games * plan.arms.len() as u64);
+    progress.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let export = |arm: usize, index: u64, session: &mut Session| -> Result<()> {
+        let Some(dir) = &args.export else {
+            return Ok(());
+        };
+        let name = if arm == 0 {
+            format!("game-{index:05}.json")
+        } else {
+            format!("baseline-game-{index:05}.json")
+        };
+        let path = dir.join(name);
+        std::fs::write(&path, session.record()?.to_json()?)
+            .with_context(|| format!("failed to write {}", path.display()))
+    };
+    let simulation = host::balance::run(
+        &plan,
+        &|done, _| progress.set_position(done),
+        &AtomicBool::new(false),
+        &export,
+    )?;
+    progress.finish_and_clear();
+
+    let mut report = SimulationReport::of_arm(&simulation, 0);
+    if simulation.arms.len() > 1 {
+        report.baseline = Some(Box::new(SimulationReport::of_arm(&simulation, 1)));
+    }
+    if let Some(path) = &args.report {
+        let started = Instant::now();
+        let html = host::balance::report::html(&simulation);
+        std::fs::write(path, html)
+            .with_context(|| format!("failed to write {}", path.display()))?;
+        report.report = Some(path.clone());
+        report.report_seconds = Some(started.elapsed().as_secs_f64());
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        report.print();
+        if let Some(baseline) = &report.baseline {
+            println!();
+            baseline.print();
+        }
+        if let (Some(path), Some(seconds)) = (&report.report, report.report_seconds) {
+            println!(
+                "report        {} (written in {seconds:.2} s)",
+                path.display()
+            );
+        }
+    }
+    let failed: usize = simulation.arms.iter().map(|a| a.failures.len()).sum();
     if failed > 0 {
-        bail!("{failed} of {} games failed", args.games);
+        bail!(
+            "{failed} of {} games failed",
+            args.games * simulation.arms.len() as u64
+        );
     }
     Ok(())
 }
@@ -607,7 +678,8 @@ fn replay(places: &Places, args: &ReplayArgs) -> Result<()> {
 }
 
 /// The ruleset a map file is for: named on the command line, in the map (`ruleset = "..."` at
-/// the top or under `[map]`), or by a folder the file lies in.
+/// the top or under `[map]`, found even when the rest of the TOML is broken), or by a folder the
+/// file lies in (`maps/<ruleset>/...`).
 fn ruleset_for_map(
     runtime: &Runtime,
     reports: &[host::LoadReport],
@@ -615,17 +687,11 @@ fn ruleset_for_map(
     text: &str,
     named: Option<&str>,
 ) -> Result<Arc<LoadedRuleset>> {
-    if let Some(id) = named {
-        return find_ruleset(runtime, reports, id);
-    }
-    if let Ok(table) = text.parse::<toml::Table>() {
-        let declared = table
-            .get("ruleset")
-            .or_else(|| table.get("map").and_then(|m| m.get("ruleset")))
-            .and_then(toml::Value::as_str);
-        if let Some(id) = declared {
-            return find_ruleset(runtime, reports, id);
-        }
+    if let Some(id) = named
+        .map(str::to_owned)
+        .or_else(|| host::maps::declared_ruleset(text))
+    {
+        return find_ruleset(runtime, reports, &id);
     }
     let absolute = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
     for folder in absolute.ancestors().skip(1) {
@@ -642,24 +708,9 @@ fn ruleset_for_map(
     )
 }
 
-/// A map file's text and the loaded ruleset it is for.
-fn read_map(
-    places: &Places,
-    file: &Path,
-    ruleset: Option<&str>,
-) -> Result<(String, Arc<LoadedRuleset>)> {
-    let text = std::fs::read_to_string(file)
-        .with_context(|| format!("failed to read {}", file.display()))?;
-    let (runtime, reports) = load_runtime(places)?;
-    let ruleset = ruleset_for_map(&runtime, &reports, file, &text, ruleset)?;
-    Ok((text, ruleset))
-}
-
-/// `tenka map check FILE`: the ruleset's own diagnostics, one per line.
-fn map_check(places: &Places, args: &MapCheckArgs) -> Result<()> {
-    let (text, ruleset) = read_map(places, &args.file, args.ruleset.as_deref())?;
-    let diagnostics = ruleset.validate_map(&text)?;
-    for diagnostic in &diagnostics {
+/// Prints each finding as `file:line:col: severity: message` and returns how many are errors.
+fn print_findings(file: &Path, diagnostics: &[sdk::Diagnostic]) -> usize {
+    for diagnostic in diagnostics {
         let severity = if diagnostic.is_error() {
             "error"
         } else {
@@ -667,29 +718,71 @@ fn map_check(places: &Places, args: &MapCheckArgs) -> Result<()> {
         };
         println!(
             "{}:{}:{}: {severity}: {}",
-            args.file.display(),
+            file.display(),
             diagnostic.line,
             diagnostic.column,
             diagnostic.text
         );
     }
-    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-    if errors > 0 {
-        bail!("{} has {errors} error(s)", args.file.display());
+    diagnostics.iter().filter(|d| d.is_error()).count()
+}
+
+/// A map file checked as `tenka map check` checks it: its TOML syntax first (the one finding
+/// printed when the text does not parse), then the ruleset's own `validate-map`. Every finding
+/// is printed; a map with an error is refused. Returns the text, its ruleset and its warnings.
+fn checked_map(
+    places: &Places,
+    file: &Path,
+    named: Option<&str>,
+) -> Result<(String, Arc<LoadedRuleset>, usize)> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("failed to read {}", file.display()))?;
+    let syntax = host::maps::syntax_error(&text);
+    if let Some(error) = &syntax {
+        print_findings(file, std::slice::from_ref(error));
     }
+    let (runtime, reports) = load_runtime(places)?;
+    let ruleset = ruleset_for_map(&runtime, &reports, file, &text, named);
+    if syntax.is_some() {
+        // The ruleset's checks read the map's fields, which a text that does not parse lacks.
+        match ruleset {
+            Ok(ruleset) => bail!(
+                "{} is not valid TOML: fix it, then {}'s checks can run",
+                file.display(),
+                ruleset.info().id
+            ),
+            Err(_) => bail!("{} is not valid TOML", file.display()),
+        }
+    }
+    let ruleset = ruleset?;
+    let diagnostics = ruleset.validate_map(&text)?;
+    let errors = print_findings(file, &diagnostics);
+    if errors > 0 {
+        bail!(
+            "{} has {errors} error(s) for {}",
+            file.display(),
+            ruleset.info().id
+        );
+    }
+    Ok((text, ruleset, diagnostics.len()))
+}
+
+/// `tenka map check FILE`: the syntax, then the ruleset's own diagnostics, one per line.
+fn map_check(places: &Places, args: &MapCheckArgs) -> Result<()> {
+    let (_, ruleset, warnings) = checked_map(places, &args.file, args.ruleset.as_deref())?;
     eprintln!(
-        "{}: ok for {} ({} warning(s))",
+        "{}: ok for {} ({warnings} warning(s))",
         args.file.display(),
         ruleset.info().id,
-        diagnostics.len()
     );
     Ok(())
 }
 
 /// `tenka map render FILE -o board.svg` (or `.png`): the board of a fresh game on the map, as a spectator
 /// sees it. The game's seed is fixed, so the same map always draws the same picture.
+/// A map with errors is not drawn: its findings are listed as `map check` lists them.
 fn map_render(places: &Places, args: &MapRenderArgs) -> Result<()> {
-    let (text, ruleset) = read_map(places, &args.file, args.ruleset.as_deref())?;
+    let (text, ruleset, _) = checked_map(places, &args.file, args.ruleset.as_deref())?;
     let seats = args.players.unwrap_or(ruleset.info().max_seats);
     let svg = host::maps::render_board(&ruleset, &text, seats)
         .with_context(|| format!("cannot draw {}", args.file.display()))?;

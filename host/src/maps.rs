@@ -201,3 +201,52 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>> {
         .encode_png()
         .context("failed to encode the PNG image")
 }
+
+/// The TOML syntax error of a map text, if it has one, as a diagnostic at the toml crate's span
+/// (1-based line and column). A ruleset's own checks cannot say more of a text that does not
+/// parse, so this is what an author needs to hear first.
+pub fn syntax_error(text: &str) -> Option<sdk::Diagnostic> {
+    let error = text.parse::<toml::Table>().err()?;
+    let (line, column) = error.span().map_or((0, 0), |span| {
+        sdk::LineIndex::new(text).position(span.start)
+    });
+    Some(sdk::Diagnostic::error(
+        line,
+        column,
+        format!("TOML syntax: {}", error.message().trim()),
+    ))
+}
+
+/// The ruleset a map text says it is for: `ruleset = "<id>"` at the top or under `[map]`. Read
+/// line by line, so a map whose TOML is broken elsewhere still names its ruleset.
+pub fn declared_ruleset(text: &str) -> Option<String> {
+    if let Ok(table) = text.parse::<toml::Table>() {
+        return table
+            .get("ruleset")
+            .or_else(|| table.get("map").and_then(|map| map.get("ruleset")))
+            .and_then(toml::Value::as_str)
+            .map(str::to_owned);
+    }
+    let mut section = String::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            section = line.trim_matches(['[', ']', ' ']).to_owned();
+            continue;
+        }
+        if !section.is_empty() && section != "map" {
+            continue;
+        }
+        // Each line is parsed alone as a one-key document: a valid `ruleset = "..."` line parses
+        // whatever the rest of the file holds.
+        let Some(("ruleset", _)) = line.split_once('=').map(|(key, v)| (key.trim(), v)) else {
+            continue;
+        };
+        if let Ok(entry) = line.parse::<toml::Table>()
+            && let Some(id) = entry.get("ruleset").and_then(toml::Value::as_str)
+        {
+            return Some(id.to_owned());
+        }
+    }
+    None
+}

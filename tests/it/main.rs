@@ -1,5 +1,6 @@
 //! Integration tests, one module per area.
 mod api_fuzz; // Requests built from the OpenAPI document, mutated: no 5xx, no change when refused.
+mod balance_report; // `tenka simulate --report`: the self-contained balance report.
 mod bot_fairness; // One client's bot games cannot stall another table's bots.
 mod bots; // The random and search bots.
 mod cli; // The `tenka` command line.

@@ -132,3 +132,150 @@ fn a_map_renders_to_an_svg_board() {
         "every province is drawn"
     );
 }
+
+/// A folder of the test's own under `target/test-caches`, emptied first.
+fn scratch(name: &str) -> PathBuf {
+    let dir = workspace_root().join("target/test-caches").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The sun map with a table header left open halfway, and the line number of that header;
+/// without its `ruleset = "shogun"` line unless `keep_ruleset_line`.
+fn sun_with_a_syntax_error(keep_ruleset_line: bool) -> (String, u32) {
+    let sun = std::fs::read_to_string(workspace_root().join("maps/shogun/sun.toml")).unwrap();
+    let mut lines: Vec<&str> = sun
+        .lines()
+        .map(|line| {
+            if !keep_ruleset_line && line.starts_with("ruleset") {
+                "# (no ruleset line)"
+            } else {
+                line
+            }
+        })
+        .collect();
+    let at = lines.len() / 2;
+    lines.insert(at, "[broken");
+    (lines.join("\n") + "\n", at as u32 + 1)
+}
+
+/// `file:line:col: error: ...` of the first line printed, as (file, line, column, message).
+fn first_finding(stdout: &str) -> (String, u32, u32, String) {
+    let first = stdout.lines().next().expect("a finding is printed");
+    let mut parts = first.splitn(4, ':');
+    let file = parts.next().unwrap().to_owned();
+    let line = parts.next().unwrap().parse().unwrap();
+    let column = parts.next().unwrap().parse().unwrap();
+    (file, line, column, parts.next().unwrap().trim().to_owned())
+}
+
+#[test]
+fn regression_a_syntax_error_was_answered_cannot_tell_which_ruleset() {
+    // A map outside any ruleset's folder that names its ruleset under `[map]`: the TOML does
+    // not parse, but the ruleset line still does.
+    let dir = scratch("map-syntax-declared");
+    let (text, broken_line) = sun_with_a_syntax_error(true);
+    let file = dir.join("my-board.toml");
+    std::fs::write(&file, text).unwrap();
+    let output = tenka_with_shogun()
+        .args(["map", "check"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!output.status.success(), "a syntax error fails the check");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert!(!stderr.contains("cannot tell which ruleset"), "{stderr}");
+    let (printed, line, column, message) = first_finding(&stdout);
+    assert_eq!(printed, file.display().to_string());
+    assert_eq!(line, broken_line, "{stdout}");
+    assert!(column >= 1, "{stdout}");
+    assert!(message.starts_with("error: TOML syntax:"), "{stdout}");
+    assert!(
+        stderr.contains("not valid TOML") && stderr.contains("shogun"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn regression_a_syntax_error_in_a_ruleset_folder_names_the_error_and_the_ruleset() {
+    // `maps/shogun/...` (here a folder named after the ruleset under the test's scratch
+    // folder): the folder tells the ruleset.
+    let dir = scratch("map-syntax-folder").join("shogun");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (text, broken_line) = sun_with_a_syntax_error(false);
+    let file = dir.join("broken.toml");
+    std::fs::write(&file, text).unwrap();
+    let output = tenka_with_shogun()
+        .args(["map", "check"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (_, line, _, message) = first_finding(&stdout);
+    assert_eq!(line, broken_line, "{stdout}");
+    assert!(message.contains("TOML syntax"), "{stdout}");
+    assert!(stderr.contains("shogun"), "{stderr}");
+}
+
+#[test]
+fn a_syntax_error_is_said_even_when_no_ruleset_is_known() {
+    let dir = scratch("map-syntax-unknown");
+    let file = dir.join("loose.toml");
+    std::fs::write(&file, "name = \"A board\"\nplaces = [1, 2\n").unwrap();
+    let output = tenka_with_shogun()
+        .args(["map", "check"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let (_, line, column, message) = first_finding(&stdout);
+    assert!(message.starts_with("error: TOML syntax:"), "{stdout}");
+    assert!(line >= 2 && column >= 1, "{stdout}");
+}
+
+#[test]
+fn a_ruleset_line_names_the_ruleset_of_a_valid_map_outside_its_folder() {
+    // The sun map says `ruleset = "shogun"` under `[map]`; its copy lies in no ruleset's folder.
+    let dir = scratch("map-declared-ruleset");
+    let sun = std::fs::read_to_string(workspace_root().join("maps/shogun/sun.toml")).unwrap();
+    let file = dir.join("copy.toml");
+    std::fs::write(&file, sun).unwrap();
+    let output = tenka_with_shogun()
+        .args(["map", "check"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("ok for shogun"), "{stderr}");
+}
+
+#[test]
+fn regression_render_of_a_map_with_errors_did_not_list_them() {
+    let map = "rulesets/shogun/tests/maps/one-way-border.toml";
+    let check = tenka_with_shogun()
+        .args(["map", "check", "--ruleset", "shogun", map])
+        .output()
+        .unwrap();
+    let out = scratch("map-render-errors").join("board.svg");
+    let render = tenka_with_shogun()
+        .args(["map", "render", "--ruleset", "shogun", map, "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(!render.status.success(), "a map with errors is not drawn");
+    assert!(!out.exists(), "nothing is written");
+    let listed = String::from_utf8_lossy(&render.stdout);
+    assert!(listed.contains(": error: one-way border"), "{listed}");
+    // The same findings, in the same form, as `map check` prints.
+    assert_eq!(listed, String::from_utf8_lossy(&check.stdout));
+    let stderr = String::from_utf8_lossy(&render.stderr);
+    assert!(stderr.contains("error(s)"), "{stderr}");
+}

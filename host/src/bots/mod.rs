@@ -87,6 +87,17 @@ impl BotKind {
 /// step. Returns the number of actions applied. Fails if the game does not end within
 /// `max_actions` or a bot keeps proposing refused actions.
 pub fn play_out(session: &mut Session, bots: &mut [Box<dyn Bot>], max_actions: u64) -> Result<u64> {
+    play_out_observed(session, bots, max_actions, |_, _| {})
+}
+
+/// [`play_out`], showing `observe` each seat that acted and what its action did (the events
+/// and tower drops), for statistics over whole games.
+pub fn play_out_observed(
+    session: &mut Session,
+    bots: &mut [Box<dyn Bot>],
+    max_actions: u64,
+    mut observe: impl FnMut(sdk::Seat, &crate::session::Applied),
+) -> Result<u64> {
     let mut applied = 0;
     loop {
         let pending = session.pending()?;
@@ -103,7 +114,10 @@ pub fn play_out(session: &mut Session, bots: &mut [Box<dyn Bot>], max_actions: u
         loop {
             let action = bot.decide(session, &decision)?;
             match session.apply(decision.seat, &action) {
-                Ok(_) => break,
+                Ok(outcome) => {
+                    observe(decision.seat, &outcome);
+                    break;
+                }
                 // A random legal shape can still break a rule; another try usually fits.
                 Err(SessionError::Rejected(rejection)) if attempts < 50 => {
                     attempts += 1;
