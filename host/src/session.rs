@@ -829,23 +829,39 @@ impl Session {
     /// The board as `viewer` sees it, in parts, each SVG rebuilt from the host's allowlist
     /// ([`crate::svg_sanitizer`]): a ruleset's own text never reaches a browser. A part that is
     /// not SVG at all is shown empty (and logged), never a failed view.
+    ///
+    /// The board as a whole is held to [`crate::svg_sanitizer::MAX_BOARD_BYTES`] and
+    /// [`crate::svg_sanitizer::MAX_BOARD_NODES`], the sanitiser's share of the game's budget:
+    /// a board beyond either is shown empty, every part of it.
     pub fn render(&mut self, viewer: Viewer) -> Result<Vec<BoardPart>, SessionError> {
-        let parts = self.with_backend(|b, r| b.render(r, viewer))?;
-        Ok(parts
-            .into_iter()
-            .map(|mut part| {
-                part.svg =
-                    crate::svg_sanitizer::sanitize_svg(&part.svg).unwrap_or_else(|refused| {
-                        tracing::warn!(
-                            "ruleset `{}`, part `{}`: {refused}",
-                            self.ruleset.info().id,
-                            part.id
-                        );
-                        String::new()
-                    });
-                part
-            })
-            .collect())
+        use crate::svg_sanitizer::{BoardBudget, SvgRefused};
+        let mut parts = self.with_backend(|b, r| b.render(r, viewer))?;
+        let mut budget = BoardBudget::new();
+        let mut too_large = false;
+        for part in &mut parts {
+            let drawn = std::mem::take(&mut part.svg);
+            if too_large {
+                continue;
+            }
+            match budget.sanitize(&drawn) {
+                Ok(clean) => part.svg = clean,
+                Err(refused) => {
+                    tracing::warn!(
+                        "ruleset `{}`, part `{}`: {refused}",
+                        self.ruleset.info().id,
+                        part.id
+                    );
+                    too_large =
+                        matches!(refused, SvgRefused::TooLong(_) | SvgRefused::TooManyNodes);
+                }
+            }
+        }
+        if too_large {
+            for part in &mut parts {
+                part.svg.clear();
+            }
+        }
+        Ok(parts)
     }
 
     /// What `action` would do if `seat` sent it now; changes nothing. The draft's shape is

@@ -16,8 +16,13 @@ const XLINK_NS: &str = "http://www.w3.org/1999/xlink";
 
 /// How deep elements may nest; deeper ones are left out (no real board comes close).
 const MAX_DEPTH: usize = 64;
-/// How many XML nodes a drawing may have.
-const MAX_NODES: u32 = 500_000;
+/// How many bytes the parts of one board may hold together, as the ruleset drew them. Shogun's
+/// and Honshu's largest boards hold about an eighth of this; a board beyond it is not sanitised
+/// at all (sanitising costs the host time in proportion to the text, outside the ruleset's fuel).
+pub const MAX_BOARD_BYTES: usize = 1 << 20;
+/// How many XML nodes (elements, texts, comments) the parts of one board may hold together:
+/// about ten times the largest shipped board.
+pub const MAX_BOARD_NODES: u32 = 16_000;
 
 /// SVG elements that draw, group or define something and can do nothing else.
 const ELEMENTS: &[&str] = &[
@@ -222,24 +227,76 @@ pub enum SvgRefused {
     /// The document's root is not an SVG `<svg>` element.
     #[error("the drawing's root element is not an SVG <svg>")]
     NotSvg,
+    /// The board's parts hold more text than [`MAX_BOARD_BYTES`].
+    #[error("the board is {0} bytes long; the limit is {MAX_BOARD_BYTES}")]
+    TooLong(usize),
+    /// The board's parts hold more nodes than [`MAX_BOARD_NODES`].
+    #[error("the board has more than {MAX_BOARD_NODES} XML nodes")]
+    TooManyNodes,
 }
 
-/// Rebuilds `text` as an SVG document holding only allowed elements, attributes and styles.
+/// Rebuilds `text` as an SVG document holding only allowed elements, attributes and styles,
+/// within the caps of a whole board.
 pub fn sanitize_svg(text: &str) -> Result<String, SvgRefused> {
-    let options = roxmltree::ParsingOptions {
-        allow_dtd: false,
-        nodes_limit: MAX_NODES,
-        ..roxmltree::ParsingOptions::default()
-    };
-    let document = roxmltree::Document::parse_with_options(text, options)
-        .map_err(|error| SvgRefused::NotXml(error.to_string()))?;
-    let root = document.root_element();
-    if root.tag_name().namespace() != Some(SVG_NS) || root.tag_name().name() != "svg" {
-        return Err(SvgRefused::NotSvg);
+    let mut board = BoardBudget::new();
+    board.sanitize(text)
+}
+
+/// What is left of one board's caps while its parts are sanitised one after another.
+#[derive(Debug)]
+pub struct BoardBudget {
+    bytes: usize,
+    nodes: u32,
+}
+
+impl Default for BoardBudget {
+    fn default() -> Self {
+        BoardBudget::new()
     }
-    let mut out = String::with_capacity(text.len());
-    write_element(&mut out, root, 0, true);
-    Ok(out)
+}
+
+impl BoardBudget {
+    /// The caps of a whole board, [`MAX_BOARD_BYTES`] and [`MAX_BOARD_NODES`].
+    pub fn new() -> BoardBudget {
+        BoardBudget {
+            bytes: MAX_BOARD_BYTES,
+            nodes: MAX_BOARD_NODES,
+        }
+    }
+
+    /// Rebuilds one part of the board, counting its text and nodes against what is left. Text
+    /// over the limit is refused before it is parsed, and parsing stops at the node limit.
+    pub fn sanitize(&mut self, text: &str) -> Result<String, SvgRefused> {
+        self.bytes = self
+            .bytes
+            .checked_sub(text.len())
+            .ok_or(SvgRefused::TooLong(
+                MAX_BOARD_BYTES - self.bytes + text.len(),
+            ))?;
+        let options = roxmltree::ParsingOptions {
+            allow_dtd: false,
+            // roxmltree counts the document's root node too.
+            nodes_limit: self.nodes.saturating_add(1),
+            ..roxmltree::ParsingOptions::default()
+        };
+        let document =
+            roxmltree::Document::parse_with_options(text, options).map_err(
+                |error| match error {
+                    roxmltree::Error::NodesLimitReached => SvgRefused::TooManyNodes,
+                    other => SvgRefused::NotXml(other.to_string()),
+                },
+            )?;
+        let used =
+            u32::try_from(document.descendants().count().saturating_sub(1)).unwrap_or(u32::MAX);
+        self.nodes = self.nodes.saturating_sub(used);
+        let root = document.root_element();
+        if root.tag_name().namespace() != Some(SVG_NS) || root.tag_name().name() != "svg" {
+            return Err(SvgRefused::NotSvg);
+        }
+        let mut out = String::with_capacity(text.len());
+        write_element(&mut out, root, 0, true);
+        Ok(out)
+    }
 }
 
 fn write_element(out: &mut String, node: roxmltree::Node<'_, '_>, depth: usize, root: bool) {
@@ -650,5 +707,34 @@ mod tests {
         let body = format!("{}<rect/>{}", "<g>".repeat(200), "</g>".repeat(200));
         let out = clean(&body);
         assert!(out.matches("<g>").count() <= MAX_DEPTH);
+    }
+
+    #[test]
+    fn a_board_over_its_caps_is_refused_before_it_is_parsed_whole() {
+        let shapes = |count: usize| {
+            format!(
+                r#"<svg xmlns="{SVG_NS}">{}</svg>"#,
+                r#"<rect width="1" height="1"/>"#.repeat(count)
+            )
+        };
+        // Within the caps, in two parts that share them.
+        let mut board = BoardBudget::new();
+        let half = shapes(MAX_BOARD_NODES as usize / 2 - 1);
+        assert!(board.sanitize(&half).is_ok());
+        assert!(board.sanitize(&half).is_ok());
+        // The third part is over the node cap of the whole board.
+        assert!(matches!(
+            board.sanitize(&half),
+            Err(SvgRefused::TooManyNodes)
+        ));
+        // Over the byte cap: refused by its length alone.
+        let long = format!(
+            r#"<svg xmlns="{SVG_NS}"><desc>{}</desc></svg>"#,
+            "x".repeat(MAX_BOARD_BYTES)
+        );
+        assert!(matches!(
+            BoardBudget::new().sanitize(&long),
+            Err(SvgRefused::TooLong(_))
+        ));
     }
 }

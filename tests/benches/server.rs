@@ -200,6 +200,7 @@ impl Server {
                 web_dir: None,
                 rulesets_dir: None,
                 rate_limits: None,
+                streams_per_address: 0,
             },
         )
         .await

@@ -196,8 +196,9 @@ impl Fuzzer {
         body
     }
 
-    /// One request built from a route of the OpenAPI document.
-    fn request(&mut self) -> Request<Body> {
+    /// One request built from a route of the OpenAPI document, with the route's method and
+    /// template.
+    fn request(&mut self) -> (String, String, Request<Body>) {
         let index = self.rng.random_range(0..self.routes.len());
         let (method, template) = self.routes[index].clone();
         let mut path = String::new();
@@ -245,9 +246,9 @@ impl Fuzzer {
                 1 => vec![b'x'; 70 * 1024],
                 _ => body.into_bytes(),
             };
-            request.body(Body::from(body)).unwrap()
+            (method, template, request.body(Body::from(body)).unwrap())
         } else {
-            request.body(Body::empty()).unwrap()
+            (method, template, request.body(Body::empty()).unwrap())
         }
     }
 }
@@ -297,10 +298,14 @@ async fn fuzzed_requests_from_the_openapi_document_never_fail_the_server_or_chan
         routes,
     };
 
+    let error_codes = document["components"]["schemas"]["Error"]["properties"]["error"]["enum"]
+        .as_array()
+        .unwrap()
+        .clone();
     let mut statuses: BTreeMap<u16, usize> = BTreeMap::new();
     let total = request_count();
     for sent in 0..total {
-        let request = fuzzer.request();
+        let (method, template, request) = fuzzer.request();
         let described = format!("{} {}", request.method(), request.uri());
         let before = fingerprint(&app, &fuzzer.games).await;
         let (status, body) = if request.uri().path().ends_with("/stream") {
@@ -340,7 +345,21 @@ async fn fuzzed_requests_from_the_openapi_document_never_fail_the_server_or_chan
                 body["error"].is_string() && body["message"].is_string(),
                 "request {sent} `{described}`: an error has the JSON shape: {body}"
             );
+            assert!(
+                error_codes.contains(&body["error"]),
+                "request {sent} `{described}`: the error code {} is not in the document's list",
+                body["error"]
+            );
         }
+        // The document lists every status the operation answered (an unknown API path, which
+        // the fuzzer builds from nasty path values, is the fallback's 404).
+        let operation = &document["paths"][&template][method.to_lowercase()];
+        assert!(
+            operation["responses"].get(status.as_str()).is_some()
+                || (status == 404 && template.contains('{')),
+            "request {sent} `{described}` answered {status}, which the document does not list \
+             for {method} {template}"
+        );
         // Keep the games going: a valid move now and then, so later versions get fuzzed too.
         if sent % 7 == 0 {
             for game in &fuzzer.games {

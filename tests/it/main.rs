@@ -16,6 +16,8 @@ mod replay; // Game records replay; tampered ones are refused.
 mod runtime; // Loading, the artifact cache, sessions, determinism, snapshots.
 mod runtime_support; // Builds the test components once and loads them.
 mod server_api; // The game server's HTTP API, in-process.
+mod server_boards; // Huge boards: the sanitiser's caps, and other games' pace beside them.
+mod server_connections; // Idle, slow and too many connections against a real server process.
 mod server_crash; // The game server survives SIGKILL and a power cut with every answered action.
 mod server_postgres; // Two game servers on one PostgreSQL database.
 mod server_security; // Hostile rulesets and clients against the game server.

@@ -951,6 +951,7 @@ async fn the_web_client_folder_is_served_with_an_index_fallback() {
             web_dir: Some(web),
             rulesets_dir: None,
             rate_limits: None,
+            streams_per_address: 0,
         },
     )
     .await

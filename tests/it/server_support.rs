@@ -73,6 +73,13 @@ pub const EARLY_RESULT: TestRuleset = TestRuleset {
     map_toml: "name = \"Square\"\n",
 };
 
+/// The secret-draw game drawing about 7 MiB of shapes (`support/twisted.rs`).
+pub const HUGE_BOARD: TestRuleset = TestRuleset {
+    id: "huge-board",
+    map: "square",
+    map_toml: "name = \"Square\"\n",
+};
+
 /// The secret-draw game that panics whenever it draws (`support/twisted.rs`).
 pub const FAILING_RENDER: TestRuleset = TestRuleset {
     id: "failing-render",
@@ -100,6 +107,9 @@ pub fn runtime() -> Arc<host::Runtime> {
         .unwrap();
     runtime
         .register_native(sdk::native::adapt::<twisted::FailingRender>())
+        .unwrap();
+    runtime
+        .register_native(sdk::native::adapt::<twisted::HugeBoard>())
         .unwrap();
     Arc::new(runtime)
 }
@@ -143,6 +153,7 @@ pub fn write_maps(dir: &Path) -> PathBuf {
         &FAILS_AFTER_MOVE,
         &EARLY_RESULT,
         &FAILING_RENDER,
+        &HUGE_BOARD,
     ] {
         std::fs::create_dir_all(maps.join(ruleset.id)).unwrap();
         std::fs::write(
@@ -204,6 +215,7 @@ impl TestApp {
             web_dir: None,
             rulesets_dir: None,
             rate_limits: None,
+            streams_per_address: 0,
         };
         configure(&mut hub, &mut server);
         let state = AppState::new(storage, runtime, &maps, hub, server)

@@ -221,3 +221,35 @@ impl Twist for FailingRenderTwist {
 
 /// The secret-draw game that cannot draw its board.
 pub type FailingRender = Twisted<FailingRenderTwist>;
+
+/// About 7 MiB of real shapes: what a ruleset can draw within the 8 MiB the runtime lets any one
+/// answer be, and what the sanitiser once spent up to 0.66 s per viewer on.
+pub fn huge_board() -> String {
+    let mut svg =
+        String::from(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 1000">"#);
+    let mut n = 0u32;
+    while svg.len() < 7 << 20 {
+        let (x, y) = (n % 1000, (n / 1000) % 1000);
+        svg.push_str(&format!(
+            r##"<rect x="{x}" y="{y}" width="1" height="1" fill="#a{:02x}"/>"##,
+            n % 256
+        ));
+        n += 1;
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+/// Draws [`huge_board`] for every viewer.
+pub struct HugeBoardTwist;
+
+impl Twist for HugeBoardTwist {
+    const ID: &'static str = "huge-board";
+
+    fn render(_game: &DrawGame, _viewer: Viewer) -> String {
+        huge_board()
+    }
+}
+
+/// The secret-draw game drawn with about 7 MiB of shapes.
+pub type HugeBoard = Twisted<HugeBoardTwist>;

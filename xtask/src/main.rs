@@ -68,7 +68,8 @@ enum Task {
         #[arg(last = true)]
         args: Vec<String>,
     },
-    /// The long run of the API fuzzer (60,000 requests; `cargo xtask test` sends 3,000).
+    /// The long run of the API fuzzer (60,000 requests; `cargo xtask test` sends 3,000), then
+    /// the connection flood with 2,000 connections.
     Fuzz {
         /// How many requests to send.
         #[arg(long, default_value_t = 60_000)]
@@ -712,6 +713,24 @@ fn fuzz(requests: u64) -> Result<()> {
             "it",
             "--",
             "api_fuzz",
+            "--nocapture",
+        ]);
+    run(command)?;
+    // The connection flood of the test suite, bigger: 2,000 connections from one address
+    // against a cap of 512 while a player on another address makes 1,000 moves.
+    let mut command = cargo();
+    command
+        .env("TENKA_FLOOD_CONNECTIONS", "2000")
+        .env("TENKA_FLOOD_CAP", "512")
+        .env("TENKA_FLOOD_MOVES", "1000")
+        .args([
+            "test",
+            "--package",
+            "tests",
+            "--test",
+            "it",
+            "--",
+            "server_connections::one_address_with_hundreds",
             "--nocapture",
         ]);
     run(command)

@@ -48,6 +48,9 @@ pub enum AppError {
     /// The body is larger than the server accepts.
     #[error("the request body is too large (the limit is 64 KiB)")]
     PayloadTooLarge,
+    /// The body did not arrive within the given number of seconds.
+    #[error("the request body did not arrive within {0} s")]
+    SlowBody(u64),
     /// The body is not JSON.
     #[error("expected a body with `Content-Type: application/json`")]
     UnsupportedMediaType,
@@ -66,6 +69,11 @@ pub enum AppError {
         /// Seconds to wait before the next request.
         retry_after: u64,
     },
+    /// The client's address holds as many event streams and move sockets open as it may.
+    #[error(
+        "this address has too many event streams and move sockets open; close one and try again"
+    )]
+    TooManyStreams,
     /// A fault of the server; the details are logged, never shown.
     #[error("internal error: {0:#}")]
     Internal(anyhow::Error),
@@ -83,12 +91,14 @@ impl AppError {
             AppError::Setup(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad-setup"),
             AppError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "ruleset-unavailable"),
             AppError::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "payload-too-large"),
+            AppError::SlowBody(_) => (StatusCode::REQUEST_TIMEOUT, "request-timeout"),
             AppError::UnsupportedMediaType => {
                 (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type")
             }
             AppError::RulesetFailed(_) => (StatusCode::INTERNAL_SERVER_ERROR, "ruleset-failed"),
             AppError::Busy(_) => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
             AppError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate-limited"),
+            AppError::TooManyStreams => (StatusCode::TOO_MANY_REQUESTS, "too-many-streams"),
             AppError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
     }
@@ -173,6 +183,14 @@ impl AppError {
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let (status, body) = self.status_and_body();
+        if let AppError::TooManyStreams = self {
+            return (
+                status,
+                [(axum::http::header::RETRY_AFTER, "5".to_owned())],
+                Json(body),
+            )
+                .into_response();
+        }
         if let AppError::RateLimited { retry_after } = self {
             return (
                 status,

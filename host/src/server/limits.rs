@@ -115,16 +115,22 @@ impl Limiter {
 
 /// The client a bucket is kept for: the address, an IPv6 one by its /64.
 fn client_of(address: IpAddr) -> Client {
+    Client::Address(client_address(address))
+}
+
+/// The address that stands for a client: an IPv4 address as it is (an IPv4-mapped IPv6 one as
+/// IPv4), an IPv6 one as its /64.
+pub(crate) fn client_address(address: IpAddr) -> IpAddr {
     match address {
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => Client::Address(IpAddr::V4(v4)),
+            Some(v4) => IpAddr::V4(v4),
             None => {
                 let mut segments = v6.segments();
                 segments[4..].fill(0);
-                Client::Address(IpAddr::V6(segments.into()))
+                IpAddr::V6(segments.into())
             }
         },
-        v4 => Client::Address(v4),
+        v4 => v4,
     }
 }
 

@@ -8,6 +8,7 @@
 
 pub mod api;
 pub mod catalog;
+pub mod connections;
 pub mod engine;
 pub mod error;
 pub mod fair;
@@ -54,6 +55,8 @@ pub struct ServerConfig {
     pub rulesets_dir: Option<PathBuf>,
     /// Rate limits per client address and per seat; `None` for none (in-process tests).
     pub rate_limits: Option<limits::RateLimits>,
+    /// Event streams and move sockets one client address may hold open at once; 0 for no cap.
+    pub streams_per_address: usize,
 }
 
 /// How long an API request may take before it is answered 503 (the live stream excepted).
@@ -70,6 +73,8 @@ pub struct AppState {
     pub config: Arc<ServerConfig>,
     /// The rate limits' buckets.
     pub limiter: Arc<limits::Limiter>,
+    /// The event streams and move sockets each client address holds open.
+    pub stream_slots: connections::StreamSlots,
 }
 
 impl AppState {
@@ -97,6 +102,7 @@ impl AppState {
                     .as_ref()
                     .unwrap_or(&limits::RateLimits::OFF),
             )),
+            stream_slots: connections::AddressSlots::new(config.streams_per_address),
             config: Arc::new(config),
         })
     }
@@ -142,14 +148,23 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/record", get(api::record))
         .route("/openapi.json", get(openapi::document))
         .layer(deadline)
-        .route("/games/{id}/stream", get(api::stream))
-        .route("/socket", get(socket::upgrade))
+        .merge(
+            // Streams and sockets outlive their request: each holds one of its address's slots.
+            Router::new()
+                .route("/games/{id}/stream", get(api::stream))
+                .route("/socket", get(socket::upgrade))
+                .route_layer(axum::middleware::from_fn_with_state(
+                    state.stream_slots.clone(),
+                    connections::limit_streams,
+                )),
+        )
         .fallback(api::unknown_api)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn_with_state(
             state.limiter.clone(),
             limits::limit,
         ))
+        .layer(axum::middleware::from_fn(read_body_first))
         // Answers carry seat tokens and secrets of one viewer: no cache may keep them.
         .layer(SetResponseHeaderLayer::overriding(
             header::CACHE_CONTROL,
@@ -169,6 +184,52 @@ pub fn app(state: AppState) -> Router {
         }),
     };
     with_security_headers(router.layer(axum::middleware::from_fn(refuse_overlong_segments)))
+}
+
+/// How long a client has to send a request's whole body.
+pub const BODY_DEADLINE: Duration = Duration::from_secs(20);
+
+/// Reads an API request's whole body (at most [`BODY_LIMIT`], within [`BODY_DEADLINE`]) before
+/// anything answers it. An answer given while the body is still arriving (a 429 of the rate
+/// limit, a 404 for an unknown game) makes hyper close the connection with the rest unread, and
+/// the client may then see the connection reset instead of the answer. A body too large is
+/// answered 413 and one too slow 408, both as soon as that is known.
+async fn read_body_first(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse as _;
+    let (parts, body) = request.into_parts();
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > BODY_LIMIT as u64) {
+        return error::AppError::PayloadTooLarge.into_response();
+    }
+    let bytes = match tokio::time::timeout(BODY_DEADLINE, axum::body::to_bytes(body, BODY_LIMIT))
+        .await
+    {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(error)) => {
+            // Over the limit (a chunked body) or cut off by the client.
+            let too_large = std::error::Error::source(&error)
+                .is_some_and(|source| source.is::<http_body_util::LengthLimitError>());
+            return if too_large {
+                error::AppError::PayloadTooLarge.into_response()
+            } else {
+                error::AppError::BadRequest(format!("the request body could not be read: {error}"))
+                    .into_response()
+            };
+        }
+        Err(_) => return error::AppError::SlowBody(BODY_DEADLINE.as_secs()).into_response(),
+    };
+    next.run(axum::extract::Request::from_parts(
+        parts,
+        axum::body::Body::from(bytes),
+    ))
+    .await
 }
 
 /// The longest path segment served: file systems refuse longer names (`ENAMETOOLONG`), which
@@ -203,32 +264,37 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
      connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; \
      frame-ancestors 'none'; object-src 'none'";
 
-/// The usual security headers, on every response (API, web client and errors alike).
+/// The usual security headers, on every response (API, web client, errors and the serve loop's
+/// refusals alike).
+pub const SECURITY_HEADERS: [(HeaderName, &str); 7] = [
+    (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (header::X_FRAME_OPTIONS, "DENY"),
+    (header::REFERRER_POLICY, "no-referrer"),
+    (
+        HeaderName::from_static("cross-origin-opener-policy"),
+        "same-origin",
+    ),
+    (
+        HeaderName::from_static("cross-origin-resource-policy"),
+        "same-origin",
+    ),
+    (
+        HeaderName::from_static("permissions-policy"),
+        "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+    ),
+];
+
+/// Sets [`SECURITY_HEADERS`] on every response of `router`.
 fn with_security_headers(router: Router) -> Router {
-    let headers = [
-        (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::X_FRAME_OPTIONS, "DENY"),
-        (header::REFERRER_POLICY, "no-referrer"),
-        (
-            HeaderName::from_static("cross-origin-opener-policy"),
-            "same-origin",
-        ),
-        (
-            HeaderName::from_static("cross-origin-resource-policy"),
-            "same-origin",
-        ),
-        (
-            HeaderName::from_static("permissions-policy"),
-            "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
-        ),
-    ];
-    headers.into_iter().fold(router, |router, (name, value)| {
-        router.layer(SetResponseHeaderLayer::overriding(
-            name,
-            HeaderValue::from_static(value),
-        ))
-    })
+    SECURITY_HEADERS
+        .into_iter()
+        .fold(router, |router, (name, value)| {
+            router.layer(SetResponseHeaderLayer::overriding(
+                name,
+                HeaderValue::from_static(value),
+            ))
+        })
 }
 
 /// Options of `tenka serve` (the rulesets and maps folders are the command line's global
@@ -289,6 +355,38 @@ pub struct ServeArgs {
     /// The most games played by bots alone one client address may have running at once.
     #[arg(long, default_value_t = 4)]
     pub bot_games_per_address: usize,
+    /// Seconds a client has to send a whole request head; an idle keep-alive connection is
+    /// closed after as long without a new request.
+    #[arg(long, default_value_t = 10)]
+    pub head_timeout_secs: u64,
+    /// The largest request head (request line and headers) in KiB; larger ones are answered 431.
+    #[arg(long, default_value_t = 32)]
+    pub max_header_kib: usize,
+    /// Open connections one client address (an IPv6 one by its /64) may hold; more are answered
+    /// 429 at once (0: no cap).
+    #[arg(long, default_value_t = 128)]
+    pub connections_per_address: usize,
+    /// Event streams and move sockets one client address may hold open; more are answered 429
+    /// (0: no cap).
+    #[arg(long, default_value_t = 32)]
+    pub streams_per_address: usize,
+    /// Open connections of all clients together; more are answered 503 at once (0: the
+    /// process's open-file limit, raised to its hard limit at start, less 256 kept for the
+    /// server's own files).
+    #[arg(long, default_value_t = 0)]
+    pub max_connections: usize,
+}
+
+impl ServeArgs {
+    /// The serve loop's caps these options ask for.
+    pub fn connection_limits(&self) -> connections::ConnectionLimits {
+        connections::ConnectionLimits {
+            head_timeout: Duration::from_secs(self.head_timeout_secs.max(1)),
+            max_header_bytes: self.max_header_kib.max(8) << 10,
+            per_address: self.connections_per_address,
+            max_connections: self.max_connections,
+        }
+    }
 }
 
 /// Runs the server until interrupted, with the rulesets of `runtime` (loaded from
@@ -323,7 +421,12 @@ pub async fn serve(
             actions_per_second: args.actions_per_second,
             games_per_minute: args.games_per_minute,
         }),
+        streams_per_address: args.streams_per_address,
     };
+    // Before anything opens files: the connection cap is derived from the raised limit.
+    if let Some(open_files) = connections::raise_open_file_limit() {
+        tracing::info!("open-file limit: {open_files}");
+    }
     let state = AppState::new(storage.clone(), runtime, maps_dir, hub_config, config).await?;
     if !args.no_watch
         && let Err(error) = reload::watch(state.catalog.clone())
@@ -350,11 +453,7 @@ pub async fn serve(
     // Also on stdout, for scripts and tests that wait for the server to be ready.
     println!("tenka serving on http://{local}");
     // With the peer's address, which the rate limits key on.
-    axum::serve(
-        listener,
-        app(state).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async {
+    connections::serve(listener, app(state), args.connection_limits(), async {
         let _ = tokio::signal::ctrl_c().await;
     })
     .await

@@ -29,8 +29,79 @@ fn any_object() -> Value {
 
 /// The document.
 pub fn spec() -> Value {
+    let mut document = described_routes();
+    complete_responses(&mut document);
+    document
+}
+
+/// Adds to every operation the answers any request of its kind may get, so the document lists
+/// every status the server can answer: 400 for a bad path or query parameter, 429 for a rate
+/// limit, 503 for a full or slow server, 500 for a failed ruleset; and, for an operation with
+/// a body, 408 (too slow), 413 (too large) and 415 (not JSON).
+fn complete_responses(document: &mut Value) {
+    let Some(paths) = document["paths"].as_object_mut() else {
+        return;
+    };
+    for (path, item) in paths.iter_mut() {
+        let Some(operations) = item.as_object_mut() else {
+            continue;
+        };
+        for (method, operation) in operations.iter_mut() {
+            let has_body = operation.get("requestBody").is_some();
+            // Any request's body is read before it is answered, whether the operation takes
+            // one or not: a POST may always be too large or too slow.
+            let may_send_body = has_body || method == "post";
+            let has_parameters = operation
+                .get("parameters")
+                .and_then(Value::as_array)
+                .is_some_and(|parameters| !parameters.is_empty());
+            let Some(responses) = operation["responses"].as_object_mut() else {
+                continue;
+            };
+            let mut add = |status: &str, description: &str| {
+                responses
+                    .entry(status.to_owned())
+                    .or_insert_with(|| error_response(description));
+            };
+            add(
+                "429",
+                "Over a rate limit (`rate-limited`, with `Retry-After`).",
+            );
+            add(
+                "503",
+                "The server is at its capacity or took longer than 30 s (`busy`).",
+            );
+            if path == "/api/openapi.json" || path == "/api/rulesets" {
+                continue;
+            }
+            add(
+                "500",
+                "The ruleset's code failed (`ruleset-failed`); the game is as it was.",
+            );
+            if has_parameters || has_body {
+                add("400", "A bad path or query parameter, or a malformed body.");
+            }
+            if may_send_body {
+                add(
+                    "408",
+                    "The body did not arrive within 20 s (`request-timeout`).",
+                );
+                add("413", "Body over 64 KiB (`payload-too-large`).");
+            }
+            if has_body {
+                add(
+                    "415",
+                    "No `Content-Type: application/json` (`unsupported-media-type`).",
+                );
+            }
+        }
+    }
+}
+
+/// The routes as written by hand, before [`complete_responses`].
+fn described_routes() -> Value {
     let game_id = path_param("id", "The game's id.");
-    let seat_param = json!({ "name": "seat", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 0 } });
+    let seat_param = json!({ "name": "seat", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 0, "maximum": u32::MAX } });
     let idempotency_key = json!({ "type": "string", "minLength": 16, "maxLength": 128, "pattern": "^[!-~]+$", "description": "A key the client makes up for this request and its retries: a retry with the same secret and key within 10 minutes gets the same token back, so an answer lost on the way does not lock the seat." });
     let ticket_query = json!({
         "name": "ticket", "in": "query", "required": false,
@@ -59,7 +130,7 @@ pub fn spec() -> Value {
                 "summary": "A ruleset's message catalogue for a language (empty if not shipped): of the version new games get, or of `version`, a game's `ruleset_hash`.",
                 "parameters": [
                     path_param("id", "The ruleset's id."),
-                    path_param("lang", "A BCP 47 language tag."),
+                    { "name": "lang", "in": "path", "required": true, "description": "A BCP 47 language tag (2 to 16 letters, digits and hyphens; others are 400).", "schema": { "type": "string", "pattern": "^[A-Za-z0-9-]{2,16}$" } },
                     { "name": "version", "in": "query", "required": false, "schema": { "type": "string" }, "description": "A loaded version's content hash, e.g. a game's `ruleset_hash`." }
                 ],
                 "responses": {
@@ -102,13 +173,13 @@ pub fn spec() -> Value {
                 "summary": "Claim the token's seat with a display name. The seat gets a fresh token (in the answer); the one sent stops working.",
                 "parameters": [game_id.clone()],
                 "security": [{ "seatToken": [] }],
-                "requestBody": json_body(json!({ "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 64 }, "idempotency_key": idempotency_key.clone() } })),
+                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 64 }, "idempotency_key": idempotency_key.clone() } })),
                 "responses": { "200": json_response("The claimed seat and its new token.", json!({ "$ref": "#/components/schemas/SeatToken" })), "400": error_response("Bad name."), "403": error_response("Wrong or missing token."), "404": error_response("No such game.") }
             }},
             "/api/games/{id}/join": { "post": {
                 "summary": "Exchange an invite code, once, for the seat's own fresh token; the seat is claimed.",
                 "parameters": [game_id.clone()],
-                "requestBody": json_body(json!({ "type": "object", "required": ["code"], "properties": { "code": { "type": "string" }, "name": { "type": "string", "minLength": 1, "maxLength": 64 }, "idempotency_key": idempotency_key } })),
+                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "code": { "type": "string" }, "name": { "type": "string", "minLength": 1, "maxLength": 64 }, "idempotency_key": idempotency_key } })),
                 "responses": { "200": json_response("The seat and its token.", json!({ "$ref": "#/components/schemas/SeatToken" })), "400": error_response("Malformed body or bad name."), "403": error_response("The invite was used, revoked or never issued for this game."), "404": error_response("No such game.") }
             }},
             "/api/games/{id}/invites": { "get": {
@@ -157,7 +228,7 @@ pub fn spec() -> Value {
                 "summary": "Answer the token's seat's pending decision. Stored durably before the answer.",
                 "parameters": [game_id.clone()],
                 "security": [{ "seatToken": [] }],
-                "requestBody": json_body(json!({ "type": "object", "required": ["version", "action"], "properties": { "version": { "type": "integer" }, "action": { "$ref": "#/components/schemas/Action" } } })),
+                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["version", "action"], "properties": { "version": { "type": "integer", "minimum": 0 }, "action": { "$ref": "#/components/schemas/Action" } } })),
                 "responses": {
                     "200": json_response("The new version and the events the seat may see.", any_object()),
                     "400": error_response("Malformed JSON."),
@@ -172,7 +243,7 @@ pub fn spec() -> Value {
                 "summary": "What an answer would do if the token's seat sent it now (costs, steps that would be skipped), said by the ruleset. Changes nothing; the answer may pick or place fewer than the decision's minimum.",
                 "parameters": [game_id.clone()],
                 "security": [{ "seatToken": [] }],
-                "requestBody": json_body(json!({ "type": "object", "required": ["action"], "properties": { "action": { "$ref": "#/components/schemas/Action" } } })),
+                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["action"], "properties": { "action": { "$ref": "#/components/schemas/Action" } } })),
                 "responses": {
                     "200": json_response("The notes: `{ notes: [{ level: info|warning, text: Message }] }`.", any_object()),
                     "400": error_response("Malformed JSON."),
@@ -202,7 +273,7 @@ pub fn spec() -> Value {
                 "summary": "Hand the seat to a bot, or take it back with `null`: with the seat's own token, or with the host token for any person's seat (a seat created for a bot cannot be taken back: 400).",
                 "parameters": [game_id.clone(), seat_param],
                 "security": [{ "seatToken": [] }, { "hostToken": [] }],
-                "requestBody": json_body(json!({ "type": "object", "required": ["bot"], "properties": { "bot": { "type": ["string", "null"], "enum": ["random", "search", null] } } })),
+                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["bot"], "properties": { "bot": { "type": ["string", "null"], "enum": ["random", "search", null] } } })),
                 "responses": { "200": json_response("The seat's controller.", any_object()), "403": error_response("Not this seat's token."), "404": error_response("No such game.") }
             }},
             "/api/games/{id}/record": { "get": {
@@ -222,7 +293,7 @@ pub fn spec() -> Value {
             },
             "schemas": {
                 "Error": { "type": "object", "required": ["error", "message"], "properties": {
-                    "error": { "type": "string", "enum": ["bad-request", "not-found", "forbidden", "stale", "conflict", "rejected", "bad-setup", "ruleset-unavailable", "payload-too-large", "unsupported-media-type", "rate-limited", "busy", "ruleset-failed", "internal"] },
+                    "error": { "type": "string", "enum": ["bad-request", "not-found", "forbidden", "stale", "conflict", "rejected", "bad-setup", "ruleset-unavailable", "payload-too-large", "request-timeout", "unsupported-media-type", "rate-limited", "too-many-streams", "busy", "ruleset-failed", "internal"] },
                     "message": { "type": "string" },
                     "version": { "type": "integer", "description": "With `stale`: the current version." },
                     "rejection": { "description": "With `rejected`: the ruleset's rejection." }
@@ -244,15 +315,15 @@ pub fn spec() -> Value {
                     "variants": { "type": "array", "items": { "type": "object" } },
                     "refused_variants": { "type": "array", "items": { "type": "string" }, "description": "Each variant file that failed its check, with file, line, column and option." }
                 }},
-                "CreateGame": { "type": "object", "required": ["ruleset", "seats"], "properties": {
+                "CreateGame": { "type": "object", "additionalProperties": false, "required": ["ruleset", "seats"], "properties": {
                     "ruleset": { "type": "string" },
                     "map": { "type": "string", "description": "A shipped map's id." },
                     "map_toml": { "type": "string", "description": "A map of one's own instead." },
                     "variant": { "type": "string" },
                     "options": { "type": "object", "description": "Option values by name." },
                     "seats": { "type": "array", "items": { "oneOf": [
-                        { "type": "object", "required": ["kind"], "properties": { "kind": { "const": "human" }, "name": { "type": "string", "minLength": 1, "maxLength": 64 }, "creator": { "type": "boolean", "default": false, "description": "The creator plays this seat: its token is in the answer. Otherwise the answer holds an invite code for it." } } },
-                        { "type": "object", "required": ["kind", "bot"], "properties": { "kind": { "const": "bot" }, "bot": { "enum": ["random", "search"] } } }
+                        { "type": "object", "additionalProperties": false, "required": ["kind"], "properties": { "kind": { "const": "human" }, "name": { "type": "string", "minLength": 1, "maxLength": 64 }, "creator": { "type": "boolean", "default": false, "description": "The creator plays this seat: its token is in the answer. Otherwise the answer holds an invite code for it." } } },
+                        { "type": "object", "additionalProperties": false, "required": ["kind", "bot"], "properties": { "kind": { "const": "bot" }, "bot": { "enum": ["random", "search"] } } }
                     ] } },
                     "seed": { "type": "string", "description": "64 hex digits; only on servers that allow fixed seeds." }
                 }},

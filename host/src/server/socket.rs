@@ -25,6 +25,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::api::{self, SubmitAction};
+use super::connections::StreamSlot;
 use super::error::AppError;
 use super::{AppState, BODY_LIMIT, REQUEST_DEADLINE, tokens};
 
@@ -54,6 +55,7 @@ struct SocketMove {
 pub async fn upgrade(
     State(state): State<AppState>,
     address: Option<Extension<ConnectInfo<SocketAddr>>>,
+    slot: Option<Extension<StreamSlot>>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, AppError> {
     // Refused in the API's one JSON error shape, like any other bad request.
@@ -70,7 +72,11 @@ pub async fn upgrade(
         // socket: 4 KiB reads any move in a call or two.
         .read_buffer_size(SOCKET_READ_BUFFER)
         .max_message_size(BODY_LIMIT)
-        .on_upgrade(move |socket| serve(state, address, socket)))
+        .on_upgrade(move |socket| async move {
+            // The address's slot for this socket is held until the socket ends.
+            let _slot = slot;
+            serve(state, address, socket).await;
+        }))
 }
 
 /// Answers the moves of one socket until the client leaves, goes quiet or breaks the protocol.
