@@ -22,6 +22,7 @@ export const LANGUAGES = [
   ['es', 'Español'],
   ['de', 'Deutsch'],
   ['ro', 'Română'],
+  ['ru', 'Русский'],
 ];
 
 let current = 'en';
