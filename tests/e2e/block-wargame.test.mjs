@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { allText, api, BASE, createGame, enterGame, launch, openPage, ROOT, shot } from './lib.mjs';
+import { allText, api, BASE, createGame, enterGame, launch, openPage, ROOT, shot, SHOTS } from './lib.mjs';
 import { acknowledgeSummary, screenState, setPace, waitForTurn } from './play.mjs';
 
 const RULESET = 'sekigahara';
@@ -54,10 +54,50 @@ async function pickFirst(page) {
   return response.status();
 }
 
-test('block wargame: a game against a bot in Russian shows no English fallback and no raw key', { timeout: 10 * 60 * 1000 }, async () => {
+/** The ruleset under test, as the API lists it. */
+async function theRuleset() {
   const rulesets = await api('/api/rulesets');
   const ruleset = rulesets.find((r) => r.id === RULESET);
   assert.ok(ruleset, `the server lists ${RULESET}`);
+  return ruleset;
+}
+
+test('block wargame: the lobby in Russian shows the ruleset\'s variants and options in Russian', { timeout: 2 * 60 * 1000 }, async () => {
+  await theRuleset();
+  const browser = await launch();
+  try {
+    // A browser asking for Russian gets the page in Russian without choosing it.
+    const page = await openPage(browser, { locale: 'ru-RU' });
+    await page.goto(`${BASE}/#/`);
+    await page.waitForSelector('[data-seat-kind]');
+    assert.equal(await page.locator('#language').inputValue(), 'ru');
+    // The server's default ruleset may have no Russian catalogue: its texts fall back to English
+    // key by key, never to a raw key, and the UI's own texts are all Russian.
+    const other = await fallbacks(page);
+    assert.deepEqual(other.filter((entry) => entry.startsWith('ui:') || entry.endsWith(':raw')), [], 'the lobby shows no English UI text and no raw key');
+    assert.ok(other.every((entry) => entry.startsWith('ruleset:ru:')), `the lobby's fallbacks are the Russian page's (${other.join(', ')})`);
+    // The lobby with this ruleset chosen, opened afresh so only its texts count: its variants,
+    // option groups, options and values are all Russian.
+    await page.goto(`${BASE}/#/?ruleset=${RULESET}`);
+    await page.reload();
+    await page.waitForSelector('[data-seat-kind]');
+    assert.equal(await page.locator('#new-ruleset').inputValue(), RULESET);
+    for (const group of await page.locator('[data-option-group]').all()) await group.evaluate((el) => { el.open = true; });
+    await page.waitForTimeout(250);
+    for (const [width, height] of SIZES) {
+      await page.setViewportSize({ width, height });
+      await page.waitForTimeout(250);
+      await page.screenshot({ path: path.join(SHOTS, `block-wargame-ru-lobby-${width}.png`), fullPage: true });
+    }
+    assert.deepEqual(await fallbacks(page), [], 'the lobby of this ruleset shows no text in English and no raw key');
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});
+
+test('block wargame: a game against a bot in Russian shows no English fallback and no raw key', { timeout: 10 * 60 * 1000 }, async () => {
+  const ruleset = await theRuleset();
   assert.equal(ruleset.min_seats, 2, 'a two-player game');
   const catalogue = await api(`/api/rulesets/${RULESET}/catalogue/ru`);
   assert.ok(Object.keys(catalogue).length > 0, 'the ruleset has a Russian catalogue');
@@ -66,22 +106,14 @@ test('block wargame: a game against a bot in Russian shows no English fallback a
   const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
   const browser = await launch();
   try {
-    // A browser asking for Russian gets the page in Russian without choosing it.
     const page = await openPage(browser, { locale: 'ru-RU' });
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('#language');
-    assert.equal(await page.locator('#language').inputValue(), 'ru');
     await setPace(page, 'instant');
     await createGame(page, { ruleset: RULESET, map, seats: ['human', 'bot:random'], seed: '5e4100'.padEnd(64, '0') });
     await enterGame(page);
     await page.waitForSelector('.game[data-version]');
-    // The lobby showed the server's default ruleset too, which may have no Russian catalogue: its
-    // texts fall back to English key by key, never to a raw key, and the UI's own texts are all
-    // Russian.
-    const lobby = await fallbacks(page);
-    assert.deepEqual(lobby.filter((entry) => entry.startsWith('ui:') || entry.endsWith(':raw')), [], 'the lobby shows no English UI text and no raw key');
-    assert.ok(lobby.every((entry) => entry.startsWith('ruleset:ru:')), `the lobby's fallbacks are the Russian page's (${lobby.join(', ')})`);
-    // From here only this ruleset's texts count: the game page is opened afresh.
+    // The lobby counted its own texts (see the test above); from here only the game page's count.
     await page.reload();
     await page.waitForSelector('.game[data-version]');
     assert.deepEqual(await fallbacks(page), []);

@@ -166,6 +166,15 @@ function template(rulesetId, key, { count = false } = {}) {
   return null;
 }
 
+/**
+ * Counts a ruleset text shown from elsewhere than its catalogue (a variant file's name, an option
+ * group's word) because the catalogue lacks `key`: on a page in another language than English
+ * that text is English, a gap like any other.
+ */
+export function noteUntranslated(key) {
+  if (current !== 'en') noteFallback('ruleset', key, 'english');
+}
+
 /** Whether the ruleset's catalogue has `key`. */
 export function hasKey(rulesetId, key) {
   return template(rulesetId, key) !== null;
