@@ -1,5 +1,6 @@
-// Languages: the UI has every text in English, Spanish, German and Romanian, the switch in the
-// page changes the UI's texts and the ruleset's (board and prompts), and the choice is kept.
+// Languages: the UI has every text in every language it offers (English, Spanish, German,
+// Romanian, Russian), the switch in the page changes the UI's texts and the ruleset's (board and
+// prompts), and the choice is kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -7,7 +8,8 @@ import path from 'node:path';
 import { allText, api, BASE, createGame, launch, openPage, pickRuleset, ROOT, shot, enterGame } from './lib.mjs';
 import { answer, newStats, rng, waitForTurn, toldPlacesProblems } from './play.mjs';
 
-const LANGS = ['en', 'es', 'de', 'ro'];
+const { LANGUAGES } = await import(path.join(ROOT, 'web-ui', 'src', 'i18n.js'));
+const LANGS = LANGUAGES.map(([code]) => code);
 
 test('every UI text exists in every language', () => {
   const read = (lang) => JSON.parse(fs.readFileSync(path.join(ROOT, 'web-ui', 'i18n', `${lang}.json`), 'utf8'));
@@ -35,7 +37,7 @@ test('the language switch translates the page and the ruleset\'s texts', { timeo
     await page.waitForSelector('.game[data-version]');
     await page.waitForSelector('.decision-panel:not([hidden]) .decision-prompt');
     const english = { nav: await page.locator('.topbar nav').innerText(), prompt: await page.locator('.decision-prompt').innerText(), all: await allText(page) };
-    for (const lang of ['es', 'de', 'ro']) {
+    for (const lang of ['es', 'de', 'ro', 'ru']) {
       await page.selectOption('#language', lang);
       await page.waitForFunction((l) => document.documentElement.lang === l, lang);
       await page.waitForTimeout(300);
@@ -52,8 +54,8 @@ test('the language switch translates the page and the ruleset\'s texts', { timeo
     // The choice is remembered on the next visit.
     await page.reload();
     await page.waitForSelector('#language');
-    assert.equal(await page.locator('#language').inputValue(), 'ro');
-    assert.equal(await page.evaluate(() => document.documentElement.lang), 'ro');
+    assert.equal(await page.locator('#language').inputValue(), 'ru');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'ru');
     page.check();
   } finally {
     await browser.close();

@@ -1,7 +1,7 @@
 // Nothing of one's own board is cut, in any language, on a laptop or a phone: the third review
 // found a planning board drawn 603 px wide in a 401 px frame, action cards and a panel's last
 // line cut, and German and Spanish legend lines running off their drawing. Every part's drawing
-// and every text of it is measured against its frame at 1280x800 and 390x844 in en, es, de, ro,
+// and every text of it is measured against its frame at 1280x800 and 390x844 in en, es, de, ro, ru,
 // at the first decision and at the first plan.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ const SIZES = [
   [1280, 800],
   [390, 844],
 ];
-const LANGS = ['en', 'es', 'de', 'ro'];
+const LANGS = ['en', 'es', 'de', 'ro', 'ru'];
 
 /** The screen in every language at both sizes: a list of problems, each named by where it is. */
 async function everywhere(page, name) {

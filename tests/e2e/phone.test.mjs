@@ -120,7 +120,7 @@ test('regression: the phone lobby cut the seat kinds and options short, in every
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('[data-seat-kind]');
     const rulesets = await page.locator('#new-ruleset option').evaluateAll((options) => options.map((o) => o.value));
-    for (const [lang, ruleset] of ['en', 'es', 'de', 'ro'].flatMap((l) => rulesets.map((r) => [l, r]))) {
+    for (const [lang, ruleset] of ['en', 'es', 'de', 'ro', 'ru'].flatMap((l) => rulesets.map((r) => [l, r]))) {
       await page.selectOption('#language', lang);
       await page.waitForFunction((l) => document.documentElement.lang === l, lang);
       await page.selectOption('#new-ruleset', ruleset);

@@ -22,6 +22,7 @@ export const LANGUAGES = [
   ['es', 'Español'],
   ['de', 'Deutsch'],
   ['ro', 'Română'],
+  ['ru', 'Русский'],
 ];
 
 let current = 'en';
@@ -163,6 +164,15 @@ function template(rulesetId, key, { count = false } = {}) {
   }
   if (count) noteFallback('ruleset', key, 'raw');
   return null;
+}
+
+/**
+ * Counts a ruleset text shown from elsewhere than its catalogue (a variant file's name, an option
+ * group's word) because the catalogue lacks `key`: on a page in another language than English
+ * that text is English, a gap like any other.
+ */
+export function noteUntranslated(key) {
+  if (current !== 'en') noteFallback('ruleset', key, 'english');
 }
 
 /** Whether the ruleset's catalogue has `key`. */

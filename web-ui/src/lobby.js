@@ -5,7 +5,7 @@
 
 import { get, post } from './api.js';
 import { errorText, h, replace, toast } from './dom.js';
-import { hasKey, loadCatalogue, locale, messageText, t } from './i18n.js';
+import { hasKey, loadCatalogue, locale, messageText, noteUntranslated, t } from './i18n.js';
 import { invitesPanel, inviteRow } from './invites.js';
 import { mapOptions } from './maps.js';
 import { seatChip, seatName, seatSymbol } from './seats.js';
@@ -52,6 +52,8 @@ function standardVariant(ruleset) {
 function variantName(rulesetId, variant) {
   const key = `variant.${variant.id}`;
   if (hasKey(rulesetId, key)) return nameOf(rulesetId, { key });
+  // A name given as a catalogue key is counted by the formatter itself.
+  if (!(variant.name && typeof variant.name === 'object')) noteUntranslated(key);
   return nameOf(rulesetId, variant.name) || readable(variant.id);
 }
 
@@ -59,6 +61,7 @@ function variantName(rulesetId, variant) {
 function variantDescription(rulesetId, variant) {
   const key = `variant.${variant.id}.description`;
   if (hasKey(rulesetId, key)) return nameOf(rulesetId, { key });
+  if (variant.description && typeof variant.description !== 'object') noteUntranslated(key);
   return variant.description ? nameOf(rulesetId, variant.description) : '';
 }
 
@@ -127,7 +130,9 @@ export function optionGroups(options) {
 /** A group's heading: the ruleset catalogue's `option-group.<word>`, else the word. */
 function groupName(rulesetId, word) {
   const key = `option-group.${word}`;
-  return hasKey(rulesetId, key) ? nameOf(rulesetId, { key }) : readable(word);
+  if (hasKey(rulesetId, key)) return nameOf(rulesetId, { key });
+  noteUntranslated(key);
+  return readable(word);
 }
 
 /** A ruleset that ships no map takes none (the host stores such a game's map as "none"). */
