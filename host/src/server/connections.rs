@@ -18,7 +18,7 @@
 //!   ([`StreamSlots`], taken by the [`limit_streams`] middleware).
 //!
 //! A connection counts against the caps for as long as its socket is open, upgraded or not: the
-//! slots live in the socket's wrapper ([`CountedIo`]).
+//! slots live in the socket's wrapper (`CountedIo`).
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -90,7 +90,7 @@ pub fn raise_open_file_limit() -> Option<u64> {
 }
 
 /// The connection cap for a process whose soft open-file limit is `open_files`: all of it but
-/// [`RESERVED_FILES`], so new connections are refused before the process runs out of files.
+/// `RESERVED_FILES`, so new connections are refused before the process runs out of files.
 pub fn connections_for_open_files(open_files: u64) -> usize {
     let cap = open_files
         .saturating_sub(RESERVED_FILES)
