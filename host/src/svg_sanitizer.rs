@@ -16,8 +16,8 @@ const XLINK_NS: &str = "http://www.w3.org/1999/xlink";
 
 /// How deep elements may nest; deeper ones are left out (no real board comes close).
 const MAX_DEPTH: usize = 64;
-/// How many bytes the parts of one board may hold together, as the ruleset drew them. Shogun's
-/// and Honshu's largest boards hold about an eighth of this; a board beyond it is not sanitised
+/// How many bytes the parts of one board may hold together, as the ruleset drew them. The shipped
+/// rulesets' largest boards hold about an eighth of this; a board beyond it is not sanitised
 /// at all (sanitising costs the host time in proportion to the text, outside the ruleset's fuel).
 pub const MAX_BOARD_BYTES: usize = 1 << 20;
 /// How many XML nodes (elements, texts, comments) the parts of one board may hold together:

@@ -24,9 +24,9 @@ use crate::runtime::LoadedRuleset;
 use crate::session::{GameSpec, MILESTONE_PREFIX, Session};
 use crate::table::{Seed, derive_seed};
 
-/// The most games one arm of a simulation may play: 10,000 Shogun games with random bots take
-/// a few minutes on one core, and what a balance report can tell is settled long before (a
-/// 95 % interval of a win rate is ±1 point at 10,000 games).
+/// The most games one arm of a simulation may play: 10,000 games of the largest shipped ruleset
+/// with random bots take a few minutes on one core, and what a balance report can tell is
+/// settled long before (a 95 % interval of a win rate is ±1 point at 10,000 games).
 pub const MAX_GAMES: u64 = 10_000;
 
 /// The most actions one game may take before it counts as failed (a ruleset that never ends).
