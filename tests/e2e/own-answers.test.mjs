@@ -6,7 +6,7 @@
 // pace 0 here (run.sh), so they step between the player's view and every click.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, createGame, launch, openPage, shot } from './lib.mjs';
+import { api, createGame, enterGame, launch, openPage, shot } from './lib.mjs';
 import { answer, newStats, rng, screenState, waitForTurn } from './play.mjs';
 
 test('regression: own answers were refused as stale while bots moved (honshu, bots at pace 0)', { timeout: 15 * 60 * 1000 }, async () => {
@@ -27,8 +27,8 @@ test('regression: own answers were refused as stale while bots moved (honshu, bo
       sent += 1;
       if (response.status() === 409) stale += 1;
     });
-    await page.click('[data-play-seat="0"]');
-    await page.waitForSelector('.game[data-version]');
+    // With nobody to invite, the lobby goes straight into the game.
+    await enterGame(page, 0);
     const random = rng(22);
     const stats = newStats();
     let steps = 0;
