@@ -111,7 +111,7 @@ fn described_routes() -> Value {
     let since_query = json!({
         "name": "since", "in": "query", "required": false,
         "description": "Only entries after this version.",
-        "schema": { "type": "integer", "minimum": 0 }
+        "schema": { "type": "integer", "minimum": 0, "maximum": u64::MAX }
     });
     let bearer = json!([{ "seatToken": [] }, {}]);
     json!({
@@ -219,7 +219,7 @@ fn described_routes() -> Value {
                 "parameters": [game_id.clone(), {
                     "name": "at", "in": "query", "required": false,
                     "description": "The board after this many actions; only once the game is over (403 before).",
-                    "schema": { "type": "integer", "minimum": 0 }
+                    "schema": { "type": "integer", "minimum": 0, "maximum": u64::MAX }
                 }],
                 "security": bearer,
                 "responses": { "200": json_response("The view.", json!({ "$ref": "#/components/schemas/View" })), "403": error_response("Wrong token."), "404": error_response("No such game.") }
@@ -228,7 +228,7 @@ fn described_routes() -> Value {
                 "summary": "Answer the token's seat's pending decision. Stored durably before the answer.",
                 "parameters": [game_id.clone()],
                 "security": [{ "seatToken": [] }],
-                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["version", "action"], "properties": { "version": { "type": "integer", "minimum": 0 }, "action": { "$ref": "#/components/schemas/Action" } } })),
+                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["version", "action"], "properties": { "version": { "type": "integer", "minimum": 0, "maximum": u64::MAX }, "action": { "$ref": "#/components/schemas/Action" } } })),
                 "responses": {
                     "200": json_response("The new version and the events the seat may see.", any_object()),
                     "400": error_response("Malformed JSON."),
@@ -299,7 +299,13 @@ fn described_routes() -> Value {
                     "rejection": { "description": "With `rejected`: the ruleset's rejection." }
                 }},
                 "Message": { "type": "object", "required": ["key"], "properties": { "key": { "type": "string" }, "args": { "type": "array" } } },
-                "Action": { "description": "`{\"choose\":[indices]}`, `{\"number\":n}` or `{\"assign\":[[slot,item],...]}`.", "type": "object" },
+                "Action": { "description": "`{\"choose\":[indices]}`, `{\"number\":n}` or `{\"assign\":[[slot,item],...]}`. Integers are written without a fraction: `5.0` is refused (400).", "oneOf": [
+                    { "type": "object", "additionalProperties": false, "required": ["choose"], "properties": { "choose": { "type": "array", "items": { "type": "integer", "minimum": 0, "maximum": u32::MAX } } } },
+                    { "type": "object", "additionalProperties": false, "required": ["number"], "properties": { "number": { "type": "integer", "minimum": i64::MIN, "maximum": i64::MAX } } },
+                    { "type": "object", "additionalProperties": false, "required": ["assign"], "properties": { "assign": { "type": "array", "items": {
+                        "type": "array", "minItems": 2, "maxItems": 2, "prefixItems": [{ "type": "integer", "minimum": 0, "maximum": u32::MAX }, { "type": "integer", "minimum": 0, "maximum": u32::MAX }]
+                    } } } }
+                ] },
                 "Ruleset": { "type": "object", "properties": {
                     "id": { "type": "string" }, "name": { "type": "string" }, "version": { "type": "string" }, "hash": { "type": "string" },
                     "min_seats": { "type": "integer" }, "max_seats": { "type": "integer" },
