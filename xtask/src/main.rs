@@ -770,6 +770,19 @@ fn fuzz(requests: u64) -> Result<()> {
 /// the document and the server, not from a new release of the fuzzer.
 const SCHEMATHESIS_VERSION: &str = "4.32.5";
 
+/// Creates a game of the first listed ruleset, every seat a person's, and prints its id, the
+/// first seat's token and the host token.
+const SCHEMATHESIS_GAME: &str = r#"
+import json, sys, urllib.request
+base = sys.argv[1]
+ruleset = json.load(urllib.request.urlopen(base + "/api/rulesets"))[0]
+seats = [{"kind": "human", "creator": True}] * ruleset["min_seats"]
+body = json.dumps({"ruleset": ruleset["id"], "seats": seats}).encode()
+request = urllib.request.Request(base + "/api/games", body, {"Content-Type": "application/json"})
+game = json.load(urllib.request.urlopen(request))
+print(game["id"], game["seats"][0]["token"], game["host_token"])
+"#;
+
 /// Installs schemathesis into a virtualenv under target/ (once per version) and returns its
 /// `st` program, so nothing is installed by hand or system-wide.
 fn ensure_schemathesis() -> Result<PathBuf> {
@@ -825,9 +838,30 @@ fn schemathesis(binary: &Path, examples: u32, seconds: u32) -> Result<()> {
         .arg(work.join("data"))
         .env("RUST_LOG", "warn");
     let server = PeerServer::start(tenka, "tenka serving on http://")?;
+    // A real game for the operations on `/api/games/{id}`: made-up ids are only ever 404.
+    let mut create = Command::new(root().join("target/schemathesis-venv/bin/python"));
+    create
+        .args(["-c", SCHEMATHESIS_GAME])
+        .arg(format!("http://{}", server.addr));
+    let output = create
+        .output()
+        .context("failed to create a game for schemathesis")?;
+    if !output.status.success() {
+        bail!(
+            "failed to create a game for schemathesis: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let created = String::from_utf8_lossy(&output.stdout).into_owned();
+    let [game, seat_token, host_token] = created.split_whitespace().collect::<Vec<_>>()[..] else {
+        bail!("creating a game for schemathesis printed {created:?}");
+    };
     let mut command = Command::new(st);
     command
         .current_dir(&work)
+        .env("TENKA_SCHEMATHESIS_GAME", game)
+        .env("TENKA_SCHEMATHESIS_SEAT_TOKEN", seat_token)
+        .env("TENKA_SCHEMATHESIS_HOST_TOKEN", host_token)
         .arg("--config-file")
         .arg(root().join("xtask/schemathesis.toml"))
         .arg("run")
