@@ -6,7 +6,8 @@
 //!   the docs build and the tidy tests; `test` runs it first.
 //! - `test`: the lint, then the whole test suite, browser tests included; what CI runs.
 //! - `bench`: the benchmarks; writes `BENCHMARKS.md`.
-//! - `fuzz`: the long run of the API fuzzer.
+//! - `fuzz`: the long run of the API fuzzer, the connection flood, and schemathesis against a
+//!   real `tenka serve`, its answers checked against the OpenAPI document the server serves.
 //! - `mutants`: mutation testing of the Shogun rules with cargo-mutants (slow; not part of CI).
 
 use std::{
@@ -69,11 +70,22 @@ enum Task {
         args: Vec<String>,
     },
     /// The long run of the API fuzzer (60,000 requests; `cargo xtask test` sends 3,000), then
-    /// the connection flood with 2,000 connections.
+    /// the connection flood with 2,000 connections, then schemathesis (installed from PyPI into
+    /// target/schemathesis-venv) against `tenka serve` with its response checks on.
     Fuzz {
         /// How many requests to send.
         #[arg(long, default_value_t = 60_000)]
         requests: u64,
+        /// How many test cases schemathesis generates per operation and phase.
+        #[arg(long, default_value_t = 100)]
+        schemathesis_examples: u32,
+        /// How long schemathesis runs, in seconds: it keeps generating cases until then.
+        #[arg(long, default_value_t = 600)]
+        schemathesis_seconds: u32,
+        /// Only the schemathesis run, with this `tenka` binary instead of a fresh debug build
+        /// (and the rulesets in target/rulesets as they are).
+        #[arg(long)]
+        schemathesis_only_with: Option<PathBuf>,
     },
 }
 
@@ -93,7 +105,25 @@ fn main() -> Result<()> {
         }
         Task::Bench { peer: false, runs } => bench(runs.max(1)),
         Task::Mutants { args } => mutants(&args),
-        Task::Fuzz { requests } => fuzz(requests),
+        Task::Fuzz {
+            requests,
+            schemathesis_examples,
+            schemathesis_seconds,
+            schemathesis_only_with,
+        } => {
+            let binary = match schemathesis_only_with {
+                Some(binary) => binary,
+                None => {
+                    fuzz(requests)?;
+                    build_rulesets()?;
+                    let mut command = cargo();
+                    command.args(["build", "--package", "host", "--bin", "tenka"]);
+                    run(command)?;
+                    root().join("target/debug/tenka")
+                }
+            };
+            schemathesis(&binary, schemathesis_examples, schemathesis_seconds)
+        }
     }
 }
 
@@ -357,7 +387,7 @@ const PEER_LEVELS: [u32; 4] = [1, 10, 100, 500];
 const PEER_WARMUP_SECONDS: u32 = 2;
 const PEER_MEASURE_SECONDS: u32 = 8;
 
-/// A server process of the peer benchmark, killed when dropped.
+/// A server process of a task (the peer benchmark, the schemathesis run), killed when dropped.
 struct PeerServer {
     child: Child,
     addr: String,
@@ -734,4 +764,121 @@ fn fuzz(requests: u64) -> Result<()> {
             "--nocapture",
         ]);
     run(command)
+}
+
+/// The schemathesis release `cargo xtask fuzz` installs: pinned, so a run's findings come from
+/// the document and the server, not from a new release of the fuzzer.
+const SCHEMATHESIS_VERSION: &str = "4.32.5";
+
+/// Creates a game of the first listed ruleset, every seat a person's, and prints its id, the
+/// first seat's token and the host token.
+const SCHEMATHESIS_GAME: &str = r#"
+import json, sys, urllib.request
+base = sys.argv[1]
+ruleset = json.load(urllib.request.urlopen(base + "/api/rulesets"))[0]
+seats = [{"kind": "human", "creator": True}] * ruleset["min_seats"]
+body = json.dumps({"ruleset": ruleset["id"], "seats": seats}).encode()
+request = urllib.request.Request(base + "/api/games", body, {"Content-Type": "application/json"})
+game = json.load(urllib.request.urlopen(request))
+print(game["id"], game["seats"][0]["token"], game["host_token"])
+"#;
+
+/// Installs schemathesis into a virtualenv under target/ (once per version) and returns its
+/// `st` program, so nothing is installed by hand or system-wide.
+fn ensure_schemathesis() -> Result<PathBuf> {
+    let venv = root().join("target/schemathesis-venv");
+    let st = venv.join("bin/st");
+    let installed = Command::new(&st)
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| {
+            String::from_utf8_lossy(&output.stdout).contains(&format!(" {SCHEMATHESIS_VERSION}"))
+        });
+    if installed {
+        return Ok(st);
+    }
+    let mut create = Command::new("python3");
+    create.args(["-m", "venv"]).arg(&venv);
+    run(create).context("python3 with its venv module is needed for schemathesis")?;
+    let mut install = Command::new(venv.join("bin/pip"));
+    install
+        .args(["install", "--quiet", "--disable-pip-version-check"])
+        .arg(format!("schemathesis=={SCHEMATHESIS_VERSION}"));
+    run(install)?;
+    Ok(st)
+}
+
+/// Runs schemathesis against `binary` serving on a free loopback port with a fresh data folder
+/// and the built rulesets, every check on (status codes, content types, headers and bodies
+/// against the document the server serves at `/api/openapi.json`, and that valid requests are
+/// accepted and invalid ones refused). Fails when schemathesis finds anything.
+///
+/// The server's rate limits are off: schemathesis sends thousands of requests from one
+/// address, and the 429s would hide every other answer.
+fn schemathesis(binary: &Path, examples: u32, seconds: u32) -> Result<()> {
+    let st = ensure_schemathesis()?;
+    let work = root().join("target/tmp/schemathesis");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work)?;
+    let mut tenka = Command::new(binary);
+    tenka
+        .current_dir(root())
+        .args(["serve", "--addr", "127.0.0.1:0", "--no-watch"])
+        .args([
+            "--rulesets",
+            "target/rulesets",
+            "--maps",
+            "maps",
+            "--web",
+            "web-ui",
+        ])
+        .args(["--bot-pace-ms", "0", "--requests-per-second", "0"])
+        .args(["--games-per-minute", "0", "--actions-per-second", "0"])
+        .arg("--data")
+        .arg(work.join("data"))
+        .env("RUST_LOG", "warn");
+    let server = PeerServer::start(tenka, "tenka serving on http://")?;
+    // A real game for the operations on `/api/games/{id}`: made-up ids are only ever 404.
+    let mut create = Command::new(root().join("target/schemathesis-venv/bin/python"));
+    create
+        .args(["-c", SCHEMATHESIS_GAME])
+        .arg(format!("http://{}", server.addr));
+    let output = create
+        .output()
+        .context("failed to create a game for schemathesis")?;
+    if !output.status.success() {
+        bail!(
+            "failed to create a game for schemathesis: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let created = String::from_utf8_lossy(&output.stdout).into_owned();
+    let [game, seat_token, host_token] = created.split_whitespace().collect::<Vec<_>>()[..] else {
+        bail!("creating a game for schemathesis printed {created:?}");
+    };
+    let mut command = Command::new(st);
+    command
+        .current_dir(&work)
+        .env("TENKA_SCHEMATHESIS_GAME", game)
+        .env("TENKA_SCHEMATHESIS_SEAT_TOKEN", seat_token)
+        .env("TENKA_SCHEMATHESIS_HOST_TOKEN", host_token)
+        .arg("--config-file")
+        .arg(root().join("xtask/schemathesis.toml"))
+        .arg("run")
+        .arg(format!("http://{}/api/openapi.json", server.addr))
+        .args([
+            "--checks",
+            "all",
+            "--no-color",
+            "--generation-database",
+            "none",
+        ])
+        .args(["--max-examples", &examples.to_string()])
+        .args(["--max-time", &seconds.to_string()])
+        .args(["--request-timeout", "40"])
+        .args(["--report", "junit", "--report-dir"])
+        .arg(work.join("report"));
+    let result = run(command);
+    drop(server);
+    result.context("schemathesis found answers the OpenAPI document does not describe")
 }

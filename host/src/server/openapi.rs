@@ -23,6 +23,17 @@ fn path_param(name: &str, description: &str) -> Value {
     json!({ "name": name, "in": "path", "required": true, "description": description, "schema": { "type": "string" } })
 }
 
+/// A seat's display name as the server takes it: 1 to 64 characters with at least one that is
+/// not white space, and none of the control and invisible characters it refuses (`seat_name`
+/// in `api.rs`).
+fn display_name() -> Value {
+    json!({ "type": "string", "minLength": 1, "maxLength": 64, "pattern": DISPLAY_NAME_PATTERN })
+}
+
+/// Refused: control characters, the soft hyphen, bidirectional marks and overrides, zero-width
+/// and other invisible characters; required: one character that is neither these nor space.
+const DISPLAY_NAME_PATTERN: &str = r"^[^\x00-\x1F\x7F-\x9F\xAD\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB]*[^\s\x00-\x1F\x7F-\x9F\xAD\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB][^\x00-\x1F\x7F-\x9F\xAD\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB]*$";
+
 fn any_object() -> Value {
     json!({ "type": "object" })
 }
@@ -111,7 +122,7 @@ fn described_routes() -> Value {
     let since_query = json!({
         "name": "since", "in": "query", "required": false,
         "description": "Only entries after this version.",
-        "schema": { "type": "integer", "minimum": 0 }
+        "schema": { "type": "integer", "minimum": 0, "maximum": u64::MAX }
     });
     let bearer = json!([{ "seatToken": [] }, {}]);
     json!({
@@ -173,13 +184,13 @@ fn described_routes() -> Value {
                 "summary": "Claim the token's seat with a display name. The seat gets a fresh token (in the answer); the one sent stops working.",
                 "parameters": [game_id.clone()],
                 "security": [{ "seatToken": [] }],
-                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 64 }, "idempotency_key": idempotency_key.clone() } })),
+                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": display_name(), "idempotency_key": idempotency_key.clone() } })),
                 "responses": { "200": json_response("The claimed seat and its new token.", json!({ "$ref": "#/components/schemas/SeatToken" })), "400": error_response("Bad name."), "403": error_response("Wrong or missing token."), "404": error_response("No such game.") }
             }},
             "/api/games/{id}/join": { "post": {
                 "summary": "Exchange an invite code, once, for the seat's own fresh token; the seat is claimed.",
                 "parameters": [game_id.clone()],
-                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "code": { "type": "string" }, "name": { "type": "string", "minLength": 1, "maxLength": 64 }, "idempotency_key": idempotency_key } })),
+                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "code": { "type": "string" }, "name": display_name(), "idempotency_key": idempotency_key } })),
                 "responses": { "200": json_response("The seat and its token.", json!({ "$ref": "#/components/schemas/SeatToken" })), "400": error_response("Malformed body or bad name."), "403": error_response("The invite was used, revoked or never issued for this game."), "404": error_response("No such game.") }
             }},
             "/api/games/{id}/invites": { "get": {
@@ -219,7 +230,7 @@ fn described_routes() -> Value {
                 "parameters": [game_id.clone(), {
                     "name": "at", "in": "query", "required": false,
                     "description": "The board after this many actions; only once the game is over (403 before).",
-                    "schema": { "type": "integer", "minimum": 0 }
+                    "schema": { "type": "integer", "minimum": 0, "maximum": u64::MAX }
                 }],
                 "security": bearer,
                 "responses": { "200": json_response("The view.", json!({ "$ref": "#/components/schemas/View" })), "403": error_response("Wrong token."), "404": error_response("No such game.") }
@@ -228,7 +239,7 @@ fn described_routes() -> Value {
                 "summary": "Answer the token's seat's pending decision. Stored durably before the answer.",
                 "parameters": [game_id.clone()],
                 "security": [{ "seatToken": [] }],
-                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["version", "action"], "properties": { "version": { "type": "integer", "minimum": 0 }, "action": { "$ref": "#/components/schemas/Action" } } })),
+                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["version", "action"], "properties": { "version": { "type": "integer", "minimum": 0, "maximum": u64::MAX }, "action": { "$ref": "#/components/schemas/Action" } } })),
                 "responses": {
                     "200": json_response("The new version and the events the seat may see.", any_object()),
                     "400": error_response("Malformed JSON."),
@@ -263,7 +274,7 @@ fn described_routes() -> Value {
                 "summary": "Server-sent events: `update` with `{ version, log, seats_changed }` after every change, starting with what came after `since` (or `Last-Event-ID`).",
                 "parameters": [game_id.clone(), ticket_query, since_query],
                 "security": bearer,
-                "responses": { "200": { "description": "An event stream. A seat's stream ends when the seat's token changes.", "content": { "text/event-stream": { "schema": { "type": "string" } } } }, "400": error_response("A token in the URL, or both a token and a ticket."), "403": error_response("Wrong token, or a used or expired ticket."), "404": error_response("No such game.") }
+                "responses": { "200": { "description": "An event stream. A seat's stream ends when the seat's token changes.", "content": { "text/event-stream": { "schema": { "type": "object", "required": ["event", "data"], "properties": { "event": { "const": "update" }, "id": { "type": "string", "description": "The version, for `Last-Event-ID`." }, "data": { "type": "string", "contentMediaType": "application/json", "description": "`{ version, log, seats_changed }`." } } } } } }, "400": error_response("A token in the URL, or both a token and a ticket."), "403": error_response("Wrong token, or a used or expired ticket."), "404": error_response("No such game.") }
             }},
             "/api/socket": { "get": {
                 "summary": "The move socket (WebSocket): each text message `{ id, game, token, version, action }` is a move, answered in order with `{ id, version, events }` or `{ id, status, error, message, ... }` as `POST /api/games/{id}/actions` would answer it (docs/api.md).",
@@ -299,7 +310,13 @@ fn described_routes() -> Value {
                     "rejection": { "description": "With `rejected`: the ruleset's rejection." }
                 }},
                 "Message": { "type": "object", "required": ["key"], "properties": { "key": { "type": "string" }, "args": { "type": "array" } } },
-                "Action": { "description": "`{\"choose\":[indices]}`, `{\"number\":n}` or `{\"assign\":[[slot,item],...]}`.", "type": "object" },
+                "Action": { "description": "`{\"choose\":[indices]}`, `{\"number\":n}` or `{\"assign\":[[slot,item],...]}`. Integers are written without a fraction: `5.0` is refused (400).", "oneOf": [
+                    { "type": "object", "additionalProperties": false, "required": ["choose"], "properties": { "choose": { "type": "array", "items": { "type": "integer", "minimum": 0, "maximum": u32::MAX } } } },
+                    { "type": "object", "additionalProperties": false, "required": ["number"], "properties": { "number": { "type": "integer", "minimum": i64::MIN, "maximum": i64::MAX } } },
+                    { "type": "object", "additionalProperties": false, "required": ["assign"], "properties": { "assign": { "type": "array", "items": {
+                        "type": "array", "minItems": 2, "maxItems": 2, "prefixItems": [{ "type": "integer", "minimum": 0, "maximum": u32::MAX }, { "type": "integer", "minimum": 0, "maximum": u32::MAX }]
+                    } } } }
+                ] },
                 "Ruleset": { "type": "object", "properties": {
                     "id": { "type": "string" }, "name": { "type": "string" }, "version": { "type": "string" }, "hash": { "type": "string" },
                     "min_seats": { "type": "integer" }, "max_seats": { "type": "integer" },
@@ -322,7 +339,7 @@ fn described_routes() -> Value {
                     "variant": { "type": "string" },
                     "options": { "type": "object", "description": "Option values by name." },
                     "seats": { "type": "array", "items": { "oneOf": [
-                        { "type": "object", "additionalProperties": false, "required": ["kind"], "properties": { "kind": { "const": "human" }, "name": { "type": "string", "minLength": 1, "maxLength": 64 }, "creator": { "type": "boolean", "default": false, "description": "The creator plays this seat: its token is in the answer. Otherwise the answer holds an invite code for it." } } },
+                        { "type": "object", "additionalProperties": false, "required": ["kind"], "properties": { "kind": { "const": "human" }, "name": display_name(), "creator": { "type": "boolean", "default": false, "description": "The creator plays this seat: its token is in the answer. Otherwise the answer holds an invite code for it." } } },
                         { "type": "object", "additionalProperties": false, "required": ["kind", "bot"], "properties": { "kind": { "const": "bot" }, "bot": { "enum": ["random", "search"] } } }
                     ] } },
                     "seed": { "type": "string", "description": "64 hex digits; only on servers that allow fixed seeds." }
