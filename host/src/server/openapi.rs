@@ -284,7 +284,7 @@ fn described_routes() -> Value {
                 "summary": "Hand the seat to a bot, or take it back with `null`: with the seat's own token, or with the host token for any person's seat (a seat created for a bot cannot be taken back: 400).",
                 "parameters": [game_id.clone(), seat_param],
                 "security": [{ "seatToken": [] }, { "hostToken": [] }],
-                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["bot"], "properties": { "bot": { "type": ["string", "null"], "enum": ["random", "search", null] } } })),
+                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "properties": { "bot": { "type": ["string", "null"], "enum": ["random", "search", null], "description": "The bot to hand the seat to; `null` or absent takes it back." } } })),
                 "responses": { "200": json_response("The seat's controller.", any_object()), "403": error_response("Not this seat's token."), "404": error_response("No such game.") }
             }},
             "/api/games/{id}/record": { "get": {
