@@ -113,7 +113,7 @@ fn complete_responses(document: &mut Value) {
 fn described_routes() -> Value {
     let game_id = path_param("id", "The game's id.");
     let seat_param = json!({ "name": "seat", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 0, "maximum": u32::MAX } });
-    let idempotency_key = json!({ "type": "string", "minLength": 16, "maxLength": 128, "pattern": "^[!-~]+$", "description": "A key the client makes up for this request and its retries: a retry with the same secret and key within 10 minutes gets the same token back, so an answer lost on the way does not lock the seat." });
+    let idempotency_key = json!({ "type": ["string", "null"], "minLength": 16, "maxLength": 128, "pattern": "^[!-~]+$", "description": "A key the client makes up for this request and its retries: a retry with the same secret and key within 10 minutes gets the same token back, so an answer lost on the way does not lock the seat." });
     let ticket_query = json!({
         "name": "ticket", "in": "query", "required": false,
         "description": "A single-use stream ticket from `POST /api/games/{id}/stream-ticket`, for clients that cannot send `Authorization` (EventSource). Seat tokens are never accepted in a URL (`?token=` answers 400).",
@@ -168,6 +168,7 @@ fn described_routes() -> Value {
                     "responses": {
                         "201": json_response("The game with its secrets, shown once.", json!({ "$ref": "#/components/schemas/CreatedGame" })),
                         "400": error_response("Malformed request or unknown option."),
+                        "403": error_response("A fixed `seed` on a server that does not allow them."),
                         "404": error_response("No such ruleset, map or variant."),
                         "409": error_response("Every seat is a bot's and the address already runs as many such games as it may."),
                         "413": error_response("Body over 64 KiB."),
@@ -284,7 +285,7 @@ fn described_routes() -> Value {
                 "summary": "Hand the seat to a bot, or take it back with `null`: with the seat's own token, or with the host token for any person's seat (a seat created for a bot cannot be taken back: 400).",
                 "parameters": [game_id.clone(), seat_param],
                 "security": [{ "seatToken": [] }, { "hostToken": [] }],
-                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["bot"], "properties": { "bot": { "type": ["string", "null"], "enum": ["random", "search", null] } } })),
+                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "properties": { "bot": { "type": ["string", "null"], "enum": ["random", "search", null], "description": "The bot to hand the seat to; `null` or absent takes it back." } } })),
                 "responses": { "200": json_response("The seat's controller.", any_object()), "403": error_response("Not this seat's token."), "404": error_response("No such game.") }
             }},
             "/api/games/{id}/record": { "get": {
