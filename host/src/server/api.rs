@@ -809,29 +809,7 @@ pub async fn reissue_invite(
     Path((id, seat)): Path<(String, u32)>,
     headers: HeaderMap,
 ) -> AppResult<Json<Value>> {
-    let game = state.hub.game(&id).await?;
-    require_host(&state, &game, &headers).await?;
-    if game.summary().finished || game.stored.finished_at.is_some() {
-        return Err(AppError::Conflict(
-            "the game is over; nobody can join it".to_owned(),
-        ));
-    }
-    let code = tokens::new_token()?;
-    match state
-        .hub
-        .storage()
-        .reissue_invite(game.id(), seat, &tokens::token_hash(&code))
-        .await?
-    {
-        InviteChange::Changed => {}
-        refused => return Err(invite_refusal(refused, seat)),
-    }
-    state.hub.reload_seats(&game).await?;
-    tracing::info!(
-        "game {}: seat {seat} has a new invite; earlier ones were revoked",
-        game.id()
-    );
-    Ok(Json(json!({ "seat": seat, "invite": code })))
+    new_invite(&state, &id, seat, &headers, NewInvite::Reissue).await
 }
 
 /// `DELETE /api/games/{id}/seats/{seat}/invite`: revokes an unclaimed seat's open invite (host
@@ -861,28 +839,55 @@ pub async fn reopen_seat(
     Path((id, seat)): Path<(String, u32)>,
     headers: HeaderMap,
 ) -> AppResult<Json<Value>> {
-    let game = state.hub.game(&id).await?;
-    require_host(&state, &game, &headers).await?;
+    new_invite(&state, &id, seat, &headers, NewInvite::Reopen).await
+}
+
+/// What a new invite code for a seat replaces.
+enum NewInvite {
+    /// The seat's earlier invite (the seat is still unclaimed).
+    Reissue,
+    /// Whoever holds the seat: its token is retired.
+    Reopen,
+}
+
+/// The host's new invite code for a seat: `reissue_invite` and `reopen_seat` differ only in what
+/// the storage retires and what the log says.
+async fn new_invite(
+    state: &AppState,
+    id: &str,
+    seat: u32,
+    headers: &HeaderMap,
+    kind: NewInvite,
+) -> AppResult<Json<Value>> {
+    let game = state.hub.game(id).await?;
+    require_host(state, &game, headers).await?;
     if game.summary().finished || game.stored.finished_at.is_some() {
         return Err(AppError::Conflict(
             "the game is over; nobody can join it".to_owned(),
         ));
     }
     let code = tokens::new_token()?;
-    match state
-        .hub
-        .storage()
-        .reopen_seat(game.id(), seat, &tokens::token_hash(&code))
-        .await?
-    {
+    let code_hash = tokens::token_hash(&code);
+    let storage = state.hub.storage();
+    let change = match kind {
+        NewInvite::Reissue => storage.reissue_invite(game.id(), seat, &code_hash).await?,
+        NewInvite::Reopen => storage.reopen_seat(game.id(), seat, &code_hash).await?,
+    };
+    match change {
         InviteChange::Changed => {}
         refused => return Err(invite_refusal(refused, seat)),
     }
     state.hub.reload_seats(&game).await?;
-    tracing::info!(
-        "game {}: seat {seat} was reopened with a new invite; its token was retired",
-        game.id()
-    );
+    match kind {
+        NewInvite::Reissue => tracing::info!(
+            "game {}: seat {seat} has a new invite; earlier ones were revoked",
+            game.id()
+        ),
+        NewInvite::Reopen => tracing::info!(
+            "game {}: seat {seat} was reopened with a new invite; its token was retired",
+            game.id()
+        ),
+    }
     Ok(Json(json!({ "seat": seat, "invite": code })))
 }
 
