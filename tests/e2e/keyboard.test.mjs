@@ -2,7 +2,7 @@
 // Enter and Space; every control reached shows a focus ring.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, openPage, pickRuleset, shot } from './lib.mjs';
+import { BASE, launch, openPage, pickRuleset, shot, chooseRuleset } from './lib.mjs';
 import { waitForTurn } from './play.mjs';
 
 async function tabTo(page, predicate, limit = 80) {
@@ -20,7 +20,7 @@ test('the lobby and a decision are operable with the keyboard alone', { timeout:
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('#new-ruleset');
-    await page.selectOption('#new-ruleset', ruleset.id);
+    await chooseRuleset(page, ruleset.id);
     await page.locator('#new-ruleset').focus();
     assert.ok(await tabTo(page, () => document.activeElement && document.activeElement.dataset.action === 'create'), 'Tab reaches the create button');
     const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);

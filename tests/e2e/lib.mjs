@@ -114,6 +114,15 @@ export async function setOption(page, name, value) {
 }
 
 /**
+ * Picks ruleset `id` in the lobby form and waits until the form is the new ruleset's: its texts
+ * arrive first, and the form before is disabled meanwhile.
+ */
+export async function chooseRuleset(page, id) {
+  await page.selectOption('#new-ruleset', id);
+  await page.waitForSelector(`.panel.create[data-ruleset="${id}"]:not([aria-busy])`);
+}
+
+/**
  * Creates a game through the lobby form by clicking: `seats` is a list of 'human' (played on this
  * device), 'invite' (a person invited by link) or 'bot:<kind>'; `options` maps option names to
  * values. Returns the game id.
@@ -121,7 +130,7 @@ export async function setOption(page, name, value) {
 export async function createGame(page, { ruleset, map, seats, options = {}, seed }) {
   await page.goto(`${BASE}/#/`);
   await page.waitForSelector('#new-ruleset');
-  await page.selectOption('#new-ruleset', ruleset);
+  await chooseRuleset(page, ruleset);
   if (map) await page.selectOption('#new-map', map);
   await page.selectOption('#new-count', String(seats.length));
   for (let i = 0; i < seats.length; i += 1) await page.selectOption(`#seat-${i}-kind`, seats[i]);

@@ -6,7 +6,7 @@
 // silently overrides an option set back by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, launch, openPage, shot } from './lib.mjs';
+import { api, BASE, launch, openPage, shot, chooseRuleset } from './lib.mjs';
 import { answer, newStats, rng, waitForTurn } from './play.mjs';
 
 const plain = (value) => (value && typeof value === 'object' ? Object.values(value)[0] : value);
@@ -21,7 +21,7 @@ async function lobby(page, id, lang = 'en') {
     await page.waitForFunction((l) => document.documentElement.lang === l, lang);
   }
   if (id) {
-    await page.selectOption('#new-ruleset', id);
+    await chooseRuleset(page, id);
     await page.waitForSelector('[data-seat-kind]');
   }
 }
@@ -61,6 +61,40 @@ test('regression_option_set_back_to_default_is_replaced_by_variant', { timeout: 
   }
 });
 
+// CI played Honshu with four seats where the test had picked three: the lobby kept the previous
+// ruleset's form on screen while the new one's texts arrived, the seat count was picked on that
+// form, and the new ruleset's form then came with its default count.
+test('regression_seat_count_picked_while_a_ruleset_loads_was_lost', { timeout: 2 * 60 * 1000 }, async () => {
+  const rulesets = await api('/api/rulesets');
+  const browser = await launch();
+  try {
+    const page = await openPage(browser);
+    await page.goto(`${BASE}/#/`);
+    await page.waitForSelector('.panel.create[data-ruleset]:not([aria-busy])');
+    const first = await page.getAttribute('.panel.create', 'data-ruleset');
+    // Another ruleset where three seats is not the lobby's default count (four).
+    const other = rulesets.find((r) => r.id !== first && r.min_seats <= 3 && r.max_seats >= 4);
+    assert.ok(other, 'another ruleset seats three and four');
+    // The other ruleset's texts are slow to come.
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    await page.route(`**/api/rulesets/${other.id}/catalogue/**`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.selectOption('#new-ruleset', other.id);
+    const picked = page.selectOption('#new-count', '3');
+    await page.waitForTimeout(300);
+    release();
+    await picked;
+    await page.waitForSelector(`.panel.create[data-ruleset="${other.id}"]:not([aria-busy])`);
+    assert.equal(await page.inputValue('#new-count'), '3', 'the count picked while the texts came is kept');
+    assert.equal(await page.locator('[data-seat-kind]').count(), 3, 'three seat rows');
+  } finally {
+    await browser.close();
+  }
+});
+
 test('the lobby opens on the default ruleset, explains variants, shows chances as percentages and keeps "Create game" in sight', { timeout: 5 * 60 * 1000 }, async () => {
   const rulesets = await api('/api/rulesets');
   const browser = await launch();
@@ -76,7 +110,7 @@ test('the lobby opens on the default ruleset, explains variants, shows chances a
       const names = await page.locator('#new-ruleset option').allInnerTexts();
       for (const name of names) assert.doesNotMatch(name, /\d+\.\d+/, `no version number in "${name}"`);
       for (const ruleset of rulesets) {
-        await page.selectOption('#new-ruleset', ruleset.id);
+        await chooseRuleset(page, ruleset.id);
         await page.waitForSelector('[data-seat-kind]');
         await page.evaluate(() => window.scrollTo(0, 0));
         // "Create game" is in sight without scrolling, however many options the game has.
@@ -107,7 +141,7 @@ test('the lobby opens on the default ruleset, explains variants, shows chances a
       const withChance = rulesets.find((r) => (r.options || []).some((o) => kindOf(o) === 'decimal' && o.kind.decimal.max === 1));
       if (withChance) {
         const option = withChance.options.find((o) => kindOf(o) === 'decimal' && o.kind.decimal.max === 1);
-        await page.selectOption('#new-ruleset', withChance.id);
+        await chooseRuleset(page, withChance.id);
         await page.waitForSelector('[data-seat-kind]');
         const group = page.locator(`details.option-group:has(#opt-${option.name})`);
         if (await group.count()) await group.locator('summary').click();
@@ -184,7 +218,7 @@ test('the lobby names variants and option groups in the reader\'s language', { t
     await lobby(page, null, 'de');
     for (const ruleset of rulesets) {
       const texts = await api(`/api/rulesets/${encodeURIComponent(ruleset.id)}/catalogue/de`);
-      await page.selectOption('#new-ruleset', ruleset.id);
+      await chooseRuleset(page, ruleset.id);
       await page.waitForSelector('[data-seat-kind]');
       for (const variant of ruleset.variants || []) {
         const name = texts[`variant.${variant.id}`];

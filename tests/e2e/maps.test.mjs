@@ -2,7 +2,7 @@
 // and the further maps of its examples folder. Each valid map is drawn; its checks are listed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, api, launch, openPage, shot } from './lib.mjs';
+import { BASE, api, launch, openPage, shot, chooseRuleset } from './lib.mjs';
 
 test('the map preview draws an example map and the lobby offers it', { timeout: 5 * 60 * 1000 }, async () => {
   const rulesets = await api('/api/rulesets');
@@ -61,7 +61,7 @@ test('a ruleset that ships no map gets no map picker and its game request names 
     });
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('#new-map');
-    await page.selectOption('#new-ruleset', mapless.id);
+    await chooseRuleset(page, mapless.id);
     await page.waitForFunction(() => !document.querySelector('#new-map'));
     assert.equal(await page.locator('label[for="new-map"]').count(), 0, 'no map field');
     await page.click('[data-action="create"]');
@@ -70,7 +70,7 @@ test('a ruleset that ships no map gets no map picker and its game request names 
     assert.equal(sent.ruleset, mapless.id);
     assert.ok(!('map' in sent) && !('map_toml' in sent), `the request names no map: ${JSON.stringify(sent)}`);
     // Back on a ruleset with maps, the picker returns and the request names one.
-    await page.selectOption('#new-ruleset', first.id);
+    await chooseRuleset(page, first.id);
     await page.waitForSelector('#new-map');
   } finally {
     await browser.close();

@@ -2,7 +2,7 @@
 // reachable, and the whole of the page is operable by touch-sized controls.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, createGame, launch, openPage, pickRuleset, shot, enterGame } from './lib.mjs';
+import { BASE, createGame, launch, openPage, pickRuleset, shot, enterGame, chooseRuleset } from './lib.mjs';
 import { answer, newStats, rng, screenProblems, waitForTurn } from './play.mjs';
 
 /** A page on a 390x844 touch screen. */
@@ -123,7 +123,7 @@ test('regression: the phone lobby cut the seat kinds and options short, in every
     for (const [lang, ruleset] of ['en', 'es', 'de', 'ro', 'ru'].flatMap((l) => rulesets.map((r) => [l, r]))) {
       await page.selectOption('#language', lang);
       await page.waitForFunction((l) => document.documentElement.lang === l, lang);
-      await page.selectOption('#new-ruleset', ruleset);
+      await chooseRuleset(page, ruleset);
       await page.waitForSelector('[data-seat-kind]');
       await page.waitForTimeout(100);
       // Every choice of every select of the form (the seats' kinds, the game's options),

@@ -194,7 +194,13 @@ class Lobby {
 
   async selectRuleset(id, wantedMap) {
     const ruleset = this.rulesets.find((r) => r.id === id);
+    // The form of the ruleset before stays on screen while the new one's texts arrive: its
+    // controls are disabled meanwhile, so a choice made then (a seat count picked at once) is not
+    // made on a form about to be replaced by the new ruleset's defaults.
+    this.createPanel.setAttribute('aria-busy', 'true');
+    for (const control of this.createPanel.querySelectorAll('select, input, button, textarea')) control.disabled = true;
     await loadCatalogue(id);
+    this.createPanel.removeAttribute('aria-busy');
     const valid = (ruleset.maps || []).filter((m) => m.valid !== false);
     const wanted = valid.find((m) => m.id === wantedMap);
     const count = Math.min(ruleset.max_seats, Math.max(ruleset.min_seats, 4));
@@ -213,6 +219,8 @@ class Lobby {
   renderCreate() {
     const ruleset = this.ruleset();
     const f = this.form;
+    // Which ruleset the form is for, for scripts and tests (the select says so too, once drawn).
+    this.createPanel.dataset.ruleset = ruleset.id;
     const field = (id, label, control, hint) => h('div', { class: 'field' }, h('label', { for: id }, label), control, hint ? h('p', { class: 'hint', id: `${id}-hint` }, hint) : null);
 
     const rulesetSelect = h('select', { id: 'new-ruleset', name: 'ruleset' }, this.rulesets.map((r) => h('option', { value: r.id, selected: r.id === f.ruleset }, r.name)));
