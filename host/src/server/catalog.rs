@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 
 use super::engine::{self, LoadedRuleset, Runtime};
 use super::games::short_hash as short;
+use super::slots::CallSlots;
 use crate::maps::{MapName, MapOrigin};
 
 /// A map on offer.
@@ -303,6 +304,9 @@ fn read_variants(maps_dir: &Path, info: &RulesetInfo) -> (Vec<VariantEntry>, Vec
 /// when ruleset, map or variant files change.
 pub struct LiveCatalog {
     runtime: Arc<Runtime>,
+    /// The hub's slots for ruleset work: a reload compiles components and draws maps, which
+    /// waits its turn beside people's moves rather than running beside them unbounded.
+    slots: CallSlots,
     maps_dir: PathBuf,
     rulesets_dir: Option<PathBuf>,
     current: RwLock<Arc<Catalog>>,
@@ -317,11 +321,13 @@ impl LiveCatalog {
     /// `None` keeps the rulesets registered by the caller as they are.
     pub async fn start(
         runtime: Arc<Runtime>,
+        slots: CallSlots,
         maps_dir: PathBuf,
         rulesets_dir: Option<PathBuf>,
     ) -> anyhow::Result<LiveCatalog> {
         let live = LiveCatalog {
             runtime,
+            slots,
             maps_dir,
             rulesets_dir,
             current: RwLock::new(Arc::new(Catalog::default())),
@@ -385,7 +391,7 @@ impl LiveCatalog {
         let _one_at_a_time = self.reloading.lock().await;
         if let Some(dir) = self.rulesets_dir.clone() {
             let runtime = self.runtime.clone();
-            let changes = tokio::task::spawn_blocking(move || runtime.sync_dir(&dir)).await??;
+            let changes = self.slots.run(move || runtime.sync_dir(&dir)).await??;
             let forgotten = self.runtime.forget_unused_versions();
             if forgotten > 0 {
                 tracing::info!("unloaded {forgotten} ruleset version(s) no game in memory uses");
@@ -411,9 +417,10 @@ impl LiveCatalog {
         let runtime = self.runtime.clone();
         let maps_dir = self.maps_dir.clone();
         let earlier = previous.clone();
-        let next =
-            tokio::task::spawn_blocking(move || Catalog::build(&runtime, &maps_dir, &earlier))
-                .await?;
+        let next = self
+            .slots
+            .run(move || Catalog::build(&runtime, &maps_dir, &earlier))
+            .await?;
         let changes = next.changes_since(&previous);
         for change in &changes {
             tracing::info!("catalogue: {change}");

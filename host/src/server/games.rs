@@ -14,11 +14,12 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use sdk::{Action, BoardPart, Event, GameResult, PendingDecision, PreviewNote, Seat, Viewer};
-use tokio::sync::{Semaphore, broadcast};
+use tokio::sync::broadcast;
 
 use super::engine::{self, LoadedRuleset, Runtime, Session};
 use super::error::{AppError, AppResult};
 use super::fair::FairSlots;
+use super::slots::CallSlots;
 use super::storage::{
     DatabaseKind, Insert, NewCredentials, Queued, Storage, StoredAction, StoredGame, StoredSeat,
     WriteQueue, now_millis,
@@ -467,7 +468,7 @@ pub struct Hub {
     /// The component hashes this process has made sure are kept in the database.
     kept_components: Mutex<HashSet<String>>,
     /// Slots for ruleset calls on the blocking pool ([`HubConfig::ruleset_calls`]).
-    calls: Arc<Semaphore>,
+    calls: CallSlots,
     /// Slots for bots thinking ([`HubConfig::bot_moves`]), handed out in turn by creator.
     bot_moves: Arc<FairSlots>,
     /// Bytes held by every game's cached views and past boards.
@@ -502,7 +503,7 @@ impl Hub {
             running_games: AtomicUsize::new(0),
             storage,
             runtime,
-            calls: Arc::new(Semaphore::new(config.ruleset_calls.max(1))),
+            calls: CallSlots::new(config.ruleset_calls),
             bot_moves: FairSlots::new(config.bot_moves),
             config,
             games: Mutex::new(HashMap::new()),
@@ -512,24 +513,17 @@ impl Hub {
         })
     }
 
-    /// Runs ruleset work on the blocking pool once a call slot is free. The slot is held by the
-    /// work itself, so a request that gives up waiting does not free a slot its work still uses.
+    /// Runs ruleset work on the blocking pool once a call slot is free ([`CallSlots::run`]).
     async fn blocking<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> anyhow::Result<T> {
-        let slot = self
-            .calls
-            .clone()
-            .acquire_owned()
-            .await
-            .context("the server is shutting down")?;
-        tokio::task::spawn_blocking(move || {
-            let _slot = slot;
-            work()
-        })
-        .await
-        .context("a ruleset call failed")
+        self.calls.run(work).await
+    }
+
+    /// The slots ruleset work takes, for work outside the hub (the catalogue's reloads).
+    pub fn call_slots(&self) -> CallSlots {
+        self.calls.clone()
     }
 
     /// Runs `work` with the session on the blocking pool and gives the session back. A panic

@@ -16,6 +16,7 @@ pub mod games;
 pub mod limits;
 pub mod openapi;
 pub mod reload;
+pub mod slots;
 pub mod socket;
 pub mod storage;
 pub mod tokens;
@@ -86,15 +87,17 @@ impl AppState {
         hub_config: HubConfig,
         config: ServerConfig,
     ) -> anyhow::Result<AppState> {
+        let hub = Hub::new(storage, runtime.clone(), hub_config);
         let catalog = LiveCatalog::start(
-            runtime.clone(),
+            runtime,
+            hub.call_slots(),
             maps_dir.to_owned(),
             config.rulesets_dir.clone(),
         )
         .await
         .context("failed to read the maps")?;
         Ok(AppState {
-            hub: Hub::new(storage, runtime, hub_config),
+            hub,
             catalog: Arc::new(catalog),
             limiter: Arc::new(limits::Limiter::new(
                 config
