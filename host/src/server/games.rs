@@ -816,6 +816,11 @@ impl Hub {
         self.games.lock().map_or(0, |games| games.len())
     }
 
+    /// Whether game `id` is in memory (evicting it made its next request read it back).
+    pub fn in_memory(&self, id: &str) -> bool {
+        self.games.lock().is_ok_and(|games| games.contains_key(id))
+    }
+
     /// The exact ruleset version a stored game was started on: loaded already, or read back
     /// from the components the database keeps (after its file was replaced or the server
     /// restarted with a newer one).
