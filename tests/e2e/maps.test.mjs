@@ -76,3 +76,30 @@ test('a ruleset that ships no map gets no map picker and its game request names 
     await browser.close();
   }
 });
+
+test('the Maps page says when a ruleset uses no maps instead of an empty frame', { timeout: 2 * 60 * 1000 }, async () => {
+  const rulesets = await api('/api/rulesets');
+  const mapless = rulesets.find((r) => !(r.maps || []).length);
+  assert.ok(mapless, 'a shipped ruleset takes no map');
+  const browser = await launch();
+  try {
+    const page = await openPage(browser);
+    await page.goto(`${BASE}/#/maps?ruleset=${encodeURIComponent(mapless.id)}`);
+    await page.waitForSelector('#maps-ruleset');
+    if ((await page.inputValue('#maps-ruleset')) !== mapless.id) await page.selectOption('#maps-ruleset', mapless.id);
+    const note = page.locator(`[data-no-maps="${mapless.id}"]`);
+    await note.waitFor();
+    assert.match(await note.innerText(), new RegExp(mapless.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the note names the ruleset');
+    assert.equal(await page.isVisible('#maps-map'), false, 'no empty map picker');
+    const frames = await page.evaluate(() => [...document.querySelectorAll('.maps-page .game-main > :not(.no-maps)')].filter((el) => el.getClientRects().length).map((el) => el.outerHTML.slice(0, 120)));
+    assert.deepEqual(frames, [], 'no empty frame');
+    await shot(page, 'maps-no-maps');
+    // Back on a ruleset with maps, a map is drawn again and the note is gone.
+    const withMaps = rulesets.find((r) => (r.maps || []).length);
+    await page.selectOption('#maps-ruleset', withMaps.id);
+    await page.waitForSelector('.map-details h2');
+    assert.equal(await page.locator('[data-no-maps]').count(), 0);
+  } finally {
+    await browser.close();
+  }
+});

@@ -39,9 +39,29 @@ export async function mountMaps(root, { ruleset: wantedRuleset, map: wantedMap }
   const rulesetSelect = h('select', { id: 'maps-ruleset' }, rulesets.map((r) => h('option', { value: r.id, selected: r.id === wantedRuleset }, r.name)));
   const mapSelect = h('select', { id: 'maps-map' });
   const details = h('div', { class: 'map-details' });
+  const mapLabel = h('label', { for: 'maps-map' }, t('lobby.map'));
+  const noMaps = h('div', { class: 'panel no-maps', hidden: true });
   const show = async () => {
     const ruleset = rulesets.find((r) => r.id === rulesetSelect.value);
-    if (!ruleset || !mapSelect.value) return;
+    if (!ruleset) return;
+    // A ruleset whose board comes with the game: say so where the map would be, rather than an
+    // empty frame and an empty picker.
+    const mapless = !(ruleset.maps || []).length;
+    mapLabel.hidden = mapless;
+    mapSelect.hidden = mapless;
+    board.element.hidden = false;
+    if (mapless) {
+      board.show('', ruleset.id, () => '');
+      board.element.hidden = true;
+      shownHash = null;
+      replace(noMaps, h('p', { 'data-no-maps': ruleset.id }, t('maps.none', { ruleset: ruleset.name })));
+      noMaps.hidden = false;
+      details.replaceChildren();
+      return;
+    }
+    noMaps.hidden = true;
+    noMaps.replaceChildren();
+    if (!mapSelect.value) return;
     replace(details, h('p', { class: 'loading' }, t('common.loading')));
     try {
       const map = await get(`/api/rulesets/${encodeURIComponent(ruleset.id)}/maps/${encodeURIComponent(mapSelect.value)}`);
@@ -84,11 +104,16 @@ export async function mountMaps(root, { ruleset: wantedRuleset, map: wantedMap }
       'div',
       { class: 'maps-page' },
       h('h1', {}, t('maps.title')),
-      h('div', { class: 'maps-pickers' }, h('label', { for: 'maps-ruleset' }, t('lobby.ruleset')), rulesetSelect, h('label', { for: 'maps-map' }, t('lobby.map')), mapSelect),
-      h('div', { class: 'game-layout' }, h('div', { class: 'game-main' }, board.element), h('aside', { class: 'game-side' }, details)),
+      h('div', { class: 'maps-pickers' }, h('label', { for: 'maps-ruleset' }, t('lobby.ruleset')), rulesetSelect, mapLabel, mapSelect),
+      h('div', { class: 'game-layout' }, h('div', { class: 'game-main' }, noMaps, board.element), h('aside', { class: 'game-side' }, details)),
     ),
   );
   if (rulesets.length) await fillMaps();
+  else {
+    board.element.hidden = true;
+    replace(noMaps, h('p', {}, t('lobby.no-rulesets')));
+    noMaps.hidden = false;
+  }
   // The server rereads map files when they change: look for a new version of the shown map, or
   // maps added or removed, every few seconds, so an author sees each save without reloading.
   const mapList = (list) => JSON.stringify(list.map((r) => [r.id, (r.maps || []).map((m) => [m.id, m.valid])]));
