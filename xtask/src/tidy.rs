@@ -6,6 +6,8 @@
 //! - No shipped ruleset is named in `web-ui/`, `host/src/` or `sdk/src/`: whatever a game needs
 //!   that others could use belongs to the contract, the SDK, the host or the web UI for every
 //!   game. The names are read from the `rulesets/` folder, so a new ruleset is covered at once.
+//! - No module of the server spawns blocking work itself: ruleset work waits for one of the
+//!   bounded call slots (`host/src/server/slots.rs`).
 
 use std::path::{Path, PathBuf};
 
@@ -187,5 +189,66 @@ fn tidy_shipped_rulesets_leave_out_the_test_only_ones() {
             .iter()
             .any(|folder| folder == "hostile-for-tests"),
         "the test-only rulesets exist, so leaving them out is checked"
+    );
+}
+
+/// The lines of the given sources (path, text) outside `host/src/server/slots.rs` that spawn
+/// work on tokio's blocking pool themselves, as `path:line` entries. Comments do not count.
+fn blocking_spawns_outside_the_slots(sources: &[(String, String)]) -> Vec<String> {
+    let mut places = Vec::new();
+    for (path, text) in sources {
+        if path.ends_with("server/slots.rs") {
+            continue;
+        }
+        for (number, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            if code.contains("spawn_blocking") || code.contains("block_in_place") {
+                places.push(format!("{path}:{}", number + 1));
+            }
+        }
+    }
+    places
+}
+
+/// The Rust sources under `dir` (relative to the root), as (path, text).
+fn rust_sources(dir: &str) -> Vec<(String, String)> {
+    files_under(&root().join(dir))
+        .into_iter()
+        .filter(|file| file.extension().is_some_and(|extension| extension == "rs"))
+        .map(|file| {
+            let text = std::fs::read_to_string(&file)
+                .unwrap_or_else(|error| panic!("cannot read {}: {error}", file.display()));
+            let relative = file.strip_prefix(root()).unwrap_or(&file);
+            (relative.display().to_string(), text)
+        })
+        .collect()
+}
+
+#[test]
+fn tidy_server_runs_blocking_ruleset_work_only_in_the_call_slots() {
+    let places = blocking_spawns_outside_the_slots(&rust_sources("host/src/server"));
+    assert!(
+        places.is_empty(),
+        "ruleset work in the server takes a call slot (server/slots.rs `CallSlots::run`), \
+         yet these lines spawn blocking work of their own:\n- {}",
+        places.join("\n- ")
+    );
+}
+
+#[test]
+fn tidy_the_slots_check_notices_a_bare_spawn_blocking() {
+    let sources = vec![
+        (
+            "host/src/server/slots.rs".to_owned(),
+            "tokio::task::spawn_blocking(work)".to_owned(),
+        ),
+        (
+            "host/src/server/other.rs".to_owned(),
+            "// spawn_blocking in a comment\nlet x = tokio::task::spawn_blocking(f);".to_owned(),
+        ),
+    ];
+    assert_eq!(
+        blocking_spawns_outside_the_slots(&sources),
+        vec!["host/src/server/other.rs:2".to_owned()]
     );
 }
