@@ -30,6 +30,8 @@ const ASKING_PANEL = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 6
 async function mount(page) {
   await page.goto(`${BASE}/#/maps`);
   await page.waitForSelector('#topbar a');
+  // The Maps page finishes drawing first: else its late answer replaces the board mounted here.
+  await page.waitForSelector('.maps-page .map-details h2, .maps-page .no-maps:not([hidden])');
   await page.evaluate(
     async ({ map, wide, spilling, asking }) => {
       const { BoardParts } = await import('/src/board.js');
