@@ -182,19 +182,21 @@ pub fn deploy(state: &mut State, side: Side, card: Option<usize>, blocks: &[usiz
         .number("other", running[other(side)]);
         events.push(Event::public(text));
     }
-    if let Some(c) = card {
-        let def = &state.board.cards[c];
-        let mut text = Message::new("event.card-played")
-            .seat("side", side as u32)
-            .number("n", i64::from(def.number))
-            .key("kind", kind_key(def.kind));
-        if let Some(clan) = def.clan {
-            text = text.arg("clan", names::clan(state, clan));
-        }
-        events.insert(0, Event::public(text));
-    }
     battle_mut(state).last = last;
     events
+}
+
+/// The event of a card played face up to deploy (its blocks follow in the next step).
+pub fn card_played(state: &State, side: Side, c: usize) -> Event {
+    let def = &state.board.cards[c];
+    let mut text = Message::new("event.card-played")
+        .seat("side", side as u32)
+        .number("n", i64::from(def.number))
+        .key("kind", kind_key(def.kind));
+    if let Some(clan) = def.clan {
+        text = text.arg("clan", names::clan(state, clan));
+    }
+    Event::public(text)
 }
 
 /// The catalogue key of a card kind.

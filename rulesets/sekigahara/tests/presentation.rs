@@ -62,3 +62,38 @@ fn the_map_marks_every_area_as_a_place_draws_highways_heavier_and_offers_the_cho
     }
     assert!(checked_choices > 10);
 }
+
+/// Regression: a step of a game (a bot's above all) was told as "made a move" when its answer
+/// gave no event: choosing a stack, which blocks go, a muster's kind, the card of a deployment, a
+/// challenge not made. Every answer now tells both seats what it did, and a move's route names
+/// its origin and destination as places so the map can draw it.
+#[test]
+fn regression_every_answer_tells_both_seats_what_it_did() {
+    for seed in 0..6 {
+        let mut t = table(100 + seed);
+        let mut game = new_game(BOARD, &mut t);
+        let mut answers = 0;
+        while let Some(decision) = game.pending().first().cloned() {
+            let prompt = decision.prompt.key.clone();
+            let action = random_action(&decision.kind, &mut t);
+            let events = game.apply(decision.seat, &action, &mut t).expect("legal");
+            assert!(
+                events.iter().any(|e| e.audience == sdk::Audience::Everyone),
+                "seed {seed}: the answer to {prompt} ({action:?}) tells nobody what it did"
+            );
+            for event in &events {
+                if event.text.key == "event.move-planned" {
+                    let keys: Vec<&str> = event
+                        .text
+                        .args
+                        .iter()
+                        .map(|(name, _)| name.as_str())
+                        .collect();
+                    assert!(keys.contains(&"from") && keys.contains(&"to"));
+                }
+            }
+            answers += 1;
+            assert!(answers < 20_000, "seed {seed}: the game ends");
+        }
+    }
+}
