@@ -152,6 +152,77 @@ fn block_svg(
     svg + "</g>"
 }
 
+/// A box on the map: left, top, right, bottom.
+type Frame = (f32, f32, f32, f32);
+
+fn overlap(a: Frame, b: Frame) -> f32 {
+    let w = a.2.min(b.2) - a.0.max(b.0);
+    let h = a.3.min(b.3) - a.1.max(b.1);
+    if w > 0.0 && h > 0.0 { w * h } else { 0.0 }
+}
+
+/// Where each area's name goes (the centre of its baseline): under the node where that covers
+/// no other node, stack or name, else above it, else lower down, else wherever it covers least.
+/// Only the board counts, never the stacks of the moment, so a name stays put all game. The width
+/// is guessed from the board's own name (the client translates it, and names in the shipped
+/// languages are about as long).
+fn label_places(state: &State) -> Vec<(f32, f32)> {
+    const CHAR: f32 = 7.8;
+    let areas = &state.board.areas;
+    let mut taken: Vec<Frame> = Vec::new();
+    for area in areas {
+        // The node with its battlements and disk, and the two stacks' places beside it.
+        taken.push((
+            area.x - NODE,
+            area.y - NODE - 8.0,
+            area.x + NODE + 6.0,
+            area.y + NODE,
+        ));
+        let side = BLOCK + 9.0;
+        taken.push((
+            area.x - NODE - 6.0 - side,
+            area.y - NODE,
+            area.x - NODE,
+            area.y + NODE + 4.0,
+        ));
+        taken.push((
+            area.x + NODE,
+            area.y - NODE,
+            area.x + NODE + 6.0 + side,
+            area.y + NODE + 4.0,
+        ));
+    }
+    let mut places = Vec::with_capacity(areas.len());
+    for area in areas {
+        let half = area.name.chars().count() as f32 * CHAR / 2.0;
+        let frame = |x: f32, y: f32| (x - half, y - 12.0, x + half, y + 3.0);
+        let candidates = [
+            (area.x, area.y + NODE + 16.0),
+            (area.x, area.y - NODE - 12.0),
+            (area.x, area.y + NODE + 30.0),
+            (area.x + half - NODE, area.y + NODE + 16.0),
+            (area.x - half + NODE, area.y + NODE + 16.0),
+        ];
+        let best = candidates
+            .iter()
+            .map(|&(x, y)| {
+                let covered: f32 = taken.iter().map(|&t| overlap(frame(x, y), t)).sum();
+                (covered, x, y)
+            })
+            .enumerate()
+            // The first free place wins; among covered ones, the least covered.
+            .min_by(|(i, a), (j, b)| {
+                let key = |i: usize, c: f32| if c == 0.0 { (0.0, i) } else { (c, i) };
+                key(*i, a.0).partial_cmp(&key(*j, b.0)).expect("finite")
+            })
+            .map(|(_, (_, x, y))| (x, y))
+            .expect("candidates");
+        taken.push(frame(best.0, best.1));
+        places.push(best);
+    }
+    places
+}
+
 fn map_svg(state: &State, viewer: Viewer) -> String {
     let areas = &state.board.areas;
     let min_x = areas.iter().map(|a| a.x).fold(f32::MAX, f32::min) - MARGIN;
@@ -187,6 +258,7 @@ fn map_svg(state: &State, viewer: Viewer) -> String {
         );
     }
     let choices = choice_of(state, viewer);
+    let labels = label_places(state);
     // The routes on offer: each path drawn over the roads.
     for (index, act) in &choices {
         if let Act::Dest(route) = act {
@@ -279,13 +351,8 @@ fn map_svg(state: &State, viewer: Viewer) -> String {
                 area.y - NODE
             );
         }
-        svg += &text(
-            area.x,
-            area.y + NODE + 16.0,
-            13,
-            "middle",
-            &area_label(state, a),
-        );
+        let (lx, ly) = labels[a];
+        svg += &text(lx, ly, 13, "middle", &area_label(state, a));
         svg += "</g>";
         // The stacks: each side's pile beside the node, with its count.
         for side in 0..2 {
@@ -349,14 +416,14 @@ fn table_svg(state: &State, viewer: Viewer) -> String {
             &Message::new("render.points").number("points", i64::from(state.points(side))),
         );
         svg += &text(
-            130.0,
+            125.0,
             y,
             13,
             "start",
             &Message::new("render.hand").number("count", state.hands[side].len() as i64),
         );
         svg += &text(
-            220.0,
+            210.0,
             y,
             13,
             "start",
@@ -364,7 +431,7 @@ fn table_svg(state: &State, viewer: Viewer) -> String {
                 .number("count", state.blocks_at(Place::Reserve, side).len() as i64),
         );
         svg += &text(
-            310.0,
+            370.0,
             y,
             13,
             "start",
@@ -411,36 +478,60 @@ fn table_svg(state: &State, viewer: Viewer) -> String {
     svg + "</svg>"
 }
 
-/// The viewer's hand as cards it may click when a decision lists them.
+/// Width of a card in the hand, and the distance from one card to the next.
+const CARD_W: f32 = 84.0;
+const CARD_PITCH: f32 = 92.0;
+/// The hand is drawn at least this many cards wide, so that a short hand is not blown up.
+const HAND_MIN_CARDS: usize = 6;
+
+/// The viewer's hand as cards it may click when a decision lists them. A card's face is its clan
+/// and its kind on two lines (a name on one line would overflow the card in some languages),
+/// and its corner number.
 fn hand_svg(state: &State, side: Side, viewer: Viewer) -> String {
     let hand = &state.hands[side];
-    let width = (hand.len().max(1) * 74 + 10) as u32;
+    let width = (hand.len().max(HAND_MIN_CARDS) as f32 * CARD_PITCH + 10.0) as u32;
     let mut svg = format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} 110" font-family="sans-serif">"#
     );
     let choices = choice_of(state, viewer);
     for (i, h) in hand.iter().enumerate() {
-        let x = 10.0 + i as f32 * 74.0;
+        let x = 10.0 + i as f32 * CARD_PITCH;
         let choice = choices.iter().find_map(|(index, act)| match act {
             Act::Card(c) if *c == h.card => Some(*index),
             _ => None,
         });
         let def = &state.board.cards[h.card];
         svg += &format!(
-            r#"<g class="card"{}><rect x="{x:.0}" y="10" width="66" height="90" rx="5" fill="white" stroke="black" stroke-width="{}"/>"#,
+            r#"<g class="card"{}><rect x="{x:.0}" y="10" width="{CARD_W}" height="90" rx="5" fill="white" stroke="black" stroke-width="{}"/>"#,
             choice_attr(choice),
             if choice.is_some() { 3 } else { 1 }
         );
-        if let Some(clan) = def.clan {
-            let hue = (clan * 67 % 360) as u32;
-            svg += &format!(
-                r#"<rect x="{x:.0}" y="10" width="66" height="14" rx="5" fill="hsl({hue},70%,45%)"/>"#
-            );
-        }
-        svg += &text(x + 33.0, 55.0, 11, "middle", &names::card(state, h.card));
+        let middle = x + CARD_W / 2.0;
+        let (top, bottom) = match def.clan {
+            Some(clan) => {
+                let hue = (clan * 67 % 360) as u32;
+                svg += &format!(
+                    r#"<rect x="{x:.0}" y="10" width="{CARD_W}" height="14" rx="5" fill="hsl({hue},70%,45%)"/>"#
+                );
+                let top = match names::clan(state, clan) {
+                    MessageArg::Key(key) => Message::new(key),
+                    other => Message::new(names::NAME_KEY).arg(names::NAME_KEY, other),
+                };
+                (top, Message::new(crate::combat::kind_key(def.kind)))
+            }
+            None => (
+                Message::new("face.challenge-1"),
+                Message::new("face.challenge-2"),
+            ),
+        };
         svg += &format!(
-            r#"<text x="{:.0}" y="94" font-size="14" font-weight="bold" text-anchor="end">{}</text>"#,
-            x + 62.0,
+            r#"<g font-weight="bold">{}</g>"#,
+            text(middle, 46.0, 12, "middle", &top)
+        );
+        svg += &text(middle, 64.0, 12, "middle", &bottom);
+        svg += &format!(
+            r#"<text x="{:.0}" y="94" font-size="16" font-weight="bold" text-anchor="end">{}</text>"#,
+            x + CARD_W - 5.0,
             def.number
         );
         svg += "</g>";
