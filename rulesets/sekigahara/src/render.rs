@@ -259,6 +259,7 @@ fn map_svg(state: &State, viewer: Viewer) -> String {
     }
     let choices = choice_of(state, viewer);
     let labels = label_places(state);
+    let mut on_top = String::new();
     // The routes on offer: each path drawn over the roads.
     for (index, act) in &choices {
         if let Act::Dest(route) = act {
@@ -351,39 +352,69 @@ fn map_svg(state: &State, viewer: Viewer) -> String {
                 area.y - NODE
             );
         }
-        let (lx, ly) = labels[a];
-        svg += &text(lx, ly, 13, "middle", &area_label(state, a));
         svg += "</g>";
-        // The stacks: each side's pile beside the node, with its count.
+        // The name in a group of its own (a button for the same choice), so that the area's
+        // own group is the node alone and a click on its middle lands on the node wherever the
+        // name was placed.
+        let (lx, ly) = labels[a];
+        svg += &format!(
+            r#"<g class="area-name"{}>{}</g>"#,
+            choice_attr(choice),
+            text(lx, ly, 13, "middle", &area_label(state, a))
+        );
+        // The stacks: each side's pile beside the node, with its count. A pile whose blocks the
+        // viewer may pick is drawn as a column without overlaps, those blocks first, so each
+        // is whole and can be clicked; otherwise the first four are stacked.
         for side in 0..2 {
-            let blocks: Vec<usize> = state.blocks_in(a, side).collect();
+            let mut blocks: Vec<usize> = state.blocks_in(a, side).collect();
             if blocks.is_empty() {
                 continue;
             }
+            let picking = blocks.iter().any(|&b| block_choice(&choices, b).is_some());
+            if picking {
+                blocks.sort_by_key(|&b| block_choice(&choices, b).is_none());
+            }
+            let mut pile = String::new();
+            let (shown, step_x, step_y) = if picking {
+                (6, 0.0, BLOCK + 3.0)
+            } else {
+                (4, 3.0, 5.0)
+            };
             let x0 = if side == 0 {
                 area.x - NODE - 6.0 - BLOCK
             } else {
                 area.x + NODE + 6.0
             };
-            for (i, &b) in blocks.iter().take(4).enumerate() {
-                let y = area.y - NODE + i as f32 * 5.0;
+            for (i, &b) in blocks.iter().take(shown).enumerate() {
+                let y = area.y - NODE + i as f32 * step_y;
                 let x = x0
                     + if side == 0 {
-                        -(i as f32) * 3.0
+                        -(i as f32) * step_x
                     } else {
-                        i as f32 * 3.0
+                        i as f32 * step_x
                     };
-                svg += &block_svg(state, viewer, b, x, y, block_choice(&choices, b));
+                pile += &block_svg(state, viewer, b, x, y, block_choice(&choices, b));
             }
-            svg += &format!(
-                r#"<text x="{:.0}" y="{:.0}" font-size="13" font-weight="bold" text-anchor="middle">{}</text>"#,
+            // The count under the pile, or over the column of a pile being picked from.
+            let count_y = if picking {
+                area.y - NODE - 4.0
+            } else {
+                area.y + NODE + 2.0
+            };
+            pile += &format!(
+                r#"<text x="{:.0}" y="{count_y:.0}" font-size="13" font-weight="bold" text-anchor="middle">{}</text>"#,
                 x0 + BLOCK / 2.0,
-                area.y + NODE + 2.0,
                 blocks.len()
             );
+            // A pile being picked from is drawn over everything else, so nothing covers it.
+            if picking {
+                on_top += &pile;
+            } else {
+                svg += &pile;
+            }
         }
     }
-    svg + "</svg>"
+    svg + &on_top + "</svg>"
 }
 
 fn table_svg(state: &State, viewer: Viewer) -> String {
@@ -481,43 +512,50 @@ fn table_svg(state: &State, viewer: Viewer) -> String {
 /// Width of a card in the hand, and the distance from one card to the next.
 const CARD_W: f32 = 84.0;
 const CARD_PITCH: f32 = 92.0;
-/// The hand is drawn at least this many cards wide, so that a short hand is not blown up.
-const HAND_MIN_CARDS: usize = 6;
+/// The hand is drawn in rows of this many cards: narrow enough to be read on a phone, and a
+/// short hand is not blown up to the panel's width.
+const HAND_ROW: usize = 4;
+const CARD_ROW_PITCH: f32 = 98.0;
 
 /// The viewer's hand as cards it may click when a decision lists them. A card's face is its clan
 /// and its kind on two lines (a name on one line would overflow the card in some languages),
 /// and its corner number.
 fn hand_svg(state: &State, side: Side, viewer: Viewer) -> String {
     let hand = &state.hands[side];
-    let width = (hand.len().max(HAND_MIN_CARDS) as f32 * CARD_PITCH + 10.0) as u32;
+    let width = (HAND_ROW as f32 * CARD_PITCH + 10.0) as u32;
+    let rows = hand.len().div_ceil(HAND_ROW).max(1);
+    let height = (rows as f32 * CARD_ROW_PITCH + 12.0) as u32;
     let mut svg = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} 110" font-family="sans-serif">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" font-family="sans-serif">"#
     );
     let choices = choice_of(state, viewer);
     for (i, h) in hand.iter().enumerate() {
-        let x = 10.0 + i as f32 * CARD_PITCH;
+        let x = 10.0 + (i % HAND_ROW) as f32 * CARD_PITCH;
+        let top = (i / HAND_ROW) as f32 * CARD_ROW_PITCH;
         let choice = choices.iter().find_map(|(index, act)| match act {
             Act::Card(c) if *c == h.card => Some(*index),
             _ => None,
         });
         let def = &state.board.cards[h.card];
         svg += &format!(
-            r#"<g class="card"{}><rect x="{x:.0}" y="10" width="{CARD_W}" height="90" rx="5" fill="white" stroke="black" stroke-width="{}"/>"#,
+            r#"<g class="card"{}><rect x="{x:.0}" y="{:.0}" width="{CARD_W}" height="90" rx="5" fill="white" stroke="black" stroke-width="{}"/>"#,
             choice_attr(choice),
+            top + 10.0,
             if choice.is_some() { 3 } else { 1 }
         );
         let middle = x + CARD_W / 2.0;
-        let (top, bottom) = match def.clan {
+        let (upper, lower) = match def.clan {
             Some(clan) => {
                 let hue = (clan * 67 % 360) as u32;
                 svg += &format!(
-                    r#"<rect x="{x:.0}" y="10" width="{CARD_W}" height="14" rx="5" fill="hsl({hue},70%,45%)"/>"#
+                    r#"<rect x="{x:.0}" y="{:.0}" width="{CARD_W}" height="14" rx="5" fill="hsl({hue},70%,45%)"/>"#,
+                    top + 10.0
                 );
-                let top = match names::clan(state, clan) {
+                let name = match names::clan(state, clan) {
                     MessageArg::Key(key) => Message::new(key),
                     other => Message::new(names::NAME_KEY).arg(names::NAME_KEY, other),
                 };
-                (top, Message::new(crate::combat::kind_key(def.kind)))
+                (name, Message::new(crate::combat::kind_key(def.kind)))
             }
             None => (
                 Message::new("face.challenge-1"),
@@ -526,12 +564,13 @@ fn hand_svg(state: &State, side: Side, viewer: Viewer) -> String {
         };
         svg += &format!(
             r#"<g font-weight="bold">{}</g>"#,
-            text(middle, 46.0, 12, "middle", &top)
+            text(middle, top + 46.0, 12, "middle", &upper)
         );
-        svg += &text(middle, 64.0, 12, "middle", &bottom);
+        svg += &text(middle, top + 64.0, 12, "middle", &lower);
         svg += &format!(
-            r#"<text x="{:.0}" y="94" font-size="16" font-weight="bold" text-anchor="end">{}</text>"#,
+            r#"<text x="{:.0}" y="{:.0}" font-size="16" font-weight="bold" text-anchor="end">{}</text>"#,
             x + CARD_W - 5.0,
+            top + 94.0,
             def.number
         );
         svg += "</g>";

@@ -97,3 +97,72 @@ fn regression_every_answer_tells_both_seats_what_it_did() {
         }
     }
 }
+
+/// The x and y of each clickable block of a map drawing, and where the first one starts.
+fn clickable_blocks(map: &str) -> (Vec<(f32, f32)>, Option<usize>) {
+    let marker = r#"<g class="block" data-choice=""#;
+    let mut found = Vec::new();
+    for (at, _) in map.match_indices(marker) {
+        let rest = &map[at..];
+        let attr = |name: &str| -> f32 {
+            let start = rest.find(&format!(" {name}=\"")).expect("attribute") + name.len() + 3;
+            let end = start + rest[start..].find('"').expect("closing quote");
+            rest[start..end].parse().expect("a number")
+        };
+        found.push((attr("x"), attr("y")));
+    }
+    (found, map.find(marker))
+}
+
+/// Regression: a block the player had to pick (a leader to declare, a block to deploy or lose)
+/// lay under the other blocks of its pile, so a click on it landed on another block, and an
+/// area's name placed away from its node moved the middle of the area's button off the node.
+/// The blocks to pick are now drawn whole, apart and over everything else, and an area's
+/// button is its node alone (its name is a second button for the same choice).
+#[test]
+fn regression_blocks_to_pick_are_drawn_apart_on_top_and_an_area_button_is_its_node() {
+    let mut t = table(7);
+    let mut game = new_game(BOARD, &mut t);
+    let mut piles_checked = 0;
+    for _ in 0..3000 {
+        let Some(decision) = game.pending().first().cloned() else {
+            break;
+        };
+        let parts = game.render(Viewer::Seat(decision.seat));
+        let map = &parts
+            .iter()
+            .find(|p| p.kind == PartKind::Map)
+            .expect("a map")
+            .svg;
+        for group in map.split(r#"<g class="area""#).skip(1) {
+            let node = &group[..group.find("</g>").expect("closed")];
+            assert!(
+                !node.contains("<text"),
+                "an area's button holds no name: {node}"
+            );
+        }
+        let (blocks, first) = clickable_blocks(map);
+        if !blocks.is_empty() {
+            let last_area = map.rfind(r#"<g class="area""#).expect("areas");
+            assert!(
+                first.expect("a block") > last_area,
+                "blocks to pick are drawn last"
+            );
+            for (i, a) in blocks.iter().enumerate() {
+                for b in &blocks[i + 1..] {
+                    assert!(
+                        (a.0 - b.0).abs() >= 18.0 || (a.1 - b.1).abs() >= 18.0,
+                        "blocks to pick overlap: {a:?} {b:?}"
+                    );
+                }
+            }
+            piles_checked += 1;
+        }
+        let action = random_action(&decision.kind, &mut t);
+        game.apply(decision.seat, &action, &mut t).expect("legal");
+    }
+    assert!(
+        piles_checked > 5,
+        "piles to pick from were drawn ({piles_checked})"
+    );
+}
