@@ -1136,6 +1136,7 @@ fn after_opening(state: &mut State, side: Side, table: &mut dyn Table) -> Vec<Ev
 
 fn apply_battle(state: &mut State, side: Side, acts: &[Act], table: &mut dyn Table) -> Vec<Event> {
     let stage = state.battle.as_ref().expect("battle").stage.clone();
+    let area = state.battle.as_ref().expect("battle").area;
     let blocks: Vec<usize> = acts
         .iter()
         .filter_map(|a| match a {
@@ -1211,5 +1212,13 @@ fn apply_battle(state: &mut State, side: Side, acts: &[Act], table: &mut dyn Tab
         }
     }
     events.extend(skip_empty_openings(state, table));
+    // Every step of a combat names its area, so the map marks where it is fought while the
+    // step is told (the templates need not show it).
+    let place = names::area(state, area);
+    for event in &mut events {
+        if !event.text.args.iter().any(|(name, _)| name == "area") {
+            event.text.args.push(("area".to_string(), place.clone()));
+        }
+    }
     events
 }
