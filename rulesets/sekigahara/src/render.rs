@@ -161,65 +161,83 @@ fn overlap(a: Frame, b: Frame) -> f32 {
     if w > 0.0 && h > 0.0 { w * h } else { 0.0 }
 }
 
-/// Where each area's name goes (the centre of its baseline): under the node where that covers
-/// no other node, stack or name, else above it, else lower down, else wherever it covers least.
+/// Where each area's name goes (the centre of its baseline): under its node, above it, shifted
+/// to a side or lower down, wherever it covers least of the other names, nodes and stacks'
+/// places, a place further from under the node counting as a little covered.
 /// Only the board counts, never the stacks of the moment, so a name stays put all game. The width
 /// is guessed from the board's own name (the client translates it, and names in the shipped
 /// languages are about as long).
 fn label_places(state: &State) -> Vec<(f32, f32)> {
     const CHAR: f32 = 7.8;
+    // Covering another name weighs most, a node (with its battlements and disk) less, a
+    // stack's place least (it is often empty).
+    const NAME: f32 = 20.0;
+    const HARD: f32 = 10.0;
     let areas = &state.board.areas;
-    let mut taken: Vec<Frame> = Vec::new();
+    let mut taken: Vec<(Frame, f32)> = Vec::new();
     for area in areas {
-        // The node with its battlements and disk, and the two stacks' places beside it.
-        taken.push((
+        let node = (
             area.x - NODE,
             area.y - NODE - 8.0,
             area.x + NODE + 6.0,
             area.y + NODE,
-        ));
+        );
         let side = BLOCK + 9.0;
-        taken.push((
+        let left = (
             area.x - NODE - 6.0 - side,
             area.y - NODE,
             area.x - NODE,
             area.y + NODE + 4.0,
-        ));
-        taken.push((
+        );
+        let right = (
             area.x + NODE,
             area.y - NODE,
             area.x + NODE + 6.0 + side,
             area.y + NODE + 4.0,
-        ));
+        );
+        taken.extend([(node, HARD), (left, 1.0), (right, 1.0)]);
     }
-    let mut places = Vec::with_capacity(areas.len());
-    for area in areas {
-        let half = area.name.chars().count() as f32 * CHAR / 2.0;
-        let frame = |x: f32, y: f32| (x - half, y - 12.0, x + half, y + 3.0);
-        let candidates = [
-            (area.x, area.y + NODE + 16.0),
-            (area.x, area.y - NODE - 12.0),
-            (area.x, area.y + NODE + 30.0),
-            (area.x + half - NODE, area.y + NODE + 16.0),
-            (area.x - half + NODE, area.y + NODE + 16.0),
-        ];
-        let best = candidates
+    let half = |a: usize| areas[a].name.chars().count() as f32 * CHAR / 2.0;
+    let frame = |a: usize, (x, y): (f32, f32)| (x - half(a), y - 12.0, x + half(a), y + 3.0);
+    // Each place with what moving the name there costs: the further from under the node, the
+    // less clearly the name belongs to it.
+    let candidates = |a: usize| {
+        let (area, h) = (&areas[a], half(a));
+        [
+            (area.x, area.y + NODE + 16.0, 0.0),
+            (area.x, area.y - NODE - 12.0, 40.0),
+            (area.x + h - NODE, area.y + NODE + 16.0, 60.0),
+            (area.x - h + NODE, area.y + NODE + 16.0, 60.0),
+            (area.x, area.y + NODE + 30.0, 80.0),
+        ]
+    };
+    let best = |a: usize, names: &[Option<(f32, f32)>]| {
+        candidates(a)
             .iter()
-            .map(|&(x, y)| {
-                let covered: f32 = taken.iter().map(|&t| overlap(frame(x, y), t)).sum();
-                (covered, x, y)
+            .map(|&(x, y, cost)| {
+                let here = frame(a, (x, y));
+                let board: f32 = taken.iter().map(|&(t, w)| w * overlap(here, t)).sum();
+                let others: f32 = names
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(b, place)| place.filter(|_| b != a).map(|p| frame(b, p)))
+                    .map(|t| NAME * overlap(here, t))
+                    .sum();
+                (board + others + cost, x, y)
             })
-            .enumerate()
-            // The first free place wins; among covered ones, the least covered.
-            .min_by(|(i, a), (j, b)| {
-                let key = |i: usize, c: f32| if c == 0.0 { (0.0, i) } else { (c, i) };
-                key(*i, a.0).partial_cmp(&key(*j, b.0)).expect("finite")
-            })
-            .map(|(_, (_, x, y))| (x, y))
-            .expect("candidates");
-        taken.push(frame(best.0, best.1));
-        places.push(best);
+            .min_by(|p, q| p.0.partial_cmp(&q.0).expect("finite"))
+            .map(|(_, x, y)| (x, y))
+            .expect("candidates")
+    };
+    // Placed one by one, then each placed again knowing where all the others went (a name
+    // placed early could not make way for one placed later).
+    let mut places: Vec<Option<(f32, f32)>> = vec![None; areas.len()];
+    for _ in 0..3 {
+        for a in 0..areas.len() {
+            places[a] = Some(best(a, &places));
+        }
     }
+    let places: Vec<(f32, f32)> = places.into_iter().flatten().collect();
     places
 }
 

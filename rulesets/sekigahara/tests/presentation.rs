@@ -6,6 +6,7 @@ mod common;
 
 use common::{new_game, table};
 use sdk::{DecisionKind, Game, PartKind, Viewer, random_action};
+use sekigahara::data::AreaKind;
 
 const BOARD: &str = include_str!("../../../maps/sekigahara/japan-1600.toml");
 
@@ -165,4 +166,70 @@ fn regression_blocks_to_pick_are_drawn_apart_on_top_and_an_area_button_is_its_no
         piles_checked > 5,
         "piles to pick from were drawn ({piles_checked})"
     );
+}
+
+/// Regression: at 1280x800 the names of the crowded areas (Sekigahara, Ōgaki, Gifu; Ueda and
+/// Komoro) ran into each other's nodes, each centred under its own. No name of the shipped
+/// board covers another name or node now, its width guessed at 7.8 units a letter of the
+/// 13-unit font.
+#[test]
+fn regression_area_names_of_the_shipped_board_do_not_overlap() {
+    let mut t = table(1);
+    let game = new_game(BOARD, &mut t);
+    let parts = game.render(Viewer::Seat(0));
+    let map = &parts
+        .iter()
+        .find(|p| p.kind == PartKind::Map)
+        .expect("a map")
+        .svg;
+    let number = |text: &str, name: &str| -> f32 {
+        let start = text.find(&format!(" {name}=\"")).expect("attribute") + name.len() + 3;
+        let end = start + text[start..].find('"').expect("closing quote");
+        text[start..end].parse().expect("a number")
+    };
+    let frames: Vec<(f32, f32, f32, f32, &str)> = map
+        .split(r#"<g class="area-name""#)
+        .skip(1)
+        .zip(&game.state.board.areas)
+        .map(|(group, area)| {
+            let (x, y) = (number(group, "x"), number(group, "y"));
+            let half = area.name.chars().count() as f32 * 3.9;
+            (x - half, y - 12.0, x + half, y + 3.0, area.id.as_str())
+        })
+        .collect();
+    assert_eq!(frames.len(), game.state.board.areas.len());
+    // Apart, or touching by at most two units (a name's frame is a guess to a letter anyway).
+    let apart = |a: &(f32, f32, f32, f32, &str), b: &(f32, f32, f32, f32, &str)| {
+        a.2 <= b.0 + 2.0 || b.2 <= a.0 + 2.0 || a.3 <= b.1 + 2.0 || b.3 <= a.1 + 2.0
+    };
+    let mut covered = Vec::new();
+    for (i, a) in frames.iter().enumerate() {
+        for b in &frames[i + 1..] {
+            assert!(apart(a, b), "the names of {} and {} overlap", a.4, b.4);
+        }
+        // Nor does a name cover another area's node, as drawn: a castle's square with its
+        // battlements, a capital's and a resource area's ring, a plain area's smaller one.
+        for area in &game.state.board.areas {
+            let (half, top) = match area.kind {
+                AreaKind::Castle => (20.0, 26.0),
+                AreaKind::Capital => (22.0, 22.0),
+                AreaKind::Resource => (20.0, 20.0),
+                AreaKind::Plain => (16.0, 16.0),
+            };
+            let node = (
+                area.x - half,
+                area.y - top,
+                area.x + half,
+                area.y + half,
+                "",
+            );
+            if !apart(a, &node) {
+                covered.push(format!(
+                    "the name of {} covers the node of {}",
+                    a.4, area.id
+                ));
+            }
+        }
+    }
+    assert!(covered.is_empty(), "{covered:#?}");
 }
