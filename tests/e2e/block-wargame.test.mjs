@@ -246,7 +246,7 @@ test('block wargame: a whole game against a random bot is played by clicking in 
         const told = await page
           .waitForFunction(() => {
             const last = (window.tenkaCaptions || []).at(-1);
-            return last && last.key === 'event.deploy' && !!document.querySelector('.story:not([hidden]):not(.idle)');
+            return last && ['event.deploy', 'event.deploy-plain'].includes(last.key) && !!document.querySelector('.story:not([hidden]):not(.idle)');
           }, null, { timeout: 8000, polling: 50 })
           .then(() => true, () => false);
         if (told) {

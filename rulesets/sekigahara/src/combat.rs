@@ -166,20 +166,22 @@ pub fn deploy(state: &mut State, side: Side, card: Option<usize>, blocks: &[usiz
         let running = b.impact;
         state.blocks[blk].shown = true;
         state.blocks[blk].known = true;
-        let text = Message::new(if card.is_some() {
-            "event.deploy"
-        } else {
-            "event.deploy-leader"
-        })
-        .seat("side", side as u32)
-        .arg("block", names::block_arg(state, blk))
-        .key("symbol", symbol_key(state.board.blocks[blk].symbol))
-        .number("base", base)
-        .number("clan", clan)
-        .number("special", special)
-        .number("impact", total)
-        .number("own", running[side])
-        .number("other", running[other(side)]);
+        // A block without a symbol is told without one ("no symbol" said nothing useful).
+        let key = match (card, state.board.blocks[blk].symbol) {
+            (Some(_), Some(_)) => "event.deploy",
+            (Some(_), None) => "event.deploy-plain",
+            (None, _) => "event.deploy-leader",
+        };
+        let text = Message::new(key)
+            .seat("side", side as u32)
+            .arg("block", names::block_arg(state, blk))
+            .key("symbol", symbol_key(state.board.blocks[blk].symbol))
+            .number("base", base)
+            .number("clan", clan)
+            .number("special", special)
+            .number("impact", total)
+            .number("own", running[side])
+            .number("other", running[other(side)]);
         events.push(Event::public(text));
     }
     battle_mut(state).last = last;
