@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { allText, api, BASE, createGame, enterGame, launch, openPage, ROOT, shot, SHOTS } from './lib.mjs';
-import { acknowledgeSummary, screenState, setPace, waitForTurn } from './play.mjs';
+import { acknowledgeSummary, answer, newStats, rng, screenProblems, screenState, setPace, waitForTurn } from './play.mjs';
 
 const RULESET = 'sekigahara';
 const DECISIONS = 8;
@@ -140,6 +140,147 @@ test('block wargame: a game against a bot in Russian shows no English fallback a
     // The log, the board and the story told every step so far in Russian.
     assert.deepEqual(await fallbacks(page), [], 'no text fell back to English or to its key');
     assert.deepEqual(await rawKeys(page, keys), [], 'no raw key at the end');
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});
+
+/**
+ * Words in Latin letters on the page: in Russian, a text the catalogues do not translate (a name
+ * passed as plain text, say) shows this way, which the fallback count cannot see. The brand is
+ * the one Latin word expected.
+ */
+async function latinWords(page) {
+  const words = (await allText(page)).match(/(?<![\p{L}\d])[A-Za-z][A-Za-z'-]{2,}(?![\p{L}\d])/gu) || [];
+  // The language menu names each language in itself.
+  const languages = await page.locator('#language option').allTextContents();
+  return [...new Set(words)].filter((word) => word !== 'Tenka' && !languages.some((name) => name.includes(word)));
+}
+
+/** The prompt key of the viewer's pending decision, from the API (the screen shows it translated). */
+async function promptKey(gameId, token) {
+  const view = await api(`/api/games/${gameId}/view`, { token });
+  return ((view.pending || [])[0] || {}).prompt?.key || null;
+}
+
+/** Screenshots at a laptop's and a phone's size, the map in sight; back to the laptop's size. */
+async function bothSizes(page, name, { map = false } = {}) {
+  for (const [width, height] of SIZES) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(150);
+    if (map) await page.locator('.board').scrollIntoViewIfNeeded();
+    await shot(page, `${name}-${width}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test('block wargame: a whole game against a random bot is played by clicking in Russian to its result', { timeout: 10 * 60 * 1000 }, async () => {
+  const started = Date.now();
+  const ruleset = await theRuleset();
+  const catalogue = await api(`/api/rulesets/${RULESET}/catalogue/ru`);
+  const ui = JSON.parse(fs.readFileSync(path.join(ROOT, 'web-ui', 'i18n', 'en.json'), 'utf8'));
+  const keys = [...new Set([...Object.keys(catalogue), ...Object.keys(ui)])];
+  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
+  const browser = await launch();
+  try {
+    const page = await openPage(browser, { locale: 'ru-RU' });
+    await page.goto(`${BASE}/#/`);
+    await page.waitForSelector('#language');
+    await setPace(page, 'instant');
+    const gameId = await createGame(page, { ruleset: RULESET, map, seats: ['human', 'bot:random'], seed: '5e4101'.padEnd(64, '0') });
+    await enterGame(page);
+    await page.waitForSelector('.game[data-version]');
+    // Only the game page's texts count from here (the lobby has its own test above).
+    await page.reload();
+    await page.waitForSelector('.game[data-version]');
+    const token = await page.evaluate((id) => JSON.parse(localStorage.getItem('tenka.games.v1'))[id].seats['0'], gameId);
+    const random = rng(1600);
+    const stats = newStats();
+    const shots = new Set();
+    const problems = new Set();
+    // The first sighting of each raw key or Latin word, with the decision it was seen before.
+    const seen = new Map();
+    let steps = 0;
+    while (steps < 1500) {
+      await waitForTurn(page);
+      if (await acknowledgeSummary(page, stats)) continue;
+      if ((await screenState(page)).status === 'finished') break;
+      for (const key of await rawKeys(page, keys)) if (!seen.has(key)) seen.set(key, `raw key ${key} before decision ${steps + 1}`);
+      for (const word of await latinWords(page)) if (!seen.has(word)) seen.set(word, `"${word}" in Latin letters before decision ${steps + 1}`);
+      const prompt = await promptKey(gameId, token);
+      // A destination to move to: the path of the first one is shown on the map (the board's
+      // generic preview of a choice) while its button has the focus, then it is confirmed.
+      const route = page.locator('.board-canvas [data-preview-of]').first();
+      if (!shots.has('move') && (await route.count())) {
+        const index = Number(await route.getAttribute('data-preview-of'));
+        const button = page.locator('.decision-panel [data-choice-button]').nth(index);
+        const path = page.locator(`.board-canvas [data-preview-of="${index}"]`).first();
+        for (const [width, height] of SIZES) {
+          await page.setViewportSize({ width, height });
+          await page.waitForTimeout(150);
+          // The map in sight (on a phone it is under the decision), the choice focused.
+          await page.locator('.board').evaluate((el) => el.scrollIntoView({ block: 'end' }));
+          await button.evaluate((el) => { el.blur(); el.focus({ preventScroll: true }); });
+          await page.waitForTimeout(100);
+          assert.ok(await path.isVisible(), `the path of the focused destination is drawn on the map at ${width} px`);
+          await shot(page, `block-wargame-ru-move-${width}`);
+        }
+        await page.setViewportSize({ width: 1280, height: 800 });
+        shots.add('move');
+        const before = (await screenState(page)).version;
+        await button.click();
+        await page.waitForFunction((v) => Number(document.querySelector('.game')?.dataset.version) > v, before, { timeout: 30000 });
+        steps += 1;
+        continue;
+      }
+      // The blocks a card deploys: the deployment is told at a readable pace and caught mid-battle.
+      const watchBattle = !shots.has('battle') && prompt === 'prompt.deploy-blocks';
+      if (watchBattle) await setPace(page, 'slow');
+      const outcome = await answer(page, random, stats, 0).catch(async (err) => {
+        await shot(page, 'block-wargame-ru-failed');
+        throw new Error(`decision ${steps + 1} (${prompt}): ${err.message}`);
+      });
+      assert.notEqual(outcome, 'rejected', `decision ${steps + 1} (${prompt}) was refused`);
+      if (watchBattle) {
+        const told = await page
+          .waitForFunction(() => {
+            const last = (window.tenkaCaptions || []).at(-1);
+            return last && ['event.deploy', 'event.deploy-plain'].includes(last.key) && !!document.querySelector('.story:not([hidden]):not(.idle)');
+          }, null, { timeout: 8000, polling: 50 })
+          .then(() => true, () => false);
+        if (told) {
+          await page.locator('.story').evaluate((el) => el.scrollIntoView({ block: 'nearest' }));
+          await shot(page, 'block-wargame-ru-battle-1280');
+          await page.setViewportSize({ width: 390, height: 844 });
+          await page.locator('.story').scrollIntoViewIfNeeded();
+          await shot(page, 'block-wargame-ru-battle-390');
+          await page.setViewportSize({ width: 1280, height: 800 });
+          shots.add('battle');
+        }
+        await setPace(page, 'instant');
+        await page.locator('.story [data-action="story-skip-all"]').click({ timeout: 2000 }).catch(() => {});
+      }
+      steps += 1;
+    }
+    await page.waitForSelector('.results');
+    await page.waitForTimeout(300);
+    await bothSizes(page, 'block-wargame-ru-result');
+    const game = await api(`/api/games/${gameId}`);
+    assert.equal(game.status, 'finished', 'the game ended');
+    const log = await api(`/api/games/${gameId}/log?since=0`, { token });
+    const logKeys = log.flatMap((entry) => (entry.events || []).map((event) => event.text.key));
+    assert.ok(logKeys.some((k) => k.startsWith('event.win-')), `the log tells the result (${[...new Set(logKeys)].slice(-5).join(', ')})`);
+    for (const key of await rawKeys(page, keys)) problems.add(`raw key ${key} on the results`);
+    for (const word of await latinWords(page)) problems.add(`"${word}" in Latin letters on the results`);
+    for (const problem of seen.values()) problems.add(problem);
+    for (const problem of stats.screenProblems || []) problems.add(problem);
+    for (const problem of await screenProblems(page)) problems.add(problem);
+    assert.deepEqual(await fallbacks(page), [], 'no text of the game fell back to English or to its key');
+    assert.deepEqual([...problems], [], 'every screen shows its texts in Russian, whole');
+    assert.ok(shots.has('move'), 'a move was shown with its path');
+    assert.ok(shots.has('battle'), 'a deployment was caught mid-battle');
+    console.log(`# block wargame: ${steps} decisions in ${Math.round((Date.now() - started) / 1000)} s; ${JSON.stringify({ ...stats, placements: undefined })}`);
     page.check();
   } finally {
     await browser.close();

@@ -166,35 +166,39 @@ pub fn deploy(state: &mut State, side: Side, card: Option<usize>, blocks: &[usiz
         let running = b.impact;
         state.blocks[blk].shown = true;
         state.blocks[blk].known = true;
-        let text = Message::new(if card.is_some() {
-            "event.deploy"
-        } else {
-            "event.deploy-leader"
-        })
-        .seat("side", side as u32)
-        .arg("block", names::block_arg(state, blk))
-        .key("symbol", symbol_key(state.board.blocks[blk].symbol))
-        .number("base", base)
-        .number("clan", clan)
-        .number("special", special)
-        .number("impact", total)
-        .number("own", running[side])
-        .number("other", running[other(side)]);
-        events.push(Event::public(text));
-    }
-    if let Some(c) = card {
-        let def = &state.board.cards[c];
-        let mut text = Message::new("event.card-played")
+        // A block without a symbol is told without one ("no symbol" said nothing useful).
+        let key = match (card, state.board.blocks[blk].symbol) {
+            (Some(_), Some(_)) => "event.deploy",
+            (Some(_), None) => "event.deploy-plain",
+            (None, _) => "event.deploy-leader",
+        };
+        let text = Message::new(key)
             .seat("side", side as u32)
-            .number("n", i64::from(def.number))
-            .key("kind", kind_key(def.kind));
-        if let Some(clan) = def.clan {
-            text = text.arg("clan", names::clan(state, clan));
-        }
-        events.insert(0, Event::public(text));
+            .arg("block", names::block_arg(state, blk))
+            .key("symbol", symbol_key(state.board.blocks[blk].symbol))
+            .number("base", base)
+            .number("clan", clan)
+            .number("special", special)
+            .number("impact", total)
+            .number("own", running[side])
+            .number("other", running[other(side)]);
+        events.push(Event::public(text));
     }
     battle_mut(state).last = last;
     events
+}
+
+/// The event of a card played face up to deploy (its blocks follow in the next step).
+pub fn card_played(state: &State, side: Side, c: usize) -> Event {
+    let def = &state.board.cards[c];
+    let mut text = Message::new("event.card-played")
+        .seat("side", side as u32)
+        .number("n", i64::from(def.number))
+        .key("kind", kind_key(def.kind));
+    if let Some(clan) = def.clan {
+        text = text.arg("clan", names::clan(state, clan));
+    }
+    Event::public(text)
 }
 
 /// The catalogue key of a card kind.

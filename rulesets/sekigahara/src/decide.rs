@@ -865,15 +865,28 @@ pub fn apply(
                 Step::MoveMenu
             };
         }
+        // Every answer tells what it did (a step told as "made a move" says nothing): the
+        // steps that only open the next question name the place and the count, never which
+        // blocks, which the opponent may not know.
         Step::MoveMenu => match acts[0] {
             Act::MoreStack => {
                 let (area, _) = state.movement.current.expect("a stack is moving");
+                events.push(Event::public(
+                    Message::new("event.activate-more")
+                        .seat("side", side as u32)
+                        .arg("area", names::area(state, area)),
+                ));
                 state.step = Step::MoveBlocks { area };
             }
             Act::Stack(area) => {
                 let id = state.movement.activations;
                 state.movement.activations += 1;
                 state.movement.current = Some((area, id));
+                events.push(Event::public(
+                    Message::new("event.activate")
+                        .seat("side", side as u32)
+                        .arg("area", names::area(state, area)),
+                ));
                 state.step = Step::MoveBlocks { area };
             }
             Act::Muster => {
@@ -881,9 +894,15 @@ pub fn apply(
                 if state.movement.level != Some(Level::Full) {
                     state.movement.activations += 1;
                 }
+                events.push(Event::public(
+                    Message::new("event.muster-start").seat("side", side as u32),
+                ));
                 state.step = Step::MusterPick;
             }
             Act::EndMovement => {
+                events.push(Event::public(
+                    Message::new("event.movement-end").seat("side", side as u32),
+                ));
                 state.step = end_movement(state);
             }
             _ => unreachable!(),
@@ -894,17 +913,32 @@ pub fn apply(
             } else {
                 blocks(&acts)
             };
+            events.push(Event::public(
+                Message::new("event.set-out")
+                    .seat("side", side as u32)
+                    .number("blocks", blocks.len() as i64)
+                    .arg("area", names::area(state, area)),
+            ));
             state.step = Step::MoveDest { area, blocks };
         }
-        Step::MoveDest { blocks, .. } => match &acts[0] {
+        Step::MoveDest { area, blocks } => match &acts[0] {
             Act::Stay => {
                 for &b in &blocks {
                     state.blocks[b].moved = true;
                 }
+                events.push(Event::public(
+                    Message::new("event.stay")
+                        .seat("side", side as u32)
+                        .number("blocks", blocks.len() as i64)
+                        .arg("area", names::area(state, area)),
+                ));
                 state.step = Step::MoveMenu;
             }
             Act::Dest(route) => {
                 let march = route.needs_march;
+                if route.needs_leader || march {
+                    events.push(planned(state, side, area, route.dest));
+                }
                 if route.needs_leader {
                     state.step = Step::MoveLeader {
                         blocks,
@@ -930,6 +964,8 @@ pub fn apply(
         } => {
             let leader = blocks_or_leader(&acts);
             if march {
+                let from = state.movement.current.map_or(dest, |(area, _)| area);
+                events.push(planned(state, side, from, dest));
                 state.step = Step::MoveMarch {
                     blocks,
                     dest,
@@ -962,8 +998,21 @@ pub fn apply(
             )?);
         }
         Step::MusterPick => match acts[0] {
-            Act::MusterA(clan, area) => state.step = Step::MusterBlocks { clan, area },
-            Act::MusterB => state.step = Step::MusterOne,
+            Act::MusterA(clan, area) => {
+                events.push(Event::public(
+                    Message::new("event.muster-a-chosen")
+                        .seat("side", side as u32)
+                        .arg("clan", names::clan(state, clan))
+                        .arg("area", names::area(state, area)),
+                ));
+                state.step = Step::MusterBlocks { clan, area };
+            }
+            Act::MusterB => {
+                events.push(Event::public(
+                    Message::new("event.muster-b-chosen").seat("side", side as u32),
+                ));
+                state.step = Step::MusterOne;
+            }
             _ => unreachable!(),
         },
         Step::MusterBlocks { clan, area } => {
@@ -980,6 +1029,9 @@ pub fn apply(
             state.step = Step::MoveMenu;
         }
         Step::MusterOne => {
+            events.push(Event::public(
+                Message::new("event.muster-b-block").seat("side", side as u32),
+            ));
             state.step = Step::MusterWhere {
                 block: blocks(&acts)[0],
             };
@@ -1003,6 +1055,16 @@ pub fn apply(
     }
     events.extend(advance(state, table));
     Ok(events)
+}
+
+/// A move whose route is chosen and whose leader or forced-march card is still to come.
+fn planned(state: &State, side: Side, from: usize, to: usize) -> Event {
+    Event::public(
+        Message::new("event.move-planned")
+            .seat("side", side as u32)
+            .arg("from", names::area(state, from))
+            .arg("to", names::area(state, to)),
+    )
 }
 
 fn blocks_or_leader(acts: &[Act]) -> usize {
@@ -1074,6 +1136,7 @@ fn after_opening(state: &mut State, side: Side, table: &mut dyn Table) -> Vec<Ev
 
 fn apply_battle(state: &mut State, side: Side, acts: &[Act], table: &mut dyn Table) -> Vec<Event> {
     let stage = state.battle.as_ref().expect("battle").stage.clone();
+    let area = state.battle.as_ref().expect("battle").area;
     let blocks: Vec<usize> = acts
         .iter()
         .filter_map(|a| match a {
@@ -1106,12 +1169,19 @@ fn apply_battle(state: &mut State, side: Side, acts: &[Act], table: &mut dyn Tab
             ));
         }
         Stage::Opening(s) => {
+            if blocks.is_empty() {
+                events.push(Event::public(
+                    Message::new("event.no-leader").seat("side", s as u32),
+                ));
+            }
             events.extend(combat::deploy(state, s, None, &blocks));
             events.extend(after_opening(state, s, table));
         }
         Stage::Deploy(s) => match acts[0] {
             Act::Pass => events.extend(combat::pass(state, s, table)),
             Act::Card(card) => {
+                // The card is played face up (seed 8.2.3): told now, its blocks next.
+                events.push(combat::card_played(state, s, card));
                 state.battle.as_mut().expect("battle").stage = Stage::DeployBlocks(s, card);
             }
             _ => unreachable!(),
@@ -1124,6 +1194,9 @@ fn apply_battle(state: &mut State, side: Side, acts: &[Act], table: &mut dyn Tab
             if matches!(acts[0], Act::Challenge(true)) {
                 events.extend(combat::challenge(state, s, table));
             } else {
+                events.push(Event::public(
+                    Message::new("event.no-challenge").seat("side", s as u32),
+                ));
                 events.extend(combat::next_actor(state, other(s), table));
             }
         }
@@ -1139,5 +1212,13 @@ fn apply_battle(state: &mut State, side: Side, acts: &[Act], table: &mut dyn Tab
         }
     }
     events.extend(skip_empty_openings(state, table));
+    // Every step of a combat names its area, so the map marks where it is fought while the
+    // step is told (the templates need not show it).
+    let place = names::area(state, area);
+    for event in &mut events {
+        if !event.text.args.iter().any(|(name, _)| name == "area") {
+            event.text.args.push(("area".to_string(), place.clone()));
+        }
+    }
     events
 }

@@ -68,8 +68,13 @@ pub fn block(state: &State, block: usize) -> Message {
 pub fn block_arg(state: &State, b: usize) -> MessageArg {
     let def = &state.board.blocks[b];
     let key = format!("block.{}", def.id);
+    // A block without a name of its own is told by its clan and mon, in the reader's language
+    // when the catalogue names that clan (the shipped board), else as the board file writes it.
+    let unit = format!("unit.{}-{}", state.board.clans[def.clan].id, def.mon);
     if ENGLISH_KEYS.contains(&key) {
         MessageArg::Key(key)
+    } else if def.name.is_none() && ENGLISH_KEYS.contains(&unit) {
+        MessageArg::Key(unit)
     } else {
         MessageArg::Text(
             def.name

@@ -152,6 +152,95 @@ fn block_svg(
     svg + "</g>"
 }
 
+/// A box on the map: left, top, right, bottom.
+type Frame = (f32, f32, f32, f32);
+
+fn overlap(a: Frame, b: Frame) -> f32 {
+    let w = a.2.min(b.2) - a.0.max(b.0);
+    let h = a.3.min(b.3) - a.1.max(b.1);
+    if w > 0.0 && h > 0.0 { w * h } else { 0.0 }
+}
+
+/// Where each area's name goes (the centre of its baseline): under its node, above it, shifted
+/// to a side or lower down, wherever it covers least of the other names, nodes and stacks'
+/// places, a place further from under the node counting as a little covered.
+/// Only the board counts, never the stacks of the moment, so a name stays put all game. The width
+/// is guessed from the board's own name (the client translates it, and names in the shipped
+/// languages are about as long).
+fn label_places(state: &State) -> Vec<(f32, f32)> {
+    const CHAR: f32 = 7.8;
+    // Covering another name weighs most, a node (with its battlements and disk) less, a
+    // stack's place least (it is often empty).
+    const NAME: f32 = 20.0;
+    const HARD: f32 = 10.0;
+    let areas = &state.board.areas;
+    let mut taken: Vec<(Frame, f32)> = Vec::new();
+    for area in areas {
+        let node = (
+            area.x - NODE,
+            area.y - NODE - 8.0,
+            area.x + NODE + 6.0,
+            area.y + NODE,
+        );
+        let side = BLOCK + 9.0;
+        let left = (
+            area.x - NODE - 6.0 - side,
+            area.y - NODE,
+            area.x - NODE,
+            area.y + NODE + 4.0,
+        );
+        let right = (
+            area.x + NODE,
+            area.y - NODE,
+            area.x + NODE + 6.0 + side,
+            area.y + NODE + 4.0,
+        );
+        taken.extend([(node, HARD), (left, 1.0), (right, 1.0)]);
+    }
+    let half = |a: usize| areas[a].name.chars().count() as f32 * CHAR / 2.0;
+    let frame = |a: usize, (x, y): (f32, f32)| (x - half(a), y - 12.0, x + half(a), y + 3.0);
+    // Each place with what moving the name there costs: the further from under the node, the
+    // less clearly the name belongs to it.
+    let candidates = |a: usize| {
+        let (area, h) = (&areas[a], half(a));
+        [
+            (area.x, area.y + NODE + 16.0, 0.0),
+            (area.x, area.y - NODE - 12.0, 40.0),
+            (area.x + h - NODE, area.y + NODE + 16.0, 60.0),
+            (area.x - h + NODE, area.y + NODE + 16.0, 60.0),
+            (area.x, area.y + NODE + 30.0, 80.0),
+        ]
+    };
+    let best = |a: usize, names: &[Option<(f32, f32)>]| {
+        candidates(a)
+            .iter()
+            .map(|&(x, y, cost)| {
+                let here = frame(a, (x, y));
+                let board: f32 = taken.iter().map(|&(t, w)| w * overlap(here, t)).sum();
+                let others: f32 = names
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(b, place)| place.filter(|_| b != a).map(|p| frame(b, p)))
+                    .map(|t| NAME * overlap(here, t))
+                    .sum();
+                (board + others + cost, x, y)
+            })
+            .min_by(|p, q| p.0.partial_cmp(&q.0).expect("finite"))
+            .map(|(_, x, y)| (x, y))
+            .expect("candidates")
+    };
+    // Placed one by one, then each placed again knowing where all the others went (a name
+    // placed early could not make way for one placed later).
+    let mut places: Vec<Option<(f32, f32)>> = vec![None; areas.len()];
+    for _ in 0..3 {
+        for a in 0..areas.len() {
+            places[a] = Some(best(a, &places));
+        }
+    }
+    let places: Vec<(f32, f32)> = places.into_iter().flatten().collect();
+    places
+}
+
 fn map_svg(state: &State, viewer: Viewer) -> String {
     let areas = &state.board.areas;
     let min_x = areas.iter().map(|a| a.x).fold(f32::MAX, f32::min) - MARGIN;
@@ -187,6 +276,8 @@ fn map_svg(state: &State, viewer: Viewer) -> String {
         );
     }
     let choices = choice_of(state, viewer);
+    let labels = label_places(state);
+    let mut on_top = String::new();
     // The routes on offer: each path drawn over the roads.
     for (index, act) in &choices {
         if let Act::Dest(route) = act {
@@ -279,44 +370,69 @@ fn map_svg(state: &State, viewer: Viewer) -> String {
                 area.y - NODE
             );
         }
-        svg += &text(
-            area.x,
-            area.y + NODE + 16.0,
-            13,
-            "middle",
-            &area_label(state, a),
-        );
         svg += "</g>";
-        // The stacks: each side's pile beside the node, with its count.
+        // The name in a group of its own (a button for the same choice), so that the area's
+        // own group is the node alone and a click on its middle lands on the node wherever the
+        // name was placed.
+        let (lx, ly) = labels[a];
+        svg += &format!(
+            r#"<g class="area-name"{}>{}</g>"#,
+            choice_attr(choice),
+            text(lx, ly, 13, "middle", &area_label(state, a))
+        );
+        // The stacks: each side's pile beside the node, with its count. A pile whose blocks the
+        // viewer may pick is drawn as a column without overlaps, those blocks first, so each
+        // is whole and can be clicked; otherwise the first four are stacked.
         for side in 0..2 {
-            let blocks: Vec<usize> = state.blocks_in(a, side).collect();
+            let mut blocks: Vec<usize> = state.blocks_in(a, side).collect();
             if blocks.is_empty() {
                 continue;
             }
+            let picking = blocks.iter().any(|&b| block_choice(&choices, b).is_some());
+            if picking {
+                blocks.sort_by_key(|&b| block_choice(&choices, b).is_none());
+            }
+            let mut pile = String::new();
+            let (shown, step_x, step_y) = if picking {
+                (6, 0.0, BLOCK + 3.0)
+            } else {
+                (4, 3.0, 5.0)
+            };
             let x0 = if side == 0 {
                 area.x - NODE - 6.0 - BLOCK
             } else {
                 area.x + NODE + 6.0
             };
-            for (i, &b) in blocks.iter().take(4).enumerate() {
-                let y = area.y - NODE + i as f32 * 5.0;
+            for (i, &b) in blocks.iter().take(shown).enumerate() {
+                let y = area.y - NODE + i as f32 * step_y;
                 let x = x0
                     + if side == 0 {
-                        -(i as f32) * 3.0
+                        -(i as f32) * step_x
                     } else {
-                        i as f32 * 3.0
+                        i as f32 * step_x
                     };
-                svg += &block_svg(state, viewer, b, x, y, block_choice(&choices, b));
+                pile += &block_svg(state, viewer, b, x, y, block_choice(&choices, b));
             }
-            svg += &format!(
-                r#"<text x="{:.0}" y="{:.0}" font-size="13" font-weight="bold" text-anchor="middle">{}</text>"#,
+            // The count under the pile, or over the column of a pile being picked from.
+            let count_y = if picking {
+                area.y - NODE - 4.0
+            } else {
+                area.y + NODE + 2.0
+            };
+            pile += &format!(
+                r#"<text x="{:.0}" y="{count_y:.0}" font-size="13" font-weight="bold" text-anchor="middle">{}</text>"#,
                 x0 + BLOCK / 2.0,
-                area.y + NODE + 2.0,
                 blocks.len()
             );
+            // A pile being picked from is drawn over everything else, so nothing covers it.
+            if picking {
+                on_top += &pile;
+            } else {
+                svg += &pile;
+            }
         }
     }
-    svg + "</svg>"
+    svg + &on_top + "</svg>"
 }
 
 fn table_svg(state: &State, viewer: Viewer) -> String {
@@ -349,14 +465,14 @@ fn table_svg(state: &State, viewer: Viewer) -> String {
             &Message::new("render.points").number("points", i64::from(state.points(side))),
         );
         svg += &text(
-            130.0,
+            125.0,
             y,
             13,
             "start",
             &Message::new("render.hand").number("count", state.hands[side].len() as i64),
         );
         svg += &text(
-            220.0,
+            210.0,
             y,
             13,
             "start",
@@ -364,7 +480,7 @@ fn table_svg(state: &State, viewer: Viewer) -> String {
                 .number("count", state.blocks_at(Place::Reserve, side).len() as i64),
         );
         svg += &text(
-            310.0,
+            370.0,
             y,
             13,
             "start",
@@ -411,36 +527,68 @@ fn table_svg(state: &State, viewer: Viewer) -> String {
     svg + "</svg>"
 }
 
-/// The viewer's hand as cards it may click when a decision lists them.
+/// Width of a card in the hand, and the distance from one card to the next.
+const CARD_W: f32 = 84.0;
+const CARD_PITCH: f32 = 92.0;
+/// The hand is drawn in rows of this many cards: narrow enough to be read on a phone, and a
+/// short hand is not blown up to the panel's width.
+const HAND_ROW: usize = 4;
+const CARD_ROW_PITCH: f32 = 98.0;
+
+/// The viewer's hand as cards it may click when a decision lists them. A card's face is its clan
+/// and its kind on two lines (a name on one line would overflow the card in some languages),
+/// and its corner number.
 fn hand_svg(state: &State, side: Side, viewer: Viewer) -> String {
     let hand = &state.hands[side];
-    let width = (hand.len().max(1) * 74 + 10) as u32;
+    let width = (HAND_ROW as f32 * CARD_PITCH + 10.0) as u32;
+    let rows = hand.len().div_ceil(HAND_ROW).max(1);
+    let height = (rows as f32 * CARD_ROW_PITCH + 12.0) as u32;
     let mut svg = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} 110" font-family="sans-serif">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" font-family="sans-serif">"#
     );
     let choices = choice_of(state, viewer);
     for (i, h) in hand.iter().enumerate() {
-        let x = 10.0 + i as f32 * 74.0;
+        let x = 10.0 + (i % HAND_ROW) as f32 * CARD_PITCH;
+        let top = (i / HAND_ROW) as f32 * CARD_ROW_PITCH;
         let choice = choices.iter().find_map(|(index, act)| match act {
             Act::Card(c) if *c == h.card => Some(*index),
             _ => None,
         });
         let def = &state.board.cards[h.card];
         svg += &format!(
-            r#"<g class="card"{}><rect x="{x:.0}" y="10" width="66" height="90" rx="5" fill="white" stroke="black" stroke-width="{}"/>"#,
+            r#"<g class="card"{}><rect x="{x:.0}" y="{:.0}" width="{CARD_W}" height="90" rx="5" fill="white" stroke="black" stroke-width="{}"/>"#,
             choice_attr(choice),
+            top + 10.0,
             if choice.is_some() { 3 } else { 1 }
         );
-        if let Some(clan) = def.clan {
-            let hue = (clan * 67 % 360) as u32;
-            svg += &format!(
-                r#"<rect x="{x:.0}" y="10" width="66" height="14" rx="5" fill="hsl({hue},70%,45%)"/>"#
-            );
-        }
-        svg += &text(x + 33.0, 55.0, 11, "middle", &names::card(state, h.card));
+        let middle = x + CARD_W / 2.0;
+        let (upper, lower) = match def.clan {
+            Some(clan) => {
+                let hue = (clan * 67 % 360) as u32;
+                svg += &format!(
+                    r#"<rect x="{x:.0}" y="{:.0}" width="{CARD_W}" height="14" rx="5" fill="hsl({hue},70%,45%)"/>"#,
+                    top + 10.0
+                );
+                let name = match names::clan(state, clan) {
+                    MessageArg::Key(key) => Message::new(key),
+                    other => Message::new(names::NAME_KEY).arg(names::NAME_KEY, other),
+                };
+                (name, Message::new(crate::combat::kind_key(def.kind)))
+            }
+            None => (
+                Message::new("face.challenge-1"),
+                Message::new("face.challenge-2"),
+            ),
+        };
         svg += &format!(
-            r#"<text x="{:.0}" y="94" font-size="14" font-weight="bold" text-anchor="end">{}</text>"#,
-            x + 62.0,
+            r#"<g font-weight="bold">{}</g>"#,
+            text(middle, top + 46.0, 12, "middle", &upper)
+        );
+        svg += &text(middle, top + 64.0, 12, "middle", &lower);
+        svg += &format!(
+            r#"<text x="{:.0}" y="{:.0}" font-size="16" font-weight="bold" text-anchor="end">{}</text>"#,
+            x + CARD_W - 5.0,
+            top + 94.0,
             def.number
         );
         svg += "</g>";
