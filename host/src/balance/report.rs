@@ -47,6 +47,13 @@ impl Finding {
 
 /// The report of `simulation` as an HTML document.
 pub fn html(simulation: &Simulation) -> String {
+    html_and_differences(simulation).0
+}
+
+/// The report of `simulation` as an HTML document, and the plain-text line of each significant
+/// difference it names (empty with one rule set), for a caller that shows them apart (the
+/// server's variant lab).
+pub fn html_and_differences(simulation: &Simulation) -> (String, Vec<String>) {
     let mut report = Report {
         simulation,
         findings: Vec::new(),
@@ -59,7 +66,17 @@ pub fn html(simulation: &Simulation) -> String {
     report.score_lines();
     report.events();
     report.tower();
-    report.finish()
+    let differences = if report.compared() {
+        report
+            .findings
+            .iter()
+            .filter(|finding| finding.significant())
+            .map(|finding| report.sentence_with(finding, |text| text.to_owned()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    (report.finish(), differences)
 }
 
 struct Report<'a> {
@@ -146,6 +163,12 @@ impl Report<'_> {
     }
 
     fn sentence(&self, finding: &Finding) -> String {
+        self.sentence_with(finding, escape)
+    }
+
+    /// The plain-words line of `finding`, its texts passed through `escape` (HTML escaping in
+    /// the report, none for plain text).
+    fn sentence_with(&self, finding: &Finding, escape: impl Fn(&str) -> String) -> String {
         format!(
             "{} differs: {} under {} against {} under {} (p {}, {}).",
             capitalise(&finding.what),
