@@ -87,6 +87,8 @@ test('a small lab run goes to its report, and a long one can be cancelled', { ti
     await waitForStatus(page, ['running'], 30000);
     await page.waitForFunction(() => Number(document.querySelector('.lab-progress')?.value) >= 1, null, { timeout: 60000 });
     await shot(page, 'lab-06-running');
+    // Enough games that the rule sets can differ significantly, in the figures' plain words.
+    await page.waitForFunction(() => Number(document.querySelector('.lab-progress')?.value) >= 30, null, { timeout: 3 * 60 * 1000 });
     await page.click('[data-action="cancel"]');
     assert.equal(await waitForStatus(page, ['cancelled'], 60000), 'cancelled');
     const lines = await page.locator('.lab-differences').innerText();
@@ -97,6 +99,20 @@ test('a small lab run goes to its report, and a long one can be cancelled', { ti
     assert.ok(cancelled.games_done < cancelled.games_total, `the run stopped early (${cancelled.games_done} of ${cancelled.games_total})`);
     await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, 'lab-07-cancelled');
+
+    // In another language the page follows the same job, in that language's words.
+    for (const [lang, width, height] of [['ru', 1280, 800], ['de', 390, 844]]) {
+      await page.setViewportSize({ width, height });
+      await page.selectOption('#language', lang);
+      await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+      await waitForStatus(page, ['cancelled'], 30000);
+      assert.equal(await page.locator('#lab-games').inputValue(), '200', 'the form shows what the job asked for');
+      if (variant) assert.equal(await page.locator('#lab-variant').inputValue(), variant.id);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(wide <= 1, `${lang}: nothing is wider than the window (${wide} px too wide)`);
+      await page.locator('.lab-job').scrollIntoViewIfNeeded();
+      await shot(page, `lab-08-${lang}-${width}`);
+    }
     page.check();
   } finally {
     await browser.close();

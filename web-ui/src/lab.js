@@ -69,7 +69,10 @@ class Lab {
     }
     const first = this.rulesets.find((r) => r.id === (this.job ? this.job.request.ruleset : wanted)) || this.rulesets[0];
     await this.pickRuleset(first.id, this.job ? this.job.request.map : map);
-    if (this.job) this.follow();
+    if (this.job) {
+      this.takeRequest(this.job.request);
+      this.follow();
+    }
   }
 
   /** Shows the job and keeps following it while it runs; then shows its report. */
@@ -77,6 +80,18 @@ class Lab {
     this.showJob();
     if (['running', 'cancelling'].includes(this.job.status)) this.poll();
     else this.showReport();
+  }
+
+  /** Sets the form to what a job asked for (its rules, baseline, players, games and bot). */
+  takeRequest(request) {
+    const ruleset = this.ruleset();
+    const variantId = (label) => ((ruleset.variants || []).find((v) => v.id === label) || {}).id || '';
+    const f = this.form;
+    f.variant = variantId(String(request.rules).replace(/ with .*$/, ''));
+    f.options = { ...variantOptions(ruleset, f.variant), ...(request.options || {}) };
+    f.baseline = variantId(String(request.baseline).replace(/ \(baseline\)$/, ''));
+    Object.assign(f, { players: request.players, games: request.games, bot: request.bot || 'random' });
+    this.renderForm();
   }
 
   ruleset() {
