@@ -201,6 +201,7 @@ impl Server {
                 rulesets_dir: None,
                 rate_limits: None,
                 streams_per_address: 0,
+                lab: host::server::lab::LabConfig::default(),
             },
         )
         .await

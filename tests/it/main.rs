@@ -7,6 +7,7 @@ mod cli; // The `tenka` command line.
 mod contract_versions; // A 0.1.0 component still plays and replays; what 0.2.0 added.
 mod hostile; // Misbehaving components fail only their own call.
 mod invites; // Seat tokens, invite codes, the host token and stream tickets.
+mod lab; // The variant lab: jobs of bot games, their figures, report, bounds and cancelling.
 mod map_cli; // `tenka map check` and `tenka map render`.
 mod maps; // The worked example of an original Shogun map.
 mod memory_budget; // One memory budget for every ruleset instance of a server together.

@@ -82,6 +82,9 @@ async fn rulesets_maps_catalogues_and_the_openapi_document_are_served() {
         "/api/games/{id}/seats/{seat}/bot",
         "/api/games/{id}/record",
         "/api/socket",
+        "/api/lab",
+        "/api/lab/{id}",
+        "/api/lab/{id}/report",
         "/api/openapi.json",
     ] {
         assert!(spec["paths"].get(path).is_some(), "{path} is described");
@@ -952,6 +955,7 @@ async fn the_web_client_folder_is_served_with_an_index_fallback() {
             rulesets_dir: None,
             rate_limits: None,
             streams_per_address: 0,
+            lab: host::server::lab::LabConfig::default(),
         },
     )
     .await

@@ -216,6 +216,7 @@ impl TestApp {
             rulesets_dir: None,
             rate_limits: None,
             streams_per_address: 0,
+            lab: host::server::lab::LabConfig::default(),
         };
         configure(&mut hub, &mut server);
         let state = AppState::new(storage, runtime, &maps, hub, server)

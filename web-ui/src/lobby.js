@@ -44,12 +44,12 @@ function readable(value) {
 }
 
 /** The variant that changes no option (the standard game), if the ruleset has one. */
-function standardVariant(ruleset) {
+export function standardVariant(ruleset) {
   return (ruleset.variants || []).find((v) => !Object.keys(v.options || {}).length) || null;
 }
 
 /** A variant's name: the ruleset catalogue's `variant.<id>` if it has it, else the file's name. */
-function variantName(rulesetId, variant) {
+export function variantName(rulesetId, variant) {
   const key = `variant.${variant.id}`;
   if (hasKey(rulesetId, key)) return nameOf(rulesetId, { key });
   // A name given as a catalogue key is counted by the formatter itself.
@@ -58,7 +58,7 @@ function variantName(rulesetId, variant) {
 }
 
 /** What a variant changes: the catalogue's `variant.<id>.description`, else the file's text. */
-function variantDescription(rulesetId, variant) {
+export function variantDescription(rulesetId, variant) {
   const key = `variant.${variant.id}.description`;
   if (hasKey(rulesetId, key)) return nameOf(rulesetId, { key });
   if (variant.description && typeof variant.description !== 'object') noteUntranslated(key);
@@ -66,7 +66,7 @@ function variantDescription(rulesetId, variant) {
 }
 
 /** Every option's value under a variant ('' or unknown: the defaults). */
-function variantOptions(ruleset, variantId) {
+export function variantOptions(ruleset, variantId) {
   const values = Object.fromEntries((ruleset.options || []).map((o) => [o.name, plainValue(o.default)]));
   const variant = (ruleset.variants || []).find((v) => v.id === variantId);
   if (variant) for (const [name, value] of Object.entries(variant.options || {})) values[name] = plainValue(value);
@@ -146,6 +146,117 @@ function plainValue(value) {
     return value[kind];
   }
   return value;
+}
+
+/**
+ * The option form of a ruleset, generated from its option schema: one field per option, the
+ * options that belong together folded into a disclosure each (see optionGroups). Edits go into
+ * `values` (option name -> plain value); `variantId` is the variant the values started from (a
+ * group says how many of its options differ from it); `openGroups` (a Set the caller keeps)
+ * remembers which disclosures are open when the form is drawn again. Shared by the lobby and the
+ * variant lab.
+ */
+export function optionFieldset(ruleset, values, variantId, openGroups) {
+  const optionFields = h('fieldset', { class: 'options' }, h('legend', {}, t('lobby.options')));
+  // Options that belong together (by name, see optionGroups) fold into one disclosure each.
+  for (const entry of optionGroups(ruleset.options || [])) {
+    if (!entry.group) {
+      optionFields.append(optionField(ruleset, entry.option, values));
+      continue;
+    }
+    const baseline = variantOptions(ruleset, variantId);
+    const changed = entry.options.filter((o) => JSON.stringify(values[o.name]) !== JSON.stringify(baseline[o.name])).length;
+    const details = h(
+      'details',
+      { class: 'option-group', 'data-option-group': entry.group, open: openGroups.has(entry.group) || undefined },
+      h('summary', {}, groupName(ruleset.id, entry.group), ' ', h('span', { class: 'hint' }, changed ? t('lobby.group-changed', { n: changed, total: entry.options.length }) : t('lobby.group-count', { n: entry.options.length }))),
+      entry.options.map((option) => optionField(ruleset, option, values)),
+    );
+    details.addEventListener('toggle', () => {
+      if (details.open) openGroups.add(entry.group);
+      else openGroups.delete(entry.group);
+    });
+    optionFields.append(details);
+  }
+  if (!(ruleset.options || []).length) optionFields.append(h('p', { class: 'hint' }, t('lobby.no-options')));
+  return optionFields;
+}
+
+/** One option's field: a checkbox, radio buttons or a select of names, a percentage or a number. */
+function optionField(ruleset, option, values) {
+  const id = `opt-${option.name}`;
+  const description = option.description ? nameOf(ruleset.id, option.description) : option.name;
+  const kindName = Object.keys(option.kind && typeof option.kind === 'object' ? option.kind : { [option.kind]: null })[0];
+  const spec = option.kind && typeof option.kind === 'object' ? option.kind[kindName] : null;
+  let control;
+  if (kindName === 'boolean') {
+    control = h('input', { type: 'checkbox', id, checked: !!values[option.name] });
+    control.addEventListener('change', () => (values[option.name] = control.checked));
+    return h('div', { class: 'field checkbox' }, control, h('label', { for: id }, description));
+  }
+  if (kindName === 'choice' && (spec || []).length <= MAX_RADIO_CHOICES) {
+    // Radio buttons: their labels wrap, where a select cut a long one short on a phone ("Side
+    // a: the same start for every…", "Card 5: points for each town square surr…").
+    const choices = (spec || []).map((value, i) => {
+      const radio = h('input', { type: 'radio', name: id, id: `${id}-${i}`, value, checked: value === values[option.name] });
+      radio.addEventListener('change', () => {
+        if (radio.checked) values[option.name] = value;
+      });
+      return h('div', { class: 'choice' }, radio, h('label', { for: `${id}-${i}` }, choiceName(ruleset.id, option.name, value)));
+    });
+    return h('fieldset', { class: 'field choices', id }, h('legend', {}, description), choices);
+  }
+  if (kindName === 'choice') {
+    control = h('select', { id }, (spec || []).map((value) => h('option', { value, selected: value === values[option.name] }, choiceName(ruleset.id, option.name, value))));
+    control.addEventListener('change', () => (values[option.name] = control.value));
+  } else if (isProbability(kindName, spec)) {
+    // A chance between 0 and 1 reads as a percentage: a slider and the number beside it.
+    const percent = (value) => Math.round(Number(value) * 1000) / 10;
+    const number = h('input', { type: 'number', id, min: 0, max: 100, step: 0.5, value: percent(values[option.name]), required: true, class: 'percent-input' });
+    const slider = h('input', { type: 'range', min: 0, max: 100, step: 0.5, value: percent(values[option.name]), 'aria-label': description, 'data-option-slider': option.name });
+    const set = (from, to) => {
+      to.value = from.value;
+      values[option.name] = from.value === '' ? '' : Math.round(Number(from.value) * 10) / 1000;
+    };
+    number.addEventListener('input', () => set(number, slider));
+    slider.addEventListener('input', () => set(slider, number));
+    control = h('span', { class: 'percent-control' }, slider, number, h('span', { 'aria-hidden': 'true' }, '%'));
+    return h('div', { class: 'field' }, h('label', { for: id }, description), control);
+  } else {
+    const integer = kindName === 'integer';
+    control = h('input', { type: 'number', id, min: spec && spec.min, max: spec && spec.max, step: integer ? 1 : 'any', value: values[option.name], required: true });
+    control.addEventListener('input', () => (values[option.name] = control.value === '' ? '' : Number(control.value)));
+  }
+  const range = spec && typeof spec === 'object' && 'min' in spec ? t('lobby.option-range', { min: spec.min, max: spec.max }) : null;
+  return h('div', { class: 'field' }, h('label', { for: id }, description), control, range ? h('p', { class: 'hint' }, range) : null);
+}
+
+/** What is wrong with the option values of the form (a number out of its range), or null. */
+export function optionProblem(ruleset, values) {
+  for (const option of ruleset.options || []) {
+    const kindName = Object.keys(option.kind && typeof option.kind === 'object' ? option.kind : { [option.kind]: null })[0];
+    const spec = option.kind && typeof option.kind === 'object' ? option.kind[kindName] : null;
+    const value = values[option.name];
+    if (kindName === 'integer' || kindName === 'decimal') {
+      const bad = typeof value !== 'number' || !Number.isFinite(value) || (kindName === 'integer' && !Number.isInteger(value)) || value < spec.min || value > spec.max;
+      if (bad) return t('lobby.error-option', { name: nameOf(ruleset.id, option.description) || option.name, min: spec.min, max: spec.max });
+    }
+  }
+  return null;
+}
+
+/**
+ * The option values to send with a variant: every value that differs from what the variant gives
+ * (the server starts from the variant's values), so an option set back to its default by hand is
+ * sent too.
+ */
+export function changedOptions(ruleset, variantId, values) {
+  const options = {};
+  const baseline = variantOptions(ruleset, variantId);
+  for (const option of ruleset.options || []) {
+    if (JSON.stringify(values[option.name]) !== JSON.stringify(baseline[option.name])) options[option.name] = values[option.name];
+  }
+  return options;
 }
 
 /** Mounts the lobby; `ruleset` and `map` preselect the new-game form (the map page links here). */
@@ -281,29 +392,8 @@ class Lobby {
       seatRows.append(h('div', { class: 'seat-row' }, h('span', { class: `seat-chip seat-${i}` }, h('span', { class: 'seat-symbol', 'aria-hidden': 'true' }, seatSymbol(i)), h('span', { class: 'seat-name' }, t('seat.default', { n: i + 1 }))), kind, name));
     }
 
-    const optionFields = h('fieldset', { class: 'options' }, h('legend', {}, t('lobby.options')));
-    // Options that belong together (by name, see optionGroups) fold into one disclosure each.
-    for (const entry of optionGroups(ruleset.options || [])) {
-      if (!entry.group) {
-        optionFields.append(this.optionField(ruleset, entry.option));
-        continue;
-      }
-      const baseline = variantOptions(ruleset, f.variant);
-      const changed = entry.options.filter((o) => JSON.stringify(f.options[o.name]) !== JSON.stringify(baseline[o.name])).length;
-      const details = h(
-        'details',
-        { class: 'option-group', 'data-option-group': entry.group, open: this.openGroups?.has(entry.group) || undefined },
-        h('summary', {}, groupName(ruleset.id, entry.group), ' ', h('span', { class: 'hint' }, changed ? t('lobby.group-changed', { n: changed, total: entry.options.length }) : t('lobby.group-count', { n: entry.options.length }))),
-        entry.options.map((option) => this.optionField(ruleset, option)),
-      );
-      details.addEventListener('toggle', () => {
-        this.openGroups = this.openGroups || new Set();
-        if (details.open) this.openGroups.add(entry.group);
-        else this.openGroups.delete(entry.group);
-      });
-      optionFields.append(details);
-    }
-    if (!(ruleset.options || []).length) optionFields.append(h('p', { class: 'hint' }, t('lobby.no-options')));
+    this.openGroups = this.openGroups || new Set();
+    const optionFields = optionFieldset(ruleset, f.options, f.variant, this.openGroups);
 
     const seedInput = h('input', { type: 'text', id: 'new-seed', pattern: '[0-9a-fA-F]{64}', maxlength: 64, value: f.seed, spellcheck: 'false', autocomplete: 'off' });
     seedInput.addEventListener('input', () => (f.seed = seedInput.value.trim()));
@@ -329,69 +419,13 @@ class Lobby {
     replace(this.createPanel, h('h1', { id: 'create-title' }, t('lobby.new-game')), form);
   }
 
-  optionField(ruleset, option) {
-    const id = `opt-${option.name}`;
-    const f = this.form;
-    const description = option.description ? nameOf(ruleset.id, option.description) : option.name;
-    const kindName = Object.keys(option.kind && typeof option.kind === 'object' ? option.kind : { [option.kind]: null })[0];
-    const spec = option.kind && typeof option.kind === 'object' ? option.kind[kindName] : null;
-    let control;
-    if (kindName === 'boolean') {
-      control = h('input', { type: 'checkbox', id, checked: !!f.options[option.name] });
-      control.addEventListener('change', () => (f.options[option.name] = control.checked));
-      return h('div', { class: 'field checkbox' }, control, h('label', { for: id }, description));
-    }
-    if (kindName === 'choice' && (spec || []).length <= MAX_RADIO_CHOICES) {
-      // Radio buttons: their labels wrap, where a select cut a long one short on a phone ("Side
-      // a: the same start for every…", "Card 5: points for each town square surr…").
-      const choices = (spec || []).map((value, i) => {
-        const radio = h('input', { type: 'radio', name: id, id: `${id}-${i}`, value, checked: value === f.options[option.name] });
-        radio.addEventListener('change', () => {
-          if (radio.checked) f.options[option.name] = value;
-        });
-        return h('div', { class: 'choice' }, radio, h('label', { for: `${id}-${i}` }, choiceName(ruleset.id, option.name, value)));
-      });
-      return h('fieldset', { class: 'field choices', id }, h('legend', {}, description), choices);
-    }
-    if (kindName === 'choice') {
-      control = h('select', { id }, (spec || []).map((value) => h('option', { value, selected: value === f.options[option.name] }, choiceName(ruleset.id, option.name, value))));
-      control.addEventListener('change', () => (f.options[option.name] = control.value));
-    } else if (isProbability(kindName, spec)) {
-      // A chance between 0 and 1 reads as a percentage: a slider and the number beside it.
-      const percent = (value) => Math.round(Number(value) * 1000) / 10;
-      const number = h('input', { type: 'number', id, min: 0, max: 100, step: 0.5, value: percent(f.options[option.name]), required: true, class: 'percent-input' });
-      const slider = h('input', { type: 'range', min: 0, max: 100, step: 0.5, value: percent(f.options[option.name]), 'aria-label': description, 'data-option-slider': option.name });
-      const set = (from, to) => {
-        to.value = from.value;
-        f.options[option.name] = from.value === '' ? '' : Math.round(Number(from.value) * 10) / 1000;
-      };
-      number.addEventListener('input', () => set(number, slider));
-      slider.addEventListener('input', () => set(slider, number));
-      control = h('span', { class: 'percent-control' }, slider, number, h('span', { 'aria-hidden': 'true' }, '%'));
-      return h('div', { class: 'field' }, h('label', { for: id }, description), control);
-    } else {
-      const integer = kindName === 'integer';
-      control = h('input', { type: 'number', id, min: spec && spec.min, max: spec && spec.max, step: integer ? 1 : 'any', value: f.options[option.name], required: true });
-      control.addEventListener('input', () => (f.options[option.name] = control.value === '' ? '' : Number(control.value)));
-    }
-    const range = spec && typeof spec === 'object' && 'min' in spec ? t('lobby.option-range', { min: spec.min, max: spec.max }) : null;
-    return h('div', { class: 'field' }, h('label', { for: id }, description), control, range ? h('p', { class: 'hint' }, range) : null);
-  }
-
   /** Checks the form; returns an error text or null. */
   check() {
     const ruleset = this.ruleset();
     const f = this.form;
     if (!f.map && !takesNoMap(ruleset)) return t('lobby.error-map');
-    for (const option of ruleset.options || []) {
-      const kindName = Object.keys(option.kind && typeof option.kind === 'object' ? option.kind : { [option.kind]: null })[0];
-      const spec = option.kind && typeof option.kind === 'object' ? option.kind[kindName] : null;
-      const value = f.options[option.name];
-      if (kindName === 'integer' || kindName === 'decimal') {
-        const bad = typeof value !== 'number' || !Number.isFinite(value) || (kindName === 'integer' && !Number.isInteger(value)) || value < spec.min || value > spec.max;
-        if (bad) return t('lobby.error-option', { name: nameOf(ruleset.id, option.description) || option.name, min: spec.min, max: spec.max });
-      }
-    }
+    const problem = optionProblem(ruleset, f.options);
+    if (problem) return problem;
     if (f.seed && !/^[0-9a-fA-F]{64}$/.test(f.seed)) return t('lobby.error-seed');
     return null;
   }
@@ -407,13 +441,7 @@ class Lobby {
     error.hidden = true;
     const ruleset = this.ruleset();
     const f = this.form;
-    // Every value that differs from what the variant gives (the server starts from the
-    // variant's values), so an option set back to its default by hand is sent too.
-    const options = {};
-    const baseline = variantOptions(ruleset, f.variant);
-    for (const option of ruleset.options || []) {
-      if (JSON.stringify(f.options[option.name]) !== JSON.stringify(baseline[option.name])) options[option.name] = f.options[option.name];
-    }
+    const options = changedOptions(ruleset, f.variant, f.options);
     const body = {
       ruleset: f.ruleset,
       // 'human' is a seat played on this device (its token comes back); 'invite' one for another

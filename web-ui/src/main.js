@@ -1,12 +1,13 @@
 // The page's entry point: the header (navigation and language switch) and the hash router.
 // Routes: #/ lobby (?ruleset=&map= preselect the new game), #/play/{id}?seat=n (or ?token=, the
 // links of games made before invites), #/join/{id}?code= (an invite link), #/watch/{id},
-// #/hotseat/{id}, #/replay/{id}, #/maps.
+// #/hotseat/{id}, #/replay/{id}, #/maps, #/lab (?ruleset=&map= preselect, ?job= follows a job).
 
 import { h, replace, toast } from './dom.js';
 import { initI18n, language, LANGUAGES, onLanguageChange, setLanguage, t } from './i18n.js';
 import { mountGame } from './game.js';
 import { mountJoin } from './invites.js';
+import { mountLab } from './lab.js';
 import { mountLobby } from './lobby.js';
 import { mountMaps } from './maps.js';
 import { mountReplay } from './replay.js';
@@ -39,6 +40,7 @@ async function route() {
     else if (page === 'watch' && id) screen = await mountGame(app, { gameId: id, mode: 'watch' });
     else if (page === 'hotseat' && id) screen = await mountGame(app, { gameId: id, mode: 'hotseat' });
     else if (page === 'replay' && id) screen = await mountReplay(app, { gameId: id });
+    else if (page === 'lab') screen = await mountLab(app, { ruleset: params.get('ruleset'), map: params.get('map'), job: params.get('job') });
     else if (page === 'maps') screen = await mountMaps(app, { ruleset: params.get('ruleset'), map: params.get('map') });
     else replace(app, h('div', { class: 'panel' }, h('h1', {}, t('error.no-page')), h('a', { class: 'button', href: '#/' }, t('results.lobby'))));
   } catch (err) {
@@ -60,7 +62,7 @@ function renderHeader(page) {
   replace(
     header,
     h('a', { class: 'brand', href: '#/' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }), 'Tenka'),
-    h('nav', { 'aria-label': t('header.navigation') }, link('#/', t('header.games'), 'lobby'), link('#/maps', t('header.maps'), 'maps')),
+    h('nav', { 'aria-label': t('header.navigation') }, link('#/', t('header.games'), 'lobby'), link('#/maps', t('header.maps'), 'maps'), link('#/lab', t('header.lab'), 'lab')),
     h('label', { class: 'language-switch' }, h('span', { class: 'language-label' }, t('header.language')), select),
   );
 }
@@ -87,8 +89,9 @@ async function boot() {
     const { parts } = parseHash();
     renderHeader(parts[0] || 'lobby');
     if (skip) skip.textContent = t('header.skip');
-    // Screens without their own language handling are simply drawn again.
-    if (!parts[0] || parts[0] === 'maps') route();
+    // Screens without their own language handling are simply drawn again (the lab keeps its
+    // job in the address, so it picks it up again).
+    if (!parts[0] || parts[0] === 'maps' || parts[0] === 'lab') route();
   });
   window.addEventListener('hashchange', route);
   await route();

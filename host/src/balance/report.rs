@@ -47,6 +47,13 @@ impl Finding {
 
 /// The report of `simulation` as an HTML document.
 pub fn html(simulation: &Simulation) -> String {
+    html_and_differences(simulation).0
+}
+
+/// The report of `simulation` as an HTML document, and the plain-text line of each significant
+/// difference it names (empty with one rule set), for a caller that shows them apart (the
+/// server's variant lab).
+pub fn html_and_differences(simulation: &Simulation) -> (String, Vec<String>) {
     let mut report = Report {
         simulation,
         findings: Vec::new(),
@@ -59,7 +66,17 @@ pub fn html(simulation: &Simulation) -> String {
     report.score_lines();
     report.events();
     report.tower();
-    report.finish()
+    let differences = if report.compared() {
+        report
+            .findings
+            .iter()
+            .filter(|finding| finding.significant())
+            .map(|finding| plain_text(&report.sentence(finding)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    (report.finish(), differences)
 }
 
 struct Report<'a> {
@@ -1088,6 +1105,27 @@ fn shorten(text: &str, most: usize) -> String {
 }
 
 /// Text made safe to place in HTML.
+/// The text of a fragment of the report's HTML: its tags dropped and the entities [`escape`]
+/// writes turned back into characters. Every text in the report is escaped, so only the
+/// report's own tags are dropped.
+fn plain_text(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -1101,4 +1139,23 @@ fn escape(text: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{escape, plain_text};
+
+    /// A difference's line in the lab's figures is plain text: the report's tags dropped, and a
+    /// text that looked like markup given back as it was written.
+    #[test]
+    fn regression_plain_differences_carried_the_reports_markup() {
+        let html = format!(
+            "The count of the event <code>{}</code> differs (p &lt; 0.001).",
+            escape("log.<b>&'\"")
+        );
+        assert_eq!(
+            plain_text(&html),
+            "The count of the event log.<b>&'\" differs (p < 0.001)."
+        );
+    }
 }

@@ -281,7 +281,7 @@ pub struct CreateGame {
 }
 
 /// Turns a plain JSON option value into the typed value its spec asks for.
-fn option_value(kind: &OptionKind, name: &str, value: &Value) -> AppResult<OptionValue> {
+pub(crate) fn option_value(kind: &OptionKind, name: &str, value: &Value) -> AppResult<OptionValue> {
     let wrong = |expected: &str| {
         AppError::BadRequest(format!("option `{name}` must be {expected}, not {value}"))
     };
@@ -370,7 +370,7 @@ fn live_game_json(game: &LiveGame) -> Value {
 
 /// The client a request comes from, as games' creators are told apart: an IPv4 address, or the
 /// /64 network of an IPv6 one (one household or host); `None` for an in-process caller.
-fn creator_of(extensions: &axum::http::Extensions) -> Option<String> {
+pub(crate) fn creator_of(extensions: &axum::http::Extensions) -> Option<String> {
     use std::net::IpAddr;
     let address = extensions
         .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()?

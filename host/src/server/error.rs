@@ -74,6 +74,9 @@ pub enum AppError {
         "this address has too many event streams and move sockets open; close one and try again"
     )]
     TooManyStreams,
+    /// The client's address already runs as many variant-lab jobs as it may; nothing was done.
+    #[error("{0}")]
+    TooManyJobs(String),
     /// A fault of the server; the details are logged, never shown.
     #[error("internal error: {0:#}")]
     Internal(anyhow::Error),
@@ -99,6 +102,7 @@ impl AppError {
             AppError::Busy(_) => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
             AppError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate-limited"),
             AppError::TooManyStreams => (StatusCode::TOO_MANY_REQUESTS, "too-many-streams"),
+            AppError::TooManyJobs(_) => (StatusCode::TOO_MANY_REQUESTS, "too-many-jobs"),
             AppError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
     }

@@ -13,6 +13,7 @@ pub mod engine;
 pub mod error;
 pub mod fair;
 pub mod games;
+pub mod lab;
 pub mod limits;
 pub mod openapi;
 pub mod reload;
@@ -58,6 +59,8 @@ pub struct ServerConfig {
     pub rate_limits: Option<limits::RateLimits>,
     /// Event streams and move sockets one client address may hold open at once; 0 for no cap.
     pub streams_per_address: usize,
+    /// The variant lab's bounds.
+    pub lab: lab::LabConfig,
 }
 
 /// How long an API request may take before it is answered 503 (the live stream excepted).
@@ -76,6 +79,8 @@ pub struct AppState {
     pub limiter: Arc<limits::Limiter>,
     /// The event streams and move sockets each client address holds open.
     pub stream_slots: connections::StreamSlots,
+    /// The variant lab's jobs.
+    pub lab: Arc<lab::Lab>,
 }
 
 impl AppState {
@@ -106,6 +111,7 @@ impl AppState {
                     .unwrap_or(&limits::RateLimits::OFF),
             )),
             stream_slots: connections::AddressSlots::new(config.streams_per_address),
+            lab: Arc::new(lab::Lab::new(config.lab.clone())),
             config: Arc::new(config),
         })
     }
@@ -149,6 +155,9 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/seats/{seat}/bot", post(api::hand_to_bot))
         .route("/games/{id}/seats/{seat}/reopen", post(api::reopen_seat))
         .route("/games/{id}/record", get(api::record))
+        .route("/lab", post(lab::start))
+        .route("/lab/{id}", get(lab::status).delete(lab::cancel))
+        .route("/lab/{id}/report", get(lab::report))
         .route("/openapi.json", get(openapi::document))
         .layer(deadline)
         .merge(
@@ -261,11 +270,13 @@ async fn refuse_overlong_segments(
 /// only from this server; nothing may frame the page, and no plugin, base URL or foreign form
 /// target is allowed. Inline styles stay allowed because a ruleset's board brings a `<style>`
 /// (rebuilt by [`crate::svg_sanitizer`] first); inline scripts are never allowed, so even a
-/// drawing that got past both sanitizers could not run code.
+/// drawing that got past both sanitizers could not run code. Frames may come from this server
+/// only: the variant lab shows its report (which runs no script, see [`lab::REPORT_POLICY`]) in
+/// a sandboxed frame.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
      style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; \
-     connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; \
-     frame-ancestors 'none'; object-src 'none'";
+     connect-src 'self'; manifest-src 'self'; frame-src 'self'; base-uri 'none'; \
+     form-action 'self'; frame-ancestors 'none'; object-src 'none'";
 
 /// The usual security headers, on every response (API, web client, errors and the serve loop's
 /// refusals alike).
@@ -288,15 +299,19 @@ pub const SECURITY_HEADERS: [(HeaderName, &str); 7] = [
     ),
 ];
 
-/// Sets [`SECURITY_HEADERS`] on every response of `router`.
+/// Sets [`SECURITY_HEADERS`] on every response of `router`. The policy and the framing rule
+/// are kept where a handler set stricter ones of its own (the lab's report); every other header
+/// is always the server's.
 fn with_security_headers(router: Router) -> Router {
     SECURITY_HEADERS
         .into_iter()
         .fold(router, |router, (name, value)| {
-            router.layer(SetResponseHeaderLayer::overriding(
-                name,
-                HeaderValue::from_static(value),
-            ))
+            let value = HeaderValue::from_static(value);
+            if name == header::CONTENT_SECURITY_POLICY || name == header::X_FRAME_OPTIONS {
+                router.layer(SetResponseHeaderLayer::if_not_present(name, value))
+            } else {
+                router.layer(SetResponseHeaderLayer::overriding(name, value))
+            }
         })
 }
 
@@ -378,6 +393,20 @@ pub struct ServeArgs {
     /// server's own files).
     #[arg(long, default_value_t = 0)]
     pub max_connections: usize,
+    /// Variant-lab jobs (`POST /api/lab`) running at once on the server, each on one thread at
+    /// low priority (0: the lab is off).
+    #[arg(long, default_value_t = 2)]
+    pub lab_jobs: usize,
+    /// Variant-lab jobs one client address may have running at once.
+    #[arg(long, default_value_t = 1)]
+    pub lab_jobs_per_address: usize,
+    /// The most games a variant-lab job may ask for, per rule set.
+    #[arg(long, default_value_t = 200)]
+    pub lab_max_games: u64,
+    /// Finished variant-lab jobs kept for reading (each for an hour at most); beyond, the oldest
+    /// is dropped.
+    #[arg(long, default_value_t = 32)]
+    pub lab_kept: usize,
 }
 
 impl ServeArgs {
@@ -425,6 +454,13 @@ pub async fn serve(
             games_per_minute: args.games_per_minute,
         }),
         streams_per_address: args.streams_per_address,
+        lab: lab::LabConfig {
+            max_games: args.lab_max_games.max(1),
+            jobs: args.lab_jobs,
+            jobs_per_address: args.lab_jobs_per_address.max(1),
+            kept: args.lab_kept,
+            ..lab::LabConfig::default()
+        },
     };
     // Before anything opens files: the connection cap is derived from the raised limit.
     if let Some(open_files) = connections::raise_open_file_limit() {

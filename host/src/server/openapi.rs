@@ -125,6 +125,7 @@ fn described_routes() -> Value {
         "schema": { "type": "integer", "minimum": 0, "maximum": u64::MAX }
     });
     let bearer = json!([{ "seatToken": [] }, {}]);
+    let lab_id = path_param("id", "The lab job's id.");
     json!({
         "openapi": "3.1.0",
         "info": {
@@ -293,6 +294,39 @@ fn described_routes() -> Value {
                 "parameters": [game_id],
                 "responses": { "200": json_response("The record.", any_object()), "403": error_response("The game is still running."), "404": error_response("No such game.") }
             }},
+            "/api/lab": { "post": {
+                "summary": "Start a variant-lab job: the server plays `games` bot games of the rules under test (`variant` and `options`) and as many with the same seeds under the `baseline` rules, on a low-priority thread of its own, and writes the balance report. One running job per client address and a few per server.",
+                "requestBody": json_body(json!({ "$ref": "#/components/schemas/StartLabJob" })),
+                "responses": {
+                    "202": json_response("The job, started; follow it at `Location`.", json!({ "$ref": "#/components/schemas/LabJob" })),
+                    "400": error_response("Malformed request: unknown ruleset, map, variant, option or bot, an option out of range, players or games out of range."),
+                    "413": error_response("Body over 64 KiB."),
+                    "422": error_response("The ruleset refused the setup of one of the rule sets."),
+                    "429": error_response("The address already runs a lab job (`too-many-jobs`), or over a rate limit (`rate-limited`)."),
+                    "503": error_response("The server runs as many lab jobs as it may, or the lab is off (`busy`).")
+                }
+            }},
+            "/api/lab/{id}": {
+                "get": {
+                    "summary": "A lab job: its progress, and once done its figures.",
+                    "parameters": [lab_id.clone()],
+                    "responses": { "200": json_response("The job.", json!({ "$ref": "#/components/schemas/LabJob" })), "404": error_response("No such job (or dropped: finished jobs are kept an hour at most).") }
+                },
+                "delete": {
+                    "summary": "Cancel a running job after the games it is playing; the games finished make its figures and report. A job already done is left as it is.",
+                    "parameters": [lab_id.clone()],
+                    "responses": { "200": json_response("The job.", json!({ "$ref": "#/components/schemas/LabJob" })), "404": error_response("No such job.") }
+                }
+            },
+            "/api/lab/{id}/report": { "get": {
+                "summary": "The job's balance report: one self-contained HTML page (inline styles and SVG plots, no script), served with a policy that allows no script.",
+                "parameters": [lab_id, { "name": "download", "in": "query", "required": false, "description": "Present: served as an attachment to save.", "schema": { "type": "string" } }],
+                "responses": {
+                    "200": { "description": "The report.", "content": { "text/html": { "schema": { "type": "string" } } } },
+                    "404": error_response("No such job."),
+                    "409": error_response("The job is still running, or failed.")
+                }
+            }},
             "/api/openapi.json": { "get": {
                 "summary": "This document.",
                 "responses": { "200": json_response("OpenAPI 3.1.", any_object()) }
@@ -305,7 +339,7 @@ fn described_routes() -> Value {
             },
             "schemas": {
                 "Error": { "type": "object", "required": ["error", "message"], "properties": {
-                    "error": { "type": "string", "enum": ["bad-request", "not-found", "forbidden", "stale", "conflict", "rejected", "bad-setup", "ruleset-unavailable", "payload-too-large", "request-timeout", "unsupported-media-type", "rate-limited", "too-many-streams", "busy", "ruleset-failed", "internal"] },
+                    "error": { "type": "string", "enum": ["bad-request", "not-found", "forbidden", "stale", "conflict", "rejected", "bad-setup", "ruleset-unavailable", "payload-too-large", "request-timeout", "unsupported-media-type", "rate-limited", "too-many-streams", "too-many-jobs", "busy", "ruleset-failed", "internal"] },
                     "message": { "type": "string" },
                     "version": { "type": "integer", "description": "With `stale`: the current version." },
                     "rejection": { "description": "With `rejected`: the ruleset's rejection." }
@@ -354,6 +388,27 @@ fn described_routes() -> Value {
                         "invite": { "type": "string", "description": "Only for other people's seats: a single-use code for `POST /api/games/{id}/join`." }
                     }}},
                     "spectator_url": { "type": "string" }
+                }},
+                "StartLabJob": { "type": "object", "additionalProperties": false, "required": ["ruleset", "players", "games"], "properties": {
+                    "ruleset": { "type": "string" },
+                    "map": { "type": "string", "description": "A map's id; default the ruleset's first playable map." },
+                    "variant": { "type": "string", "description": "A named variant: the rules under test start from its options." },
+                    "options": { "type": "object", "description": "Option values by name, over the variant's." },
+                    "baseline": { "type": "string", "description": "The rules compared with: a variant id, or `standard` (the default) for the ruleset's defaults." },
+                    "players": { "type": "integer", "minimum": 1, "maximum": u32::MAX },
+                    "games": { "type": "integer", "minimum": 1, "maximum": 10_000, "description": "Games per rule set; the server's cap (200 by default) applies." },
+                    "bot": { "enum": ["random", "search"], "description": "The bot of every seat; default `random`." },
+                    "seed": { "type": "integer", "minimum": 0, "maximum": u64::MAX, "description": "Default a random one, told in the job's `request.seed`." }
+                }},
+                "LabJob": { "type": "object", "required": ["id", "status", "games_done", "games_total", "request"], "properties": {
+                    "id": { "type": "string" },
+                    "status": { "enum": ["running", "cancelling", "finished", "cancelled", "failed"] },
+                    "games_done": { "type": "integer", "description": "Games played so far, of both rule sets." },
+                    "games_total": { "type": "integer" },
+                    "request": { "type": "object", "description": "What was asked, with the seed, the map and the labels of the two rule sets." },
+                    "report_url": { "type": ["string", "null"], "description": "Once finished or cancelled." },
+                    "error": { "type": "string", "description": "Why a failed job failed." },
+                    "summary": { "type": "object", "description": "Once finished or cancelled: `arms` (per rule set: `label`, `games`, `failed`, `first_failure`, `mean_actions` and `seats`, each with `wins`, `win_rate`, its 95 % Wilson interval `win_rate_low`..`win_rate_high` and `mean_score`), `differences` (the significant differences in plain words), `wall_seconds`, `games_per_second` and `seed`." }
                 }},
                 "SeatToken": { "type": "object", "required": ["seat", "name", "token"], "properties": {
                     "seat": { "type": "integer" }, "name": { "type": "string" },
