@@ -53,6 +53,7 @@ fn bonus_decision(
                 Message::new("choice.bonus-decline").number("armies", without),
             ),
         ]),
+        back: None,
     }
 }
 
@@ -243,6 +244,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                     prompt: Message::new("prompt.draft-group")
                         .arg("province", state.province_arg(taken)),
                     kind: choose(choices),
+                    back: None,
                 }]
             } else {
                 let mut choices: Vec<Choice> = draft
@@ -270,6 +272,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                     seat,
                     prompt: Message::new("prompt.draft-card"),
                     kind: choose(choices),
+                    back: None,
                 }]
             }
         }
@@ -281,6 +284,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 seat,
                 prompt: Message::new("prompt.plan"),
                 kind: DecisionKind::Assign(planning_decision(state, seat)),
+                back: None,
             })
             .collect(),
         Phase::Specials { next } => {
@@ -321,6 +325,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 seat,
                 prompt: Message::new("prompt.special"),
                 kind: choose(choices),
+                back: None,
             }]
         }
         Phase::Actions { step, turn, stage } => {
@@ -379,6 +384,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                         prompt: Message::new("prompt.move-target")
                             .arg("province", state.province_arg(from)),
                         kind: choose(choices),
+                        back: None,
                     }]
                 }
                 Stage::BattleTarget { from } => {
@@ -392,6 +398,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                         prompt: Message::new("prompt.battle-target")
                             .arg("province", state.province_arg(from)),
                         kind: choose(choices),
+                        back: None,
                     }]
                 }
                 Stage::MoveCount { from, to } | Stage::BattleCount { from, to } => {
@@ -405,6 +412,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                             min: 1,
                             max: i64::from(state.provinces[from].armies) - 1,
                         }),
+                        back: None,
                     }]
                 }
             }
@@ -441,6 +449,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 seat,
                 prompt: Message::new("prompt.revolt-order"),
                 kind: choose(choices),
+                back: None,
             }]
         }
     }
