@@ -402,12 +402,12 @@ impl Backend {
         let table = self.table().clone();
         let estimate = match self {
             Backend::Wasm(wasm) => {
-                wasm.call(ruleset, "evaluate", |g, s, game| g.evaluate(s, game, seat))?
+                wasm.call(ruleset, "evaluate", |g, s, game| g.evaluate(s, game, seat))
             }
-            Backend::Native(native) => native.evaluate(&ruleset.info().id, seat)?,
+            Backend::Native(native) => native.evaluate(&ruleset.info().id, seat),
         };
         *self.table() = table;
-        Ok(estimate.filter(|value| (0.0..=1.0).contains(value)))
+        Ok(estimate?.filter(|value| (0.0..=1.0).contains(value)))
     }
 
     fn result(&mut self, ruleset: &LoadedRuleset) -> Result<Option<GameResult>> {

@@ -214,6 +214,21 @@ fn a_0_3_0_component_goes_back_from_a_step_and_the_game_replays_bit_for_bit() {
 }
 
 #[test]
+fn a_0_3_0_component_estimates_a_position_without_changing_the_game() {
+    let mut session = shogun_from_position("battle_farmers_defend", 4);
+    let before = session.snapshot().unwrap();
+    let shares: Vec<f64> = (0..4)
+        .map(|seat| session.evaluate(seat).unwrap().expect("Shogun gives one"))
+        .collect();
+    assert!(shares.iter().all(|s| (0.0..=1.0).contains(s)), "{shares:?}");
+    // Seat 0 holds Kai with 5 armies, seat 1 Musashi with 3, the others nothing.
+    assert!(shares[0] > shares[1] && shares[1] > shares[2], "{shares:?}");
+    assert_eq!(session.evaluate(9).unwrap(), None, "no such seat");
+    let after = session.snapshot().unwrap();
+    assert_eq!(after, before, "an estimate changes nothing");
+}
+
+#[test]
 fn the_fixture_built_for_contract_0_2_0_says_what_0_2_0_added() {
     let ruleset = fixture_wasm();
     let mut session = ruleset.new_game(with_bid_cap(spec(2, 3), 3)).unwrap();

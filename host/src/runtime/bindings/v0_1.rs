@@ -34,13 +34,17 @@ fn choice_from_wit(c: ex::Choice) -> s::Choice {
     s::Choice::new(c.id, message_from_wit(c.label))
 }
 
+/// Built from the SDK's constructor, so a field a later contract adds gets its default here
+/// without touching this adapter.
 fn pending_from_wit(p: ex::PendingDecision) -> s::PendingDecision {
+    let decision = s::PendingDecision::new(
+        p.seat,
+        message_from_wit(p.prompt),
+        decision_kind_from_wit(p.kind),
+    );
     s::PendingDecision {
-        seat: p.seat,
-        prompt: message_from_wit(p.prompt),
-        kind: decision_kind_from_wit(p.kind),
         private: true,
-        back: None,
+        ..decision
     }
 }
 
