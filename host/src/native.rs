@@ -139,6 +139,11 @@ impl NativeGame {
         guarded(id, "snapshot", &mut self.table, |_| game.snapshot())
     }
 
+    pub(crate) fn evaluate(&mut self, id: &str, seat: Seat) -> Result<Option<f64>> {
+        let game = &self.game;
+        guarded(id, "evaluate", &mut self.table, |_| game.evaluate(seat))
+    }
+
     /// The determinized copy as snapshot bytes, drawn from `table`.
     pub(crate) fn determinize(
         &mut self,

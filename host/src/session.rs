@@ -395,6 +395,21 @@ impl Backend {
         Ok(outcome)
     }
 
+    /// The ruleset's estimate for `seat`, if it gives one in `0.0..=1.0`. The table is put back
+    /// as it was afterwards: an estimate that drew from it (which the contract forbids) must
+    /// not shift the game's random stream, or stored games would stop replaying.
+    fn evaluate(&mut self, ruleset: &LoadedRuleset, seat: Seat) -> Result<Option<f64>> {
+        let table = self.table().clone();
+        let estimate = match self {
+            Backend::Wasm(wasm) => {
+                wasm.call(ruleset, "evaluate", |g, s, game| g.evaluate(s, game, seat))
+            }
+            Backend::Native(native) => native.evaluate(&ruleset.info().id, seat),
+        };
+        *self.table() = table;
+        Ok(estimate?.filter(|value| (0.0..=1.0).contains(value)))
+    }
+
     fn result(&mut self, ruleset: &LoadedRuleset) -> Result<Option<GameResult>> {
         let result = match self {
             Backend::Wasm(wasm) => wasm.call(ruleset, "final-result", |g, s, game| {
@@ -773,8 +788,17 @@ impl Session {
         Ok(self.pending()?.is_empty())
     }
 
-    /// Applies one seat's answer.
+    /// Applies one seat's answer. The action `back` is refused here, before the ruleset sees
+    /// it, unless the seat's decision offers a way back.
     pub fn apply(&mut self, seat: Seat, action: &Action) -> Result<Applied, SessionError> {
+        if *action == Action::Back {
+            let pending = self.pending()?;
+            let decision = pending
+                .iter()
+                .find(|d| d.seat == seat)
+                .ok_or(SessionError::Rejected(Rejection::NotYourTurn))?;
+            sdk::check_answer(decision, action).map_err(SessionError::Rejected)?;
+        }
         let outcome = self.with_backend(|backend, ruleset| {
             let before = backend.table().clone();
             backend.table().take_drops();
@@ -877,9 +901,21 @@ impl Session {
             .iter()
             .find(|d| d.seat == seat)
             .ok_or(SessionError::Rejected(Rejection::NotYourTurn))?;
+        if *action == Action::Back {
+            // Going back costs nothing and skips nothing: no ruleset call to make.
+            sdk::check_answer(decision, action).map_err(SessionError::Rejected)?;
+            return Ok(Vec::new());
+        }
         sdk::check_draft_shape(&decision.kind, action).map_err(SessionError::Rejected)?;
         self.with_backend(|b, r| b.preview(r, seat, action))?
             .map_err(SessionError::Rejected)
+    }
+
+    /// The ruleset's heuristic estimate of the position for `seat`: its expected share of the
+    /// win in `0.0..=1.0`, or none when the ruleset gives none (every component built before
+    /// contract 0.3.0, and any value outside that range). Changes nothing.
+    pub fn evaluate(&mut self, seat: Seat) -> Result<Option<f64>, SessionError> {
+        Ok(self.with_backend(|b, r| b.evaluate(r, seat))?)
     }
 
     /// The result, once the game is over.

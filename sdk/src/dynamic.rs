@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use crate::{
     Action, BoardPart, Catalogue, Diagnostic, Event, Game, GameResult, Options, PendingDecision,
     PreviewNote, Rejection, Ruleset, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
-    check_action_shape, check_draft_shape,
+    check_answer, check_draft_shape,
 };
 
 /// A ruleset behind a trait object.
@@ -56,6 +56,8 @@ pub trait DynGame: Send {
     fn snapshot(&self) -> Vec<u8>;
     /// See [`Game::determinize`].
     fn determinize(&self, seat: Seat, table: &mut dyn Table) -> Box<dyn DynGame>;
+    /// See [`Game::evaluate`].
+    fn evaluate(&self, seat: Seat) -> Option<f64>;
 }
 
 /// Wraps a [`Ruleset`] type as a [`DynRuleset`].
@@ -147,7 +149,7 @@ impl<G: Game + Send> DynGame for G {
             .iter()
             .find(|d| d.seat == seat)
             .ok_or(Rejection::NotYourTurn)?;
-        check_action_shape(&decision.kind, action)?;
+        check_answer(decision, action)?;
         let before = self.clone();
         let outcome = Game::apply(self, seat, action, table);
         if outcome.is_err() {
@@ -170,6 +172,10 @@ impl<G: Game + Send> DynGame for G {
             .iter()
             .find(|d| d.seat == seat)
             .ok_or(Rejection::NotYourTurn)?;
+        if *action == Action::Back {
+            // Going back costs nothing and skips nothing: there is nothing to preview.
+            return check_answer(decision, action).map(|()| Vec::new());
+        }
         check_draft_shape(&decision.kind, action)?;
         Game::preview(self, seat, action)
     }
@@ -184,5 +190,9 @@ impl<G: Game + Send> DynGame for G {
 
     fn determinize(&self, seat: Seat, table: &mut dyn Table) -> Box<dyn DynGame> {
         Box::new(Game::determinize(self, seat, table))
+    }
+
+    fn evaluate(&self, seat: Seat) -> Option<f64> {
+        Game::evaluate(self, seat)
     }
 }

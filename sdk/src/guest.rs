@@ -8,7 +8,7 @@ use crate::{LogLevel, Table, types as sdk};
 
 mod wit {
     wit_bindgen::generate!({
-        path: "wit/since_v0.2.0",
+        path: "wit/since_v0.3.0",
         world: "ruleset",
     });
 }
@@ -193,6 +193,10 @@ impl ex::GuestGame for GameCell {
     fn determinize(&self, seat: u32) -> ex::Game {
         GameCell::wrap(self.0.borrow().determinize(seat, &mut HostTable))
     }
+
+    fn evaluate(&self, seat: u32) -> Option<f64> {
+        self.0.borrow().evaluate(seat)
+    }
 }
 
 wit::export!(Component with_types_in wit);
@@ -360,6 +364,7 @@ fn pending_to_wit(p: sdk::PendingDecision) -> ex::PendingDecision {
         prompt: message_to_wit(p.prompt),
         kind,
         private: p.private,
+        back: p.back.map(message_to_wit),
     }
 }
 
@@ -368,6 +373,7 @@ fn action_from_wit(a: ex::Action) -> sdk::Action {
         ex::Action::Choose(picks) => sdk::Action::Choose(picks),
         ex::Action::Number(n) => sdk::Action::Number(n),
         ex::Action::Assign(pairs) => sdk::Action::Assign(pairs),
+        ex::Action::Back => sdk::Action::Back,
     }
 }
 

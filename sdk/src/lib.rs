@@ -62,7 +62,7 @@ pub use crate::line_index::LineIndex;
 pub use crate::options::{OptionError, Options};
 pub use crate::random_action::random_action;
 pub use crate::ruleset::{Game, Ruleset};
-pub use crate::ruleset::{check_action_shape, check_draft_shape};
+pub use crate::ruleset::{check_action_shape, check_answer, check_draft_shape};
 pub use crate::table::{LogLevel, Table, TableExt};
 pub use crate::types::{
     Action, AssignDecision, AssignItem, AssignSlot, Audience, BoardPart, Choice, ChooseDecision,
@@ -83,7 +83,7 @@ pub mod native {
 /// The version of the WIT contract this SDK implements: the newest `wit/since_v*` folder (a test
 /// holds the two, `README.md` and `PENDING_CHANGES.md` together). The host refuses a component
 /// whose embedded version it does not support, naming both versions.
-pub const CONTRACT_VERSION: &str = "0.2.0";
+pub const CONTRACT_VERSION: &str = "0.3.0";
 
 /// The name of the custom section that carries [`CONTRACT_VERSION`] in a built component.
 pub const CONTRACT_SECTION: &str = "tenka-contract";

@@ -120,6 +120,24 @@ pub trait Game: Clone + 'static {
         let _ = (seat, table);
         self.clone()
     }
+
+    /// A cheap heuristic estimate of the position for `seat`: its expected share of the win,
+    /// in `0.0..=1.0`, for bots that cut their search short. The default gives none, and bots
+    /// then play out the game to its end. Must not need a table: it changes nothing.
+    fn evaluate(&self, seat: Seat) -> Option<f64> {
+        let _ = seat;
+        None
+    }
+}
+
+/// Checks that `action` answers `decision`: [`Action::Back`] only where the decision offers a
+/// way back, any other action by [`check_action_shape`]. The SDK calls it before every
+/// [`Game::apply`]; the host calls it too, so a refused answer never reaches the ruleset.
+pub fn check_answer(decision: &crate::PendingDecision, action: &Action) -> Result<(), Rejection> {
+    match action {
+        Action::Back if decision.back.is_some() => Ok(()),
+        _ => check_action_shape(&decision.kind, action),
+    }
 }
 
 /// Checks that `action` fits the shape of `decision`. The SDK calls it before every
@@ -138,6 +156,9 @@ pub fn check_draft_shape(decision: &crate::DecisionKind, action: &Action) -> Res
     check_shape(decision, action, Completeness::Draft)
 }
 
+/// Why [`Action::Back`] is refused from a decision that offers no way back.
+pub(crate) const NO_WAY_BACK: &str = "this decision offers no way back";
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Completeness {
     Complete,
@@ -153,6 +174,7 @@ fn check_shape(
     use crate::DecisionKind;
     let malformed = |text: String| Err(Rejection::Malformed(text));
     match (decision, action) {
+        (_, Action::Back) => malformed(NO_WAY_BACK.to_owned()),
         (DecisionKind::Choose(choose), Action::Choose(picks)) => {
             let count = picks.len() as u32;
             if (count < choose.min && !draft) || count > choose.max {

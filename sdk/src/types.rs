@@ -395,6 +395,38 @@ pub struct PendingDecision {
     /// device shared by several people is handed over only before such a decision.
     #[serde(default)]
     pub private: bool,
+    /// Set when this decision is a later step of a larger one and the seat may go back to the
+    /// step before: the label of the way back. The seat answers it with [`Action::Back`]; the
+    /// SDK and the host refuse `Back` from a seat whose decision has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub back: Option<Message>,
+}
+
+impl PendingDecision {
+    /// A public decision of `seat` with no way back. Building decisions through this (and
+    /// [`PendingDecision::private`], [`PendingDecision::with_back`]) rather than by hand keeps
+    /// a ruleset compiling when a later contract adds a field.
+    pub fn new(seat: Seat, prompt: Message, kind: DecisionKind) -> Self {
+        PendingDecision {
+            seat,
+            prompt,
+            kind,
+            private: false,
+            back: None,
+        }
+    }
+
+    /// The same decision, marked as showing the seat what others may not see.
+    pub fn private(mut self) -> Self {
+        self.private = true;
+        self
+    }
+
+    /// The same decision, offering a way back to the step before, labelled `label`.
+    pub fn with_back(mut self, label: Message) -> Self {
+        self.back = Some(label);
+        self
+    }
 }
 
 /// One seat's answer to its pending decision.
@@ -407,6 +439,8 @@ pub enum Action {
     Number(i64),
     /// (slot index, item index) pairs.
     Assign(Vec<(u32, u32)>),
+    /// Back to the step before, for a decision whose [`PendingDecision::back`] is set.
+    Back,
 }
 
 /// Why an action was refused. A refused action changes nothing.

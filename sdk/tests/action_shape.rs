@@ -1,4 +1,5 @@
-//! Properties of the SDK's action-shape checks (`check_action_shape`, `check_draft_shape`),
+//! Properties of the SDK's action-shape checks (`check_action_shape`, `check_draft_shape`,
+//! `check_answer`),
 //! which stand between every client's answer and every ruleset: over decisions and actions of
 //! any shape, they never panic, accept exactly the answers the contract allows, and accept every
 //! answer `random_action` makes (what random bots send).
@@ -6,8 +7,8 @@
 use proptest::prelude::*;
 use sdk::{
     Action, AssignDecision, AssignItem, AssignSlot, Choice, ChooseDecision, CubeCount,
-    DecisionKind, LogLevel, Message, NumberDecision, Rejection, Table, TowerShelf,
-    check_action_shape, check_draft_shape, random_action,
+    DecisionKind, LogLevel, Message, NumberDecision, PendingDecision, Rejection, Table, TowerShelf,
+    check_action_shape, check_answer, check_draft_shape, random_action,
 };
 
 /// A table whose random numbers are drawn by proptest, so a failing case shrinks.
@@ -101,6 +102,7 @@ fn action() -> impl Strategy<Value = Action> {
         prop::collection::vec(index.clone(), 0..6).prop_map(Action::Choose),
         any::<i64>().prop_map(Action::Number),
         prop::collection::vec((index.clone(), index), 0..6).prop_map(Action::Assign),
+        Just(Action::Back),
     ]
 }
 
@@ -194,6 +196,31 @@ proptest! {
         // Whatever is complete is also a fine draft.
         if check_action_shape(&decision, &action).is_ok() {
             prop_assert!(checked.is_ok());
+        }
+    }
+
+    #[test]
+    fn back_is_accepted_exactly_where_the_decision_offers_it(
+        kind in decision(),
+        action in action(),
+        offers_back in any::<bool>(),
+    ) {
+        let decision = PendingDecision {
+            seat: 0,
+            prompt: label(),
+            kind: kind.clone(),
+            private: false,
+            back: offers_back.then(|| Message::new("back.target")),
+        };
+        let checked = check_answer(&decision, &action);
+        let expected = if action == Action::Back {
+            offers_back
+        } else {
+            allowed(&kind, &action, true)
+        };
+        prop_assert_eq!(checked.is_ok(), expected, "{:?}", checked);
+        if let Err(rejection) = checked {
+            prop_assert!(matches!(rejection, Rejection::Malformed(_)));
         }
     }
 

@@ -1,17 +1,18 @@
-//! Contract versions: a component built for 0.1.0, kept as bytes in `tests/fixtures`, still
-//! loads, plays, stores and replays through the host's adapter; the same ruleset built for 0.2.0
-//! shows what 0.2.0 added (board parts, previews, choice details, private decisions, events tied
-//! to their drops with summaries), through the runtime and through the server.
+//! Contract versions: components built for 0.1.0 and 0.2.0, kept as bytes in `tests/fixtures`,
+//! still load, play, store and replay through the host's adapters; the same ruleset built for the
+//! current contract shows what 0.2.0 added (board parts, previews, choice details, private
+//! decisions, events tied to their drops with summaries), through the runtime and through the
+//! server; Shogun shows what 0.3.0 added (a way back from a step, recorded and replayed).
 
 use std::sync::Arc;
 
 use axum::http::StatusCode;
 use host::bots::{BotKind, play_out};
-use host::{LoadedRuleset, Session};
-use sdk::{Action, DecisionKind, NoteLevel, PartKind, Viewer};
+use host::{GameSpec, LoadedRuleset, Session, SessionError};
+use sdk::{Action, DecisionKind, NoteLevel, PartKind, Rejection, Viewer};
 use serde_json::{Value, json};
 
-use crate::runtime_support::{FIXTURE, fixture_wasm, runtime, spec, workspace_root};
+use crate::runtime_support::{FIXTURE, fixture_wasm, runtime, shogun_wasm, spec, workspace_root};
 use crate::server_support::{TempDir, TestApp, answer_rng, random_answer};
 
 /// Where the fixture ruleset built for contract 0.1.0 is kept.
@@ -31,6 +32,22 @@ fn fixture_0_1_0() -> Arc<LoadedRuleset> {
     runtime("contract-0.1.0")
         .load_file(&path)
         .expect("a 0.1.0 component loads")
+        .0
+}
+
+/// The fixture ruleset exactly as it was built for contract 0.2.0.
+fn fixture_0_2_0() -> Arc<LoadedRuleset> {
+    let path =
+        workspace_root().join("tests/fixtures/contract-0.2.0/fixture-ruleset-for-tests.wasm");
+    let bytes = std::fs::read(&path).expect("the 0.2.0 fixture is in the repository");
+    assert_eq!(
+        host::runtime::check_component(&bytes).unwrap(),
+        "0.2.0",
+        "the fixture really is a 0.2.0 component"
+    );
+    runtime("contract-0.2.0")
+        .load_file(&path)
+        .expect("a 0.2.0 component loads")
         .0
 }
 
@@ -73,6 +90,142 @@ fn a_component_built_for_contract_0_1_0_plays_and_its_record_replays() {
     let snapshot = session.snapshot().unwrap();
     let mut restored = Session::restore(ruleset, snapshot).unwrap();
     assert_eq!(restored.result().unwrap(), record.result);
+}
+
+#[test]
+fn a_component_built_for_contract_0_2_0_plays_and_its_record_replays() {
+    let ruleset = fixture_0_2_0();
+    assert_eq!(ruleset.info().id, FIXTURE);
+    let mut session = ruleset.new_game(spec(3, 7)).unwrap();
+
+    // What 0.2.0 cannot say: no way back, no estimate. The host refuses `back` for the decision
+    // offering none, before the component (which could not even be sent it) is called.
+    let pending = session.pending().unwrap();
+    assert!(pending.iter().all(|d| d.back.is_none()), "{pending:?}");
+    let seat = pending[0].seat;
+    let version = session.version();
+    match session.apply(seat, &Action::Back) {
+        Err(SessionError::Rejected(Rejection::Malformed(reason))) => {
+            assert_eq!(reason, "this decision offers no way back");
+        }
+        other => panic!("back was not refused: {other:?}"),
+    }
+    assert!(session.preview(seat, &Action::Back).is_err());
+    assert_eq!(session.version(), version);
+    assert!(session.actions().is_empty(), "a refusal is not recorded");
+    assert_eq!(session.evaluate(seat).unwrap(), None);
+
+    let mut bots: Vec<_> = (0..3)
+        .map(|s| BotKind::Random.create(&[7; 32], s))
+        .collect();
+    let applied = play_out(&mut session, &mut bots, 10_000).unwrap();
+    assert!(applied > 10, "a whole game: {applied} actions");
+    let record = session.record().unwrap();
+    assert!(record.result.is_some());
+    let mut replayed = Session::replay(ruleset.clone(), &record).expect("the record replays");
+    assert_eq!(replayed.record().unwrap(), record, "bit for bit");
+    let snapshot = session.snapshot().unwrap();
+    let mut restored = Session::restore(ruleset, snapshot).unwrap();
+    assert_eq!(restored.result().unwrap(), record.result);
+}
+
+/// A Shogun game on the sun map from one of its rule tests' positions.
+fn shogun_from_position(name: &str, seats: u32) -> Session {
+    let root = workspace_root();
+    let read = |path: &str| std::fs::read_to_string(root.join(path)).unwrap();
+    shogun_wasm()
+        .new_game(GameSpec {
+            map_toml: read("maps/shogun/sun.toml"),
+            options: Vec::new(),
+            seats,
+            seed: [4; 32],
+            position: Some(read(&format!(
+                "rulesets/shogun/tests/positions/{name}.toml"
+            ))),
+        })
+        .expect("the position loads")
+}
+
+/// The index of the choice `id` in `seat`'s choose decision.
+fn choice_index(session: &mut Session, seat: u32, id: &str) -> u32 {
+    let pending = session.pending().unwrap();
+    let DecisionKind::Choose(choose) = &pending.iter().find(|d| d.seat == seat).unwrap().kind
+    else {
+        panic!("not a choice: {pending:?}")
+    };
+    choose.choices.iter().position(|c| c.id == id).unwrap() as u32
+}
+
+#[test]
+fn a_0_3_0_component_goes_back_from_a_step_and_the_game_replays_bit_for_bit() {
+    // Seat 0 attacks from Kai; the count offers a way back to the target.
+    let mut session = shogun_from_position("battle_farmers_defend", 4);
+    let at_target = session.pending().unwrap();
+    assert!(at_target[0].back.is_none());
+    let state_at_target = session.snapshot().unwrap();
+    let musashi = choice_index(&mut session, 0, "province:musashi");
+    session.apply(0, &Action::Choose(vec![musashi])).unwrap();
+    let count = session.pending().unwrap();
+    assert_eq!(
+        count[0].back.as_ref().map(|m| m.key.as_str()),
+        Some("back.battle-target")
+    );
+    assert_eq!(session.preview(0, &Action::Back).unwrap(), Vec::new());
+
+    let went_back = session.apply(0, &Action::Back).unwrap();
+    assert_eq!(went_back.events[0].text.key, "log.target-withdrawn");
+    assert!(went_back.tower.is_empty(), "going back drops nothing");
+    assert_eq!(session.pending().unwrap(), at_target);
+    let state_now = session.snapshot().unwrap();
+    assert_eq!(state_now.game, state_at_target.game, "the game as before");
+    assert_eq!(state_now.table, state_at_target.table, "no random number");
+
+    // Back from the target step itself is refused: it offers none.
+    assert!(matches!(
+        session.apply(0, &Action::Back),
+        Err(SessionError::Rejected(Rejection::Malformed(_)))
+    ));
+
+    // Another target, the count, and the game goes on; its record replays bit for bit.
+    let DecisionKind::Choose(choose) = &at_target[0].kind else {
+        panic!("a target choice")
+    };
+    let other = choose
+        .choices
+        .iter()
+        .position(|c| c.id != "province:musashi")
+        .unwrap() as u32;
+    session.apply(0, &Action::Choose(vec![other])).unwrap();
+    session.apply(0, &Action::Number(4)).unwrap();
+    // Random bots finish the game (they never go back: they answer from the decision's kind).
+    let mut bots: Vec<_> = (0..4)
+        .map(|s| BotKind::Random.create(&[4; 32], s))
+        .collect();
+    play_out(&mut session, &mut bots, 20_000).unwrap();
+    let record = session.record().unwrap();
+    let backs = record
+        .actions
+        .iter()
+        .filter(|a| a.action == Action::Back)
+        .count();
+    assert_eq!(backs, 1, "the one back, and none by a bot");
+    let mut replayed = Session::replay(shogun_wasm(), &record).expect("the record replays");
+    assert_eq!(replayed.record().unwrap(), record, "bit for bit");
+}
+
+#[test]
+fn a_0_3_0_component_estimates_a_position_without_changing_the_game() {
+    let mut session = shogun_from_position("battle_farmers_defend", 4);
+    let before = session.snapshot().unwrap();
+    let shares: Vec<f64> = (0..4)
+        .map(|seat| session.evaluate(seat).unwrap().expect("Shogun gives one"))
+        .collect();
+    assert!(shares.iter().all(|s| (0.0..=1.0).contains(s)), "{shares:?}");
+    // Seat 0 holds Kai with 5 armies, seat 1 Musashi with 3, the others nothing.
+    assert!(shares[0] > shares[1] && shares[1] > shares[2], "{shares:?}");
+    assert_eq!(session.evaluate(9).unwrap(), None, "no such seat");
+    let after = session.snapshot().unwrap();
+    assert_eq!(after, before, "an estimate changes nothing");
 }
 
 #[test]
@@ -173,6 +326,62 @@ fn the_fixture_built_for_contract_0_2_0_says_what_0_2_0_added() {
                 .all(|c| c.detail.as_ref().is_some_and(|d| d.key == "prize.scores"))
         );
     }
+}
+
+#[tokio::test]
+async fn the_api_takes_back_as_an_answer_and_refuses_it_where_no_way_back_is_offered() {
+    let dir = TempDir::new("back-refused");
+    let app = TestApp::start_on(&dir.0, None, crate::server_support::runtime(), |_, _| {}).await;
+    let seats = json!([{ "kind": "human", "creator": true }, { "kind": "human", "creator": true }]);
+    let (status, created) = app
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({ "ruleset": "secret-draw", "map": "square", "seats": seats })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let game = created["id"].as_str().unwrap().to_owned();
+    let token = created["seats"][0]["token"].as_str().unwrap().to_owned();
+    let (_, view) = app
+        .call(
+            "GET",
+            &format!("/api/games/{game}/view"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert!(view["pending"][0].get("back").is_none(), "{view}");
+    let answer = json!({ "version": view["version"], "action": "back" });
+    for (path, body) in [
+        ("actions", answer),
+        ("preview", json!({ "action": "back" })),
+    ] {
+        let (status, body) = app
+            .call(
+                "POST",
+                &format!("/api/games/{game}/{path}"),
+                Some(&token),
+                Some(body),
+            )
+            .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{path}: {body}");
+        assert_eq!(body["error"], "rejected");
+        assert_eq!(
+            body["rejection"],
+            json!({ "malformed": "this decision offers no way back" })
+        );
+    }
+    let (_, after) = app
+        .call(
+            "GET",
+            &format!("/api/games/{game}/view"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(after["version"], view["version"], "nothing changed");
 }
 
 /// A server over `dir` that also runs the 0.1.0 fixture component.

@@ -151,6 +151,7 @@ impl sdk::Game for DrawGame {
                     min: 1,
                     max: 1,
                 }),
+                back: None,
             })
             .collect()
     }

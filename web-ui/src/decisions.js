@@ -84,7 +84,11 @@ export class DecisionController {
         ? h('span', { class: 'banner-numbers', role: 'group' }, values.map((value) => h('button', { type: 'button', class: 'small', 'data-board-number': value, onclick: () => this.submit({ number: value }) }, String(value))))
         : h('span', { class: 'banner-hint' }, t('decision.range', { min, max }));
     }
-    this.board.setBanner(prompt, extra);
+    // The way back is offered over the board too, where the player is looking.
+    const back = this.decision.back
+      ? h('button', { type: 'button', class: 'small secondary', 'data-board-back': '', onclick: () => this.submit('back') }, this.label(this.decision.back))
+      : null;
+    this.board.setBanner(prompt, extra, back);
   }
 
   /** The answer as composed so far, for a preview (null when there is nothing to preview). */
@@ -478,12 +482,26 @@ export class DecisionController {
     else if (this.kindName === 'number') this.numberForm(form);
     else if (this.kindName === 'assign') this.assignForm(form);
     else form.append(h('p', {}, t('decision.unknown-kind')));
+    if (this.decision.back) form.append(this.backRow());
     replace(this.panel, prompt, form);
     this.renderNotes();
     if (focusKey) {
       const again = this.panel.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
       if (again) again.focus();
     }
+  }
+
+  /**
+   * The way back to the step before, when the ruleset offers one (a target chosen, the count still
+   * open): a secondary button under the answer, labelled by the ruleset. Going back is an action
+   * of its own, sent like any answer.
+   */
+  backRow() {
+    return h(
+      'div',
+      { class: 'decision-actions decision-back' },
+      h('button', { type: 'button', class: 'secondary', 'data-action': 'back', 'data-focus-key': 'back', onclick: () => this.submit('back') }, this.label(this.decision.back)),
+    );
   }
 
   chooseForm(form) {

@@ -345,7 +345,8 @@ fn described_routes() -> Value {
                     "rejection": { "description": "With `rejected`: the ruleset's rejection." }
                 }},
                 "Message": { "type": "object", "required": ["key"], "properties": { "key": { "type": "string" }, "args": { "type": "array" } } },
-                "Action": { "description": "`{\"choose\":[indices]}`, `{\"number\":n}` or `{\"assign\":[[slot,item],...]}`. Integers are written without a fraction: `5.0` is refused (400).", "oneOf": [
+                "Action": { "description": "`{\"choose\":[indices]}`, `{\"number\":n}`, `{\"assign\":[[slot,item],...]}` or `\"back\"` (only where the pending decision has a `back` label; refused otherwise). Integers are written without a fraction: `5.0` is refused (400).", "oneOf": [
+                    { "type": "string", "const": "back" },
                     { "type": "object", "additionalProperties": false, "required": ["choose"], "properties": { "choose": { "type": "array", "items": { "type": "integer", "minimum": 0, "maximum": u32::MAX } } } },
                     { "type": "object", "additionalProperties": false, "required": ["number"], "properties": { "number": { "type": "integer", "minimum": i64::MIN, "maximum": i64::MAX } } },
                     { "type": "object", "additionalProperties": false, "required": ["assign"], "properties": { "assign": { "type": "array", "items": {

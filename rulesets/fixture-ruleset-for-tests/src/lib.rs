@@ -375,6 +375,7 @@ impl FixtureGame {
                 slots: vec![slot("bid-1"), slot("bid-2")],
                 min_placements: 1,
             }),
+            back: None,
         }
     }
 }
@@ -408,12 +409,14 @@ impl sdk::Game for FixtureGame {
                     min: 1,
                     max: 1,
                 }),
+                back: None,
             }],
             Phase::Draw { next } => vec![PendingDecision {
                 private: false,
                 seat: *next,
                 prompt: Message::new("prompt.draw"),
                 kind: DecisionKind::Number(NumberDecision { min: 0, max: 2 }),
+                back: None,
             }],
             Phase::Over => Vec::new(),
         }

@@ -109,6 +109,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
             prompt,
             kind,
             private: false,
+            back: None,
         }]
     };
     match &state.phase {
@@ -213,6 +214,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                     1,
                 ),
                 private: false,
+                back: None,
             })
             .collect(),
         Phase::Place => (0..state.seats)
@@ -233,6 +235,7 @@ fn hand_decision(state: &State, seat: Seat, prompt: Message) -> Vec<PendingDecis
         prompt,
         kind: choose(choices, 1, 1),
         private: true,
+        back: None,
     }]
 }
 
@@ -429,6 +432,7 @@ pub fn placement_decision(state: &State, seat: Seat) -> Option<PendingDecision> 
         prompt,
         kind: choose(choices, 1, 1),
         private: false,
+        back: None,
     })
 }
 

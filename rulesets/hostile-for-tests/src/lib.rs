@@ -208,6 +208,7 @@ impl sdk::Game for HostileGame {
                     seat: 0,
                     prompt: Message::new("prompt.number"),
                     kind: DecisionKind::Number(NumberDecision { min: 0, max: 9 }),
+                    back: None,
                 };
                 return vec![decision; HUGE_ITEMS];
             }
@@ -221,6 +222,7 @@ impl sdk::Game for HostileGame {
             seat: (self.named.len() % 2) as Seat,
             prompt: Message::new("prompt.number"),
             kind: DecisionKind::Number(NumberDecision { min: 0, max: 9 }),
+            back: None,
         }]
     }
 

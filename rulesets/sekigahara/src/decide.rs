@@ -71,6 +71,7 @@ impl Ask {
                 min: self.min,
                 max: self.max,
             }),
+            back: None,
         }
     }
 }

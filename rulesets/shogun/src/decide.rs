@@ -53,6 +53,7 @@ fn bonus_decision(
                 Message::new("choice.bonus-decline").number("armies", without),
             ),
         ]),
+        back: None,
     }
 }
 
@@ -208,6 +209,8 @@ pub fn preview(
         }
         // A choice not yet made says nothing; a complete one must fit the shape.
         (DecisionKind::Choose(_), Action::Choose(picks)) if picks.is_empty() => Ok(Vec::new()),
+        // Going back changes nothing but the step.
+        (_, Action::Back) => sdk::check_answer(decision, action).map(|()| Vec::new()),
         (kind, action) => {
             sdk::check_action_shape(kind, action)?;
             Ok(Vec::new())
@@ -243,6 +246,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                     prompt: Message::new("prompt.draft-group")
                         .arg("province", state.province_arg(taken)),
                     kind: choose(choices),
+                    back: None,
                 }]
             } else {
                 let mut choices: Vec<Choice> = draft
@@ -270,6 +274,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                     seat,
                     prompt: Message::new("prompt.draft-card"),
                     kind: choose(choices),
+                    back: None,
                 }]
             }
         }
@@ -281,6 +286,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 seat,
                 prompt: Message::new("prompt.plan"),
                 kind: DecisionKind::Assign(planning_decision(state, seat)),
+                back: None,
             })
             .collect(),
         Phase::Specials { next } => {
@@ -321,6 +327,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 seat,
                 prompt: Message::new("prompt.special"),
                 kind: choose(choices),
+                back: None,
             }]
         }
         Phase::Actions { step, turn, stage } => {
@@ -379,6 +386,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                         prompt: Message::new("prompt.move-target")
                             .arg("province", state.province_arg(from)),
                         kind: choose(choices),
+                        back: None,
                     }]
                 }
                 Stage::BattleTarget { from } => {
@@ -392,9 +400,17 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                         prompt: Message::new("prompt.battle-target")
                             .arg("province", state.province_arg(from)),
                         kind: choose(choices),
+                        back: None,
                     }]
                 }
                 Stage::MoveCount { from, to } | Stage::BattleCount { from, to } => {
+                    // The target and the count are one decision: until the count is sent, the
+                    // seat may go back and choose another target. (The origin was fixed by the
+                    // revealed plan or the deployment, so the target step has no way back.)
+                    let back = match stage {
+                        Stage::MoveCount { .. } => "back.move-target",
+                        _ => "back.battle-target",
+                    };
                     vec![PendingDecision {
                         private: false,
                         seat,
@@ -405,6 +421,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                             min: 1,
                             max: i64::from(state.provinces[from].armies) - 1,
                         }),
+                        back: Some(Message::new(back)),
                     }]
                 }
             }
@@ -441,6 +458,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 seat,
                 prompt: Message::new("prompt.revolt-order"),
                 kind: choose(choices),
+                back: None,
             }]
         }
     }
@@ -490,7 +508,10 @@ pub fn apply(
         .iter()
         .find(|d| d.seat == seat)
         .ok_or(Rejection::NotYourTurn)?;
-    sdk::check_action_shape(&decision.kind, action)?;
+    sdk::check_answer(decision, action)?;
+    if *action == Action::Back {
+        return go_back(state, seat);
+    }
     let prompt = decision.prompt.clone();
     match state.phase.clone() {
         Phase::Over => return Err(Rejection::NotYourTurn),
@@ -642,6 +663,26 @@ pub fn apply(
     }
     engine::advance(state, table, &mut log);
     Ok(log.into_events())
+}
+
+/// Goes back from a count to the target step before it: the target is forgotten and nothing
+/// else changes (no armies moved, no randomness used). Only the count steps offer it, and
+/// `apply` has checked that the seat's decision does.
+fn go_back(state: &mut State, seat: Seat) -> Result<Vec<Event>, Rejection> {
+    let Phase::Actions { step, turn, stage } = state.phase else {
+        return Err(Rejection::Malformed("nothing to go back to".into()));
+    };
+    let (stage, from) = match stage {
+        Stage::MoveCount { from, .. } => (Stage::MoveTarget { from }, from),
+        Stage::BattleCount { from, .. } => (Stage::BattleTarget { from }, from),
+        _ => return Err(Rejection::Malformed("nothing to go back to".into())),
+    };
+    state.phase = Phase::Actions { step, turn, stage };
+    Ok(vec![Event::public(
+        Message::new("log.target-withdrawn")
+            .seat("player", seat)
+            .arg("from", state.province_arg(from)),
+    )])
 }
 
 /// What an answer that settled nothing yet did (a target chosen, armies counted before a bonus

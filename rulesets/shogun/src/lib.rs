@@ -8,6 +8,7 @@
 pub mod data;
 pub mod decide;
 pub mod engine;
+pub mod estimate;
 pub mod names;
 pub mod position;
 pub mod preview;
@@ -198,6 +199,10 @@ impl sdk::Game for ShogunGame {
         ShogunGame {
             state: view::determinize(&self.state, seat, table),
         }
+    }
+
+    fn evaluate(&self, seat: Seat) -> Option<f64> {
+        estimate::evaluate(&self.state, seat)
     }
 }
 

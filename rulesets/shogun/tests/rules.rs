@@ -1647,3 +1647,66 @@ fn deploy_move_offers_a_move_only_toward_an_own_neighbour() {
     assert_eq!(game.state.provinces[province(&game, "kai")].armies, 2);
     assert_eq!(game.state.phase, Phase::Planning);
 }
+
+#[test]
+fn the_army_count_goes_back_to_the_target_choice_with_nothing_changed() {
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_file(4, "battle_farmers_defend", &mut table);
+    // The target step is where the seat starts: it offers no way back (the plan fixed Kai).
+    let at_target = game.snapshot();
+    let targets = choice_ids(&game, 0);
+    assert!(game.pending()[0].back.is_none());
+    assert!(matches!(
+        game.clone().apply(0, &Action::Back, &mut table),
+        Err(sdk::Rejection::Malformed(_))
+    ));
+
+    pick(&mut game, 0, "province:musashi", &mut table);
+    let count = &game.pending()[0];
+    assert_eq!(count.prompt.key, "prompt.armies");
+    assert_eq!(
+        count.back.as_ref().map(|m| m.key.as_str()),
+        Some("back.battle-target")
+    );
+
+    // Back: the same target choice, the game exactly as before the target was picked, and no
+    // random number or tower drop spent.
+    let mut back_table = ScriptedTable::new(9);
+    let events = act(&mut game, 0, Action::Back, &mut back_table);
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].text.key, "log.target-withdrawn");
+    assert_eq!(game.snapshot(), at_target);
+    assert_eq!(choice_ids(&game, 0), targets);
+    assert!(back_table.drops.is_empty());
+    assert_eq!(
+        sdk::Table::next_u64(&mut back_table),
+        sdk::Table::next_u64(&mut ScriptedTable::new(9)),
+        "no random number drawn"
+    );
+
+    // Another target, then the attack goes on as usual.
+    let other = targets
+        .iter()
+        .find(|id| *id != "province:musashi")
+        .expect("Kai has another neighbour")
+        .clone();
+    pick(&mut game, 0, &other, &mut table);
+    assert!(game.pending()[0].back.is_some());
+    act(&mut game, 0, Action::Number(4), &mut table);
+    assert_eq!(game.state.provinces[province(&game, "kai")].armies, 1);
+}
+
+#[test]
+fn a_move_count_goes_back_to_the_destination_choice() {
+    let mut table = ScriptedTable::new(1);
+    let mut game = from_file(3, "deploy_move", &mut table);
+    let at_target = game.snapshot();
+    pick(&mut game, 0, "province:musashi", &mut table);
+    assert_eq!(
+        game.pending()[0].back.as_ref().map(|m| m.key.as_str()),
+        Some("back.move-target")
+    );
+    act(&mut game, 0, Action::Back, &mut table);
+    assert_eq!(game.snapshot(), at_target);
+    assert_eq!(choice_ids(&game, 0), vec!["province:musashi", "no-move"]);
+}

@@ -106,6 +106,7 @@ impl Game for Board {
                 min: 1,
                 max: 1,
             }),
+            back: None,
         }]
     }
 

@@ -1,15 +1,15 @@
 //! The host side of the contract: generated bindings for every contract version the host runs,
 //! the imports' implementations, and the calls into a component in the SDK's types.
 //!
-//! Each version has a module of its own (`v0_2`, the current one, and `v0_1`, kept so components
-//! built for it and their stored games keep working). The interfaces the versions share
-//! unchanged (`types`, `random`, `battle-tower`, `log`) are generated once, in `v0_2`: `v0_1`'s
-//! bindings reuse them through `bindgen!`'s `with:`, and their implementations are written once
+//! Each version has a module of its own (`v0_3`, the current one, and `v0_2` and `v0_1`, kept so
+//! components built for them and their stored games keep working). The interfaces the versions
+//! share unchanged (`types`, `random`, `battle-tower`, `log`) are generated once, in `v0_3`: the
+//! older bindings reuse them through `bindgen!`'s `with:`, and their implementations are written once
 //! in [`imports`], linked under each version's names. The exported `rules` interface changed, so
 //! each version has its own generated types for it; the conversions of the parts of it that kept
 //! their shape are written once, in [`contract_glue!`], and expanded inside each module against
 //! that version's types; only what changed between them is written per version. [`Instance`] is
-//! a component of either version behind one set of calls.
+//! a component of any of them behind one set of calls.
 
 use sdk as s;
 use wasmtime::Store;
@@ -19,8 +19,8 @@ use super::StoreState;
 
 /// The conversions and calls of the `rules` interface whose shape did not change between
 /// contract versions. Expanded in each version's module, where `ex` is that version's generated
-/// `rules` types; the module supplies `CONTRACT`, `choice_from_wit`, `pending_from_wit` and
-/// `event_from_wit`.
+/// `rules` types; the module supplies `CONTRACT`, `choice_from_wit`, `pending_from_wit`,
+/// `event_from_wit` and `back_to_wit` (the action `back`, if the version has it).
 macro_rules! contract_glue {
     () => {
         use sdk as s;
@@ -160,12 +160,20 @@ macro_rules! contract_glue {
             }
         }
 
-        fn action_to_wit(a: &s::Action) -> ex::Action {
-            match a {
+        /// The action in this version's types; none for `back` in a version without it (the
+        /// host refuses it before calling, since no decision of such a version offers it).
+        fn action_to_wit(a: &s::Action) -> Option<ex::Action> {
+            Some(match a {
                 s::Action::Choose(picks) => ex::Action::Choose(picks.clone()),
                 s::Action::Number(n) => ex::Action::Number(*n),
                 s::Action::Assign(pairs) => ex::Action::Assign(pairs.clone()),
-            }
+                s::Action::Back => back_to_wit()?,
+            })
+        }
+
+        /// Why an action this version cannot express is refused.
+        fn no_way_back() -> s::Rejection {
+            s::Rejection::Malformed(format!("contract {CONTRACT} has no way back"))
         }
 
         fn rejection_from_wit(r: ex::Rejection) -> s::Rejection {
@@ -296,7 +304,9 @@ macro_rules! contract_glue {
             seat: s::Seat,
             action: &s::Action,
         ) -> wasmtime::Result<Result<Vec<s::Event>, s::Rejection>> {
-            let action = action_to_wit(action);
+            let Some(action) = action_to_wit(action) else {
+                return Ok(Err(no_way_back()));
+            };
             Ok(instance
                 .tenka_ruleset_rules()
                 .game()
@@ -364,12 +374,14 @@ macro_rules! contract_glue {
 pub(crate) mod imports;
 pub(crate) mod v0_1;
 pub(crate) mod v0_2;
+pub(crate) mod v0_3;
 
 /// The contract versions this host runs, newest first.
-pub const SUPPORTED_CONTRACTS: &[&str] = &[v0_2::CONTRACT, v0_1::CONTRACT];
+pub const SUPPORTED_CONTRACTS: &[&str] = &[v0_3::CONTRACT, v0_2::CONTRACT, v0_1::CONTRACT];
 
-/// A component linked and ready to instantiate, of either contract version.
+/// A component linked and ready to instantiate, of any contract version.
 pub(crate) enum RulesetPre {
+    V0_3(v0_3::RulesetPre<StoreState>),
     V0_2(v0_2::RulesetPre<StoreState>),
     V0_1(v0_1::RulesetPre<StoreState>),
 }
@@ -395,11 +407,20 @@ impl RulesetPre {
                         .context(exports)?,
                 ))
             }
-            _ => {
+            v0_2::CONTRACT => {
                 v0_2::add_to_linker(linker).map_err(anyhow::Error::from)?;
                 let pre = prepare(linker)?;
                 Ok(RulesetPre::V0_2(
                     v0_2::RulesetPre::new(pre)
+                        .map_err(anyhow::Error::from)
+                        .context(exports)?,
+                ))
+            }
+            _ => {
+                v0_3::add_to_linker(linker).map_err(anyhow::Error::from)?;
+                let pre = prepare(linker)?;
+                Ok(RulesetPre::V0_3(
+                    v0_3::RulesetPre::new(pre)
                         .map_err(anyhow::Error::from)
                         .context(exports)?,
                 ))
@@ -409,14 +430,16 @@ impl RulesetPre {
 
     pub(crate) fn instantiate(&self, store: &mut Store<StoreState>) -> wasmtime::Result<Instance> {
         Ok(match self {
+            RulesetPre::V0_3(pre) => Instance::V0_3(pre.instantiate(store)?),
             RulesetPre::V0_2(pre) => Instance::V0_2(pre.instantiate(store)?),
             RulesetPre::V0_1(pre) => Instance::V0_1(pre.instantiate(store)?),
         })
     }
 }
 
-/// An instance of a component, of either contract version, called in the SDK's types.
+/// An instance of a component, of any contract version, called in the SDK's types.
 pub(crate) enum Instance {
+    V0_3(v0_3::Ruleset),
     V0_2(v0_2::Ruleset),
     V0_1(v0_1::Ruleset),
 }
@@ -425,6 +448,7 @@ pub(crate) enum Instance {
 macro_rules! on_version {
     ($instance:expr, $call:ident($($arg:expr),*)) => {
         match $instance {
+            Instance::V0_3(instance) => v0_3::$call(instance, $($arg),*),
             Instance::V0_2(instance) => v0_2::$call(instance, $($arg),*),
             Instance::V0_1(instance) => v0_1::$call(instance, $($arg),*),
         }
@@ -521,8 +545,22 @@ impl Instance {
         action: &s::Action,
     ) -> wasmtime::Result<Result<Vec<s::PreviewNote>, s::Rejection>> {
         match self {
+            Instance::V0_3(instance) => v0_3::preview(instance, store, game, seat, action),
             Instance::V0_2(instance) => v0_2::preview(instance, store, game, seat, action),
             Instance::V0_1(_) => Ok(Ok(Vec::new())),
+        }
+    }
+
+    /// A heuristic estimate of the position for `seat`. Components before 0.3.0 give none.
+    pub(crate) fn evaluate(
+        &self,
+        store: &mut Store<StoreState>,
+        game: ResourceAny,
+        seat: s::Seat,
+    ) -> wasmtime::Result<Option<f64>> {
+        match self {
+            Instance::V0_3(instance) => v0_3::evaluate(instance, store, game, seat),
+            Instance::V0_2(_) | Instance::V0_1(_) => Ok(None),
         }
     }
 
@@ -554,7 +592,7 @@ impl Instance {
 
 #[cfg(test)]
 mod tests {
-    use super::v0_2::tenka::ruleset::battle_tower::Host as _;
+    use super::v0_3::tenka::ruleset::battle_tower::Host as _;
     use super::*;
     use crate::runtime::{CallLimits, GameLimiter};
     use crate::table::GameTable;
@@ -577,9 +615,9 @@ mod tests {
         }
     }
 
-    fn handful(count: u32) -> Vec<v0_2::tenka::ruleset::types::CubeCount> {
-        vec![v0_2::tenka::ruleset::types::CubeCount {
-            owner: v0_2::tenka::ruleset::types::CubeOwner::Neutral("grey".into()),
+    fn handful(count: u32) -> Vec<v0_3::tenka::ruleset::types::CubeCount> {
+        vec![v0_3::tenka::ruleset::types::CubeCount {
+            owner: v0_3::tenka::ruleset::types::CubeOwner::Neutral("grey".into()),
             count,
         }]
     }
@@ -587,7 +625,7 @@ mod tests {
     #[test]
     fn a_tower_that_keeps_every_cube_cannot_make_one_drop_take_forever() {
         let mut state = state();
-        let keep_all = vec![v0_2::tenka::ruleset::types::TowerShelf {
+        let keep_all = vec![v0_3::tenka::ruleset::types::TowerShelf {
             lodge_chance: 1.0,
             release_chance: 0.0,
         }];

@@ -1,10 +1,22 @@
-//! Contract 0.2.0, the current one: the SDK's types map one-to-one.
+//! Contract 0.2.0, adapted: components built for it keep loading and their stored games keep
+//! replaying. What 0.2.0 lacks gets the value that promises least:
+//! - no decision offers a way back (the host refuses the action `back` before calling);
+//! - the game gives no estimate of a position (`evaluate` is none).
+//!
+//! Everything else maps one-to-one to the SDK's types.
 
 wasmtime::component::bindgen!({
     path: "../sdk/wit/since_v0.2.0",
     world: "ruleset",
-    // Every import may trap: `random.below(0)` is a ruleset bug that fails the call.
     imports: { default: trappable },
+    // These four interfaces are the same in 0.2.0 and 0.3.0: reuse 0.3.0's types and host
+    // traits, so they are implemented once (`imports.rs`). Only `rules` is generated anew.
+    with: {
+        "tenka:ruleset/types": super::v0_3::tenka::ruleset::types,
+        "tenka:ruleset/random": super::v0_3::tenka::ruleset::random,
+        "tenka:ruleset/battle-tower": super::v0_3::tenka::ruleset::battle_tower,
+        "tenka:ruleset/log": super::v0_3::tenka::ruleset::log,
+    },
 });
 
 contract_glue!();
@@ -20,13 +32,23 @@ fn choice_from_wit(c: ex::Choice) -> s::Choice {
     }
 }
 
+/// Built from the SDK's constructor, so a field a later contract adds gets its default here
+/// without touching this adapter.
 fn pending_from_wit(p: ex::PendingDecision) -> s::PendingDecision {
+    let decision = s::PendingDecision::new(
+        p.seat,
+        message_from_wit(p.prompt),
+        decision_kind_from_wit(p.kind),
+    );
     s::PendingDecision {
-        seat: p.seat,
-        prompt: message_from_wit(p.prompt),
-        kind: decision_kind_from_wit(p.kind),
         private: p.private,
+        ..decision
     }
+}
+
+/// 0.2.0 has no action `back`.
+fn back_to_wit() -> Option<ex::Action> {
+    None
 }
 
 fn event_from_wit(e: ex::Event) -> s::Event {
@@ -82,7 +104,9 @@ pub(crate) fn preview(
     seat: s::Seat,
     action: &s::Action,
 ) -> wasmtime::Result<Result<Vec<s::PreviewNote>, s::Rejection>> {
-    let action = action_to_wit(action);
+    let Some(action) = action_to_wit(action) else {
+        return Ok(Err(no_way_back()));
+    };
     Ok(instance
         .tenka_ruleset_rules()
         .game()
