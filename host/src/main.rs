@@ -148,7 +148,8 @@ struct SimulateArgs {
     /// The simulation's seed; each game's seed is derived from it and the game's number.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// The bot for every seat, or a comma-separated list by seat (repeated as needed).
+    /// The bot for every seat (random, search, easy, normal or hard), or a comma-separated list
+    /// by seat (repeated as needed).
     #[arg(long, default_value = "random")]
     bot: String,
     /// Write each game's record as JSON into this directory.
