@@ -11,6 +11,7 @@
 //! Each bot has a random stream of its own, derived from the game's seed and its seat, so a bot's
 //! choices never touch the game's randomness and a simulation is reproducible.
 
+pub mod arena;
 mod ismcts;
 mod random;
 mod search;
