@@ -217,3 +217,125 @@ fn every_bot_kind_is_named_as_the_server_and_command_line_spell_it() {
     assert_eq!(host::server::api::BOT_NAMES.len(), BotKind::ALL.len());
     assert!("strong".parse::<BotKind>().is_err());
 }
+
+/// Shogun compiled natively, in a runtime of its own.
+fn shogun_native() -> Arc<LoadedRuleset> {
+    Runtime::new(RuntimeConfig {
+        cache_dir: None,
+        ..RuntimeConfig::default()
+    })
+    .unwrap()
+    .register_native(sdk::native::adapt::<shogun::Shogun>())
+    .unwrap()
+}
+
+/// The last action of the last autumn: seat 0 battles or moves from Kai (ten armies). Seat 1 leads
+/// by three points once the winter is scored (its castle in Musashi takes the region's castle
+/// majority). Musashi holds one army of seat 1's, Sagami twelve. Taking Musashi and its castle
+/// wins the game; a move into seat 0's own provinces keeps it second, and attacking Sagami, or
+/// Musashi with a single army, risks the battle for nothing.
+const LAST_BATTLE: &str = r#"
+year = 2
+season = "autumn"
+phase = "actions"
+step = 10
+actions = ["build-castle", "build-temple", "build-theatre", "confiscate-rice", "collect-taxes", "recruit-5", "recruit-3", "recruit-1-move", "battle-move-a", "battle-move-b"]
+specials = ["gold", "rice", "recruitment", "attack", "defence"]
+events = []
+current-event = "event-10"
+turn-order = [0, 1, 2]
+
+[[seat]]
+chests = 5
+rice = 20
+vp = 20
+plan = { battle-move-b = "kai" }
+
+[[seat]]
+chests = 5
+rice = 20
+vp = 21
+
+[[seat]]
+chests = 5
+rice = 20
+
+[[province]]
+id = "kai"
+owner = 0
+armies = 10
+
+[[province]]
+id = "shinano"
+owner = 0
+armies = 1
+
+[[province]]
+id = "suruga"
+owner = 0
+armies = 1
+
+[[province]]
+id = "totomi"
+owner = 0
+armies = 1
+
+[[province]]
+id = "musashi"
+owner = 1
+armies = 1
+castle = true
+
+[[province]]
+id = "sagami"
+owner = 1
+armies = 12
+
+[[province]]
+id = "bingo"
+owner = 2
+armies = 2
+"#;
+
+#[test]
+fn the_hard_bot_takes_shoguns_obviously_winning_battle() {
+    let ruleset = shogun_native();
+    let mut session = ruleset
+        .new_game(GameSpec {
+            map_toml: include_str!("../../maps/shogun/sun.toml").to_owned(),
+            options: Vec::new(),
+            seats: 3,
+            seed: [9; 32],
+            position: Some(LAST_BATTLE.to_owned()),
+        })
+        .expect("the position loads");
+    let decision = session.pending().unwrap().remove(0);
+    let DecisionKind::Choose(choose) = &decision.kind else {
+        panic!("seat 0 picks a battle target: {decision:?}");
+    };
+    let ids: Vec<&str> = choose.choices.iter().map(|c| c.id.as_str()).collect();
+    assert!(
+        ids.contains(&"province:musashi") && ids.contains(&"province:sagami"),
+        "{ids:?}"
+    );
+    let mut bot = BotKind::Hard.create(&[4; 32], decision.seat);
+    let target = bot.decide(&mut session, &decision).unwrap();
+    let Action::Choose(picks) = &target else {
+        panic!("{target:?}");
+    };
+    assert_eq!(choose.choices[picks[0] as usize].id, "province:musashi");
+    session.apply(decision.seat, &target).unwrap();
+    // How many armies attack: one against one is a coin toss; the bot sends enough to be sure.
+    let decision = session.pending().unwrap().remove(0);
+    let DecisionKind::Number(range) = decision.kind else {
+        panic!("seat 0 says how many armies attack: {decision:?}");
+    };
+    let Action::Number(armies) = bot.decide(&mut session, &decision).unwrap() else {
+        panic!("a number of armies");
+    };
+    assert!(
+        armies >= 4 && armies <= range.max,
+        "the hard bot attacked with {armies} of {}",
+        range.max
+    );
+}
