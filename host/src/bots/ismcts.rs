@@ -29,6 +29,9 @@ use super::Bot;
 use crate::session::{Session, SessionError};
 use crate::table::{GameTable, Seed};
 
+/// How far below the best mean result an arm may be and still be drawn at a secret decision.
+const SECRET_MARGIN: f64 = 0.05;
+
 /// How an information-set search bot thinks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InfoSetSettings {
@@ -489,28 +492,30 @@ impl InfoSetBot {
             return Some(self.draw(&tried, &weights));
         }
         if arms.secret {
-            // In secret, the average regret-matching strategy is played, not its favourite: a
-            // predictable answer is what an opponent who knows the bot would exploit.
-            let weights: Vec<f64> = tried.iter().map(|arm| arm.strategy_sum).collect();
-            if weights.iter().sum::<f64>() > 0.0 {
-                let purified: Vec<f64> = weights
-                    .iter()
-                    .map(|&w| {
-                        // Arms kept alive only by the even spread are dropped.
-                        let share = w / weights.iter().sum::<f64>();
-                        if share * tried.len() as f64 > self.settings.regret_exploration * 1.5 {
-                            w
-                        } else {
-                            0.0
-                        }
-                    })
-                    .collect();
-                let weights = if purified.iter().sum::<f64>() > 0.0 {
-                    purified
-                } else {
-                    weights
-                };
-                return Some(self.draw(&tried, &weights));
+            // In secret a predictable answer is what an opponent who knows the bot would
+            // exploit, so the answer is drawn, not taken. But regret matching's average strategy
+            // over a large decision stays close to even after a few hundred iterations (every
+            // arm started with an even share), which plays little better than at random. The
+            // draw is therefore among the well-tried arms whose results are within a small
+            // margin of the best, weighted by the average strategy: mixed where it matters, sound
+            // where it does not.
+            let most = tried.iter().map(|arm| arm.visits).max().unwrap_or(0);
+            let solid: Vec<&Arm> = tried
+                .iter()
+                .copied()
+                .filter(|arm| arm.visits * 4 >= most)
+                .collect();
+            let best = solid.iter().map(|arm| arm.mean()).fold(f64::MIN, f64::max);
+            let near: Vec<&Arm> = solid
+                .into_iter()
+                .filter(|arm| arm.mean() >= best - SECRET_MARGIN)
+                .collect();
+            let weights: Vec<f64> = near
+                .iter()
+                .map(|arm| arm.strategy_sum.max(f64::from(arm.visits)))
+                .collect();
+            if !near.is_empty() {
+                return Some(self.draw(&near, &weights));
             }
         }
         tried
