@@ -68,6 +68,8 @@ enum Command {
     Rulesets(RulesetsArgs),
     /// Plays bot-only games headless and reports how they went.
     Simulate(SimulateArgs),
+    /// Round-robin tournaments between bot kinds: Elo, win rates and thinking time per move.
+    Arena(ArenaArgs),
     /// Re-runs a game record and confirms it reaches the same result.
     Replay(ReplayArgs),
     /// Serves games over HTTP (API under /api, web client at /).
@@ -111,6 +113,35 @@ struct MapRenderArgs {
 }
 
 #[derive(Args)]
+struct ArenaArgs {
+    /// The ruleset's id.
+    #[arg(long)]
+    ruleset: String,
+    /// How many seats each game has (several comma-separated counts play one tournament each).
+    #[arg(long, value_delimiter = ',')]
+    players: Vec<u32>,
+    /// A map id of the ruleset, or a path to a map file; default: the ruleset's first map.
+    #[arg(long)]
+    map: Option<String>,
+    /// The kinds that meet, comma-separated; every pairing plays.
+    #[arg(
+        long,
+        default_value = "random,search,easy,normal,hard",
+        value_delimiter = ','
+    )]
+    bots: Vec<String>,
+    /// Games per pairing; the two kinds take the seats in turn.
+    #[arg(long, default_value_t = 20)]
+    games: u64,
+    /// The tournament's seed; each game's seed is derived from it.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Also add the results, as Markdown sections, to the end of this file (BENCHMARKS.md).
+    #[arg(long, value_name = "FILE.md")]
+    markdown: Option<PathBuf>,
+}
+
+#[derive(Args)]
 struct RulesetsArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -148,7 +179,8 @@ struct SimulateArgs {
     /// The simulation's seed; each game's seed is derived from it and the game's number.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// The bot for every seat, or a comma-separated list by seat (repeated as needed).
+    /// The bot for every seat (random, search, easy, normal or hard), or a comma-separated list
+    /// by seat (repeated as needed).
     #[arg(long, default_value = "random")]
     bot: String,
     /// Write each game's record as JSON into this directory.
@@ -186,6 +218,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Rulesets(args) => rulesets(&cli.places, &args),
         Command::Simulate(args) => simulate(&cli.places, &args),
+        Command::Arena(args) => arena(&cli.places, &args),
         Command::Replay(args) => replay(&cli.places, &args),
         Command::Serve(args) => serve(&cli.places, args),
         Command::Map(MapCommand::Check(args)) => map_check(&cli.places, &args),
@@ -517,6 +550,82 @@ fn arm_rules(
         options.push(setting);
     }
     Ok(host::balance::Arm { label, options })
+}
+
+fn arena(places: &Places, args: &ArenaArgs) -> Result<()> {
+    let (runtime, reports) = load_runtime(places)?;
+    let ruleset = find_ruleset(&runtime, &reports, &args.ruleset)?;
+    let map_toml = resolve_map(places, &ruleset, args.map.as_deref())?;
+    let diagnostics = ruleset.validate_map(&map_toml)?;
+    if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
+        bail!(
+            "the map cannot be played: line {}: {}",
+            error.line,
+            error.text
+        );
+    }
+    let kinds: Vec<BotKind> = args
+        .bots
+        .iter()
+        .map(|name| name.trim().parse().map_err(|e: String| anyhow!(e)))
+        .collect::<Result<_>>()?;
+    if args.players.is_empty() {
+        bail!("say how many seats with --players");
+    }
+    let info = ruleset.info().clone();
+    for &seats in &args.players {
+        if seats < info.min_seats || seats > info.max_seats {
+            bail!(
+                "{} plays with {} to {} players, not {seats}",
+                info.id,
+                info.min_seats,
+                info.max_seats
+            );
+        }
+        let plan = host::bots::arena::ArenaPlan {
+            ruleset: ruleset.clone(),
+            map_toml: map_toml.clone(),
+            seats,
+            kinds: kinds.clone(),
+            games: args.games,
+            seed: args.seed,
+            max_actions: host::balance::MAX_ACTIONS_PER_GAME,
+        };
+        let games = plan.pairings().len() as u64 * args.games;
+        let progress = indicatif::ProgressBar::new(games);
+        progress.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} games, {per_sec}, eta {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        let outcome = plan.run(|done, _| progress.set_position(done))?;
+        progress.finish_and_clear();
+        let command = format!(
+            "tenka arena --ruleset {} --players {seats}{} --bots {} --games {} --seed {}",
+            info.id,
+            args.map
+                .as_deref()
+                .map(|map| format!(" --map {map}"))
+                .unwrap_or_default(),
+            kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(","),
+            args.games,
+            args.seed
+        );
+        let text = outcome.markdown(&format!("Bots: {}, {seats} players", info.name), &command);
+        println!("{text}");
+        if let Some(path) = &args.markdown {
+            use std::io::Write;
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("failed to open {}", path.display()))?;
+            writeln!(file, "\n{}", text.trim_end())
+                .with_context(|| format!("failed to write {}", path.display()))?;
+        }
+    }
+    Ok(())
 }
 
 fn simulate(places: &Places, args: &SimulateArgs) -> Result<()> {

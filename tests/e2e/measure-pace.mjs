@@ -23,7 +23,7 @@ try {
   });
   const page = await openPage(browser, { context });
   const started = Date.now();
-  await createGame(page, { ruleset: rulesetId, seats: ['human', 'bot:search', 'bot:search', 'bot:search'], options: rulesetId === 'shogun' ? { years } : {}, seed: '5eed0021'.padEnd(64, '0') });
+  await createGame(page, { ruleset: rulesetId, seats: ['human', 'bot:hard', 'bot:hard', 'bot:hard'], options: rulesetId === 'shogun' ? { years } : {}, seed: '5eed0021'.padEnd(64, '0') });
   await enterGame(page);
   const random = rng(21);
   const stats = newStats();

@@ -168,3 +168,76 @@ fn exported_records_replay_and_a_tampered_one_is_reported() {
     );
     let _ = std::fs::remove_dir_all(&export);
 }
+
+#[test]
+fn simulate_and_arena_take_the_bot_levels() {
+    // A balance run can seat a cheap search level; the seats are named as asked.
+    let output = run_ok(
+        tenka()
+            .arg("simulate")
+            .arg("--rulesets")
+            .arg(rulesets_dir())
+            .args([
+                "--ruleset",
+                FIXTURE,
+                "--players",
+                "2",
+                "--games",
+                "4",
+                "--bot",
+                "easy,random",
+                "--json",
+            ]),
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["failed_games"], 0);
+    assert_eq!(report["seats"][0]["bot"], "easy", "{report}");
+    assert_eq!(report["seats"][1]["bot"], "random", "{report}");
+
+    // The arena plays every pairing and writes its tables, with the command that made them.
+    let dir = workspace_root().join("target/arena-for-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let markdown = dir.join("BENCHMARKS.md");
+    let _ = std::fs::remove_file(&markdown);
+    run_ok(
+        tenka()
+            .arg("arena")
+            .arg("--rulesets")
+            .arg(rulesets_dir())
+            .args([
+                "--ruleset",
+                FIXTURE,
+                "--players",
+                "2",
+                "--bots",
+                "random,easy,normal",
+                "--games",
+                "2",
+                "--markdown",
+            ])
+            .arg(&markdown),
+    );
+    let text = std::fs::read_to_string(&markdown).unwrap();
+    assert!(
+        text.contains("--bots random,easy,normal --games 2"),
+        "{text}"
+    );
+    for pairing in ["random – easy", "random – normal", "easy – normal"] {
+        assert!(text.contains(&format!("| {pairing} | 2 |")), "{text}");
+    }
+    assert!(text.contains("6 games (0 failed)"), "{text}");
+
+    let refused = tenka()
+        .arg("simulate")
+        .arg("--rulesets")
+        .arg(rulesets_dir())
+        .args(["--ruleset", FIXTURE, "--players", "2", "--bot", "strong"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("easy, normal, hard"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+}

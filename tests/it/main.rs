@@ -2,6 +2,7 @@
 mod api_fuzz; // Requests built from the OpenAPI document, mutated: no 5xx, no change when refused.
 mod balance_report; // `tenka simulate --report`: the self-contained balance report.
 mod bot_fairness; // One client's bot games cannot stall another table's bots.
+mod bot_levels; // The easy, normal and hard bots on tutorial-sized positions.
 mod bots; // The random and search bots.
 mod cli; // The `tenka` command line.
 mod contract_versions; // A 0.1.0 component still plays and replays; what 0.2.0 added.

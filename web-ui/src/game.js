@@ -3,6 +3,7 @@
 
 import { ApiError, follow, get, post } from './api.js';
 import { BoardParts, partsOf } from './board.js';
+import { tableBotLevel } from './botlevels.js';
 import { DecisionController } from './decisions.js';
 import { errorText, h, replace, toast } from './dom.js';
 import { loadCatalogue, messageText, onLanguageChange, t } from './i18n.js';
@@ -365,7 +366,8 @@ class GameScreen {
     const controls = [];
     if (this.mode === 'play' && viewer !== null && view.status !== 'finished') {
       const mine = this.seats.find((s) => s.seat === viewer);
-      // A person's seat handed to a bot keeps its kind and names the bot playing it.
+      // A person's seat handed to a bot keeps its kind and names the bot playing it; the bot
+      // plays at the level the table chose.
       const botPlays = !!(mine && mine.bot);
       controls.push(
         h(
@@ -375,7 +377,7 @@ class GameScreen {
             class: 'secondary small',
             onclick: async () => {
               try {
-                await post(this.api(`/seats/${viewer}/bot`), { bot: botPlays ? null : 'search' }, this.token);
+                await post(this.api(`/seats/${viewer}/bot`), { bot: botPlays ? null : tableBotLevel(this.seats) }, this.token);
                 this.game = await get(this.api(''));
                 this.seats = localSeats(this.game.seats);
                 await this.refresh();

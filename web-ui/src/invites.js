@@ -8,6 +8,7 @@
 // stores digests only, so showing a seat's link again means making a new code.
 
 import { api, ApiError, get, post } from './api.js';
+import { BOT_LEVELS, botKindAbout, botKindLabel, tableBotLevel } from './botlevels.js';
 import { copyText, errorText, h, replace, toast } from './dom.js';
 import { loadCatalogue, t } from './i18n.js';
 import { seatChip, seatName } from './seats.js';
@@ -40,6 +41,8 @@ export function inviteRow({ gameId, seats, seat, state, code, bot = null }) {
   const row = h('li', { class: 'invite', 'data-invite-seat': seat });
   const host = hostOf(gameId);
   let botNow = bot;
+  // The level a handed seat gets: the table's, unless the host picks another beside the button.
+  let level = tableBotLevel(seats);
   let shown = [state, code];
   const show = (next, nextCode) => {
     shown = [next, nextCode];
@@ -102,7 +105,7 @@ export function inviteRow({ gameId, seats, seat, state, code, bot = null }) {
         class: 'secondary small',
         'data-seat-bot': seat,
         onclick: async () => {
-          const wanted = botNow ? null : 'search';
+          const wanted = botNow ? null : level;
           try {
             await post(seatAction(gameId, seat, 'bot'), { bot: wanted }, host);
             botNow = wanted;
@@ -115,7 +118,19 @@ export function inviteRow({ gameId, seats, seat, state, code, bot = null }) {
       },
       t(botNow ? 'lobby.take-back' : 'lobby.to-bot'),
     );
-  const parts = (now, nowCode) => [...invitePart(now, nowCode), ...(botNow ? [h('span', { class: 'invite-state', 'data-seat-played-by-bot': seat }, t('lobby.seat-bot'))] : []), botButton()];
+  const levelSelect = () => {
+    const select = h(
+      'select',
+      { class: 'small', 'data-seat-bot-level': seat, 'aria-label': t('lobby.bot-level'), title: botKindAbout(level) },
+      BOT_LEVELS.map((choice) => h('option', { value: choice, title: botKindAbout(choice), selected: choice === level }, botKindLabel(choice))),
+    );
+    select.addEventListener('change', () => {
+      level = select.value;
+      select.title = botKindAbout(level);
+    });
+    return select;
+  };
+  const parts = (now, nowCode) => [...invitePart(now, nowCode), ...(botNow ? [h('span', { class: 'invite-state', 'data-seat-played-by-bot': seat }, t('lobby.seat-bot'))] : [levelSelect()]), botButton()];
   const invitePart = (now, nowCode) => {
     const chip = seatChip(seats, seat);
     if (now === 'code') {

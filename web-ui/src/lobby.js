@@ -9,10 +9,9 @@ import { hasKey, loadCatalogue, locale, messageText, noteUntranslated, t } from 
 import { invitesPanel, inviteRow } from './invites.js';
 import { mapOptions } from './maps.js';
 import { seatChip, seatName, seatSymbol } from './seats.js';
+import { botKindAbout, botKindLabel, DEFAULT_BOT_LEVEL, LOBBY_BOTS } from './botlevels.js';
 import { localSeats } from './seatnames.js';
 import { myGames, saveHost, saveSeat, seatsOf } from './store.js';
-
-const BOTS = ['random', 'search'];
 
 /** A name that may be a catalogue message or a plain string. */
 function nameOf(rulesetId, name) {
@@ -320,7 +319,7 @@ class Lobby {
       map: (wanted || valid[0] || (ruleset.maps || [])[0] || {}).id || null,
       variant: '',
       count,
-      seats: Array.from({ length: ruleset.max_seats }, (_, i) => ({ kind: i === 0 ? 'human' : 'bot', bot: 'search', name: '' })),
+      seats: Array.from({ length: ruleset.max_seats }, (_, i) => ({ kind: i === 0 ? 'human' : 'bot', bot: DEFAULT_BOT_LEVEL, name: '' })),
       options: Object.fromEntries((ruleset.options || []).map((o) => [o.name, plainValue(o.default)])),
       seed: '',
     };
@@ -377,7 +376,7 @@ class Lobby {
         { id: `seat-${i}-kind`, 'aria-label': t('lobby.seat-kind', { n: i + 1 }), 'data-seat-kind': i },
         h('option', { value: 'human', selected: seat.kind === 'human' }, t('lobby.kind-human')),
         h('option', { value: 'invite', selected: seat.kind === 'invite' }, t('lobby.kind-invite')),
-        BOTS.map((bot) => h('option', { value: `bot:${bot}`, selected: seat.kind === 'bot' && seat.bot === bot }, t(`lobby.kind-bot-${bot}`))),
+        LOBBY_BOTS.map((bot) => h('option', { value: `bot:${bot}`, title: botKindAbout(bot), selected: seat.kind === 'bot' && seat.bot === bot }, botKindLabel(bot))),
       );
       kind.addEventListener('change', () => {
         if (kind.value === 'human' || kind.value === 'invite') seat.kind = kind.value;
@@ -386,11 +385,21 @@ class Lobby {
           seat.bot = kind.value.slice(4);
         }
         name.disabled = seat.kind === 'bot';
+        showAbout();
       });
       const name = h('input', { type: 'text', id: `seat-${i}-name`, maxlength: 40, value: seat.name, placeholder: t('seat.default', { n: i + 1 }), 'aria-label': t('lobby.seat-name', { n: i + 1 }), disabled: seat.kind === 'bot' });
       name.addEventListener('input', () => (seat.name = name.value));
       seatRows.append(h('div', { class: 'seat-row' }, h('span', { class: `seat-chip seat-${i}` }, h('span', { class: 'seat-symbol', 'aria-hidden': 'true' }, seatSymbol(i)), h('span', { class: 'seat-name' }, t('seat.default', { n: i + 1 }))), kind, name));
     }
+    // What each bot chosen for a seat is like, one line per kind chosen, as the kinds change.
+    const about = h('ul', { class: 'hint bot-about', 'data-bot-about': '' });
+    const showAbout = () => {
+      const chosen = LOBBY_BOTS.filter((bot) => f.seats.slice(0, f.count).some((s) => s.kind === 'bot' && s.bot === bot));
+      about.replaceChildren(...chosen.map((bot) => h('li', { 'data-bot-about-kind': bot }, botKindAbout(bot))));
+      about.hidden = chosen.length === 0;
+    };
+    showAbout();
+    seatRows.append(about);
 
     this.openGroups = this.openGroups || new Set();
     const optionFields = optionFieldset(ruleset, f.options, f.variant, this.openGroups);

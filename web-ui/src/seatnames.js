@@ -2,6 +2,7 @@
 // bot's seat "Bot N (kind)", in English; those default names are shown translated here (a name a
 // person chose is shown as it is).
 
+import { botKindName } from './botlevels.js';
 import { t } from './i18n.js';
 
 const DEFAULT_PERSON = /^Player (\d+)$/;
@@ -16,7 +17,8 @@ export function localSeats(seats) {
     const person = DEFAULT_PERSON.exec(info.name);
     if (person && Number(person[1]) === n) return { ...info, name: t('seat.default', { n }) };
     const bot = DEFAULT_BOT.exec(info.name);
-    if (bot && Number(bot[1]) === n && ['random', 'search'].includes(bot[2])) return { ...info, name: t('seat.bot', { n, kind: t(`bot.kind-${bot[2]}`) }) };
+    const kind = bot && Number(bot[1]) === n ? botKindName(bot[2]) : null;
+    if (kind) return { ...info, name: t('seat.bot', { n, kind }) };
     return info;
   });
 }

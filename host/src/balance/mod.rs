@@ -34,10 +34,7 @@ pub const MAX_ACTIONS_PER_GAME: u64 = 1_000_000;
 
 /// A bot's name as the command line spells it.
 pub fn bot_name(bot: BotKind) -> &'static str {
-    match bot {
-        BotKind::Random => "random",
-        BotKind::Search => "search",
-    }
+    bot.name()
 }
 
 /// One rule set of a simulation: a name for the report and the options it plays with.

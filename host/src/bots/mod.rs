@@ -3,11 +3,16 @@
 //! - [`RandomBot`] answers every decision with a random legal action.
 //! - [`SearchBot`] is a determinized Monte Carlo search: for each candidate action it imagines
 //!   the game as its seat could believe it to be, plays it out at random to the end, and keeps
-//!   the action whose playouts place its seat best.
+//!   the action whose playouts place its seat best. It is kept as it was: stored games and API
+//!   clients name it.
+//! - [`InfoSetBot`] is an information-set Monte Carlo tree search, played at three levels
+//!   ([`BotKind::Easy`], [`BotKind::Normal`], [`BotKind::Hard`]).
 //!
 //! Each bot has a random stream of its own, derived from the game's seed and its seat, so a bot's
 //! choices never touch the game's randomness and a simulation is reproducible.
 
+pub mod arena;
+mod ismcts;
 mod random;
 mod search;
 
@@ -15,11 +20,19 @@ use anyhow::{Result, bail};
 
 use sdk::{Action, PendingDecision};
 
+pub use ismcts::{InfoSetBot, InfoSetSettings};
 pub use random::RandomBot;
 pub use search::{SearchBot, SearchSettings};
 
 use crate::session::{Session, SessionError};
 use crate::table::{Seed, derive_seed};
+
+/// Iterations per decision of the easy level.
+pub const EASY_ITERATIONS: usize = 48;
+/// Iterations per decision of the normal level.
+pub const NORMAL_ITERATIONS: usize = 200;
+/// Iterations per decision of the hard level.
+pub const HARD_ITERATIONS: usize = 800;
 
 /// A player that answers decisions.
 pub trait Bot: Send {
@@ -37,8 +50,16 @@ pub trait Bot: Send {
 pub enum BotKind {
     /// [`RandomBot`].
     Random,
-    /// [`SearchBot`] with default settings.
+    /// [`SearchBot`] with default settings (the first search bot, kept for the games and
+    /// clients that name it).
     Search,
+    /// [`InfoSetBot`] with a small budget and a softmax over its results: it makes a weaker
+    /// player's mistakes, mostly near misses, and still plays the rules sensibly.
+    Easy,
+    /// [`InfoSetBot`] with a moderate budget.
+    Normal,
+    /// [`InfoSetBot`] with the largest budget.
+    Hard,
 }
 
 impl std::str::FromStr for BotKind {
@@ -48,12 +69,51 @@ impl std::str::FromStr for BotKind {
         match text {
             "random" => Ok(BotKind::Random),
             "search" => Ok(BotKind::Search),
-            other => Err(format!("unknown bot `{other}`: use random or search")),
+            "easy" => Ok(BotKind::Easy),
+            "normal" => Ok(BotKind::Normal),
+            "hard" => Ok(BotKind::Hard),
+            other => Err(format!(
+                "unknown bot `{other}`: use one of {}",
+                BotKind::ALL.map(BotKind::name).join(", ")
+            )),
         }
     }
 }
 
 impl BotKind {
+    /// Every kind, weakest first (the old search bot before the levels).
+    pub const ALL: [BotKind; 5] = [
+        BotKind::Random,
+        BotKind::Search,
+        BotKind::Easy,
+        BotKind::Normal,
+        BotKind::Hard,
+    ];
+
+    /// The kind's name, as the command line, the API and stored games spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BotKind::Random => "random",
+            BotKind::Search => "search",
+            BotKind::Easy => "easy",
+            BotKind::Normal => "normal",
+            BotKind::Hard => "hard",
+        }
+    }
+
+    /// The search settings of a level, or `None` for a kind that is not a level.
+    pub fn level_settings(self) -> Option<InfoSetSettings> {
+        match self {
+            BotKind::Random | BotKind::Search => None,
+            BotKind::Easy => Some(InfoSetSettings {
+                temperature: Some(0.08),
+                ..InfoSetSettings::level("easy", EASY_ITERATIONS)
+            }),
+            BotKind::Normal => Some(InfoSetSettings::level("normal", NORMAL_ITERATIONS)),
+            BotKind::Hard => Some(InfoSetSettings::level("hard", HARD_ITERATIONS)),
+        }
+    }
+
     /// A bot of this kind for `seat` of the game seeded with `game_seed`. It thinks as long as
     /// its settings say, whatever the clock: its moves depend on the seed alone.
     pub fn create(self, game_seed: &Seed, seat: u32) -> Box<dyn Bot> {
@@ -79,6 +139,19 @@ impl BotKind {
                     ..SearchSettings::default()
                 },
             )),
+            level => {
+                let settings = level
+                    .level_settings()
+                    .unwrap_or_else(|| InfoSetSettings::level("normal", NORMAL_ITERATIONS));
+                Box::new(InfoSetBot::new(
+                    seat,
+                    &seed,
+                    InfoSetSettings {
+                        think_time,
+                        ..settings
+                    },
+                ))
+            }
         }
     }
 }

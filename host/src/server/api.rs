@@ -29,8 +29,9 @@ use super::storage::{
 };
 use super::tokens;
 
-/// The names bots answer to.
-pub const BOT_NAMES: [&str; 2] = ["random", "search"];
+/// The names bots answer to: a random player, the first search bot (kept for the games and
+/// clients that name it) and the three levels of the information-set search.
+pub const BOT_NAMES: [&str; 5] = ["random", "search", "easy", "normal", "hard"];
 
 // ---------------------------------------------------------------------------------------------
 // Who is asking
@@ -509,7 +510,7 @@ pub async fn create_game(
                     bot: Some(bot.clone()),
                     claimed: true,
                 });
-                issued.push(json!({ "seat": number, "kind": "bot", "name": name }));
+                issued.push(json!({ "seat": number, "kind": "bot", "name": name, "bot": bot }));
             }
         }
     }

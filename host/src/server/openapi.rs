@@ -286,7 +286,7 @@ fn described_routes() -> Value {
                 "summary": "Hand the seat to a bot, or take it back with `null`: with the seat's own token, or with the host token for any person's seat (a seat created for a bot cannot be taken back: 400).",
                 "parameters": [game_id.clone(), seat_param],
                 "security": [{ "seatToken": [] }, { "hostToken": [] }],
-                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "properties": { "bot": { "type": ["string", "null"], "enum": ["random", "search", null], "description": "The bot to hand the seat to; `null` or absent takes it back." } } })),
+                "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "properties": { "bot": { "type": ["string", "null"], "enum": ["random", "search", "easy", "normal", "hard", null], "description": "The bot to hand the seat to: `easy`, `normal` or `hard` (levels of the information-set search), `random`, or `search` (the first search bot, kept for older clients); `null` or absent takes it back." } } })),
                 "responses": { "200": json_response("The seat's controller.", any_object()), "403": error_response("Not this seat's token."), "404": error_response("No such game.") }
             }},
             "/api/games/{id}/record": { "get": {
@@ -376,7 +376,7 @@ fn described_routes() -> Value {
                     "options": { "type": "object", "description": "Option values by name." },
                     "seats": { "type": "array", "items": { "oneOf": [
                         { "type": "object", "additionalProperties": false, "required": ["kind"], "properties": { "kind": { "const": "human" }, "name": display_name(), "creator": { "type": "boolean", "default": false, "description": "The creator plays this seat: its token is in the answer. Otherwise the answer holds an invite code for it." } } },
-                        { "type": "object", "additionalProperties": false, "required": ["kind", "bot"], "properties": { "kind": { "const": "bot" }, "bot": { "enum": ["random", "search"] } } }
+                        { "type": "object", "additionalProperties": false, "required": ["kind", "bot"], "properties": { "kind": { "const": "bot" }, "bot": { "enum": ["random", "search", "easy", "normal", "hard"] } } }
                     ] } },
                     "seed": { "type": "string", "description": "64 hex digits; only on servers that allow fixed seeds." }
                 }},
@@ -386,7 +386,8 @@ fn described_routes() -> Value {
                     "seats": { "type": "array", "items": { "type": "object", "required": ["seat", "kind", "name"], "properties": {
                         "seat": { "type": "integer" }, "kind": { "enum": ["human", "bot"] }, "name": { "type": "string" },
                         "token": { "type": "string", "description": "Only for seats marked `creator`." },
-                        "invite": { "type": "string", "description": "Only for other people's seats: a single-use code for `POST /api/games/{id}/join`." }
+                        "invite": { "type": "string", "description": "Only for other people's seats: a single-use code for `POST /api/games/{id}/join`." },
+                        "bot": { "type": "string", "description": "Only for bots' seats: the bot playing it." }
                     }}},
                     "spectator_url": { "type": "string" }
                 }},

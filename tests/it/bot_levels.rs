@@ -1,0 +1,341 @@
+//! The three bot levels (information-set tree search) on tutorial-sized positions, with fixed
+//! seeds and iteration budgets: tic-tac-toe's hard bot never loses and sees a win or a loss one
+//! move ahead; the search never disturbs the real game and answers the same way for the same
+//! seed.
+
+use std::sync::Arc;
+
+use host::bots::{Bot, BotKind, play_out};
+use host::{GameSpec, LoadedRuleset, Runtime, RuntimeConfig, Session};
+use sdk::{Action, DecisionKind, PendingDecision, Viewer};
+
+use crate::runtime_support::{fixture_wasm, spec};
+
+/// Tic-tac-toe compiled natively, in a runtime of its own (the bots see only the contract).
+fn tictactoe() -> Arc<LoadedRuleset> {
+    Runtime::new(RuntimeConfig {
+        cache_dir: None,
+        ..RuntimeConfig::default()
+    })
+    .unwrap()
+    .register_native(sdk::native::adapt::<tictactoe::TicTacToe>())
+    .unwrap()
+}
+
+fn tictactoe_game(ruleset: &Arc<LoadedRuleset>, seed_byte: u8) -> Session {
+    ruleset
+        .new_game(GameSpec {
+            map_toml: String::new(),
+            options: Vec::new(),
+            seats: 2,
+            seed: [seed_byte; 32],
+            position: None,
+        })
+        .unwrap()
+}
+
+/// The answer that marks `cell` (0 to 8, row by row) in a tic-tac-toe decision.
+fn mark(decision: &PendingDecision, cell: usize) -> Action {
+    let DecisionKind::Choose(choose) = &decision.kind else {
+        panic!("tic-tac-toe asks to choose a cell");
+    };
+    let index = choose
+        .choices
+        .iter()
+        .position(|choice| choice.id == cell.to_string())
+        .expect("the cell is free");
+    Action::Choose(vec![index as u32])
+}
+
+/// The cell an answer marks.
+fn cell_of(decision: &PendingDecision, action: &Action) -> usize {
+    let (DecisionKind::Choose(choose), Action::Choose(picks)) = (&decision.kind, action) else {
+        panic!("tic-tac-toe asks to choose a cell");
+    };
+    choose.choices[picks[0] as usize].id.parse().unwrap()
+}
+
+/// A game after `cells` were marked in turn from the first seat, and the decision then pending.
+fn after(ruleset: &Arc<LoadedRuleset>, cells: &[usize]) -> (Session, PendingDecision) {
+    let mut session = tictactoe_game(ruleset, 1);
+    for &cell in cells {
+        let decision = session.pending().unwrap().remove(0);
+        let action = mark(&decision, cell);
+        session.apply(decision.seat, &action).unwrap();
+    }
+    let decision = session.pending().unwrap().remove(0);
+    (session, decision)
+}
+
+#[test]
+fn the_hard_bot_never_loses_tic_tac_toe_to_the_random_bot() {
+    let ruleset = tictactoe();
+    let (mut wins, mut draws) = (0, 0);
+    for game in 0..40u8 {
+        let hard_seat = u32::from(game % 2);
+        let seed = [game; 32];
+        let mut session = tictactoe_game(&ruleset, game);
+        let mut bots: Vec<Box<dyn Bot>> = (0..2)
+            .map(|seat| {
+                let kind = if seat == hard_seat {
+                    BotKind::Hard
+                } else {
+                    BotKind::Random
+                };
+                kind.create(&seed, seat)
+            })
+            .collect();
+        play_out(&mut session, &mut bots, 20).unwrap();
+        let result = session.result().unwrap().unwrap();
+        let hard = result
+            .placings
+            .iter()
+            .find(|p| p.seat == hard_seat)
+            .unwrap();
+        let other = result
+            .placings
+            .iter()
+            .find(|p| p.seat != hard_seat)
+            .unwrap();
+        assert!(
+            hard.rank <= other.rank,
+            "game {game}: the hard bot in seat {hard_seat} lost: {result:?}"
+        );
+        if hard.rank < other.rank {
+            wins += 1;
+        } else {
+            draws += 1;
+        }
+    }
+    // Against random moves a sound player wins most games, not only draws them.
+    assert!(wins > draws, "the hard bot won {wins} and drew {draws}");
+}
+
+#[test]
+fn the_hard_bot_never_loses_tic_tac_toe_to_itself_and_draws() {
+    // Two perfect players always draw; a search that lost here would have missed a threat.
+    let ruleset = tictactoe();
+    for game in 0..4u8 {
+        let seed = [100 + game; 32];
+        let mut session = tictactoe_game(&ruleset, game);
+        let mut bots: Vec<Box<dyn Bot>> = (0..2).map(|s| BotKind::Hard.create(&seed, s)).collect();
+        play_out(&mut session, &mut bots, 20).unwrap();
+        let result = session.result().unwrap().unwrap();
+        assert!(
+            result.placings.iter().all(|p| p.rank == 1),
+            "game {game} between hard bots was not a draw: {result:?}"
+        );
+    }
+}
+
+#[test]
+fn every_level_takes_a_win_in_one() {
+    // X (seat 0) holds the top left and top middle, O the middle row's first two: X to move
+    // wins at the top right, and O would win at the middle right if X looked elsewhere.
+    let ruleset = tictactoe();
+    for kind in [BotKind::Normal, BotKind::Hard] {
+        for seed in 0..5u8 {
+            let (mut session, decision) = after(&ruleset, &[0, 3, 1, 4]);
+            let mut bot = kind.create(&[seed; 32], decision.seat);
+            let action = bot.decide(&mut session, &decision).unwrap();
+            assert_eq!(cell_of(&decision, &action), 2, "{kind:?}, seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn the_hard_bot_blocks_a_loss_in_one() {
+    // X holds the top left and top middle, O the centre: O (seat 1) to move must block the top
+    // right, or X wins next.
+    let ruleset = tictactoe();
+    for seed in 0..5u8 {
+        let (mut session, decision) = after(&ruleset, &[0, 4, 1]);
+        let mut bot = BotKind::Hard.create(&[seed; 32], decision.seat);
+        let action = bot.decide(&mut session, &decision).unwrap();
+        assert_eq!(cell_of(&decision, &action), 2, "seed {seed}");
+    }
+}
+
+#[test]
+fn the_easy_bot_still_mostly_takes_a_win_in_one() {
+    // Easy makes mistakes, but sensible ones: a win in one is seen most of the time.
+    let ruleset = tictactoe();
+    let taken = (0..20u8)
+        .filter(|&seed| {
+            let (mut session, decision) = after(&ruleset, &[0, 3, 1, 4]);
+            let mut bot = BotKind::Easy.create(&[seed; 32], decision.seat);
+            let action = bot.decide(&mut session, &decision).unwrap();
+            cell_of(&decision, &action) == 2
+        })
+        .count();
+    assert!(taken >= 14, "easy took the win in {taken} of 20");
+}
+
+#[test]
+fn a_level_never_disturbs_the_real_game_and_answers_alike_for_a_seed() {
+    let ruleset = fixture_wasm();
+    for kind in [BotKind::Easy, BotKind::Normal] {
+        let mut searched = ruleset.new_game(spec(2, 8)).unwrap();
+        let mut untouched = ruleset.new_game(spec(2, 8)).unwrap();
+        let decision = searched.pending().unwrap().remove(0);
+        let first = kind
+            .create(&[1; 32], decision.seat)
+            .decide(&mut searched, &decision)
+            .unwrap();
+        let again = kind
+            .create(&[1; 32], decision.seat)
+            .decide(&mut searched, &decision)
+            .unwrap();
+        assert_eq!(first, again, "{kind:?} answers alike for one seed");
+        assert_eq!(sdk::check_action_shape(&decision.kind, &first), Ok(()));
+        // Imagining and playing out games drew nothing from the real game's stream or tower.
+        assert_eq!(searched.version(), 0);
+        assert_eq!(
+            searched.tower_contents().unwrap(),
+            untouched.tower_contents().unwrap()
+        );
+        searched.apply(decision.seat, &first).unwrap();
+        untouched.apply(decision.seat, &first).unwrap();
+        assert_eq!(
+            searched.view(Viewer::Spectator).unwrap(),
+            untouched.view(Viewer::Spectator).unwrap()
+        );
+    }
+}
+
+#[test]
+fn every_bot_kind_is_named_as_the_server_and_command_line_spell_it() {
+    for kind in BotKind::ALL {
+        assert_eq!(kind.name().parse::<BotKind>(), Ok(kind));
+        assert!(
+            host::server::api::BOT_NAMES.contains(&kind.name()),
+            "the server accepts {}",
+            kind.name()
+        );
+        assert_eq!(kind.create(&[0; 32], 0).name(), kind.name());
+    }
+    assert_eq!(host::server::api::BOT_NAMES.len(), BotKind::ALL.len());
+    assert!("strong".parse::<BotKind>().is_err());
+}
+
+/// Shogun compiled natively, in a runtime of its own.
+fn shogun_native() -> Arc<LoadedRuleset> {
+    Runtime::new(RuntimeConfig {
+        cache_dir: None,
+        ..RuntimeConfig::default()
+    })
+    .unwrap()
+    .register_native(sdk::native::adapt::<shogun::Shogun>())
+    .unwrap()
+}
+
+/// The last action of the last autumn: seat 0 battles or moves from Kai (ten armies). Seat 1 leads
+/// by three points once the winter is scored (its castle in Musashi takes the region's castle
+/// majority). Musashi holds one army of seat 1's, Sagami twelve. Taking Musashi and its castle
+/// wins the game; a move into seat 0's own provinces keeps it second, and attacking Sagami, or
+/// Musashi with a single army, risks the battle for nothing.
+const LAST_BATTLE: &str = r#"
+year = 2
+season = "autumn"
+phase = "actions"
+step = 10
+actions = ["build-castle", "build-temple", "build-theatre", "confiscate-rice", "collect-taxes", "recruit-5", "recruit-3", "recruit-1-move", "battle-move-a", "battle-move-b"]
+specials = ["gold", "rice", "recruitment", "attack", "defence"]
+events = []
+current-event = "event-10"
+turn-order = [0, 1, 2]
+
+[[seat]]
+chests = 5
+rice = 20
+vp = 20
+plan = { battle-move-b = "kai" }
+
+[[seat]]
+chests = 5
+rice = 20
+vp = 21
+
+[[seat]]
+chests = 5
+rice = 20
+
+[[province]]
+id = "kai"
+owner = 0
+armies = 10
+
+[[province]]
+id = "shinano"
+owner = 0
+armies = 1
+
+[[province]]
+id = "suruga"
+owner = 0
+armies = 1
+
+[[province]]
+id = "totomi"
+owner = 0
+armies = 1
+
+[[province]]
+id = "musashi"
+owner = 1
+armies = 1
+castle = true
+
+[[province]]
+id = "sagami"
+owner = 1
+armies = 12
+
+[[province]]
+id = "bingo"
+owner = 2
+armies = 2
+"#;
+
+#[test]
+fn the_hard_bot_takes_shoguns_obviously_winning_battle() {
+    let ruleset = shogun_native();
+    let mut session = ruleset
+        .new_game(GameSpec {
+            map_toml: include_str!("../../maps/shogun/sun.toml").to_owned(),
+            options: Vec::new(),
+            seats: 3,
+            seed: [9; 32],
+            position: Some(LAST_BATTLE.to_owned()),
+        })
+        .expect("the position loads");
+    let decision = session.pending().unwrap().remove(0);
+    let DecisionKind::Choose(choose) = &decision.kind else {
+        panic!("seat 0 picks a battle target: {decision:?}");
+    };
+    let ids: Vec<&str> = choose.choices.iter().map(|c| c.id.as_str()).collect();
+    assert!(
+        ids.contains(&"province:musashi") && ids.contains(&"province:sagami"),
+        "{ids:?}"
+    );
+    let mut bot = BotKind::Hard.create(&[4; 32], decision.seat);
+    let target = bot.decide(&mut session, &decision).unwrap();
+    let Action::Choose(picks) = &target else {
+        panic!("{target:?}");
+    };
+    assert_eq!(choose.choices[picks[0] as usize].id, "province:musashi");
+    session.apply(decision.seat, &target).unwrap();
+    // How many armies attack: one against one is a coin toss; the bot sends enough to be sure.
+    let decision = session.pending().unwrap().remove(0);
+    let DecisionKind::Number(range) = decision.kind else {
+        panic!("seat 0 says how many armies attack: {decision:?}");
+    };
+    let Action::Number(armies) = bot.decide(&mut session, &decision).unwrap() else {
+        panic!("a number of armies");
+    };
+    assert!(
+        armies >= 4 && armies <= range.max,
+        "the hard bot attacked with {armies} of {}",
+        range.max
+    );
+}
