@@ -6,14 +6,24 @@
 import { formatParts } from './messageformat.js';
 import { pref, setPref } from './store.js';
 
-/** Each text shown in English for want of a translation, or as its raw key: "ui|ruleset:lang:key". */
+/**
+ * Each text shown in English for want of a translation, or as its raw key: "ui|ruleset:lang:key:how".
+ * A ruleset's are also listed under its id in `window.tenkaI18nRulesetFallbacks`, so a page showing
+ * several rulesets (the lobby's game lists) can be judged one ruleset at a time.
+ */
 const fallbacks = new Set();
-if (typeof window !== 'undefined') window.tenkaI18nFallbacks = [];
-function noteFallback(source, key, how) {
+if (typeof window !== 'undefined') {
+  window.tenkaI18nFallbacks = [];
+  window.tenkaI18nRulesetFallbacks = {};
+}
+function noteFallback(source, key, how, rulesetId = null) {
   const entry = `${source}:${current}:${key}:${how}`;
-  if (fallbacks.has(entry)) return;
-  fallbacks.add(entry);
-  if (typeof window !== 'undefined') window.tenkaI18nFallbacks.push(entry);
+  const scoped = rulesetId ? `${rulesetId}|${entry}` : entry;
+  if (fallbacks.has(scoped)) return;
+  fallbacks.add(scoped);
+  if (typeof window === 'undefined') return;
+  if (!window.tenkaI18nFallbacks.includes(entry)) window.tenkaI18nFallbacks.push(entry);
+  if (rulesetId) (window.tenkaI18nRulesetFallbacks[rulesetId] ||= []).push(entry);
 }
 
 /** The languages the UI is translated into, with their names in their own language. */
@@ -159,10 +169,10 @@ function template(rulesetId, key, { count = false } = {}) {
   if (local && typeof local[key] === 'string') return local[key];
   const english = catalogues.get(`${rulesetId}/en`);
   if (english && typeof english[key] === 'string') {
-    if (count && current !== 'en') noteFallback('ruleset', key, 'english');
+    if (count && current !== 'en') noteFallback('ruleset', key, 'english', rulesetId);
     return english[key];
   }
-  if (count) noteFallback('ruleset', key, 'raw');
+  if (count) noteFallback('ruleset', key, 'raw', rulesetId);
   return null;
 }
 
@@ -171,8 +181,8 @@ function template(rulesetId, key, { count = false } = {}) {
  * group's word) because the catalogue lacks `key`: on a page in another language than English
  * that text is English, a gap like any other.
  */
-export function noteUntranslated(key) {
-  if (current !== 'en') noteFallback('ruleset', key, 'english');
+export function noteUntranslated(rulesetId, key) {
+  if (current !== 'en') noteFallback('ruleset', key, 'english', rulesetId);
 }
 
 /** Whether the ruleset's catalogue has `key`. */

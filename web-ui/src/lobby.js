@@ -52,7 +52,7 @@ export function variantName(rulesetId, variant) {
   const key = `variant.${variant.id}`;
   if (hasKey(rulesetId, key)) return nameOf(rulesetId, { key });
   // A name given as a catalogue key is counted by the formatter itself.
-  if (!(variant.name && typeof variant.name === 'object')) noteUntranslated(key);
+  if (!(variant.name && typeof variant.name === 'object')) noteUntranslated(rulesetId, key);
   return nameOf(rulesetId, variant.name) || readable(variant.id);
 }
 
@@ -60,7 +60,7 @@ export function variantName(rulesetId, variant) {
 export function variantDescription(rulesetId, variant) {
   const key = `variant.${variant.id}.description`;
   if (hasKey(rulesetId, key)) return nameOf(rulesetId, { key });
-  if (variant.description && typeof variant.description !== 'object') noteUntranslated(key);
+  if (variant.description && typeof variant.description !== 'object') noteUntranslated(rulesetId, key);
   return variant.description ? nameOf(rulesetId, variant.description) : '';
 }
 
@@ -130,7 +130,7 @@ export function optionGroups(options) {
 function groupName(rulesetId, word) {
   const key = `option-group.${word}`;
   if (hasKey(rulesetId, key)) return nameOf(rulesetId, { key });
-  noteUntranslated(key);
+  noteUntranslated(rulesetId, key);
   return readable(word);
 }
 
