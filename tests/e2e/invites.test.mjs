@@ -110,3 +110,24 @@ test('an invite link is exchanged once for a seat; the creator keeps only its ow
     await browser.close();
   }
 });
+
+test('regression_invite_rows_named_default_seats_in_english', { timeout: 2 * 60 * 1000 }, async () => {
+  // The invite rows shown right after creating a game, and the invites panel of the games list,
+  // named seats nobody had named with the server's English default ("Player 2") on a page in
+  // another language.
+  const ruleset = await pickRuleset();
+  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
+  const seats = ['human', 'invite', ...Array(Math.max(0, ruleset.min_seats - 2)).fill('bot:random')];
+  const browser = await launch();
+  try {
+    const page = await openPage(browser, { locale: 'ru-RU' });
+    await createGame(page, { ruleset: ruleset.id, map, seats, seed: '5eed0006'.padEnd(64, '0') });
+    const created = await page.locator('.created .invites').innerText();
+    assert.doesNotMatch(created, /Player \d|Bot \d/, `the created game's invite rows are in Russian: ${created}`);
+    assert.match(created, /Игрок 2/);
+    const label = await page.locator('[data-invite="1"]').getAttribute('aria-label');
+    assert.doesNotMatch(label, /Player \d/);
+  } finally {
+    await browser.close();
+  }
+});

@@ -2,6 +2,7 @@
 // blindness) always paired with a symbol, so no seat is told apart by colour alone.
 
 import { t } from './i18n.js';
+import { localSeats } from './seatnames.js';
 
 /** Symbols by seat index; the colours are the CSS variables --seat-0 ... in styles.css. */
 export const SEAT_SYMBOLS = ['●', '▲', '■', '◆', '★', '⬟', '✚', '✖'];
@@ -13,7 +14,9 @@ export function seatSymbol(seat) {
 
 /** The display name of a seat, from the game's seat list. */
 export function seatName(seats, seat) {
-  const info = (seats || []).find((s) => s.seat === seat);
+  // The server's default names ("Player 2", "Bot 3 (easy)") in the page's language, wherever the
+  // seat list came from (a game's view, the create answer, the invites list).
+  const [info] = localSeats((seats || []).filter((s) => s && s.seat === seat).slice(0, 1));
   const name = info && info.name ? info.name : '';
   return name || t('seat.default', { n: seat + 1 });
 }
