@@ -151,25 +151,25 @@ pub struct Applied {
     pub version: u64,
 }
 
-/// A session's whole state, to store and reload without replaying every action.
+/// A game's position, to store and reload without replaying every action: the game's bytes,
+/// its table and its version, and nothing of its history. The history is the caller's (a
+/// server's actions table, a simulation's list) and is handed back to [`Session::restore`], so a
+/// snapshot stays the same size however long the game has run.
+///
+/// Snapshots written before this shape also held the spec, every action and the record's
+/// checkpoints; those fields are ignored when read, so older stored snapshots keep loading.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SessionSnapshot {
     /// The ruleset's id.
     pub ruleset_id: String,
     /// The ruleset's hash; a snapshot loads only into the same ruleset.
     pub ruleset_hash: crate::runtime::ContentHash,
-    /// How the game was created.
-    pub spec: GameSpec,
     /// The game's own snapshot bytes.
     pub game: Vec<u8>,
     /// The table: random stream position and tower.
     pub table: TableState,
     /// The number of actions applied.
     pub version: u64,
-    /// Every action applied, for the record.
-    pub actions: Vec<RecordedAction>,
-    /// The record's checkpoints so far.
-    pub checkpoints: Vec<CompactCheckpoint>,
 }
 
 /// A copy of a game as one seat could imagine it, with its own table: what search bots play on.
@@ -517,6 +517,9 @@ pub struct Session {
     spec: GameSpec,
     actions: Vec<RecordedAction>,
     checkpoints: Vec<CompactCheckpoint>,
+    /// False for a session restored from a snapshot: its checkpoints before the snapshot are
+    /// not known until the record asks for them and they are replayed.
+    checkpoints_complete: bool,
     recovery: Option<RecoveryPoint>,
     version: u64,
     pending: Option<Vec<PendingDecision>>,
@@ -552,6 +555,7 @@ impl Session {
             spec,
             actions: Vec::new(),
             checkpoints: Vec::new(),
+            checkpoints_complete: true,
             recovery: None,
             version: 0,
             pending: None,
@@ -565,10 +569,15 @@ impl Session {
         Ok(session)
     }
 
-    /// Reloads a session from its snapshot, without replaying its actions.
+    /// Reloads a session from its snapshot, without replaying its actions: `spec` is how the
+    /// game was created and `history` every action applied up to the snapshot's version, oldest
+    /// first (the record keeps them; the ruleset is not asked to replay them). The record's
+    /// checkpoints before the snapshot are rebuilt only if the record is asked for.
     pub fn restore(
         ruleset: Arc<LoadedRuleset>,
+        spec: GameSpec,
         snapshot: SessionSnapshot,
+        history: Vec<RecordedAction>,
     ) -> Result<Session, SessionError> {
         if snapshot.ruleset_hash != ruleset.hash() {
             return Err(SessionError::Ruleset(anyhow!(
@@ -579,11 +588,11 @@ impl Session {
                 ruleset.hash()
             )));
         }
-        if snapshot.actions.len() as u64 != snapshot.version {
+        if history.len() as u64 != snapshot.version {
             return Err(SessionError::Ruleset(anyhow!(
-                "the snapshot lists {} actions but claims version {}",
-                snapshot.actions.len(),
-                snapshot.version
+                "the snapshot is of version {} but {} actions came with it",
+                snapshot.version,
+                history.len()
             )));
         }
         let backend = Backend::restore(
@@ -595,9 +604,10 @@ impl Session {
         Ok(Session {
             ruleset,
             backend: Some(backend),
-            spec: snapshot.spec,
-            actions: snapshot.actions,
-            checkpoints: snapshot.checkpoints,
+            spec,
+            actions: history,
+            checkpoints: Vec::new(),
+            checkpoints_complete: snapshot.version == 0,
             recovery: Some(RecoveryPoint {
                 game: snapshot.game,
                 table: snapshot.table,
@@ -831,9 +841,12 @@ impl Session {
                         && e.text.key.starts_with(MILESTONE_PREFIX)
                 })
                 .map(|e| e.text.clone());
-            if milestone.is_some()
-                || self.version.is_multiple_of(CHECKPOINT_INTERVAL)
-                || self.is_over()?
+            // A restored session's checkpoints are all replayed when the record asks for
+            // them: drawing some now would be thrown away then.
+            if self.checkpoints_complete
+                && (milestone.is_some()
+                    || self.version.is_multiple_of(CHECKPOINT_INTERVAL)
+                    || self.is_over()?)
             {
                 self.checkpoint(milestone)?;
             }
@@ -948,7 +961,8 @@ impl Session {
         self.backend.is_none()
     }
 
-    /// The whole session, to store and reload with [`Session::restore`].
+    /// The game's position, to store and reload with [`Session::restore`] (with the spec and
+    /// the actions so far, which the caller keeps).
     pub fn snapshot(&mut self) -> Result<SessionSnapshot, SessionError> {
         let (game, table) = self.with_backend(|backend, ruleset| {
             let game = backend.snapshot(ruleset)?;
@@ -957,27 +971,52 @@ impl Session {
         Ok(SessionSnapshot {
             ruleset_id: self.ruleset.info().id.clone(),
             ruleset_hash: self.ruleset.hash(),
-            spec: self.spec.clone(),
             game,
             table,
             version: self.version,
-            actions: self.actions.clone(),
-            checkpoints: self.checkpoints.clone(),
         })
     }
 
-    /// The record's checkpoints so far.
-    pub fn checkpoints(&self) -> Vec<Checkpoint> {
-        self.checkpoints
+    /// The record's checkpoints so far (replayed first if the session was restored from a
+    /// snapshot, which keeps none).
+    pub fn checkpoints(&mut self) -> Result<Vec<Checkpoint>, SessionError> {
+        self.complete_checkpoints()?;
+        Ok(self
+            .checkpoints
             .iter()
             .map(CompactCheckpoint::expand)
-            .collect()
+            .collect())
+    }
+
+    /// Replays the game from its start on a session of its own to rebuild the checkpoints a
+    /// restored session does not hold. The replayed game must reach this one's version: a
+    /// ruleset that now refuses a recorded action is a failure, never a shorter record.
+    fn complete_checkpoints(&mut self) -> Result<(), SessionError> {
+        if self.checkpoints_complete || self.imagined {
+            return Ok(());
+        }
+        let mut replay = Session::new(self.ruleset.clone(), self.spec.clone())?;
+        for (index, recorded) in self.actions.iter().enumerate() {
+            replay
+                .apply(recorded.seat, &recorded.action)
+                .map_err(|error| match error {
+                    SessionError::Rejected(rejection) => SessionError::Ruleset(anyhow!(
+                        "action {} was refused while rebuilding the record: {rejection}",
+                        index + 1
+                    )),
+                    other => other,
+                })?;
+        }
+        self.checkpoints = replay.checkpoints;
+        self.checkpoints_complete = true;
+        Ok(())
     }
 
     /// The game's record. The seed is in it only once the game is over.
     pub fn record(&mut self) -> Result<GameRecord, SessionError> {
         let result = self.result()?;
         let over = self.is_over()?;
+        let checkpoints = self.checkpoints()?;
         Ok(GameRecord {
             format: GameRecord::FORMAT,
             ruleset_id: self.ruleset.info().id.clone(),
@@ -992,7 +1031,7 @@ impl Session {
             seed_commitment: self.seed_commitment(),
             seed: over.then(|| hex::encode(self.spec.seed)),
             actions: self.actions.clone(),
-            checkpoints: self.checkpoints(),
+            checkpoints,
             result,
         })
     }
@@ -1027,6 +1066,7 @@ impl Session {
             },
             actions: Vec::new(),
             checkpoints: Vec::new(),
+            checkpoints_complete: true,
             recovery: None,
             version: 0,
             pending: None,

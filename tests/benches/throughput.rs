@@ -131,7 +131,13 @@ fn main() {
     let snapshot = snapshot.unwrap();
     let start = Instant::now();
     for _ in 0..REPEAT {
-        Session::restore(wasm.clone(), snapshot.clone()).unwrap();
+        Session::restore(
+            wasm.clone(),
+            session.spec().clone(),
+            snapshot.clone(),
+            session.actions().to_vec(),
+        )
+        .unwrap();
     }
     let restore = start.elapsed().as_secs_f64() * 1e6 / f64::from(REPEAT);
     let start = Instant::now();

@@ -88,7 +88,13 @@ fn a_component_built_for_contract_0_1_0_plays_and_its_record_replays() {
 
     // A snapshot restores on the same old component.
     let snapshot = session.snapshot().unwrap();
-    let mut restored = Session::restore(ruleset, snapshot).unwrap();
+    let mut restored = Session::restore(
+        ruleset,
+        session.spec().clone(),
+        snapshot,
+        session.actions().to_vec(),
+    )
+    .unwrap();
     assert_eq!(restored.result().unwrap(), record.result);
 }
 
@@ -125,7 +131,13 @@ fn a_component_built_for_contract_0_2_0_plays_and_its_record_replays() {
     let mut replayed = Session::replay(ruleset.clone(), &record).expect("the record replays");
     assert_eq!(replayed.record().unwrap(), record, "bit for bit");
     let snapshot = session.snapshot().unwrap();
-    let mut restored = Session::restore(ruleset, snapshot).unwrap();
+    let mut restored = Session::restore(
+        ruleset,
+        session.spec().clone(),
+        snapshot,
+        session.actions().to_vec(),
+    )
+    .unwrap();
     assert_eq!(restored.result().unwrap(), record.result);
 }
 

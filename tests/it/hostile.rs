@@ -232,7 +232,12 @@ fn misbehave_in(
             let mut game = hostile.new_game(spec_misbehaving_in("restore", 1)).unwrap();
             game.apply(0, &Action::Number(ARM)).unwrap();
             let snapshot = game.snapshot().unwrap();
-            failure_of(Session::restore(hostile.clone(), snapshot))
+            failure_of(Session::restore(
+                hostile.clone(),
+                game.spec().clone(),
+                snapshot,
+                game.actions().to_vec(),
+            ))
         }
         "pending" => {
             let mut game = hostile.new_game(spec_misbehaving_in("pending", 1)).unwrap();

@@ -153,8 +153,13 @@ fn a_session_snapshot_reloads_and_plays_on_identically() {
     }
     let snapshot = original.snapshot().unwrap();
     let json = serde_json::to_string(&snapshot).unwrap();
-    let mut reloaded =
-        Session::restore(ruleset.clone(), serde_json::from_str(&json).unwrap()).unwrap();
+    let mut reloaded = Session::restore(
+        ruleset.clone(),
+        original.spec().clone(),
+        serde_json::from_str(&json).unwrap(),
+        original.actions().to_vec(),
+    )
+    .unwrap();
     assert_eq!(reloaded.version(), 5);
     assert_eq!(
         reloaded.view(Viewer::Seat(1)).unwrap(),

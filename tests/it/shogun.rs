@@ -235,7 +235,13 @@ fn another_plan_changes_nothing_the_other_seats_see_before_the_reveal() {
             if pending_plans > 1 {
                 // Fork the game, and let the first planner plan differently in the fork.
                 let snapshot = session.snapshot().unwrap();
-                let mut twin = Session::restore(native.clone(), snapshot).unwrap();
+                let mut twin = Session::restore(
+                    native.clone(),
+                    session.spec().clone(),
+                    snapshot,
+                    session.actions().to_vec(),
+                )
+                .unwrap();
                 use host::bots::Bot;
                 let mine = bots[decision.seat as usize]
                     .decide(&mut session, &decision)

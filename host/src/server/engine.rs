@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::error::AppError;
 use super::storage::{StoredAction, StoredGame};
 use crate::bots::{Bot, BotKind};
+use crate::record::RecordedAction;
 use crate::session::{Applied, GameSpec, SessionError, SessionSnapshot};
 use crate::table::TowerDrop;
 
@@ -73,24 +74,51 @@ pub fn start_session(
     game: &StoredGame,
     seats: u32,
 ) -> Result<Session, SessionError> {
+    ruleset.new_game(stored_spec(game, seats)?)
+}
+
+/// How a stored game was created.
+fn stored_spec(game: &StoredGame, seats: u32) -> Result<GameSpec, SessionError> {
     let options = serde_json::from_str(&game.options_json).map_err(|error| {
         SessionError::Ruleset(anyhow::anyhow!("stored options are unreadable: {error}"))
     })?;
-    let spec = GameSpec {
+    Ok(GameSpec {
         map_toml: game.map_toml.clone(),
         options,
         seats,
         seed: game.seed,
         position: None,
-    };
-    ruleset.new_game(spec)
+    })
 }
 
-/// Rebuilds a session from stored snapshot bytes.
-pub fn restore(ruleset: &Arc<LoadedRuleset>, bytes: &[u8]) -> anyhow::Result<Session> {
+/// Rebuilds a session from stored snapshot bytes and the stored actions up to the snapshot's
+/// version (the actions table is the record; a snapshot holds no history). Snapshots stored
+/// before they lost their history read the same: their extra fields are ignored.
+pub fn restore(
+    ruleset: &Arc<LoadedRuleset>,
+    game: &StoredGame,
+    seats: u32,
+    bytes: &[u8],
+    history: &[StoredAction],
+) -> anyhow::Result<Session> {
     let snapshot: SessionSnapshot =
         serde_json::from_slice(bytes).context("a stored snapshot is unreadable")?;
-    Session::restore(ruleset.clone(), snapshot).map_err(into_anyhow)
+    let history = history
+        .iter()
+        .map(recorded)
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let spec = stored_spec(game, seats).map_err(into_anyhow)?;
+    Session::restore(ruleset.clone(), spec, snapshot, history).map_err(into_anyhow)
+}
+
+/// A stored action as the record holds it.
+fn recorded(action: &StoredAction) -> anyhow::Result<RecordedAction> {
+    let parsed: Action = serde_json::from_str(&action.action_json)
+        .with_context(|| format!("stored action {} is unreadable", action.seq))?;
+    Ok(RecordedAction {
+        seat: action.seat,
+        action: parsed,
+    })
 }
 
 /// A session's snapshot as bytes to store.
@@ -101,10 +129,9 @@ pub fn snapshot(session: &mut Session) -> anyhow::Result<Vec<u8>> {
 
 /// Re-applies a stored action while loading or catching up.
 pub fn replay_action(session: &mut Session, action: &StoredAction) -> anyhow::Result<()> {
-    let parsed: Action =
-        serde_json::from_str(&action.action_json).context("a stored action is unreadable")?;
+    let parsed = recorded(action)?;
     session
-        .apply(action.seat, &parsed)
+        .apply(parsed.seat, &parsed.action)
         .map_err(into_anyhow)
         .with_context(|| format!("stored action {} does not replay", action.seq))?;
     Ok(())

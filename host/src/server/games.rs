@@ -1002,21 +1002,26 @@ impl Hub {
     /// Makes sure the session is in memory and up to date with storage.
     async fn ensure_loaded(&self, game: &LiveGame, state: &mut GameState) -> anyhow::Result<()> {
         if state.session.is_none() {
+            // Every action: those up to the snapshot are the restored session's history (a
+            // snapshot holds none), those after it are replayed.
             let snapshot = self.storage.latest_snapshot(game.id()).await?;
             let from = snapshot.as_ref().map_or(0, |(seq, _)| *seq);
-            let actions = self.storage.actions_since(game.id(), from).await?;
+            let mut actions = self.storage.actions_since(game.id(), 0).await?;
+            let after = actions.split_off(actions.partition_point(|a| a.seq <= from));
             let ruleset = game.ruleset.clone();
             let stored = game.stored.clone();
             let seat_count = game.seats().len() as u32;
             let (session, version) = self
                 .blocking(move || {
                     let mut session = match snapshot {
-                        Some((_, bytes)) => engine::restore(&ruleset, &bytes)?,
+                        Some((_, bytes)) => {
+                            engine::restore(&ruleset, &stored, seat_count, &bytes, &actions)?
+                        }
                         None => engine::start_session(&ruleset, &stored, seat_count)
                             .map_err(engine::into_anyhow)?,
                     };
                     let mut version = from;
-                    for action in &actions {
+                    for action in &after {
                         engine::replay_action(&mut session, action)?;
                         version = action.seq;
                     }
