@@ -30,6 +30,18 @@ test('the lobby and a game work on a 390x844 phone screen', { timeout: 5 * 60 * 
     await enterGame(page);
     await waitForTurn(page);
     await assertFitsWidth(page, 'the game');
+    // regression_phone_side_panels_narrow: the hand, players and log panels were as wide as
+    // their content (the laptop grid's `align-items: start` in the phone's column), not the
+    // screen's, so the hand was drawn smaller than the panels around it.
+    const narrow = await page.evaluate(() => {
+      const layout = document.querySelector('.game-layout').getBoundingClientRect().width;
+      return [...document.querySelectorAll('.game-side > *')]
+        .filter((el) => el.getClientRects().length)
+        .map((el) => ({ what: el.className, width: el.getBoundingClientRect().width }))
+        .filter((el) => el.width < layout - 1)
+        .map((el) => `${el.what} ${Math.round(el.width)} of ${Math.round(layout)} px`);
+    });
+    assert.deepEqual(narrow, [], 'every section of the game takes the phone\'s whole width');
     await shot(page, 'phone-02-decision');
     // The board is on the page below the decision and has its zoom controls.
     await page.locator('.board').scrollIntoViewIfNeeded();
