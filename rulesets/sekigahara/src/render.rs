@@ -435,14 +435,22 @@ fn map_svg(state: &State, viewer: Viewer) -> String {
     svg + &on_top + "</svg>"
 }
 
+/// Width of the table panel's drawing. Narrow on purpose: the panel is read on a phone at about
+/// its own width (a 600-wide drawing showed its 13-unit text at 8 px there), and beside the map
+/// on a laptop; each side's figures take two short lines rather than one long one.
+const TABLE_W: f32 = 360.0;
+/// Where the second column of figures starts.
+const TABLE_COLUMN: f32 = 190.0;
+/// The pitch of a row of blocks in the table panel.
+const TABLE_BLOCK_ROW: f32 = BLOCK + 6.0;
+
+/// The week and turn, each side's points, hand, reinforcements and bag with its reinforcement
+/// and special boxes as blocks, and a battle's Impact with the blocks deployed so far.
 fn table_svg(state: &State, viewer: Viewer) -> String {
-    let mut svg = String::from(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 260" font-family="sans-serif">"#,
-    );
-    svg += &text(
+    let mut body = text(
         10.0,
-        22.0,
-        16,
+        20.0,
+        15,
         "start",
         &Message::new("render.week")
             .number("week", i64::from(state.week))
@@ -450,60 +458,63 @@ fn table_svg(state: &State, viewer: Viewer) -> String {
             .text("turn", if state.turn == 0 { "A" } else { "B" }),
     );
     let choices = choice_of(state, viewer);
+    let per_row = ((TABLE_W - 40.0) / (BLOCK + 4.0)).floor().max(1.0) as usize;
+    let mut y = 46.0;
     for side in 0..2usize {
-        let y = 50.0 + side as f32 * 90.0;
-        svg += &format!(
+        body += &format!(
             r#"<rect class="seat-{side}" fill="{}" x="10" y="{:.0}" width="14" height="14" stroke="black"/>"#,
             side_colour(state, side),
             y - 12.0
         );
-        svg += &text(
+        body += &text(
             30.0,
             y,
             13,
             "start",
             &Message::new("render.points").number("points", i64::from(state.points(side))),
         );
-        svg += &text(
-            125.0,
+        body += &text(
+            TABLE_COLUMN,
             y,
             13,
             "start",
             &Message::new("render.hand").number("count", state.hands[side].len() as i64),
         );
-        svg += &text(
-            210.0,
+        y += 19.0;
+        body += &text(
+            30.0,
             y,
             13,
             "start",
             &Message::new("render.reserve")
                 .number("count", state.blocks_at(Place::Reserve, side).len() as i64),
         );
-        svg += &text(
-            370.0,
+        body += &text(
+            TABLE_COLUMN,
             y,
             13,
             "start",
             &Message::new("render.bag")
                 .number("count", state.blocks_at(Place::Bag, side).len() as i64),
         );
-        // The side's reinforcement box and special box, as blocks.
-        let mut x = 30.0;
-        for b in state
+        // The side's reinforcement box and special box, as blocks, in as many rows as they take.
+        let boxed: Vec<usize> = state
             .blocks_at(Place::Reserve, side)
             .into_iter()
             .chain(state.blocks_at(Place::Box, side))
-        {
-            svg += &block_svg(state, viewer, b, x, y + 10.0, block_choice(&choices, b));
-            x += BLOCK + 4.0;
-            if x > 580.0 {
-                break;
-            }
+            .collect();
+        for (i, &b) in boxed.iter().enumerate() {
+            let x = 30.0 + (i % per_row) as f32 * (BLOCK + 4.0);
+            let top = y + 8.0 + (i / per_row) as f32 * TABLE_BLOCK_ROW;
+            body += &block_svg(state, viewer, b, x, top, block_choice(&choices, b));
         }
+        let rows = boxed.len().div_ceil(per_row) as f32;
+        y += 8.0 + rows * TABLE_BLOCK_ROW;
+        // The next side's first line, or the battle's, sits below this side's blocks.
+        y += 22.0;
     }
     if let Some(battle) = &state.battle {
-        let y = 230.0;
-        svg += &text(
+        body += &text(
             10.0,
             y,
             14,
@@ -512,19 +523,26 @@ fn table_svg(state: &State, viewer: Viewer) -> String {
                 .number("own", i64::from(battle.impact[0]))
                 .number("other", i64::from(battle.impact[1])),
         );
-        let mut x = 200.0;
-        for d in &battle.deployed {
-            svg += &block_svg(state, viewer, d.block, x, y - 14.0, None);
-            svg += &format!(
+        let per_row = ((TABLE_W - 20.0) / (BLOCK + 8.0)).floor().max(1.0) as usize;
+        for (i, d) in battle.deployed.iter().enumerate() {
+            let x = 10.0 + (i % per_row) as f32 * (BLOCK + 8.0);
+            let top = y + 8.0 + (i / per_row) as f32 * (TABLE_BLOCK_ROW + 14.0);
+            body += &block_svg(state, viewer, d.block, x, top, None);
+            body += &format!(
                 r#"<text x="{:.0}" y="{:.0}" font-size="11" text-anchor="middle">{}</text>"#,
                 x + BLOCK / 2.0,
-                y + 16.0,
+                top + BLOCK + 12.0,
                 d.impact
             );
-            x += BLOCK + 8.0;
         }
+        let rows = battle.deployed.len().div_ceil(per_row) as f32;
+        y += 8.0 + rows * (TABLE_BLOCK_ROW + 14.0) + 16.0;
     }
-    svg + "</svg>"
+    // `y` is where a next line's baseline would be: the drawing ends just above it.
+    let height = (y - 12.0).ceil();
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {TABLE_W:.0} {height:.0}" font-family="sans-serif">{body}</svg>"#
+    )
 }
 
 /// Width of a card in the hand, and the distance from one card to the next.

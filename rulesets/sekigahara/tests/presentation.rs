@@ -233,3 +233,48 @@ fn regression_area_names_of_the_shipped_board_do_not_overlap() {
     }
     assert!(covered.is_empty(), "{covered:#?}");
 }
+
+#[test]
+fn regression_table_panel_text_was_7_px_on_a_phone() {
+    // The table panel was drawn 600 units wide with 13-unit text: a phone shows it about 377 px
+    // wide, so its text was some 8 px (7 px glyphs). It is now drawn narrow enough that a
+    // phone's panel shows no text under 12 px, through a whole game (boxes and battles wrap
+    // into rows instead of widening the drawing).
+    const PHONE_PANEL_PX: f32 = 377.0;
+    let mut t = table(11);
+    let mut game = new_game(BOARD, &mut t);
+    let mut drawn = 0;
+    for _ in 0..600 {
+        let Some(decision) = game.pending().first().cloned() else {
+            break;
+        };
+        let parts = game.render(Viewer::Seat(decision.seat));
+        let svg = &parts
+            .iter()
+            .find(|p| p.kind == PartKind::Table)
+            .expect("a table panel")
+            .svg;
+        let view_box: Vec<f32> = svg
+            .split("viewBox=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .expect("a view box")
+            .split(' ')
+            .map(|n| n.parse().unwrap())
+            .collect();
+        let scale = (PHONE_PANEL_PX / view_box[2]).min(1.5);
+        for size in svg.split("font-size=\"").skip(1) {
+            let size: f32 = size.split('"').next().unwrap().parse().unwrap();
+            assert!(
+                size * scale >= 10.9,
+                "a {size}-unit text shows at {:.1} px in a {}-unit-wide panel",
+                size * scale,
+                view_box[2]
+            );
+        }
+        drawn += 1;
+        let action = random_action(&decision.kind, &mut t);
+        let _ = game.apply(decision.seat, &action, &mut t);
+    }
+    assert!(drawn > 100, "{drawn} boards drawn");
+}
