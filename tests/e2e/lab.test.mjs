@@ -6,6 +6,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { BASE, api, launch, openPage, pickRuleset, shot } from './lib.mjs';
 
+/** A catalogue key as a word ("score.buildings", "log.attack-player-won"). */
+const RAW_KEY = /(^|[^\w.])[a-z]+\.[a-z][a-z0-9-]*($|[^\w.])/m;
+
 /** Waits until the lab's job panel shows one of `statuses`. */
 async function waitForStatus(page, statuses, timeout) {
   await page.waitForFunction((wanted) => wanted.includes(document.querySelector('[data-lab-status]')?.dataset.labStatus), statuses, { timeout });
@@ -93,6 +96,9 @@ test('a small lab run goes to its report, and a long one can be cancelled', { ti
     assert.equal(await waitForStatus(page, ['cancelled'], 60000), 'cancelled');
     const lines = await page.locator('.lab-differences').innerText();
     assert.ok(!/<\/?code>|&lt;|&amp;/.test(lines), `the differences are plain words: ${lines}`);
+    // regression_lab_differences_showed_catalogue_keys: "The points total for score.buildings
+    // differs" named the ruleset's score lines and events by their keys.
+    assert.ok(!RAW_KEY.test(lines), `the differences name no catalogue key: ${lines}`);
     const cancelledId = new URL(page.url()).hash.split('job=')[1];
     assert.notEqual(cancelledId, jobId);
     const cancelled = await api(`/api/lab/${cancelledId}`);
@@ -111,6 +117,8 @@ test('a small lab run goes to its report, and a long one can be cancelled', { ti
       const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(wide <= 1, `${lang}: nothing is wider than the window (${wide} px too wide)`);
       await page.locator('.lab-job').scrollIntoViewIfNeeded();
+      const said = await page.locator('.lab-differences').innerText();
+      assert.ok(!RAW_KEY.test(said) && !/ differs: /.test(said), `${lang}: the differences are in the page's words: ${said}`);
       await shot(page, `lab-08-${lang}-${width}`);
     }
     page.check();

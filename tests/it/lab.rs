@@ -130,7 +130,16 @@ async fn a_small_lab_job_runs_to_the_end_with_figures_that_match_its_games() {
             assert!((mean_score - scores as f64 / 8.0).abs() < 1e-9, "{line}");
         }
     }
-    assert!(summary["differences"].is_array());
+    // Each difference as a line of English and as data a client words in its own language.
+    let lines = summary["differences"].as_array().unwrap();
+    let findings = summary["findings"].as_array().unwrap();
+    assert_eq!(lines.len(), findings.len(), "{summary}");
+    for (line, finding) in lines.iter().zip(findings) {
+        assert_eq!(&finding["line"], line, "{finding}");
+        assert!(finding["measure"].is_string(), "{finding}");
+        assert!(finding["p"].as_f64().unwrap() < 0.05, "{finding}");
+        assert!(finding["tested"].is_number() && finding["baseline"].is_number());
+    }
 
     // The report: a self-contained page under a policy that allows no script.
     let response = app

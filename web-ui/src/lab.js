@@ -6,7 +6,7 @@
 
 import { api, get, post } from './api.js';
 import { errorText, h, replace } from './dom.js';
-import { loadCatalogue, t } from './i18n.js';
+import { hasKey, loadCatalogue, locale, messageText, t } from './i18n.js';
 import { changedOptions, optionFieldset, optionProblem, standardVariant, variantDescription, variantName, variantOptions } from './lobby.js';
 import { mapOptions } from './maps.js';
 
@@ -302,15 +302,53 @@ class Lab {
       h('tr', {}, h('th', { scope: 'row' }, t('lab.length')), arms.map((arm) => h('td', {}, number(arm.mean_actions)))),
       h('tr', {}, h('th', { scope: 'row' }, t('lab.games-played')), arms.map((arm) => h('td', {}, String(arm.games), arm.failed ? h('span', { class: 'error' }, ` (${t('lab.games-failed', { n: arm.failed })})`) : null))),
     ];
-    const differences = summary.differences || [];
+    // Each difference worded here from its data, in the page's language; a server that sends
+    // only the English lines gets them shown as they are.
+    const findings = Array.isArray(summary.findings) ? summary.findings : null;
+    const differences = findings ? findings.map((finding) => this.findingText(finding, arms)) : summary.differences || [];
     return h(
       'div',
       { class: 'lab-figures' },
       h('div', { class: 'table-scroll' }, h('table', { class: 'lab-table' }, h('thead', {}, head), h('tbody', {}, rows))),
       h('h3', {}, t('lab.differences')),
-      differences.length ? h('ul', { class: 'lab-differences', lang: 'en' }, differences.map((line) => h('li', {}, line))) : h('p', { class: 'lab-differences' }, t('lab.no-differences')),
+      differences.length ? h('ul', { class: 'lab-differences', lang: findings ? null : 'en' }, differences.map((line) => h('li', {}, line))) : h('p', { class: 'lab-differences' }, t('lab.no-differences')),
       h('p', { class: 'hint' }, t('lab.interval-hint', { rate: Math.round((summary.games_per_second || 0) * 10) / 10 })),
     );
+  }
+
+  /** One significant difference in words: what, its value under each rule set, and p. */
+  findingText(finding, arms) {
+    const rulesetId = this.job?.request.ruleset;
+    // A score line's or an event's name: the ruleset's `stat.<key>` label if it has one, else
+    // its text for the key with "…" for what the text names (who, where: no one game's) when
+    // that is short, else the key's last word spelled out ("attack-player-won").
+    const named = (key) => {
+      if (rulesetId && hasKey(rulesetId, `stat.${key}`)) return messageText(rulesetId, { key: `stat.${key}`, args: [] }, () => '…');
+      if (rulesetId && hasKey(rulesetId, key)) {
+        const text = messageText(rulesetId, { key, args: [] }, () => '…')
+          .replace(/\{[^{}]*\}/g, '…')
+          .replace(/…(\s*…)+/g, '…')
+          .trim();
+        if (text.length <= 48) return text;
+      }
+      return key.split('.').pop().replace(/-/g, ' ');
+    };
+    const args = {
+      'seat-win-rate': { seat: t('seat.default', { n: Number(finding.seat) + 1 }) },
+      'score-line': { name: named(finding.key) },
+      event: { name: named(finding.key) },
+    }[finding.measure] || {};
+    const rate = finding.test === 'two-proportions';
+    const value = (x) => (rate ? `${(Math.round(x * 1000) / 10).toLocaleString(locale())} %` : (Math.round(x * 100) / 100).toLocaleString(locale()));
+    const p = finding.p < 0.001 ? t('lab.p-below') : t('lab.p', { p: (Math.round(finding.p * 1000) / 1000).toLocaleString(locale()) });
+    return t('lab.finding', {
+      measure: t(`lab.measure.${finding.measure}`, args),
+      tested: value(finding.tested),
+      rules: this.rulesName((arms[0] || {}).label || ''),
+      baseline: value(finding.baseline),
+      other: this.rulesName((arms[1] || {}).label || ''),
+      p,
+    });
   }
 
   /** The report in the page (a sandboxed frame: it runs no script) and as a file to save. */

@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use plotters::prelude::*;
+use serde::Serialize;
 
 use super::stats::{
     PERMUTATIONS, Proportion, SIGNIFICANCE, mean, permutation_p, two_proportion_p, wilson,
@@ -27,22 +28,128 @@ const BINS: usize = 24;
 
 /// A difference between the two rule sets, tested.
 struct Finding {
-    /// What is compared, in words ("seat 2's win rate").
-    what: String,
-    /// The value under the rules under test, formatted.
-    tested: String,
-    /// The value under the rules compared with, formatted.
-    baseline: String,
+    /// What is compared.
+    measure: Measure,
+    /// The value under the rules under test (a rate in `0..=1` or a mean).
+    tested: f64,
+    /// The value under the rules compared with.
+    baseline: f64,
     /// The p-value.
     p: f64,
-    /// The test, in words.
-    test: &'static str,
+    /// The test.
+    test: Test,
 }
 
 impl Finding {
     fn significant(&self) -> bool {
         self.p < SIGNIFICANCE
     }
+
+    /// The value under the rules under test, then compared with, in words.
+    fn values(&self) -> (String, String) {
+        match self.test {
+            Test::TwoProportions => (percent(self.tested), percent(self.baseline)),
+            Test::Permutation => (
+                format!("mean {:.2}", self.tested),
+                format!("mean {:.2}", self.baseline),
+            ),
+        }
+    }
+}
+
+/// What a finding compares. The report words it in English; the variant lab's page gets it as
+/// data (with its seat or its catalogue key) and words it in the reader's language.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "measure", rename_all = "kebab-case")]
+pub enum Measure {
+    /// A seat's win rate (seats counted from 0).
+    SeatWinRate { seat: u32 },
+    /// The first mover's win rate.
+    FirstMoverWinRate,
+    /// The mean score.
+    MeanScore,
+    /// The winning score.
+    WinningScore,
+    /// The winner's lead over the second.
+    WinnersLead,
+    /// The number of actions in a game.
+    Actions,
+    /// The number of milestones in a game.
+    Milestones,
+    /// The number of stages in a game.
+    Stages,
+    /// A score line's points total, by its catalogue key.
+    ScoreLine { key: String },
+    /// How often an event happened, by its catalogue key.
+    Event { key: String },
+    /// The cubes dropped into the battle tower.
+    TowerDropped,
+    /// The cubes that came out of the tower.
+    TowerOut,
+    /// The cubes the tower kept.
+    TowerKept,
+}
+
+impl Measure {
+    /// The measure in English, as HTML (a catalogue key in `<code>`).
+    fn words(&self) -> String {
+        match self {
+            Measure::SeatWinRate { seat } => format!("seat {seat}'s win rate"),
+            Measure::FirstMoverWinRate => "the first mover's win rate".to_owned(),
+            Measure::MeanScore => "the mean score".to_owned(),
+            Measure::WinningScore => "the winning score".to_owned(),
+            Measure::WinnersLead => "the winner's lead".to_owned(),
+            Measure::Actions => "the number of actions".to_owned(),
+            Measure::Milestones => "the number of milestones".to_owned(),
+            Measure::Stages => "the number of stages".to_owned(),
+            Measure::ScoreLine { key } => {
+                format!("the points total for <code>{}</code>", escape(key))
+            }
+            Measure::Event { key } => {
+                format!("the count of the event <code>{}</code>", escape(key))
+            }
+            Measure::TowerDropped => "the number of cubes dropped into the tower".to_owned(),
+            Measure::TowerOut => "the number of cubes out of the tower".to_owned(),
+            Measure::TowerKept => "the number of cubes the tower kept".to_owned(),
+        }
+    }
+}
+
+/// How a finding was tested.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Test {
+    /// Win rates: a two-proportion z-test; the values are rates in `0..=1`.
+    TwoProportions,
+    /// Means: a permutation test; the values are means.
+    Permutation,
+}
+
+impl Test {
+    fn words(self) -> &'static str {
+        match self {
+            Test::TwoProportions => "two-proportion z-test",
+            Test::Permutation => "permutation test",
+        }
+    }
+}
+
+/// A significant difference between the two rule sets, as data and as a plain English line.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Difference {
+    /// What differs.
+    #[serde(flatten)]
+    pub measure: Measure,
+    /// The value under the rules under test (a rate in `0..=1` for win rates, else a mean).
+    pub tested: f64,
+    /// The value under the rules compared with.
+    pub baseline: f64,
+    /// The p-value.
+    pub p: f64,
+    /// The test that found it.
+    pub test: Test,
+    /// The line in plain English words, as the report says it.
+    pub line: String,
 }
 
 /// The report of `simulation` as an HTML document.
@@ -50,10 +157,9 @@ pub fn html(simulation: &Simulation) -> String {
     html_and_differences(simulation).0
 }
 
-/// The report of `simulation` as an HTML document, and the plain-text line of each significant
-/// difference it names (empty with one rule set), for a caller that shows them apart (the
-/// server's variant lab).
-pub fn html_and_differences(simulation: &Simulation) -> (String, Vec<String>) {
+/// The report of `simulation` as an HTML document, and each significant difference it names
+/// (none with one rule set), for a caller that shows them apart (the server's variant lab).
+pub fn html_and_differences(simulation: &Simulation) -> (String, Vec<Difference>) {
     let mut report = Report {
         simulation,
         findings: Vec::new(),
@@ -71,7 +177,14 @@ pub fn html_and_differences(simulation: &Simulation) -> (String, Vec<String>) {
             .findings
             .iter()
             .filter(|finding| finding.significant())
-            .map(|finding| plain_text(&report.sentence(finding)))
+            .map(|finding| Difference {
+                measure: finding.measure.clone(),
+                tested: finding.tested,
+                baseline: finding.baseline,
+                p: finding.p,
+                test: finding.test,
+                line: plain_text(&report.sentence(finding)),
+            })
             .collect()
     } else {
         Vec::new()
@@ -163,15 +276,16 @@ impl Report<'_> {
     }
 
     fn sentence(&self, finding: &Finding) -> String {
+        let (tested, baseline) = finding.values();
         format!(
             "{} differs: {} under {} against {} under {} (p {}, {}).",
-            capitalise(&finding.what),
-            escape(&finding.tested),
+            capitalise(&finding.measure.words()),
+            escape(&tested),
             escape(self.label(0)),
-            escape(&finding.baseline),
+            escape(&baseline),
             escape(self.label(1)),
             format_p(finding.p),
-            finding.test
+            finding.test.words()
         )
     }
 
@@ -277,11 +391,11 @@ impl Report<'_> {
         if self.compared() {
             let findings = (0..seats as usize)
                 .map(|seat| Finding {
-                    what: format!("seat {seat}'s win rate"),
-                    tested: percent(rates[0][seat].rate),
-                    baseline: percent(rates[1][seat].rate),
+                    measure: Measure::SeatWinRate { seat: seat as u32 },
+                    tested: rates[0][seat].rate,
+                    baseline: rates[1][seat].rate,
                     p: two_proportion_p(&rates[0][seat], &rates[1][seat]),
-                    test: "two-proportion z-test",
+                    test: Test::TwoProportions,
                 })
                 .collect();
             self.verdict(findings, "in any seat's win rate");
@@ -381,11 +495,11 @@ impl Report<'_> {
         );
         if self.compared() {
             let finding = Finding {
-                what: "the first mover's win rate".to_owned(),
-                tested: percent(rates[0].rate),
-                baseline: percent(rates[1].rate),
+                measure: Measure::FirstMoverWinRate,
+                tested: rates[0].rate,
+                baseline: rates[1].rate,
                 p: two_proportion_p(&rates[0], &rates[1]),
-                test: "two-proportion z-test",
+                test: Test::TwoProportions,
             };
             self.verdict(vec![finding], "in the first mover's win rate");
         }
@@ -450,11 +564,15 @@ impl Report<'_> {
         table.push_str("</tbody></table>");
         self.body.push_str(&table);
         if self.compared() {
-            let names = ["the mean score", "the winning score", "the winner's lead"];
-            let findings = names
-                .iter()
+            let measures = [
+                Measure::MeanScore,
+                Measure::WinningScore,
+                Measure::WinnersLead,
+            ];
+            let findings = measures
+                .into_iter()
                 .enumerate()
-                .map(|(i, name)| mean_finding(name, &columns[0][i], &columns[1][i]))
+                .map(|(i, measure)| mean_finding(measure, &columns[0][i], &columns[1][i]))
                 .collect();
             self.verdict(findings, "in scores");
         }
@@ -538,20 +656,20 @@ impl Report<'_> {
         self.body.push_str(&table);
         if self.compared() {
             let mut findings = vec![mean_finding(
-                "the number of actions",
+                Measure::Actions,
                 &series[0][0],
                 &series[1][0],
             )];
             if has_milestones {
                 findings.push(mean_finding(
-                    "the number of milestones",
+                    Measure::Milestones,
                     &series[0][1],
                     &series[1][1],
                 ));
             }
             if has_stages {
                 findings.push(mean_finding(
-                    "the number of stages",
+                    Measure::Stages,
                     &series[0][2],
                     &series[1][2],
                 ));
@@ -566,7 +684,7 @@ impl Report<'_> {
         &mut self,
         keys: &BTreeSet<String>,
         per_game: impl Fn(&GameStats, &str) -> f64,
-        what: &str,
+        measure: impl Fn(&str) -> Measure,
     ) -> Vec<Finding> {
         let mut table = String::from("<table><thead><tr><th>key</th>");
         for arm in 0..self.arms().len() {
@@ -599,11 +717,7 @@ impl Report<'_> {
                 let _ = write!(table, "<td>{:.2}</td>", mean(v));
             }
             if self.compared() {
-                let finding = mean_finding(
-                    &format!("{what} <code>{}</code>", escape(key)),
-                    &values[0],
-                    &values[1],
-                );
+                let finding = mean_finding(measure(key), &values[0], &values[1]);
                 let class = if finding.significant() {
                     " class=\"significant\""
                 } else {
@@ -642,7 +756,9 @@ impl Report<'_> {
         let findings = self.keyed_table(
             &keys,
             |g, key| g.score_lines.get(key).copied().unwrap_or(0) as f64,
-            "the points total for",
+            |key| Measure::ScoreLine {
+                key: key.to_owned(),
+            },
         );
         self.verdict(findings, "in the points of any category");
         self.end_section();
@@ -668,7 +784,9 @@ impl Report<'_> {
         let findings = self.keyed_table(
             &keys,
             |g, key| g.events.get(key).copied().unwrap_or(0) as f64,
-            "the count of the event",
+            |key| Measure::Event {
+                key: key.to_owned(),
+            },
         );
         self.verdict(findings, "in the count of any event");
         self.end_section();
@@ -717,15 +835,11 @@ impl Report<'_> {
         table.push_str("</tbody></table>");
         self.body.push_str(&table);
         if self.compared() {
-            let names = [
-                "the number of cubes dropped into the tower",
-                "the number of cubes out of the tower",
-                "the number of cubes the tower kept",
-            ];
-            let findings = names
-                .iter()
+            let measures = [Measure::TowerDropped, Measure::TowerOut, Measure::TowerKept];
+            let findings = measures
+                .into_iter()
                 .enumerate()
-                .map(|(i, name)| mean_finding(name, &series[0][i], &series[1][i]))
+                .map(|(i, measure)| mean_finding(measure, &series[0][i], &series[1][i]))
                 .collect();
             self.verdict(findings, "in the battle tower");
         }
@@ -1010,13 +1124,13 @@ fn common_range(values: impl Iterator<Item = i64>) -> (i64, i64) {
         .unwrap_or((0, 1))
 }
 
-fn mean_finding(what: &str, tested: &[f64], baseline: &[f64]) -> Finding {
+fn mean_finding(measure: Measure, tested: &[f64], baseline: &[f64]) -> Finding {
     Finding {
-        what: what.to_owned(),
-        tested: format!("mean {:.2}", mean(tested)),
-        baseline: format!("mean {:.2}", mean(baseline)),
+        measure,
+        tested: mean(tested),
+        baseline: mean(baseline),
         p: permutation_p(tested, baseline),
-        test: "permutation test",
+        test: Test::Permutation,
     }
 }
 
@@ -1143,10 +1257,32 @@ fn escape(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{escape, plain_text};
+    use super::{Difference, Measure, Test, escape, plain_text};
 
     /// A difference's line in the lab's figures is plain text: the report's tags dropped, and a
     /// text that looked like markup given back as it was written.
+    #[test]
+    fn regression_lab_differences_showed_catalogue_keys() {
+        // The lab's page showed "The points total for score.buildings differs": it had only
+        // the English line. A difference now carries its measure and key as data too.
+        let difference = Difference {
+            measure: Measure::ScoreLine {
+                key: "score.buildings".to_owned(),
+            },
+            tested: 30.63,
+            baseline: 26.84,
+            p: 0.026,
+            test: Test::Permutation,
+            line: String::new(),
+        };
+        let json = serde_json::to_value(&difference).unwrap();
+        assert_eq!(json["measure"], "score-line");
+        assert_eq!(json["key"], "score.buildings");
+        assert_eq!(json["test"], "permutation");
+        let seat = serde_json::to_value(Measure::SeatWinRate { seat: 2 }).unwrap();
+        assert_eq!(seat, serde_json::json!({ "measure": "seat-win-rate", "seat": 2 }));
+    }
+
     #[test]
     fn regression_plain_differences_carried_the_reports_markup() {
         let html = format!(

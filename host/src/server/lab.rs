@@ -292,8 +292,9 @@ fn run_job(job: &Job, plan: &Plan) {
 }
 
 /// The figures of a finished job: per rule set, each seat's win rate with its 95 % interval and
-/// mean score, the mean game length, and the significant differences in plain words.
-fn summary(simulation: &Simulation, differences: Vec<String>) -> Value {
+/// mean score, the mean game length, and the significant differences (in plain English words
+/// and as data).
+fn summary(simulation: &Simulation, differences: Vec<balance::report::Difference>) -> Value {
     let arms: Vec<Value> = simulation
         .arms
         .iter()
@@ -336,7 +337,10 @@ fn summary(simulation: &Simulation, differences: Vec<String>) -> Value {
     let played: usize = simulation.arms.iter().map(|arm| arm.games.len()).sum();
     json!({
         "arms": arms,
-        "differences": differences,
+        // The lines in English for any client, and the same as data for one that words them
+        // in its reader's language (each a measure, its seat or catalogue key, the values, p).
+        "differences": differences.iter().map(|d| d.line.as_str()).collect::<Vec<_>>(),
+        "findings": differences,
         "wall_seconds": simulation.wall_seconds,
         "games_per_second": played as f64 / simulation.wall_seconds.max(1e-9),
         "seed": simulation.seed,

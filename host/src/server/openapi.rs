@@ -410,7 +410,7 @@ fn described_routes() -> Value {
                     "request": { "type": "object", "description": "What was asked, with the seed, the map and the labels of the two rule sets." },
                     "report_url": { "type": ["string", "null"], "description": "Once finished or cancelled." },
                     "error": { "type": "string", "description": "Why a failed job failed." },
-                    "summary": { "type": "object", "description": "Once finished or cancelled: `arms` (per rule set: `label`, `games`, `failed`, `first_failure`, `mean_actions` and `seats`, each with `wins`, `win_rate`, its 95 % Wilson interval `win_rate_low`..`win_rate_high` and `mean_score`), `differences` (the significant differences in plain words), `wall_seconds`, `games_per_second` and `seed`." }
+                    "summary": { "type": "object", "description": "Once finished or cancelled: `arms` (per rule set: `label`, `games`, `failed`, `first_failure`, `mean_actions` and `seats`, each with `wins`, `win_rate`, its 95 % Wilson interval `win_rate_low`..`win_rate_high` and `mean_score`), `differences` (the significant differences in plain English words), `findings` (the same as data: `measure`, `seat` or `key` where it applies, `tested`, `baseline`, `p`, `test`, `line`), `wall_seconds`, `games_per_second` and `seed`." }
                 }},
                 "SeatToken": { "type": "object", "required": ["seat", "name", "token"], "properties": {
                     "seat": { "type": "integer" }, "name": { "type": "string" },
