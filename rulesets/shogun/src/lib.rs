@@ -9,6 +9,7 @@ pub mod data;
 pub mod decide;
 pub mod engine;
 pub mod estimate;
+pub mod moves;
 pub mod names;
 pub mod position;
 pub mod preview;

@@ -10,6 +10,7 @@
 use sdk::testing::SeededTable;
 use sdk::{Game, OptionSetting, OptionValue, Options, Ruleset, Setup, Table, TableExt, Viewer};
 use shogun::data::{MOON_MAP, SUN_MAP};
+use shogun::moves::Move;
 use shogun::{Shogun, ShogunGame};
 
 mod common;
@@ -55,6 +56,7 @@ fn digest_of(mut game: ShogunGame, table: &mut SeededTable) -> u64 {
         if pending.is_empty() {
             break;
         }
+        every_choice_decodes_to_its_own_id(&game, &pending);
         let decision = &pending[table.pick_index(pending.len())];
         let action = sdk::random_action(&decision.kind, table);
         digest.text(&action);
@@ -69,6 +71,24 @@ fn digest_of(mut game: ShogunGame, table: &mut SeededTable) -> u64 {
     digest.text(game.result());
     digest.text(table.next_u64());
     digest.0
+}
+
+/// Every choice offered decodes to a move that writes the same id: encode and decode agree.
+fn every_choice_decodes_to_its_own_id(game: &ShogunGame, pending: &[sdk::PendingDecision]) {
+    for decision in pending {
+        let sdk::DecisionKind::Choose(choose) = &decision.kind else {
+            continue;
+        };
+        for (i, choice) in choose.choices.iter().enumerate() {
+            let action = sdk::Action::Choose(vec![i as u32]);
+            let mv = Move::decode(&game.state, decision.seat, &action)
+                .unwrap_or_else(|e| panic!("`{}` does not decode: {e:?}", choice.id));
+            assert_eq!(
+                mv.choice_id(&game.state.board).as_deref(),
+                Some(choice.id.as_str())
+            );
+        }
+    }
 }
 
 fn new_game(seats: u32, map: &str, beginner: bool, table: &mut SeededTable) -> ShogunGame {
