@@ -10,8 +10,9 @@ use sdk::{
 };
 
 use crate::data::ProvinceId;
-use crate::engine::{self, Log};
+use crate::engine;
 use crate::moves::{DraftTake, Move};
+use crate::outcome::{Log, Outcome};
 use crate::state::{CardRef, Phase, Plan, Stage, State};
 
 fn choose(choices: Vec<Choice>) -> DecisionKind {
@@ -472,20 +473,37 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
     }
 }
 
-/// Applies one seat's answer and runs the game on to the next decision.
+/// Applies one seat's answer and runs the game on to the next decision; returns the events that
+/// tell what happened.
 pub fn apply(
     state: &mut State,
     seat: Seat,
     action: &Action,
     table: &mut dyn Table,
 ) -> Result<Vec<Event>, Rejection> {
+    play(state, seat, action, table).map(Log::into_events)
+}
+
+/// Applies one seat's answer and runs the game on to the next decision; returns what happened,
+/// as outcomes and as the events that tell them.
+pub fn play(
+    state: &mut State,
+    seat: Seat,
+    action: &Action,
+    table: &mut dyn Table,
+) -> Result<Log, Rejection> {
     let mv = Move::decode(state, seat, action)?;
-    play(state, seat, mv, table).map(Log::into_events)
+    play_move(state, seat, mv, table)
 }
 
 /// Plays a move [`Move::decode`] found in the pending decision of `seat`, then runs the game on
 /// to the next decision.
-fn play(state: &mut State, seat: Seat, mv: Move, table: &mut dyn Table) -> Result<Log, Rejection> {
+fn play_move(
+    state: &mut State,
+    seat: Seat,
+    mv: Move,
+    table: &mut dyn Table,
+) -> Result<Log, Rejection> {
     let mut log = Log::new();
     let misfit = || Rejection::Malformed("the move does not fit the decision".into());
     match (state.phase.clone(), mv) {
@@ -505,13 +523,7 @@ fn play(state: &mut State, seat: Seat, mv: Move, table: &mut dyn Table) -> Resul
                         .pop()
                         .ok_or_else(|| Rejection::Malformed("the deck is empty".into()))?;
                     draft.taken = Some(p);
-                    log.push(Event::public(
-                        Message::new("log.draws-blind").seat("player", seat),
-                    ));
-                    log.push(Event::private(
-                        seat,
-                        Message::new("log.drew-blind").arg("province", state.board.province_arg(p)),
-                    ));
+                    log.push(state, Outcome::DrewBlind { seat, province: p });
                 }
                 DraftTake::FaceUp(i) => {
                     if i >= draft.face_up.len() {
@@ -522,19 +534,13 @@ fn play(state: &mut State, seat: Seat, mv: Move, table: &mut dyn Table) -> Resul
                         draft.face_up.insert(i, next);
                     }
                     draft.taken = Some(p);
-                    log.push(Event::public(
-                        Message::new("log.takes-face-up")
-                            .seat("player", seat)
-                            .arg("province", state.board.province_arg(p)),
-                    ));
+                    log.push(state, Outcome::TookFaceUp { seat, province: p });
                 }
             }
         }
         (Phase::Planning, Move::Plan(plan)) => {
             state.plans[seat as usize] = Some(plan);
-            log.push(Event::public(
-                Message::new("log.planned").seat("player", seat),
-            ));
+            log.push(state, Outcome::Planned { seat });
         }
         (Phase::Specials { next }, Move::TakeSpecial(space)) => {
             engine::take_special(state, seat, space, &mut log);
@@ -549,11 +555,7 @@ fn play(state: &mut State, seat: Seat, mv: Move, table: &mut dyn Table) -> Resul
             match (stage, mv) {
                 (Stage::MoveTarget { from }, Move::NoMove) => {
                     state.phase = next_turn;
-                    log.push(Event::public(
-                        Message::new("log.no-move")
-                            .seat("player", seat)
-                            .arg("province", state.province_arg(from)),
-                    ));
+                    log.push(state, Outcome::MoveDeclined { seat, from });
                 }
                 (Stage::MoveTarget { from }, Move::MoveTo(to)) => {
                     if state.provinces[from].armies == 2 {
@@ -617,10 +619,10 @@ fn play(state: &mut State, seat: Seat, mv: Move, table: &mut dyn Table) -> Resul
         }
         _ => return Err(misfit()),
     }
-    if log.entries().is_empty()
+    if log.is_empty()
         && let Some(told) = step_told(state, seat)
     {
-        log.push(Event::public(told));
+        log.push(state, told);
     }
     engine::advance(state, table, &mut log);
     Ok(log)
@@ -640,11 +642,7 @@ fn go_back(state: &mut State, seat: Seat) -> Result<Log, Rejection> {
     };
     state.phase = Phase::Actions { step, turn, stage };
     let mut log = Log::new();
-    log.push(Event::public(
-        Message::new("log.target-withdrawn")
-            .seat("player", seat)
-            .arg("from", state.province_arg(from)),
-    ));
+    log.push(state, Outcome::TargetWithdrawn { seat, from });
     Ok(log)
 }
 
@@ -652,41 +650,21 @@ fn go_back(state: &mut State, seat: Seat) -> Result<Log, Rejection> {
 /// is asked for), told from the stage it led to, so that every answer has an event that the
 /// story can show: without one, clients could only say that a seat "made a move". (A declined
 /// move is told where it is played.)
-fn step_told(state: &State, seat: Seat) -> Option<Message> {
-    let place = |p: ProvinceId| state.province_arg(p);
+fn step_told(state: &State, seat: Seat) -> Option<Outcome> {
     let Phase::Actions { stage, .. } = &state.phase else {
         return None;
     };
     match *stage {
-        Stage::MoveCount { from, to } => Some(
-            Message::new("log.move-chosen")
-                .seat("player", seat)
-                .arg("from", place(from))
-                .arg("to", place(to)),
-        ),
-        Stage::BattleCount { from, to } => Some(
-            Message::new("log.target-chosen")
-                .seat("player", seat)
-                .arg("from", place(from))
-                .arg("to", place(to)),
-        ),
-        Stage::AttackBonus { battle } => Some(
-            Message::new("log.battle-armies")
-                .seat("player", seat)
-                .number("armies", battle.armies)
-                .arg("from", place(battle.from))
-                .arg("to", place(battle.to)),
-        ),
+        Stage::MoveCount { from, to } => Some(Outcome::MoveChosen { seat, from, to }),
+        Stage::BattleCount { from, to } => Some(Outcome::TargetChosen { seat, from, to }),
+        Stage::AttackBonus { battle } => Some(Outcome::BattleArmies { seat, battle }),
         Stage::DefenceBonus { battle } => {
             let defender = state.provinces[battle.to].owner?;
-            Some(
-                Message::new("log.defence-asked")
-                    .seat("player", seat)
-                    .seat("defender", defender)
-                    .number("armies", battle.armies + battle.attack_bonus)
-                    .arg("from", place(battle.from))
-                    .arg("to", place(battle.to)),
-            )
+            Some(Outcome::DefenceAsked {
+                seat,
+                defender,
+                battle,
+            })
         }
         _ => None,
     }
