@@ -13,6 +13,7 @@
 pub mod data;
 pub mod decide;
 pub mod engine;
+pub mod moves;
 pub mod render;
 pub mod state;
 pub mod view;

@@ -10,6 +10,7 @@
 mod common;
 
 use common::{options, setup};
+use honshu::moves::Move;
 use honshu::{Honshu, HonshuGame};
 use sdk::testing::SeededTable;
 use sdk::{Game, OptionValue, Ruleset, Table, TableExt, Viewer};
@@ -48,6 +49,7 @@ fn digest_of(mut game: HonshuGame, table: &mut SeededTable) -> u64 {
         if pending.is_empty() {
             break;
         }
+        every_choice_decodes_to_its_own_id(&game, &pending);
         let decision = &pending[table.pick_index(pending.len())];
         let action = sdk::random_action(&decision.kind, table);
         digest.text(&action);
@@ -62,6 +64,25 @@ fn digest_of(mut game: HonshuGame, table: &mut SeededTable) -> u64 {
     digest.text(game.result());
     digest.text(table.next_u64());
     digest.0
+}
+
+/// Every choice of a one-choice decision decodes to a move that writes the same id: encode and
+/// decode agree.
+fn every_choice_decodes_to_its_own_id(game: &HonshuGame, pending: &[sdk::PendingDecision]) {
+    for decision in pending {
+        let sdk::DecisionKind::Choose(choose) = &decision.kind else {
+            continue;
+        };
+        if choose.max != 1 {
+            continue;
+        }
+        for (i, choice) in choose.choices.iter().enumerate() {
+            let action = sdk::Action::Choose(vec![i as u32]);
+            let mv = Move::decode(&game.state, decision.seat, &action)
+                .unwrap_or_else(|e| panic!("`{}` does not decode: {e:?}", choice.id));
+            assert_eq!(mv.choice_id().as_deref(), Some(choice.id.as_str()));
+        }
+    }
 }
 
 #[test]
