@@ -16,6 +16,7 @@ use sdk::{
 use crate::data::{Colour, SQUARES, Terrain};
 use crate::engine::{self, Grid};
 use crate::moves::{Move, Step};
+use crate::outcome::{Log, Outcome};
 use crate::state::*;
 
 fn choose(choices: Vec<Choice>, min: u32, max: u32) -> DecisionKind {
@@ -398,17 +399,22 @@ pub fn apply(
     action: &Action,
     _table: &mut dyn Table,
 ) -> Result<Vec<Event>, Rejection> {
+    play(state, seat, action).map(Log::into_events)
+}
+
+/// Applies `seat`'s answer; returns what happened, as outcomes and as the events that tell them.
+pub fn play(state: &mut State, seat: Seat, action: &Action) -> Result<Log, Rejection> {
     let mv = Move::decode(state, seat, action)?;
     play_move(state, seat, mv)
 }
 
 /// Plays a move [`Move::decode`] found in the pending decision of `seat`.
-fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Vec<Event>, Rejection> {
-    let mut events = Vec::new();
+fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Log, Rejection> {
+    let mut log = Log::new();
     let misfit = || Rejection::Malformed("the move does not fit the decision".into());
     match (state.phase.clone(), mv) {
         (Phase::Over, _) => return Err(Rejection::NotYourTurn),
-        (Phase::Place, Move::Place(step)) => place_step(state, seat, step, &mut events)?,
+        (Phase::Place, Move::Place(step)) => place_step(state, seat, step, &mut log)?,
         (
             Phase::Trick {
                 mut plays,
@@ -428,25 +434,20 @@ fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Vec<Event>, Reje
                 }
                 let play = plays.last_mut().expect("a card was played");
                 play.resource = Some((colour, square));
-                events.push(Event::public(
-                    Message::new("event.resource-played")
-                        .seat("player", seat)
-                        .key("colour", format!("colour.{}", colour.name()))
-                        .number("value", play.value()),
-                ));
+                log.push(Outcome::ResourcePlayed {
+                    seat,
+                    colour,
+                    value: play.value(),
+                });
             } else {
                 let card = plays.last().map_or(0, |p| p.card);
-                events.push(Event::public(
-                    Message::new("event.no-resource")
-                        .seat("player", seat)
-                        .number("card", card),
-                ));
+                log.push(Outcome::NoResource { seat, card });
             }
             state.phase = Phase::Trick {
                 plays,
                 choosing_resource: false,
             };
-            close_trick_if_done(state, &mut events);
+            close_trick_if_done(state, &mut log);
         }
         (
             Phase::Trick {
@@ -461,17 +462,13 @@ fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Vec<Event>, Reje
                 card,
                 resource: None,
             });
-            events.push(Event::public(
-                Message::new("event.card-played")
-                    .seat("player", seat)
-                    .number("card", card),
-            ));
+            log.push(Outcome::CardPlayed { seat, card });
             let may_add = !playable_resources(state, seat, &plays[..plays.len() - 1]).is_empty();
             state.phase = Phase::Trick {
                 plays,
                 choosing_resource: may_add,
             };
-            close_trick_if_done(state, &mut events);
+            close_trick_if_done(state, &mut log);
         }
         (Phase::Pick { mut plays, next }, Move::Take(card)) => {
             let at = plays
@@ -483,13 +480,9 @@ fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Vec<Event>, Reje
                 state.pool[colour.index()] += 1;
             }
             state.players[seat as usize].to_place = Some(card);
-            events.push(Event::public(
-                Message::new("event.card-taken")
-                    .seat("player", seat)
-                    .number("card", card),
-            ));
+            log.push(Outcome::CardTaken { seat, card });
             if plays.is_empty() {
-                engine::start_map_phase(state, &mut events);
+                engine::start_map_phase(state, &mut log);
             } else {
                 state.phase = Phase::Pick {
                     plays,
@@ -506,23 +499,14 @@ fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Vec<Event>, Reje
         ) => {
             take_from_hand(state, seat, card)?;
             committed[seat as usize] = Some(card);
-            events.push(Event::private(
-                seat,
-                Message::new("event.duel-committed").number("card", card),
-            ));
-            // Everyone learns that a card was chosen, not which.
-            events.push(Event::public(
-                Message::new("event.duel-chosen").seat("player", seat),
-            ));
+            log.push(Outcome::DuelCommitted { seat, card });
             if let [Some(a), Some(b)] = committed {
                 let played = [a, b];
                 let winner: Seat = if a > b { 0 } else { 1 };
-                events.push(Event::public(
-                    Message::new("event.duel-revealed")
-                        .number("first", a)
-                        .number("second", b)
-                        .seat("winner", winner),
-                ));
+                log.push(Outcome::DuelRevealed {
+                    cards: played,
+                    winner,
+                });
                 let loser = 1 - winner;
                 let can_pay = state.players[loser as usize].map.resource_squares().len() >= 2;
                 state.phase = if can_pay {
@@ -555,13 +539,7 @@ fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Vec<Event>, Reje
             },
             Move::Fee(pay),
         ) => {
-            events.push(Event::public(if pay {
-                Message::new("event.fee-paying").seat("player", seat)
-            } else {
-                Message::new("event.fee-declined")
-                    .seat("player", seat)
-                    .seat("winner", winner)
-            }));
+            log.push(Outcome::FeeAnswered { seat, winner, pay });
             state.phase = if pay {
                 Phase::Fee {
                     revealed,
@@ -595,9 +573,7 @@ fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Vec<Event>, Reje
                     .ok_or_else(|| illegal("no-resource"))?;
                 state.pool[colour.index()] += 1;
             }
-            events.push(Event::public(
-                Message::new("event.fee-paid").seat("player", seat),
-            ));
+            log.push(Outcome::FeePaid { seat });
             state.phase = Phase::PairPick {
                 revealed,
                 played,
@@ -620,12 +596,10 @@ fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Vec<Event>, Reje
             if chooser == 1 {
                 pairs.swap(0, 1);
             }
-            events.push(Event::public(
-                Message::new("event.pair-taken")
-                    .seat("player", chooser)
-                    .number("first", mine[0])
-                    .number("second", mine[1]),
-            ));
+            log.push(Outcome::PairTaken {
+                seat: chooser,
+                cards: mine,
+            });
             state.phase = Phase::Keep {
                 pairs,
                 kept: [None, None],
@@ -638,24 +612,21 @@ fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Vec<Event>, Reje
                     let other = if pair[0] == keep { pair[1] } else { pair[0] };
                     state.discard.push(other);
                     state.players[s].to_place = Some(keep);
-                    events.push(Event::public(
-                        Message::new("event.kept")
-                            .seat("player", s as Seat)
-                            .number("card", keep)
-                            .number("discarded", other),
-                    ));
+                    log.push(Outcome::Kept {
+                        seat: s as Seat,
+                        card: keep,
+                        discarded: other,
+                    });
                 }
-                engine::start_map_phase(state, &mut events);
+                engine::start_map_phase(state, &mut log);
             } else {
-                events.push(Event::public(
-                    Message::new("event.keep-chosen").seat("player", seat),
-                ));
+                log.push(Outcome::KeepChosen { seat });
                 state.phase = Phase::Keep { pairs, kept };
             }
         }
         _ => return Err(misfit()),
     }
-    Ok(events)
+    Ok(log)
 }
 
 fn take_from_hand(state: &mut State, seat: Seat, card: u8) -> Result<(), Rejection> {
@@ -670,7 +641,7 @@ fn take_from_hand(state: &mut State, seat: Seat, card: u8) -> Result<(), Rejecti
 }
 
 /// When every seat has played into the trick, sets the new player order and starts picking.
-fn close_trick_if_done(state: &mut State, events: &mut Vec<Event>) {
+fn close_trick_if_done(state: &mut State, log: &mut Log) {
     let Phase::Trick {
         plays,
         choosing_resource: false,
@@ -683,23 +654,17 @@ fn close_trick_if_done(state: &mut State, events: &mut Vec<Event>) {
     }
     let plays = plays.clone();
     state.order = engine::order_from_trick(&plays);
-    events.push(Event::public(
-        Message::new("event.new-order").seat("first", state.order[0]),
-    ));
+    log.push(Outcome::NewOrder {
+        first: state.order[0],
+    });
     state.phase = Phase::Pick { plays, next: 0 };
 }
 
-/// One step of a placement: a rotation, a position, or the confirming layer.
-fn place_step(
-    state: &mut State,
-    seat: Seat,
-    step: Step,
-    events: &mut Vec<Event>,
-) -> Result<(), Rejection> {
+/// One step of a placement: a rotation, a position, or the confirming layer. Every step is
+/// told, so that no answer shows as an empty caption.
+fn place_step(state: &mut State, seat: Seat, step: Step, log: &mut Log) -> Result<(), Rejection> {
     let player = &mut state.players[seat as usize];
     let card = player.to_place.ok_or(Rejection::NotYourTurn)?;
-    // Every step is told, so that no answer shows as an empty caption.
-    let told = |key: &str| Message::new(key).seat("player", seat).number("card", card);
     let layer = match step {
         Step::Back => {
             if player.draft.origin.is_some() {
@@ -707,19 +672,21 @@ fn place_step(
             } else {
                 player.draft.rotation = None;
             }
-            events.push(Event::public(told("event.placing-back")));
+            log.push(Outcome::PlacingBack { seat, card });
             return Ok(());
         }
         Step::Rotate(rotation) => {
             player.draft.rotation = Some(rotation);
-            events.push(Event::public(
-                told("event.placing-rotated").number("degrees", i64::from(rotation) * 90),
-            ));
+            log.push(Outcome::PlacingRotated {
+                seat,
+                card,
+                rotation,
+            });
             return Ok(());
         }
         Step::At(origin) => {
             player.draft.origin = Some(origin);
-            events.push(Event::public(told("event.placing-position")));
+            log.push(Outcome::PlacingPosition { seat, card, origin });
             return Ok(());
         }
         Step::Layer(layer) => layer,
@@ -733,7 +700,7 @@ fn place_step(
     {
         return Err(illegal(problem));
     }
-    let outcome = engine::place_unchecked(
+    let resources = engine::place_unchecked(
         &mut player.map,
         &mut state.pool,
         card,
@@ -744,7 +711,12 @@ fn place_step(
     );
     player.to_place = None;
     player.draft = Draft::default();
-    events.extend(engine::placement_events(seat, card, layer, &outcome));
-    engine::finish_map_phase_if_done(state, events);
+    log.push(Outcome::Placed {
+        seat,
+        card,
+        layer,
+        resources,
+    });
+    engine::finish_map_phase_if_done(state, log);
     Ok(())
 }
