@@ -1,7 +1,8 @@
 //! What each seat is asked ([`pending`]) and how its answer changes the game ([`apply`]).
 //!
-//! Every decision is rebuilt from the state, and `apply` acts on the id of the choice it offered,
-//! so an index never means more than the SDK's shape check let through.
+//! Every decision is rebuilt from the state. Its choice ids are written by [`Move::choice_id`],
+//! and `apply` reads an answer once into a [`Move`] ([`Move::decode`]) before playing it, so an
+//! index never means more than the SDK's shape check let through.
 //!
 //! Placing a card is three small decisions, each drawn on the seat's map: the rotation, the
 //! position (the card's top-left square), then over or under, which is the confirmation. Until
@@ -14,6 +15,8 @@ use sdk::{
 
 use crate::data::{Colour, SQUARES, Terrain};
 use crate::engine::{self, Grid};
+use crate::moves::{Move, Step};
+use crate::outcome::{Log, Outcome};
 use crate::state::*;
 
 fn choose(choices: Vec<Choice>, min: u32, max: u32) -> DecisionKind {
@@ -31,7 +34,7 @@ fn card_choice(state: &State, card: u8) -> Choice {
         layout.iter().filter(|&&terrain| wanted(terrain)).count() as i64
     };
     choice(
-        format!("card:{card}"),
+        Move::Play(card).choice_id().unwrap_or_default(),
         Message::new("choice.card").number("card", card),
     )
     .with_detail(numbers(
@@ -47,18 +50,9 @@ fn card_choice(state: &State, card: u8) -> Choice {
     ))
 }
 
-fn square_id(square: Square) -> String {
-    format!("{},{}", square.0, square.1)
-}
-
-fn parse_square(text: &str) -> Option<Square> {
-    let (x, y) = text.split_once(',')?;
-    Some((x.parse().ok()?, y.parse().ok()?))
-}
-
 fn resource_choice(square: Square, colour: Colour) -> Choice {
     choice(
-        format!("resource:{}", square_id(square)),
+        Move::Resource(Some(square)).choice_id().unwrap_or_default(),
         Message::new("choice.resource")
             .key("colour", format!("colour.{}", colour.name()))
             .number("column", square.0)
@@ -120,7 +114,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
             let seat = trick_seat(state, plays, *choosing_resource);
             if *choosing_resource {
                 let mut choices = vec![choice(
-                    "resource:none".into(),
+                    Move::Resource(None).choice_id().unwrap_or_default(),
                     Message::new("choice.no-resource"),
                 )];
                 choices.extend(
@@ -169,8 +163,14 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 one(loser, Message::new("prompt.fee-pay"), choose(choices, 2, 2))
             } else {
                 let choices = vec![
-                    choice("fee:decline".into(), Message::new("choice.fee-decline")),
-                    choice("fee:pay".into(), Message::new("choice.fee-pay")),
+                    choice(
+                        Move::Fee(false).choice_id().unwrap_or_default(),
+                        Message::new("choice.fee-decline"),
+                    ),
+                    choice(
+                        Move::Fee(true).choice_id().unwrap_or_default(),
+                        Message::new("choice.fee-pay"),
+                    ),
                 ];
                 one(
                     loser,
@@ -186,13 +186,13 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
         } => {
             let choices = vec![
                 choice(
-                    "pair:revealed".into(),
+                    Move::Pair(Pair::Revealed).choice_id().unwrap_or_default(),
                     Message::new("choice.pair-revealed")
                         .number("first", revealed[0])
                         .number("second", revealed[1]),
                 ),
                 choice(
-                    "pair:played".into(),
+                    Move::Pair(Pair::Played).choice_id().unwrap_or_default(),
                     Message::new("choice.pair-played")
                         .number("first", played[0])
                         .number("second", played[1]),
@@ -239,62 +239,6 @@ fn hand_decision(state: &State, seat: Seat, prompt: Message) -> Vec<PendingDecis
     }]
 }
 
-/// One choice of a placement step, before it is dressed as a [`Choice`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Step {
-    Rotate(u8),
-    At(Square),
-    Layer(Layer),
-    Back,
-}
-
-impl Step {
-    /// The choice's id, which [`place_step`] reads. Written by hand: it is built for every
-    /// position of every placing seat, several times per action.
-    fn id(self) -> String {
-        match self {
-            Step::Rotate(r) => {
-                let mut id = String::with_capacity(8);
-                id.push_str("rotate:");
-                push_number(&mut id, i64::from(r));
-                id
-            }
-            Step::At((x, y)) => {
-                let mut id = String::with_capacity(16);
-                id.push_str("at:");
-                push_number(&mut id, i64::from(x));
-                id.push(',');
-                push_number(&mut id, i64::from(y));
-                id
-            }
-            Step::Layer(Layer::Over) => "over".into(),
-            Step::Layer(Layer::Under) => "under".into(),
-            Step::Back => "back".into(),
-        }
-    }
-}
-
-/// Appends `n` in decimal, as `format!("{n}")` writes it.
-fn push_number(out: &mut String, n: i64) {
-    if n < 0 {
-        out.push('-');
-    }
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n.unsigned_abs();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    for &digit in &digits[at..] {
-        out.push(char::from(digit));
-    }
-}
-
 /// A message whose arguments are all numbers, built with each vector at its final size (the
 /// same message as `Message::new(key).number(..)..`, with fewer allocations).
 fn numbers(key: &str, args: &[(&str, i64)]) -> Message {
@@ -310,7 +254,7 @@ fn numbers(key: &str, args: &[(&str, i64)]) -> Message {
 /// The choices of `seat`'s current placement step, in the order offered, with the card and the
 /// map's grid; `None` if the seat places nothing. Both [`pending`] and [`apply`] read them, so
 /// an index means the same in both, and `apply` builds no labels.
-fn placement_steps(state: &State, seat: Seat) -> Option<(u8, Vec<Step>, Option<Grid>)> {
+pub(crate) fn placement_steps(state: &State, seat: Seat) -> Option<(u8, Vec<Step>, Option<Grid>)> {
     let player = &state.players[seat as usize];
     let card = player.to_place?;
     let layout = state.deck.card(card);
@@ -448,51 +392,6 @@ fn illegal(key: &str) -> Rejection {
     Rejection::Illegal(Message::new(format!("illegal.{key}")))
 }
 
-/// The ids of the choices picked.
-fn picked_ids(decision: &PendingDecision, action: &Action) -> Result<Vec<String>, Rejection> {
-    match (&decision.kind, action) {
-        (DecisionKind::Choose(choose), Action::Choose(picks)) => picks
-            .iter()
-            .map(|&i| {
-                choose
-                    .choices
-                    .get(i as usize)
-                    .map(|c| c.id.clone())
-                    .ok_or_else(|| Rejection::Malformed(format!("choice {i} does not exist")))
-            })
-            .collect(),
-        _ => Err(Rejection::Malformed("a choose action is expected".into())),
-    }
-}
-
-/// The placement steps picked, with the same refusals as [`picked_ids`].
-fn picked_steps(steps: &[Step], action: &Action) -> Result<Vec<Step>, Rejection> {
-    match action {
-        Action::Choose(picks) => picks
-            .iter()
-            .map(|&i| {
-                steps
-                    .get(i as usize)
-                    .copied()
-                    .ok_or_else(|| Rejection::Malformed(format!("choice {i} does not exist")))
-            })
-            .collect(),
-        _ => Err(Rejection::Malformed("a choose action is expected".into())),
-    }
-}
-
-fn card_of(id: &str) -> Result<u8, Rejection> {
-    id.strip_prefix("card:")
-        .and_then(|n| n.parse().ok())
-        .ok_or_else(|| Rejection::Malformed(format!("`{id}` is not a card")))
-}
-
-fn square_in(id: &str, prefix: &str) -> Result<Square, Rejection> {
-    id.strip_prefix(prefix)
-        .and_then(parse_square)
-        .ok_or_else(|| Rejection::Malformed(format!("`{id}` is not a square")))
-}
-
 /// Applies `seat`'s answer.
 pub fn apply(
     state: &mut State,
@@ -500,81 +399,78 @@ pub fn apply(
     action: &Action,
     _table: &mut dyn Table,
 ) -> Result<Vec<Event>, Rejection> {
-    if state.phase == Phase::Place {
-        // Placing: the step's choices without their labels, the same list `pending` offers.
-        let (_, steps, _) = placement_steps(state, seat).ok_or(Rejection::NotYourTurn)?;
-        let ids = picked_steps(&steps, action)?;
-        let first = ids.first().copied().map(Step::id).unwrap_or_default();
-        let mut events = Vec::new();
-        place_step(state, seat, &first, &mut events)?;
-        return Ok(events);
-    }
-    let decision = decision_of(state, seat).ok_or(Rejection::NotYourTurn)?;
-    let ids = picked_ids(&decision, action)?;
-    let first = ids.first().cloned().unwrap_or_default();
-    let mut events = Vec::new();
-    match state.phase.clone() {
-        Phase::Trick {
-            mut plays,
-            choosing_resource,
-        } => {
-            if choosing_resource {
-                if first != "resource:none" {
-                    let square = square_in(&first, "resource:")?;
-                    let cell = state.players[seat as usize]
-                        .map
-                        .cells
-                        .get_mut(&square)
-                        .ok_or_else(|| illegal("no-resource"))?;
-                    let colour = cell.resource.take().ok_or_else(|| illegal("no-resource"))?;
-                    if lead_colour(&plays).is_some_and(|lead| lead != colour) {
-                        return Err(illegal("wrong-colour"));
-                    }
-                    let play = plays.last_mut().expect("a card was played");
-                    play.resource = Some((colour, square));
-                    events.push(Event::public(
-                        Message::new("event.resource-played")
-                            .seat("player", seat)
-                            .key("colour", format!("colour.{}", colour.name()))
-                            .number("value", play.value()),
-                    ));
+    play(state, seat, action).map(Log::into_events)
+}
+
+/// Applies `seat`'s answer; returns what happened, as outcomes and as the events that tell them.
+pub fn play(state: &mut State, seat: Seat, action: &Action) -> Result<Log, Rejection> {
+    let mv = Move::decode(state, seat, action)?;
+    play_move(state, seat, mv)
+}
+
+/// Plays a move [`Move::decode`] found in the pending decision of `seat`.
+fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Log, Rejection> {
+    let mut log = Log::new();
+    let misfit = || Rejection::Malformed("the move does not fit the decision".into());
+    match (state.phase.clone(), mv) {
+        (Phase::Over, _) => return Err(Rejection::NotYourTurn),
+        (Phase::Place, Move::Place(step)) => place_step(state, seat, step, &mut log)?,
+        (
+            Phase::Trick {
+                mut plays,
+                choosing_resource: true,
+            },
+            Move::Resource(resource),
+        ) => {
+            if let Some(square) = resource {
+                let cell = state.players[seat as usize]
+                    .map
+                    .cells
+                    .get_mut(&square)
+                    .ok_or_else(|| illegal("no-resource"))?;
+                let colour = cell.resource.take().ok_or_else(|| illegal("no-resource"))?;
+                if lead_colour(&plays).is_some_and(|lead| lead != colour) {
+                    return Err(illegal("wrong-colour"));
                 }
-                if first == "resource:none" {
-                    let card = plays.last().map_or(0, |p| p.card);
-                    events.push(Event::public(
-                        Message::new("event.no-resource")
-                            .seat("player", seat)
-                            .number("card", card),
-                    ));
-                }
-                state.phase = Phase::Trick {
-                    plays,
-                    choosing_resource: false,
-                };
-            } else {
-                let card = card_of(&first)?;
-                take_from_hand(state, seat, card)?;
-                plays.push(Play {
+                let play = plays.last_mut().expect("a card was played");
+                play.resource = Some((colour, square));
+                log.push(Outcome::ResourcePlayed {
                     seat,
-                    card,
-                    resource: None,
+                    colour,
+                    value: play.value(),
                 });
-                events.push(Event::public(
-                    Message::new("event.card-played")
-                        .seat("player", seat)
-                        .number("card", card),
-                ));
-                let may_add =
-                    !playable_resources(state, seat, &plays[..plays.len() - 1]).is_empty();
-                state.phase = Phase::Trick {
-                    plays,
-                    choosing_resource: may_add,
-                };
+            } else {
+                let card = plays.last().map_or(0, |p| p.card);
+                log.push(Outcome::NoResource { seat, card });
             }
-            close_trick_if_done(state, &mut events);
+            state.phase = Phase::Trick {
+                plays,
+                choosing_resource: false,
+            };
+            close_trick_if_done(state, &mut log);
         }
-        Phase::Pick { mut plays, next } => {
-            let card = card_of(&first)?;
+        (
+            Phase::Trick {
+                mut plays,
+                choosing_resource: false,
+            },
+            Move::Play(card),
+        ) => {
+            take_from_hand(state, seat, card)?;
+            plays.push(Play {
+                seat,
+                card,
+                resource: None,
+            });
+            log.push(Outcome::CardPlayed { seat, card });
+            let may_add = !playable_resources(state, seat, &plays[..plays.len() - 1]).is_empty();
+            state.phase = Phase::Trick {
+                plays,
+                choosing_resource: may_add,
+            };
+            close_trick_if_done(state, &mut log);
+        }
+        (Phase::Pick { mut plays, next }, Move::Take(card)) => {
             let at = plays
                 .iter()
                 .position(|p| p.card == card)
@@ -584,13 +480,9 @@ pub fn apply(
                 state.pool[colour.index()] += 1;
             }
             state.players[seat as usize].to_place = Some(card);
-            events.push(Event::public(
-                Message::new("event.card-taken")
-                    .seat("player", seat)
-                    .number("card", card),
-            ));
+            log.push(Outcome::CardTaken { seat, card });
             if plays.is_empty() {
-                engine::start_map_phase(state, &mut events);
+                engine::start_map_phase(state, &mut log);
             } else {
                 state.phase = Phase::Pick {
                     plays,
@@ -598,30 +490,23 @@ pub fn apply(
                 };
             }
         }
-        Phase::Duel {
-            revealed,
-            mut committed,
-        } => {
-            let card = card_of(&first)?;
+        (
+            Phase::Duel {
+                revealed,
+                mut committed,
+            },
+            Move::Play(card),
+        ) => {
             take_from_hand(state, seat, card)?;
             committed[seat as usize] = Some(card);
-            events.push(Event::private(
-                seat,
-                Message::new("event.duel-committed").number("card", card),
-            ));
-            // Everyone learns that a card was chosen, not which.
-            events.push(Event::public(
-                Message::new("event.duel-chosen").seat("player", seat),
-            ));
+            log.push(Outcome::DuelCommitted { seat, card });
             if let [Some(a), Some(b)] = committed {
                 let played = [a, b];
                 let winner: Seat = if a > b { 0 } else { 1 };
-                events.push(Event::public(
-                    Message::new("event.duel-revealed")
-                        .number("first", a)
-                        .number("second", b)
-                        .seat("winner", winner),
-                ));
+                log.push(Outcome::DuelRevealed {
+                    cards: played,
+                    winner,
+                });
                 let loser = 1 - winner;
                 let can_pay = state.players[loser as usize].map.resource_squares().len() >= 2;
                 state.phase = if can_pay {
@@ -645,107 +530,103 @@ pub fn apply(
                 };
             }
         }
-        Phase::Fee {
-            revealed,
-            played,
-            winner,
-            paying,
-        } => {
-            if !paying {
-                events.push(Event::public(if first == "fee:pay" {
-                    Message::new("event.fee-paying").seat("player", seat)
-                } else {
-                    Message::new("event.fee-declined")
-                        .seat("player", seat)
-                        .seat("winner", winner)
-                }));
-                state.phase = if first == "fee:pay" {
-                    Phase::Fee {
-                        revealed,
-                        played,
-                        winner,
-                        paying: true,
-                    }
-                } else {
-                    Phase::PairPick {
-                        revealed,
-                        played,
-                        chooser: winner,
-                    }
-                };
-            } else {
-                for id in &ids {
-                    let square = square_in(id, "resource:")?;
-                    let colour = state.players[seat as usize]
-                        .map
-                        .cells
-                        .get_mut(&square)
-                        .and_then(|c| c.resource.take())
-                        .ok_or_else(|| illegal("no-resource"))?;
-                    state.pool[colour.index()] += 1;
-                }
-                events.push(Event::public(
-                    Message::new("event.fee-paid").seat("player", seat),
-                ));
-                state.phase = Phase::PairPick {
+        (
+            Phase::Fee {
+                revealed,
+                played,
+                winner,
+                paying: false,
+            },
+            Move::Fee(pay),
+        ) => {
+            log.push(Outcome::FeeAnswered { seat, winner, pay });
+            state.phase = if pay {
+                Phase::Fee {
                     revealed,
                     played,
-                    chooser: seat,
-                };
-            }
-        }
-        Phase::PairPick {
-            revealed,
-            played,
-            chooser,
-        } => {
-            let (mine, theirs) = if first == "pair:revealed" {
-                (revealed, played)
+                    winner,
+                    paying: true,
+                }
             } else {
-                (played, revealed)
+                Phase::PairPick {
+                    revealed,
+                    played,
+                    chooser: winner,
+                }
+            };
+        }
+        (
+            Phase::Fee {
+                revealed,
+                played,
+                paying: true,
+                ..
+            },
+            Move::PayFee(squares),
+        ) => {
+            for square in squares {
+                let colour = state.players[seat as usize]
+                    .map
+                    .cells
+                    .get_mut(&square)
+                    .and_then(|c| c.resource.take())
+                    .ok_or_else(|| illegal("no-resource"))?;
+                state.pool[colour.index()] += 1;
+            }
+            log.push(Outcome::FeePaid { seat });
+            state.phase = Phase::PairPick {
+                revealed,
+                played,
+                chooser: seat,
+            };
+        }
+        (
+            Phase::PairPick {
+                revealed,
+                played,
+                chooser,
+            },
+            Move::Pair(pair),
+        ) => {
+            let (mine, theirs) = match pair {
+                Pair::Revealed => (revealed, played),
+                Pair::Played => (played, revealed),
             };
             let mut pairs = [mine, theirs];
             if chooser == 1 {
                 pairs.swap(0, 1);
             }
-            events.push(Event::public(
-                Message::new("event.pair-taken")
-                    .seat("player", chooser)
-                    .number("first", mine[0])
-                    .number("second", mine[1]),
-            ));
+            log.push(Outcome::PairTaken {
+                seat: chooser,
+                cards: mine,
+            });
             state.phase = Phase::Keep {
                 pairs,
                 kept: [None, None],
             };
         }
-        Phase::Keep { pairs, mut kept } => {
-            let card = card_of(&first)?;
+        (Phase::Keep { pairs, mut kept }, Move::Keep(card)) => {
             kept[seat as usize] = Some(card);
             if let [Some(a), Some(b)] = kept {
                 for (s, (pair, keep)) in pairs.iter().zip([a, b]).enumerate() {
                     let other = if pair[0] == keep { pair[1] } else { pair[0] };
                     state.discard.push(other);
                     state.players[s].to_place = Some(keep);
-                    events.push(Event::public(
-                        Message::new("event.kept")
-                            .seat("player", s as Seat)
-                            .number("card", keep)
-                            .number("discarded", other),
-                    ));
+                    log.push(Outcome::Kept {
+                        seat: s as Seat,
+                        card: keep,
+                        discarded: other,
+                    });
                 }
-                engine::start_map_phase(state, &mut events);
+                engine::start_map_phase(state, &mut log);
             } else {
-                events.push(Event::public(
-                    Message::new("event.keep-chosen").seat("player", seat),
-                ));
+                log.push(Outcome::KeepChosen { seat });
                 state.phase = Phase::Keep { pairs, kept };
             }
         }
-        Phase::Place => place_step(state, seat, &first, &mut events)?,
-        Phase::Over => return Err(Rejection::NotYourTurn),
+        _ => return Err(misfit()),
     }
-    Ok(events)
+    Ok(log)
 }
 
 fn take_from_hand(state: &mut State, seat: Seat, card: u8) -> Result<(), Rejection> {
@@ -760,7 +641,7 @@ fn take_from_hand(state: &mut State, seat: Seat, card: u8) -> Result<(), Rejecti
 }
 
 /// When every seat has played into the trick, sets the new player order and starts picking.
-fn close_trick_if_done(state: &mut State, events: &mut Vec<Event>) {
+fn close_trick_if_done(state: &mut State, log: &mut Log) {
     let Phase::Trick {
         plays,
         choosing_resource: false,
@@ -773,51 +654,42 @@ fn close_trick_if_done(state: &mut State, events: &mut Vec<Event>) {
     }
     let plays = plays.clone();
     state.order = engine::order_from_trick(&plays);
-    events.push(Event::public(
-        Message::new("event.new-order").seat("first", state.order[0]),
-    ));
+    log.push(Outcome::NewOrder {
+        first: state.order[0],
+    });
     state.phase = Phase::Pick { plays, next: 0 };
 }
 
-/// One step of a placement: a rotation, a position, or the confirming layer.
-fn place_step(
-    state: &mut State,
-    seat: Seat,
-    id: &str,
-    events: &mut Vec<Event>,
-) -> Result<(), Rejection> {
+/// One step of a placement: a rotation, a position, or the confirming layer. Every step is
+/// told, so that no answer shows as an empty caption.
+fn place_step(state: &mut State, seat: Seat, step: Step, log: &mut Log) -> Result<(), Rejection> {
     let player = &mut state.players[seat as usize];
     let card = player.to_place.ok_or(Rejection::NotYourTurn)?;
-    // Every step is told, so that no answer shows as an empty caption.
-    let told = |key: &str| Message::new(key).seat("player", seat).number("card", card);
-    if id == "back" {
-        if player.draft.origin.is_some() {
-            player.draft.origin = None;
-        } else {
-            player.draft.rotation = None;
+    let layer = match step {
+        Step::Back => {
+            if player.draft.origin.is_some() {
+                player.draft.origin = None;
+            } else {
+                player.draft.rotation = None;
+            }
+            log.push(Outcome::PlacingBack { seat, card });
+            return Ok(());
         }
-        events.push(Event::public(told("event.placing-back")));
-        return Ok(());
-    }
-    if let Some(rotation) = id.strip_prefix("rotate:") {
-        let rotation: u8 = rotation
-            .parse()
-            .map_err(|_| Rejection::Malformed(format!("bad rotation `{id}`")))?;
-        player.draft.rotation = Some(rotation);
-        events.push(Event::public(
-            told("event.placing-rotated").number("degrees", i64::from(rotation) * 90),
-        ));
-        return Ok(());
-    }
-    if id.starts_with("at:") {
-        player.draft.origin = Some(square_in(id, "at:")?);
-        events.push(Event::public(told("event.placing-position")));
-        return Ok(());
-    }
-    let layer = match id {
-        "over" => Layer::Over,
-        "under" => Layer::Under,
-        _ => return Err(Rejection::Malformed(format!("unknown step `{id}`"))),
+        Step::Rotate(rotation) => {
+            player.draft.rotation = Some(rotation);
+            log.push(Outcome::PlacingRotated {
+                seat,
+                card,
+                rotation,
+            });
+            return Ok(());
+        }
+        Step::At(origin) => {
+            player.draft.origin = Some(origin);
+            log.push(Outcome::PlacingPosition { seat, card, origin });
+            return Ok(());
+        }
+        Step::Layer(layer) => layer,
     };
     let (Some(rotation), Some(origin)) = (player.draft.rotation, player.draft.origin) else {
         return Err(Rejection::Malformed("the placement is not complete".into()));
@@ -828,7 +700,7 @@ fn place_step(
     {
         return Err(illegal(problem));
     }
-    let outcome = engine::place_unchecked(
+    let resources = engine::place_unchecked(
         &mut player.map,
         &mut state.pool,
         card,
@@ -839,7 +711,12 @@ fn place_step(
     );
     player.to_place = None;
     player.draft = Draft::default();
-    events.extend(engine::placement_events(seat, card, layer, &outcome));
-    engine::finish_map_phase_if_done(state, events);
+    log.push(Outcome::Placed {
+        seat,
+        card,
+        layer,
+        resources,
+    });
+    engine::finish_map_phase_if_done(state, log);
     Ok(())
 }

@@ -1,11 +1,14 @@
 //! The rules as functions over [`State`]: setting up, the geometry of placing a card, the end of
 //! a trick and of a round, and the final scoring. [`crate::decide`] turns them into decisions.
+//! What happens is reported as typed [`Outcome`]s into a [`Log`]; [`crate::tell`] words them, so
+//! no catalogue key of an event is written here.
 
 use std::collections::BTreeSet;
 
-use sdk::{Event, Message, Seat, SetupError, Summary, SummaryLine, Table, TableExt};
+use sdk::{Seat, SetupError, Table, TableExt};
 
 use crate::data::{COLOURS, Colour, Deck, Layout, MAP_CARDS, SQUARES, Terrain};
+use crate::outcome::{Log, Outcome};
 use crate::state::*;
 
 /// Starts a game: provinces dealt at random with a resource on each production square, a
@@ -399,47 +402,9 @@ pub fn place_unchecked(
     outcome
 }
 
-/// The events of a placement's resources.
-pub fn placement_events(
-    seat: Seat,
-    card: u8,
-    layer: Layer,
-    outcome: &PlacementOutcome,
-) -> Vec<Event> {
-    let key = match layer {
-        Layer::Over => "event.placed-over",
-        Layer::Under => "event.placed-under",
-    };
-    let mut events = vec![Event::public(
-        Message::new(key).seat("player", seat).number("card", card),
-    )];
-    for colour in &outcome.gained {
-        events.push(Event::public(
-            Message::new("event.resource-gained")
-                .seat("player", seat)
-                .key("colour", format!("colour.{}", colour.name())),
-        ));
-    }
-    for colour in &outcome.short {
-        events.push(Event::public(
-            Message::new("event.pool-empty")
-                .seat("player", seat)
-                .key("colour", format!("colour.{}", colour.name())),
-        ));
-    }
-    for colour in &outcome.discarded {
-        events.push(Event::public(
-            Message::new("event.resource-covered")
-                .seat("player", seat)
-                .key("colour", format!("colour.{}", colour.name())),
-        ));
-    }
-    events
-}
-
 /// Enters the map phase; a seat whose card fits nowhere (possible only with a deck whose
 /// cards are all lake corners) loses it to the discard.
-pub fn start_map_phase(state: &mut State, events: &mut Vec<Event>) {
+pub fn start_map_phase(state: &mut State, log: &mut Log) {
     state.phase = Phase::Place;
     for seat in 0..state.seats {
         let Some(card) = state.players[seat as usize].to_place else {
@@ -449,44 +414,38 @@ pub fn start_map_phase(state: &mut State, events: &mut Vec<Event>) {
         if legal_rotations(&state.players[seat as usize].map, &layout).is_empty() {
             state.players[seat as usize].to_place = None;
             state.discard.push(card);
-            events.push(Event::public(
-                Message::new("event.unplaceable")
-                    .seat("player", seat)
-                    .number("card", card),
-            ));
+            log.push(Outcome::Unplaceable { seat, card });
         }
     }
-    finish_map_phase_if_done(state, events);
+    finish_map_phase_if_done(state, log);
 }
 
 /// Once every seat has placed, ends the round: passes or deals hands, then opens the next
 /// trick, or scores after the twelfth round.
-pub fn finish_map_phase_if_done(state: &mut State, events: &mut Vec<Event>) {
+pub fn finish_map_phase_if_done(state: &mut State, log: &mut Log) {
     if state.players.iter().any(|p| p.to_place.is_some()) {
         return;
     }
     if state.round == ROUNDS {
-        score_game(state, events);
+        score_game(state, log);
         return;
     }
     match state.round {
-        3 => pass_hands(state, 1, events),
-        9 => pass_hands(state, state.seats - 1, events),
+        3 => pass_hands(state, 1, log),
+        9 => pass_hands(state, state.seats - 1, log),
         6 => {
             deal_hands(state);
-            events.push(Event::public(Message::new("event.new-hands")));
+            log.push(Outcome::NewHands);
         }
         _ => {}
     }
     state.round += 1;
-    events.push(Event::public(
-        Message::new("event.round").number("round", state.round),
-    ));
+    log.push(Outcome::Round { round: state.round });
     start_trick(state);
 }
 
 /// Hands every hand to the seat `step` places on (1: to the left, seats - 1: to the right).
-fn pass_hands(state: &mut State, step: u32, events: &mut Vec<Event>) {
+fn pass_hands(state: &mut State, step: u32, log: &mut Log) {
     let hands: Vec<Vec<u8>> = state
         .players
         .iter_mut()
@@ -499,12 +458,7 @@ fn pass_hands(state: &mut State, step: u32, events: &mut Vec<Event>) {
         receiver.hand = hand;
         receiver.hand.sort_unstable();
     }
-    let key = if step == 1 {
-        "event.passed-left"
-    } else {
-        "event.passed-right"
-    };
-    events.push(Event::public(Message::new(key)));
+    log.push(Outcome::HandsPassed { step });
 }
 
 /// A card left a seat's hand: it is no longer one its neighbour knows about.
@@ -647,44 +601,14 @@ fn forest_lines(map: &PersonalMap) -> i64 {
 }
 
 /// Scores every map and ends the game.
-fn score_game(state: &mut State, events: &mut Vec<Event>) {
+fn score_game(state: &mut State, log: &mut Log) {
     state.scores = state
         .players
         .iter()
         .map(|p| score_map(&p.map, &state.settings.points, state.scoring_card))
         .collect();
-    let mut lines = Vec::new();
-    for (seat, sheet) in state.scores.iter().enumerate() {
-        events.push(Event::public(
-            Message::new("event.final-score")
-                .seat("player", seat as Seat)
-                .number("points", sheet.total),
-        ));
-        for (label, points) in sheet.lines() {
-            lines.push(SummaryLine {
-                seat: Some(seat as Seat),
-                label: Message::new(label),
-                value: Some(points),
-            });
-        }
-        // The sheet's total, then the tie-break in words (it is not points).
-        lines.push(SummaryLine {
-            seat: Some(seat as Seat),
-            label: Message::new("summary.total"),
-            value: Some(sheet.total),
-        });
-        lines.push(SummaryLine {
-            seat: Some(seat as Seat),
-            label: Message::new("summary.fallow-visible").number("fallow", sheet.fallow),
-            value: None,
-        });
-    }
-    // The last score closes the game: its summary is the scoring sheet of every seat.
-    if let Some(last) = events.pop() {
-        events.push(last.with_summary(Summary {
-            title: Message::new("summary.final-title"),
-            lines,
-        }));
-    }
+    log.push(Outcome::Scored {
+        sheets: state.scores.clone(),
+    });
     state.phase = Phase::Over;
 }

@@ -13,8 +13,11 @@
 pub mod data;
 pub mod decide;
 pub mod engine;
+pub mod moves;
+pub mod outcome;
 pub mod render;
 pub mod state;
+pub mod tell;
 pub mod view;
 
 use sdk::{
@@ -113,6 +116,15 @@ impl sdk::Ruleset for Honshu {
         postcard::from_bytes(bytes)
             .map(|state| HonshuGame { state })
             .map_err(|e| format!("not a Honshu snapshot: {e}"))
+    }
+}
+
+impl HonshuGame {
+    /// Applies one seat's answer as [`sdk::Game::apply`] does, and returns what happened as typed
+    /// outcomes as well as the events that tell them (for tests and native callers; the contract
+    /// carries the events only).
+    pub fn play(&mut self, seat: Seat, action: &Action) -> Result<outcome::Log, Rejection> {
+        decide::play(&mut self.state, seat, action)
     }
 }
 

@@ -5,6 +5,7 @@ mod common;
 use common::*;
 use honshu::data::{Colour, Terrain};
 use honshu::engine::{legal_layers, placement_problem, score_map};
+use honshu::outcome::Outcome;
 use honshu::state::*;
 use sdk::{Game, OptionValue};
 
@@ -232,8 +233,25 @@ fn hands_pass_left_after_round_3_right_after_round_9_and_six_new_after_round_6()
         }
         let decision = game.pending()[0].clone();
         let action = sdk::random_action(&decision.kind, &mut table);
-        game.apply(decision.seat, &action, &mut table).unwrap();
+        let log = game.play(decision.seat, &action).unwrap();
         if game.state.round != round {
+            // The rules report the hands' move, then the new round.
+            let moved: Vec<&Outcome> = log
+                .outcomes()
+                .iter()
+                .filter(|o| matches!(o, Outcome::HandsPassed { .. } | Outcome::NewHands))
+                .collect();
+            let expected: Vec<Outcome> = match round {
+                3 => vec![Outcome::HandsPassed { step: 1 }],
+                6 => vec![Outcome::NewHands],
+                9 => vec![Outcome::HandsPassed { step: 2 }],
+                _ => vec![],
+            };
+            assert_eq!(moved, expected.iter().collect::<Vec<_>>(), "round {round}");
+            assert_eq!(
+                log.outcomes().last(),
+                Some(&Outcome::Round { round: round + 1 })
+            );
             let after = hands_at(&game);
             match round {
                 3 => assert_eq!(
@@ -268,16 +286,44 @@ fn two_players_duel_the_winner_picks_a_pair_and_each_keeps_one_card() {
     let seen_by_1: serde_json::Value =
         serde_json::from_str(&game.view(sdk::Viewer::Seat(1))).unwrap();
     assert_eq!(seen_by_1["table"]["committed"][0], serde_json::json!(true));
-    answer(&mut game, &mut table, 1, &["card:12"]);
-    // Seat 1 lost and has no resources to pay: the winner chooses.
-    answer(&mut game, &mut table, 0, &["pair:revealed"]);
-    answer(
-        &mut game,
-        &mut table,
-        0,
-        &[&format!("card:{}", revealed[1])],
+    let told = answer_told(&mut game, 1, &["card:12"]);
+    assert_eq!(
+        told,
+        vec![
+            Outcome::DuelCommitted { seat: 1, card: 12 },
+            Outcome::DuelRevealed {
+                cards: [40, 12],
+                winner: 0
+            },
+        ]
     );
-    answer(&mut game, &mut table, 1, &["card:40"]);
+    // Seat 1 lost and has no resources to pay: the winner chooses.
+    let told = answer_told(&mut game, 0, &["pair:revealed"]);
+    assert_eq!(
+        told,
+        vec![Outcome::PairTaken {
+            seat: 0,
+            cards: revealed
+        }]
+    );
+    let told = answer_told(&mut game, 0, &[&format!("card:{}", revealed[1])]);
+    assert_eq!(told, vec![Outcome::KeepChosen { seat: 0 }]);
+    let told = answer_told(&mut game, 1, &["card:40"]);
+    assert_eq!(
+        told[..2],
+        [
+            Outcome::Kept {
+                seat: 0,
+                card: revealed[1],
+                discarded: revealed[0]
+            },
+            Outcome::Kept {
+                seat: 1,
+                card: 40,
+                discarded: 12
+            },
+        ]
+    );
     assert_eq!(game.state.players[0].to_place, Some(revealed[1]));
     assert_eq!(game.state.players[1].to_place, Some(40));
     assert!(game.state.discard.contains(&revealed[0]) && game.state.discard.contains(&12));
@@ -295,8 +341,17 @@ fn the_loser_of_a_duel_may_pay_two_resources_to_choose_first() {
     game.state.pool[3] -= 1;
     answer(&mut game, &mut table, 0, &["card:40"]);
     answer(&mut game, &mut table, 1, &["card:12"]);
-    answer(&mut game, &mut table, 1, &["fee:pay"]);
-    answer(&mut game, &mut table, 1, &["resource:0,0", "resource:0,1"]);
+    let told = answer_told(&mut game, 1, &["fee:pay"]);
+    assert_eq!(
+        told,
+        vec![Outcome::FeeAnswered {
+            seat: 1,
+            winner: 0,
+            pay: true
+        }]
+    );
+    let told = answer_told(&mut game, 1, &["resource:0,0", "resource:0,1"]);
+    assert_eq!(told, vec![Outcome::FeePaid { seat: 1 }]);
     assert_eq!(
         game.state.pool.iter().sum::<u8>(),
         pool - 1,

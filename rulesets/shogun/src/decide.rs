@@ -1,7 +1,8 @@
 //! What each seat is asked ([`pending`]) and how its answer changes the game ([`apply`]).
 //!
-//! Every decision is rebuilt from the state, so `apply` reads the ids of the choices it offered
-//! and never trusts an index beyond the SDK's shape check.
+//! Every decision is rebuilt from the state. Its choice ids are written by [`Move::choice_id`],
+//! and `apply` reads an answer once into a [`Move`] ([`Move::decode`]) before playing it, so it
+//! never trusts an index beyond the SDK's shape check nor parses an id twice.
 
 use sdk::{
     Action, AssignDecision, AssignItem, AssignSlot, Choice, ChooseDecision, DecisionKind, Event,
@@ -9,7 +10,9 @@ use sdk::{
 };
 
 use crate::data::ProvinceId;
-use crate::engine::{self, Log};
+use crate::engine;
+use crate::moves::{DraftTake, Move};
+use crate::outcome::{Log, Outcome};
 use crate::state::{CardRef, Phase, Plan, Stage, State};
 
 fn choose(choices: Vec<Choice>) -> DecisionKind {
@@ -19,10 +22,6 @@ fn choose(choices: Vec<Choice>) -> DecisionKind {
         max: 1,
     })
 }
-
-/// The choice ids of a special card's optional bonus.
-const TAKE_BONUS: &str = "bonus:take";
-const DECLINE_BONUS: &str = "bonus:decline";
 
 /// Whether to use a special card's bonus: the prompt names the card and the province, each choice
 /// says how many armies it makes.
@@ -44,12 +43,12 @@ fn bonus_decision(
             .key("special", special)
             .arg("province", state.province_arg(p)),
         kind: choose(vec![
-            Choice::new(
-                TAKE_BONUS,
+            Move::Bonus(true).choice(
+                &state.board,
                 Message::new("choice.bonus-take").number("armies", with),
             ),
-            Choice::new(
-                DECLINE_BONUS,
+            Move::Bonus(false).choice(
+                &state.board,
                 Message::new("choice.bonus-decline").number("armies", without),
             ),
         ]),
@@ -57,16 +56,21 @@ fn bonus_decision(
     }
 }
 
-fn province_choice(state: &State, p: ProvinceId) -> Choice {
-    Choice::new(
-        format!("province:{}", state.board.provinces[p].id),
-        state.province_label(p),
-    )
+/// The choice of a move to a province ([`Move::MoveTo`], [`Move::Target`], [`Move::Revolt`]),
+/// labelled with the province's name.
+fn province_choice(state: &State, mv: Move, p: ProvinceId) -> Choice {
+    mv.choice(&state.board, state.province_label(p))
 }
 
-/// A province `seat` may send armies to, with what is there: its own armies (a move), or the
-/// owner and the armies defending it, or the farmers defending a neutral province (an attack).
-pub fn target_choice(state: &State, seat: Seat, q: ProvinceId) -> Choice {
+/// A province `seat` may send armies to (`to` makes the move of a target), with what is there:
+/// its own armies (a move), or the owner and the armies defending it, or the farmers defending a
+/// neutral province (an attack).
+pub fn target_choice(
+    state: &State,
+    seat: Seat,
+    q: ProvinceId,
+    to: fn(ProvinceId) -> Move,
+) -> Choice {
     let here = &state.provinces[q];
     let detail = match here.owner {
         Some(owner) if owner == seat => {
@@ -83,7 +87,7 @@ pub fn target_choice(state: &State, seat: Seat, q: ProvinceId) -> Choice {
                 .min(state.farmer_supply),
         ),
     };
-    province_choice(state, q).with_detail(detail)
+    province_choice(state, to(q), q).with_detail(detail)
 }
 
 /// A province card of the draft, with its region and values.
@@ -234,8 +238,8 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 let choices = sizes
                     .into_iter()
                     .map(|n| {
-                        Choice::new(
-                            format!("group:{n}"),
+                        Move::Group(n).choice(
+                            &state.board,
                             Message::new("choice.group").number("armies", n),
                         )
                     })
@@ -254,19 +258,23 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                     .iter()
                     .enumerate()
                     .map(|(i, &p)| {
-                        Choice::new(
-                            format!("face-up:{i}"),
-                            Message::new("choice.face-up").arg("province", state.province_arg(p)),
-                        )
-                        .with_detail(draft_detail(state, p))
+                        Move::Take(DraftTake::FaceUp(i))
+                            .choice(
+                                &state.board,
+                                Message::new("choice.face-up")
+                                    .arg("province", state.province_arg(p)),
+                            )
+                            .with_detail(draft_detail(state, p))
                     })
                     .collect();
                 if !draft.deck.is_empty() {
                     choices.push(
-                        Choice::new("blind", Message::new("choice.blind")).with_detail(
-                            Message::new("choice.detail-deck")
-                                .number("cards", draft.deck.len() as i64),
-                        ),
+                        Move::Take(DraftTake::Blind)
+                            .choice(&state.board, Message::new("choice.blind"))
+                            .with_detail(
+                                Message::new("choice.detail-deck")
+                                    .number("cards", draft.deck.len() as i64),
+                            ),
                     );
                 }
                 vec![PendingDecision {
@@ -296,30 +304,31 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
             let choices = (0..state.special_holder.len())
                 .filter(|&space| state.special_holder[space].is_none())
                 .map(|space| {
-                    Choice::new(
-                        format!("space:{}", space + 1),
-                        Message::new("choice.special")
-                            .key(
-                                "special",
-                                state.board.cards().specials[state.special_layout[space]]
-                                    .name
-                                    .clone(),
-                            )
-                            .number("space", space as i64 + 1),
-                    )
-                    .with_detail(
-                        // The turn order is the order of the taken spaces, so a space's number
-                        // is a position only once every lower space is taken: say how many are.
-                        Message::new("choice.detail-special")
-                            .number("space", space as i64 + 1)
-                            .number(
-                                "before",
-                                state.special_holder[..space]
-                                    .iter()
-                                    .filter(|holder| holder.is_some())
-                                    .count() as i64,
-                            ),
-                    )
+                    Move::TakeSpecial(space)
+                        .choice(
+                            &state.board,
+                            Message::new("choice.special")
+                                .key(
+                                    "special",
+                                    state.board.cards().specials[state.special_layout[space]]
+                                        .name
+                                        .clone(),
+                                )
+                                .number("space", space as i64 + 1),
+                        )
+                        .with_detail(
+                            // The turn order is the order of the taken spaces, so a space's number
+                            // is a position only once every lower space is taken: say how many are.
+                            Message::new("choice.detail-special")
+                                .number("space", space as i64 + 1)
+                                .number(
+                                    "before",
+                                    state.special_holder[..space]
+                                        .iter()
+                                        .filter(|holder| holder.is_some())
+                                        .count() as i64,
+                                ),
+                        )
                 })
                 .collect();
             vec![PendingDecision {
@@ -377,9 +386,9 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 Stage::MoveTarget { from } => {
                     let mut choices: Vec<Choice> = engine::move_targets(state, seat, from)
                         .into_iter()
-                        .map(|q| target_choice(state, seat, q))
+                        .map(|q| target_choice(state, seat, q, Move::MoveTo))
                         .collect();
-                    choices.push(Choice::new("no-move", Message::new("choice.no-move")));
+                    choices.push(Move::NoMove.choice(&state.board, Message::new("choice.no-move")));
                     vec![PendingDecision {
                         private: false,
                         seat,
@@ -392,7 +401,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 Stage::BattleTarget { from } => {
                     let choices = engine::battle_targets(state, seat, from)
                         .into_iter()
-                        .map(|q| target_choice(state, seat, q))
+                        .map(|q| target_choice(state, seat, q, Move::Target))
                         .collect();
                     vec![PendingDecision {
                         private: false,
@@ -446,7 +455,7 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
                 .iter()
                 .map(|&q| {
                     let here = &state.provinces[q];
-                    province_choice(state, q).with_detail(
+                    province_choice(state, Move::Revolt(q), q).with_detail(
                         Message::new("choice.detail-revolt")
                             .number("farmers", (here.revolts + extra).min(state.farmer_supply))
                             .number("armies", here.armies),
@@ -464,145 +473,103 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
     }
 }
 
-fn chosen_id(state: &State, seat: Seat, action: &Action) -> Result<String, Rejection> {
-    let decisions = pending(state);
-    let decision = decisions
-        .iter()
-        .find(|d| d.seat == seat)
-        .ok_or(Rejection::NotYourTurn)?;
-    sdk::check_action_shape(&decision.kind, action)?;
-    match (&decision.kind, action) {
-        (DecisionKind::Choose(c), Action::Choose(picks)) if picks.len() == 1 => {
-            Ok(c.choices[picks[0] as usize].id.clone())
-        }
-        _ => Err(Rejection::Malformed("expected one choice".into())),
-    }
-}
-
-fn province_from_id(state: &State, id: &str) -> Result<ProvinceId, Rejection> {
-    id.strip_prefix("province:")
-        .and_then(|name| state.board.province_by_id(name))
-        .ok_or_else(|| Rejection::Malformed(format!("`{id}` is not a province choice")))
-}
-
-fn number(action: &Action) -> Result<u32, Rejection> {
-    match action {
-        Action::Number(n) if *n >= 1 => Ok(*n as u32),
-        _ => Err(Rejection::Malformed(
-            "expected a number of at least 1".into(),
-        )),
-    }
-}
-
-/// Applies one seat's answer and runs the game on to the next decision.
+/// Applies one seat's answer and runs the game on to the next decision; returns the events that
+/// tell what happened.
 pub fn apply(
     state: &mut State,
     seat: Seat,
     action: &Action,
     table: &mut dyn Table,
 ) -> Result<Vec<Event>, Rejection> {
+    play(state, seat, action, table).map(Log::into_events)
+}
+
+/// Applies one seat's answer and runs the game on to the next decision; returns what happened,
+/// as outcomes and as the events that tell them.
+pub fn play(
+    state: &mut State,
+    seat: Seat,
+    action: &Action,
+    table: &mut dyn Table,
+) -> Result<Log, Rejection> {
+    let mv = Move::decode(state, seat, action)?;
+    play_move(state, seat, mv, table)
+}
+
+/// Plays a move [`Move::decode`] found in the pending decision of `seat`, then runs the game on
+/// to the next decision.
+fn play_move(
+    state: &mut State,
+    seat: Seat,
+    mv: Move,
+    table: &mut dyn Table,
+) -> Result<Log, Rejection> {
     let mut log = Log::new();
-    // The SDK checks shapes too; checking here keeps native callers of the engine just as safe.
-    let decisions = pending(state);
-    let decision = decisions
-        .iter()
-        .find(|d| d.seat == seat)
-        .ok_or(Rejection::NotYourTurn)?;
-    sdk::check_answer(decision, action)?;
-    if *action == Action::Back {
-        return go_back(state, seat);
-    }
-    let prompt = decision.prompt.clone();
-    match state.phase.clone() {
-        Phase::Over => return Err(Rejection::NotYourTurn),
-        Phase::Draft => {
-            let id = chosen_id(state, seat, action)?;
-            if let Some(n) = id.strip_prefix("group:") {
-                let armies: u32 = n.parse().map_err(|_| Rejection::Malformed(id.clone()))?;
-                engine::draft_place(state, armies, table, &mut log);
-                engine::advance(state, table, &mut log);
-                return Ok(log.into_events());
-            }
+    let misfit = || Rejection::Malformed("the move does not fit the decision".into());
+    match (state.phase.clone(), mv) {
+        (Phase::Over, _) => return Err(Rejection::NotYourTurn),
+        (Phase::Actions { .. }, Move::Back) => return go_back(state, seat),
+        (Phase::Draft, Move::Group(armies)) => {
+            engine::draft_place(state, armies, table, &mut log);
+            engine::advance(state, table, &mut log);
+            return Ok(log);
+        }
+        (Phase::Draft, Move::Take(take)) => {
             let draft = state.draft.as_mut().ok_or(Rejection::NotYourTurn)?;
-            if id == "blind" {
-                let p = draft
-                    .deck
-                    .pop()
-                    .ok_or_else(|| Rejection::Malformed("the deck is empty".into()))?;
-                draft.taken = Some(p);
-                log.push(Event::public(
-                    Message::new("log.draws-blind").seat("player", seat),
-                ));
-                log.push(Event::private(
-                    seat,
-                    Message::new("log.drew-blind").arg("province", state.board.province_arg(p)),
-                ));
-            } else if let Some(i) = id.strip_prefix("face-up:") {
-                let i: usize = i.parse().map_err(|_| Rejection::Malformed(id.clone()))?;
-                let p = draft.face_up.remove(i);
-                if let Some(next) = draft.deck.pop() {
-                    draft.face_up.insert(i, next);
+            match take {
+                DraftTake::Blind => {
+                    let p = draft
+                        .deck
+                        .pop()
+                        .ok_or_else(|| Rejection::Malformed("the deck is empty".into()))?;
+                    draft.taken = Some(p);
+                    log.push(state, Outcome::DrewBlind { seat, province: p });
                 }
-                draft.taken = Some(p);
-                log.push(Event::public(
-                    Message::new("log.takes-face-up")
-                        .seat("player", seat)
-                        .arg("province", state.board.province_arg(p)),
-                ));
+                DraftTake::FaceUp(i) => {
+                    if i >= draft.face_up.len() {
+                        return Err(misfit());
+                    }
+                    let p = draft.face_up.remove(i);
+                    if let Some(next) = draft.deck.pop() {
+                        draft.face_up.insert(i, next);
+                    }
+                    draft.taken = Some(p);
+                    log.push(state, Outcome::TookFaceUp { seat, province: p });
+                }
             }
         }
-        Phase::Planning => {
-            let decision = planning_decision(state, seat);
-            let Action::Assign(placements) = action else {
-                return Err(Rejection::Malformed(
-                    "the decision expects an `assign` action".into(),
-                ));
-            };
-            sdk::check_action_shape(&DecisionKind::Assign(decision.clone()), action)?;
-            let plan = plan_from(state, seat, placements);
+        (Phase::Planning, Move::Plan(plan)) => {
             state.plans[seat as usize] = Some(plan);
-            log.push(Event::public(
-                Message::new("log.planned").seat("player", seat),
-            ));
+            log.push(state, Outcome::Planned { seat });
         }
-        Phase::Specials { next } => {
-            let id = chosen_id(state, seat, action)?;
-            let space: usize = id
-                .strip_prefix("space:")
-                .and_then(|n| n.parse().ok())
-                .ok_or_else(|| Rejection::Malformed(id.clone()))?;
-            engine::take_special(state, seat, space - 1, &mut log);
+        (Phase::Specials { next }, Move::TakeSpecial(space)) => {
+            engine::take_special(state, seat, space, &mut log);
             state.phase = Phase::Specials { next: next + 1 };
         }
-        Phase::Actions { step, turn, stage } => {
+        (Phase::Actions { step, turn, stage }, mv) => {
             let next_turn = Phase::Actions {
                 step,
                 turn: turn + 1,
                 stage: Stage::Ready,
             };
-            match stage {
-                Stage::Ready => return Err(Rejection::NotYourTurn),
-                Stage::MoveTarget { from } => {
-                    let id = chosen_id(state, seat, action)?;
-                    if id == "no-move" {
+            match (stage, mv) {
+                (Stage::MoveTarget { from }, Move::NoMove) => {
+                    state.phase = next_turn;
+                    log.push(state, Outcome::MoveDeclined { seat, from });
+                }
+                (Stage::MoveTarget { from }, Move::MoveTo(to)) => {
+                    if state.provinces[from].armies == 2 {
+                        engine::move_armies(state, seat, from, to, 1, &mut log);
                         state.phase = next_turn;
                     } else {
-                        let to = province_from_id(state, &id)?;
-                        if state.provinces[from].armies == 2 {
-                            engine::move_armies(state, seat, from, to, 1, &mut log);
-                            state.phase = next_turn;
-                        } else {
-                            state.phase = Phase::Actions {
-                                step,
-                                turn,
-                                stage: Stage::MoveCount { from, to },
-                            };
-                        }
+                        state.phase = Phase::Actions {
+                            step,
+                            turn,
+                            stage: Stage::MoveCount { from, to },
+                        };
                     }
                 }
-                Stage::BattleTarget { from } => {
-                    let id = chosen_id(state, seat, action)?;
-                    let to = province_from_id(state, &id)?;
+                (Stage::BattleTarget { from }, Move::Target(to)) => {
                     if state.provinces[from].armies == 2 {
                         let stage =
                             engine::battle_or_move(state, seat, from, to, 1, table, &mut log);
@@ -615,60 +582,56 @@ pub fn apply(
                         };
                     }
                 }
-                Stage::MoveCount { from, to } => {
-                    let n = number(action)?;
+                (Stage::MoveCount { from, to }, Move::Armies(n)) => {
                     engine::move_armies(state, seat, from, to, n, &mut log);
                     state.phase = next_turn;
                 }
-                Stage::BattleCount { from, to } => {
-                    let n = number(action)?;
+                (Stage::BattleCount { from, to }, Move::Armies(n)) => {
                     let stage = engine::battle_or_move(state, seat, from, to, n, table, &mut log);
                     state.phase = then(step, turn, stage);
                 }
-                Stage::RecruitBonus { province } => {
-                    let take = chosen_id(state, seat, action)? == TAKE_BONUS;
+                (Stage::RecruitBonus { province }, Move::Bonus(take)) => {
                     let card = state.action_layout[step];
                     engine::recruit_with_choice(state, seat, card, province, take, &mut log);
                     state.phase = next_turn;
                 }
-                Stage::AttackBonus { mut battle } => {
-                    if chosen_id(state, seat, action)? == TAKE_BONUS {
+                (Stage::AttackBonus { mut battle }, Move::Bonus(take)) => {
+                    if take {
                         battle.attack_bonus = engine::attack_bonus_offer(state, seat);
                     }
                     let stage =
                         engine::battle_after_attack_bonus(state, seat, battle, table, &mut log);
                     state.phase = then(step, turn, stage);
                 }
-                Stage::DefenceBonus { battle } => {
+                (Stage::DefenceBonus { battle }, Move::Bonus(take)) => {
                     // `seat` is the defender answering; the attacker is the seat whose turn it is.
-                    let take = chosen_id(state, seat, action)? == TAKE_BONUS;
                     let attacker = state.turn_order[turn];
                     let (without, with) = engine::defence_extra(state, battle.to);
                     let extra = if take { with } else { without };
                     engine::attack(state, attacker, battle, extra, table, &mut log);
                     state.phase = next_turn;
                 }
+                _ => return Err(misfit()),
             }
         }
-        Phase::Winter { .. } => {
-            let id = chosen_id(state, seat, action)?;
-            let p = province_from_id(state, &id)?;
+        (Phase::Winter { .. }, Move::Revolt(p)) => {
             engine::winter_revolt(state, p, table, &mut log);
         }
+        _ => return Err(misfit()),
     }
-    if log.entries().is_empty()
-        && let Some(told) = step_told(state, seat, &prompt)
+    if log.is_empty()
+        && let Some(told) = step_told(state, seat)
     {
-        log.push(Event::public(told));
+        log.push(state, told);
     }
     engine::advance(state, table, &mut log);
-    Ok(log.into_events())
+    Ok(log)
 }
 
 /// Goes back from a count to the target step before it: the target is forgotten and nothing
 /// else changes (no armies moved, no randomness used). Only the count steps offer it, and
 /// `apply` has checked that the seat's decision does.
-fn go_back(state: &mut State, seat: Seat) -> Result<Vec<Event>, Rejection> {
+fn go_back(state: &mut State, seat: Seat) -> Result<Log, Rejection> {
     let Phase::Actions { step, turn, stage } = state.phase else {
         return Err(Rejection::Malformed("nothing to go back to".into()));
     };
@@ -678,69 +641,33 @@ fn go_back(state: &mut State, seat: Seat) -> Result<Vec<Event>, Rejection> {
         _ => return Err(Rejection::Malformed("nothing to go back to".into())),
     };
     state.phase = Phase::Actions { step, turn, stage };
-    Ok(vec![Event::public(
-        Message::new("log.target-withdrawn")
-            .seat("player", seat)
-            .arg("from", state.province_arg(from)),
-    )])
+    let mut log = Log::new();
+    log.push(state, Outcome::TargetWithdrawn { seat, from });
+    Ok(log)
 }
 
 /// What an answer that settled nothing yet did (a target chosen, armies counted before a bonus
-/// is asked for, a move declined), told from the stage it led to, so that every answer has an
-/// event that the story can show: without one, clients could only say that a seat "made a move".
-fn step_told(state: &State, seat: Seat, prompt: &Message) -> Option<Message> {
-    let place = |p: ProvinceId| state.province_arg(p);
-    let stage = match &state.phase {
-        Phase::Actions { stage, .. } => *stage,
-        _ => Stage::Ready,
+/// is asked for), told from the stage it led to, so that every answer has an event that the
+/// story can show: without one, clients could only say that a seat "made a move". (A declined
+/// move is told where it is played.)
+fn step_told(state: &State, seat: Seat) -> Option<Outcome> {
+    let Phase::Actions { stage, .. } = &state.phase else {
+        return None;
     };
-    match stage {
-        Stage::MoveCount { from, to } => {
-            return Some(
-                Message::new("log.move-chosen")
-                    .seat("player", seat)
-                    .arg("from", place(from))
-                    .arg("to", place(to)),
-            );
-        }
-        Stage::BattleCount { from, to } => {
-            return Some(
-                Message::new("log.target-chosen")
-                    .seat("player", seat)
-                    .arg("from", place(from))
-                    .arg("to", place(to)),
-            );
-        }
-        Stage::AttackBonus { battle } => {
-            return Some(
-                Message::new("log.battle-armies")
-                    .seat("player", seat)
-                    .number("armies", battle.armies)
-                    .arg("from", place(battle.from))
-                    .arg("to", place(battle.to)),
-            );
-        }
+    match *stage {
+        Stage::MoveCount { from, to } => Some(Outcome::MoveChosen { seat, from, to }),
+        Stage::BattleCount { from, to } => Some(Outcome::TargetChosen { seat, from, to }),
+        Stage::AttackBonus { battle } => Some(Outcome::BattleArmies { seat, battle }),
         Stage::DefenceBonus { battle } => {
             let defender = state.provinces[battle.to].owner?;
-            return Some(
-                Message::new("log.defence-asked")
-                    .seat("player", seat)
-                    .seat("defender", defender)
-                    .number("armies", battle.armies + battle.attack_bonus)
-                    .arg("from", place(battle.from))
-                    .arg("to", place(battle.to)),
-            );
+            Some(Outcome::DefenceAsked {
+                seat,
+                defender,
+                battle,
+            })
         }
-        _ => {}
+        _ => None,
     }
-    // A declined move: the game has gone on to the next seat; the prompt named the province
-    // the armies stay in.
-    let (_, province) = prompt.args.iter().find(|(name, _)| name == "province")?;
-    (prompt.key == "prompt.move-target").then(|| {
-        Message::new("log.no-move")
-            .seat("player", seat)
-            .arg("province", province.clone())
-    })
 }
 
 /// The phase after a step of the acting seat's action: its next stage, or the next seat's turn.

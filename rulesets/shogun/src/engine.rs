@@ -1,11 +1,14 @@
 //! The rules: pure functions over [`State`] that draw chance only from the [`Table`].
 //!
 //! [`advance`] runs the game forward until a seat has to decide something; `decide` turns a
-//! seat's answer into a change of stage and calls [`advance`] again.
+//! seat's answer into a change of stage and calls [`advance`] again. What happens is reported as
+//! typed [`Outcome`]s into a [`Log`]; [`crate::tell`] words them, so no catalogue key of the log
+//! is written here.
 
-use sdk::{CubeCount, CubeOwner, Event, Message, ScoreLine, Seat, SetupError, Table, TableExt};
+use sdk::{CubeCount, CubeOwner, Message, ScoreLine, Seat, SetupError, Table, TableExt};
 
 use crate::data::{ActionCard, ActionKind, Board, EventEffect, ProvinceId, SpecialEffect};
+use crate::outcome::{BattleEnd, Log, Outcome, SkipReason};
 use crate::state::{
     Battle, CardRef, DEFAULT_LODGE_CHANCE, DEFAULT_RELEASE_CHANCE, Draft, Phase, Player,
     ProvinceState, RevoltOutcome, Settings, Stage, State,
@@ -13,74 +16,6 @@ use crate::state::{
 
 /// The name of the farmers' cubes in the battle tower.
 pub const FARMER: &str = "farmer";
-
-/// What the rules emit during one call: one event per step a player can follow, each with the
-/// battle-tower drops it explains (indices into the drops of the call, counted from 0).
-#[derive(Debug, Default)]
-pub struct Log {
-    entries: Vec<Entry>,
-    /// Drops made through the tower so far in this call.
-    drops: u32,
-}
-
-/// One event of a [`Log`] with the drops it explains.
-#[derive(Debug)]
-pub struct Entry {
-    /// The event.
-    pub event: Event,
-    /// Indices of the drops it explains.
-    pub drops: Vec<u32>,
-}
-
-impl Entry {
-    /// The event with its drops.
-    pub fn into_event(self) -> Event {
-        self.event.with_drops(self.drops)
-    }
-}
-
-impl Log {
-    /// An empty log for a new call.
-    pub fn new() -> Log {
-        Log::default()
-    }
-
-    /// Appends an event that explains no drop.
-    pub fn push(&mut self, event: Event) {
-        self.entries.push(Entry {
-            event,
-            drops: Vec::new(),
-        });
-    }
-
-    /// Appends an event that explains one drop.
-    pub fn push_with_drop(&mut self, event: Event, drop: Option<u32>) {
-        self.entries.push(Entry {
-            event,
-            drops: drop.into_iter().collect(),
-        });
-    }
-
-    /// Counts a drop made through the tower and returns its index in this call.
-    fn count_drop(&mut self) -> u32 {
-        self.drops += 1;
-        self.drops - 1
-    }
-
-    /// The events with their drops.
-    pub fn entries(&self) -> &[Entry] {
-        &self.entries
-    }
-
-    /// The events with their drops, in order.
-    pub fn into_events(self) -> Vec<Event> {
-        self.entries.into_iter().map(Entry::into_event).collect()
-    }
-}
-
-fn say(log: &mut Log, message: Message) {
-    log.push(Event::public(message));
-}
 
 /// Builds a new game: board, players, tower loading, events, then the draft or the beginner setup.
 pub fn new_game(
@@ -108,10 +43,7 @@ pub fn new_game(
         let groups = state.board.cards().groups_for(seats);
         let face_up: Vec<ProvinceId> = (0..2).filter_map(|_| deck.pop()).collect();
         let first = table.pick_index(seats as usize) as Seat;
-        say(
-            &mut log,
-            Message::new("log.draft-first").seat("player", first),
-        );
+        log.push(&state, Outcome::DraftFirst { seat: first });
         state.draft = Some(Draft {
             face_up,
             deck,
@@ -237,7 +169,7 @@ fn load_tower(state: &mut State, table: &mut dyn Table, log: &mut Log) {
 
 /// What came out of one drop.
 #[derive(Debug, Default)]
-pub struct Outcome {
+pub struct CameOut {
     /// Per seat.
     pub seats: Vec<u32>,
     /// Farmers.
@@ -254,7 +186,7 @@ fn drop_with_tray(
     farmers: u32,
     table: &mut dyn Table,
     log: &mut Log,
-) -> Outcome {
+) -> CameOut {
     let mut all = added.to_vec();
     for (seat, player) in state.players.iter_mut().enumerate() {
         all[seat] += player.tray;
@@ -273,7 +205,7 @@ fn drop_cubes_without_tray(
     farmers: u32,
     table: &mut dyn Table,
     log: &mut Log,
-) -> Outcome {
+) -> CameOut {
     let mut cubes = Vec::new();
     for (seat, &n) in added.iter().enumerate() {
         if n > 0 {
@@ -296,7 +228,7 @@ fn drop_cubes_without_tray(
     } else {
         (table.drop_cubes(&cubes), Some(log.count_drop()))
     };
-    let mut out = Outcome {
+    let mut out = CameOut {
         seats: vec![0; state.seats as usize],
         farmers: 0,
         drop,
@@ -376,7 +308,7 @@ pub fn start_year(state: &mut State, log: &mut Log) {
             state.year_events.push(e);
         }
     }
-    say(log, Message::new("log.year").number("year", state.year));
+    log.push(state, Outcome::YearBegan { year: state.year });
 }
 
 /// A new season: action cards and special cards laid out, everyone plans.
@@ -397,21 +329,13 @@ pub fn start_season(state: &mut State, table: &mut dyn Table, log: &mut Log) {
     state.bid_order.clear();
     state.current_event = None;
     state.phase = Phase::Planning;
-    say(
-        log,
-        Message::new("log.season")
-            .key("season", season_key(state.season))
-            .number("year", state.year),
+    log.push(
+        state,
+        Outcome::SeasonBegan {
+            year: state.year,
+            season: state.season,
+        },
     );
-}
-
-/// The catalogue key of a season.
-pub fn season_key(season: u32) -> &'static str {
-    match season {
-        0 => "season.spring",
-        1 => "season.summer",
-        _ => "season.autumn",
-    }
 }
 
 /// The effect of this season's event, or no effect when events are off or none is drawn.
@@ -472,12 +396,13 @@ pub fn advance(state: &mut State, table: &mut dyn Table, log: &mut Log) {
                 if turn >= state.turn_order.len() {
                     if step + 5 < state.action_layout.len() && state.actions_revealed < step + 6 {
                         state.actions_revealed = step + 6;
-                        let card = &state.board.cards().actions[state.action_layout[step + 5]];
-                        say(
-                            log,
-                            Message::new("log.action-revealed")
-                                .key("action", card.name.clone())
-                                .number("position", step as i64 + 6),
+                        let action = state.action_layout[step + 5];
+                        log.push(
+                            state,
+                            Outcome::ActionRevealed {
+                                action,
+                                slot: step + 5,
+                            },
                         );
                     }
                     state.phase = Phase::Actions {
@@ -564,8 +489,7 @@ fn end_planning(state: &mut State, table: &mut dyn Table, log: &mut Log) {
         let i = table.pick_index(state.year_events.len());
         let event = state.year_events.remove(i);
         state.current_event = Some(event);
-        let name = state.board.cards().events[event].name.clone();
-        say(log, Message::new("log.event").key("event", name));
+        log.push(state, Outcome::EventDrawn { event });
     }
     let mut ranked: Vec<(u32, Seat)> = Vec::new();
     let mut seats: Vec<Seat> = (0..state.seats).collect();
@@ -573,28 +497,15 @@ fn end_planning(state: &mut State, table: &mut dyn Table, log: &mut Log) {
     for seat in seats {
         let bid = state.plans[seat as usize].as_ref().and_then(|p| p.bid);
         let rank = bid_rank(bid);
-        match bid {
+        let told = match bid {
             Some(CardRef::Chest(v)) => {
                 let paid = v.min(state.players[seat as usize].chests);
                 state.players[seat as usize].chests -= paid;
-                say(
-                    log,
-                    Message::new("log.bid-chests")
-                        .seat("player", seat)
-                        .number("chests", paid),
-                );
+                Some(CardRef::Chest(paid))
             }
-            Some(CardRef::Province(p)) => {
-                let name = state.province_arg(p);
-                say(
-                    log,
-                    Message::new("log.bid-province")
-                        .seat("player", seat)
-                        .arg("province", name),
-                );
-            }
-            None => say(log, Message::new("log.bid-none").seat("player", seat)),
-        }
+            other => other,
+        };
+        log.push(state, Outcome::Bid { seat, bid: told });
         ranked.push((rank, seat));
     }
     // A stable sort keeps the random order among equal bids (decision 10).
@@ -617,37 +528,32 @@ pub fn bid_rank(bid: Option<CardRef>) -> u32 {
 /// A seat takes the special card on `space`.
 pub fn take_special(state: &mut State, seat: Seat, space: usize, log: &mut Log) {
     state.special_holder[space] = Some(seat);
-    let name = state.board.cards().specials[state.special_layout[space]]
-        .name
-        .clone();
-    say(
-        log,
-        Message::new("log.special")
-            .seat("player", seat)
-            .key("special", name)
-            .number("space", space as i64 + 1),
+    let special = state.special_layout[space];
+    log.push(
+        state,
+        Outcome::SpecialTaken {
+            seat,
+            space,
+            special,
+        },
     );
 }
 
 fn settle_turn_order(state: &mut State, log: &mut Log) {
     state.turn_order = state.special_holder.iter().filter_map(|h| *h).collect();
-    for (i, seat) in state.turn_order.clone().into_iter().enumerate() {
-        say(
-            log,
-            Message::new("log.turn-order")
-                .seat("player", seat)
-                .number("position", i as i64 + 1),
-        );
+    for (position, seat) in state.turn_order.clone().into_iter().enumerate() {
+        log.push(state, Outcome::TurnOrder { seat, position });
     }
 }
 
-fn skip(log: &mut Log, seat: Seat, action_name: &str, reason: &str) {
-    say(
-        log,
-        Message::new("log.skipped")
-            .seat("player", seat)
-            .key("action", action_name)
-            .key("reason", reason),
+fn skip(state: &State, log: &mut Log, seat: Seat, action: usize, reason: SkipReason) {
+    log.push(
+        state,
+        Outcome::Skipped {
+            seat,
+            action,
+            reason,
+        },
     );
 }
 
@@ -658,28 +564,29 @@ fn deploy(
     log: &mut Log,
     seat: Seat,
     p: ProvinceId,
-    card: &ActionCard,
+    action: usize,
     armies: u32,
 ) -> bool {
     let s = seat as usize;
-    if state.players[s].chests < card.cost {
-        skip(log, seat, &card.name, "reason.no-chests");
+    let cost = state.board.cards().actions[action].cost;
+    if state.players[s].chests < cost {
+        skip(state, log, seat, action, SkipReason::NoChests);
         return false;
     }
     if state.players[s].supply < armies {
-        skip(log, seat, &card.name, "reason.no-armies");
+        skip(state, log, seat, action, SkipReason::NoArmies);
         return false;
     }
-    state.players[s].chests -= card.cost;
+    state.players[s].chests -= cost;
     state.players[s].supply -= armies;
     state.provinces[p].armies += armies;
-    let name = state.province_arg(p);
-    say(
-        log,
-        Message::new("log.deployed")
-            .seat("player", seat)
-            .number("armies", armies)
-            .arg("province", name),
+    log.push(
+        state,
+        Outcome::Deployed {
+            seat,
+            province: p,
+            armies,
+        },
     );
     true
 }
@@ -699,21 +606,20 @@ fn run_action(
     // Decision 12: a province lost this season took its card off the planning board, so the
     // plan is void even when the province has been retaken since.
     if state.provinces[p].owner != Some(seat) || state.lost[seat as usize].contains(&p) {
-        skip(log, seat, &card.name, "reason.province-lost");
+        skip(state, log, seat, action, SkipReason::ProvinceLost);
         return Stage::Ready;
     }
     let effect = event_effect(state);
     let special = special_effect(state, seat);
     let s = seat as usize;
-    let name = state.province_arg(p);
     match card.kind {
         ActionKind::BuildCastle | ActionKind::BuildTemple | ActionKind::BuildTheatre => {
             if let Some(reason) = build_obstacle(state, p, card.kind) {
-                skip(log, seat, &card.name, reason);
+                skip(state, log, seat, action, reason);
                 return Stage::Ready;
             }
             if state.players[s].chests < card.cost {
-                skip(log, seat, &card.name, "reason.no-chests");
+                skip(state, log, seat, action, SkipReason::NoChests);
                 return Stage::Ready;
             }
             state.players[s].chests -= card.cost;
@@ -726,21 +632,23 @@ fn run_action(
                     let removed = effect.theatre_removes_revolt.min(prov.revolts);
                     prov.revolts -= removed;
                     if removed > 0 {
-                        say(
-                            log,
-                            Message::new("log.revolt-removed")
-                                .arg("province", name.clone())
-                                .number("markers", removed),
+                        log.push(
+                            state,
+                            Outcome::RevoltMarkersRemoved {
+                                province: p,
+                                markers: removed,
+                            },
                         );
                     }
                 }
             }
-            say(
-                log,
-                Message::new("log.built")
-                    .seat("player", seat)
-                    .key("action", card.name)
-                    .arg("province", name),
+            log.push(
+                state,
+                Outcome::Built {
+                    seat,
+                    action,
+                    province: p,
+                },
             );
         }
         ActionKind::ConfiscateRice | ActionKind::CollectTaxes => {
@@ -770,21 +678,23 @@ fn run_action(
                 if state.settings.rice_cap > 0 {
                     player.rice = player.rice.min(state.settings.rice_cap);
                 }
-                say(
-                    log,
-                    Message::new("log.rice")
-                        .seat("player", seat)
-                        .number("rice", gain)
-                        .arg("province", name.clone()),
+                log.push(
+                    state,
+                    Outcome::RiceConfiscated {
+                        seat,
+                        province: p,
+                        rice: gain,
+                    },
                 );
             } else {
                 player.chests += gain;
-                say(
-                    log,
-                    Message::new("log.taxes")
-                        .seat("player", seat)
-                        .number("chests", gain)
-                        .arg("province", name.clone()),
+                log.push(
+                    state,
+                    Outcome::TaxesCollected {
+                        seat,
+                        province: p,
+                        chests: gain,
+                    },
                 );
             }
             // Decision 16: farmers rise where a marker already lies, one per marker.
@@ -802,11 +712,11 @@ fn run_action(
             if bonus > 0 && player.chests >= card.cost && player.supply >= armies + bonus {
                 return Stage::RecruitBonus { province: p };
             }
-            deploy(state, log, seat, p, &card, armies);
+            deploy(state, log, seat, p, action, armies);
         }
         ActionKind::Recruit1Move => {
             let armies = card.armies.max(1);
-            if !deploy(state, log, seat, p, &card, armies) {
+            if !deploy(state, log, seat, p, action, armies) {
                 return Stage::Ready;
             }
             if state.provinces[p].armies >= 2 && !move_targets(state, seat, p).is_empty() {
@@ -815,11 +725,11 @@ fn run_action(
         }
         ActionKind::BattleMove => {
             if state.provinces[p].armies < 2 {
-                skip(log, seat, &card.name, "reason.one-army");
+                skip(state, log, seat, action, SkipReason::OneArmy);
                 return Stage::Ready;
             }
             if battle_targets(state, seat, p).is_empty() {
-                skip(log, seat, &card.name, "reason.no-target");
+                skip(state, log, seat, action, SkipReason::NoTarget);
                 return Stage::Ready;
             }
             return Stage::BattleTarget { from: p };
@@ -828,9 +738,9 @@ fn run_action(
     Stage::Ready
 }
 
-/// Why building `kind` in `p` would be skipped as the board stands (the reason's catalogue key),
-/// or `None` when it can be built: the same check when the action runs and in a plan's preview.
-pub fn build_obstacle(state: &State, p: ProvinceId, kind: ActionKind) -> Option<&'static str> {
+/// Why building `kind` in `p` would be skipped as the board stands, or `None` when it can be
+/// built: the same check when the action runs and in a plan's preview.
+pub fn build_obstacle(state: &State, p: ProvinceId, kind: ActionKind) -> Option<SkipReason> {
     let prov = &state.provinces[p];
     let already = match kind {
         ActionKind::BuildCastle => prov.castle,
@@ -838,9 +748,9 @@ pub fn build_obstacle(state: &State, p: ProvinceId, kind: ActionKind) -> Option<
         _ => prov.theatre,
     };
     if already {
-        Some("reason.already-built")
+        Some(SkipReason::AlreadyBuilt)
     } else if prov.buildings() >= state.board.provinces[p].spaces {
-        Some("reason.no-space")
+        Some(SkipReason::NoSpace)
     } else {
         None
     }
@@ -872,7 +782,7 @@ pub fn recruit_with_choice(
     let card = state.board.cards().actions[action].clone();
     let (armies, bonus) = recruit_armies(state, seat, &card);
     let armies = if take_bonus { armies + bonus } else { armies };
-    deploy(state, log, seat, p, &card, armies);
+    deploy(state, log, seat, p, action, armies);
 }
 
 /// Cubes the attacker's special card can add from its supply; 0 when it has none to give.
@@ -982,14 +892,14 @@ pub fn move_armies(
 ) {
     state.provinces[from].armies -= n;
     state.provinces[to].armies += n;
-    let (a, b) = (state.province_arg(from), state.province_arg(to));
-    say(
-        log,
-        Message::new("log.moved")
-            .seat("player", seat)
-            .number("armies", n)
-            .arg("from", a)
-            .arg("to", b),
+    log.push(
+        state,
+        Outcome::Moved {
+            seat,
+            from,
+            to,
+            armies: n,
+        },
     );
 }
 
@@ -1005,7 +915,7 @@ fn devastate(state: &mut State, p: ProvinceId) {
 }
 
 /// Puts cubes of seats not taking part back in the tray.
-fn leave_in_tray(state: &mut State, out: &Outcome, participants: &[Seat]) {
+fn leave_in_tray(state: &mut State, out: &CameOut, participants: &[Seat]) {
     for (seat, &n) in out.seats.iter().enumerate() {
         if !participants.contains(&(seat as Seat)) {
             state.players[seat].tray += n;
@@ -1038,8 +948,6 @@ pub fn attack(
     state.players[s].supply -= bonus;
     let mut added = vec![0; state.seats as usize];
     added[s] = n + bonus;
-    let to_name = state.province_arg(to);
-    let from_name = state.province_arg(from);
     let Some(defender) = state.provinces[to].owner else {
         // Against a neutral province: farmers from the general supply defend it.
         let farmers = effect.neutral_farmers.unwrap_or(1).min(state.farmer_supply);
@@ -1059,21 +967,17 @@ pub fn attack(
         } else {
             state.players[s].supply += a;
         }
-        let key = if won {
-            "log.attack-neutral-won"
-        } else {
-            "log.attack-neutral-lost"
+        let told = Outcome::NeutralBattle {
+            seat,
+            from,
+            to,
+            armies: n + bonus,
+            farmers,
+            out: a,
+            out_farmers: f,
+            won,
         };
-        let text = Message::new(key)
-            .seat("player", seat)
-            .arg("to", to_name)
-            .arg("from", from_name)
-            .number("armies", n + bonus)
-            .number("farmers", farmers)
-            .number("out", a)
-            .number("outfarmers", f)
-            .number("left", a.saturating_sub(f));
-        log.push_with_drop(Event::public(text), out.drop);
+        log.push_with_drop(state, told, out.drop);
         return;
     };
     let d = defender as usize;
@@ -1095,14 +999,14 @@ pub fn attack(
         state.tray_farmers += out.farmers;
     }
     let total = own + farmers;
-    let (key, left) = if a > total {
+    let (end, left) = if a > total {
         state.players[d].supply += own;
         state.players[s].supply += total;
         state.lost[d].push(to);
         let prov = &mut state.provinces[to];
         prov.owner = Some(seat);
         prov.armies = a - total;
-        ("log.attack-player-won", a - total)
+        (BattleEnd::Won, a - total)
     } else if total > a {
         state.players[s].supply += a;
         let absorbed = farmers.min(a);
@@ -1111,28 +1015,30 @@ pub fn attack(
         state.provinces[to].armies = own - lost;
         if own - lost == 0 {
             devastate(state, to);
-            ("log.attack-player-devastated", 0)
+            (BattleEnd::Devastated, 0)
         } else {
-            ("log.attack-player-held", own - lost)
+            (BattleEnd::Held, own - lost)
         }
     } else {
         state.players[s].supply += a;
         state.players[d].supply += own;
         devastate(state, to);
-        ("log.attack-player-devastated", 0)
+        (BattleEnd::Devastated, 0)
     };
-    let text = Message::new(key)
-        .seat("player", seat)
-        .arg("to", to_name)
-        .arg("from", from_name)
-        .seat("defender", defender)
-        .number("armies", n + bonus)
-        .number("defending", defending)
-        .number("out", a)
-        .number("outdefending", own)
-        .number("outfarmers", farmers)
-        .number("left", left);
-    log.push_with_drop(Event::public(text), out.drop);
+    let told = Outcome::Battle {
+        seat,
+        defender,
+        from,
+        to,
+        armies: n + bonus,
+        defending,
+        out: a,
+        out_defending: own,
+        out_farmers: farmers,
+        end,
+        left,
+    };
+    log.push_with_drop(state, told, out.drop);
 }
 
 /// A revolt of `markers + extra` farmers in province `p`: one event with its drop. Returns how it
@@ -1151,7 +1057,6 @@ pub fn revolt(
     let mut added = vec![0; state.seats as usize];
     added[o] = state.provinces[p].armies;
     state.provinces[p].armies = 0;
-    let name = state.province_arg(p);
     let out = drop_with_tray(state, &added, farmers, table, log);
     leave_in_tray(state, &out, &[owner]);
     let (own, f) = (out.seats[o], out.farmers);
@@ -1164,20 +1069,16 @@ pub fn revolt(
         state.players[o].supply += own;
         devastate(state, p);
     }
-    let key = if kept {
-        "log.revolt-put-down"
-    } else {
-        "log.revolt-devastated"
+    let told = Outcome::Revolt {
+        province: p,
+        owner,
+        farmers,
+        armies: added[o],
+        out_farmers: f,
+        out: own,
+        kept,
     };
-    let text = Message::new(key)
-        .arg("province", name)
-        .seat("player", owner)
-        .number("farmers", farmers)
-        .number("armies", added[o])
-        .number("outfarmers", f)
-        .number("out", own)
-        .number("left", own.saturating_sub(f));
-    log.push_with_drop(Event::public(text), out.drop);
+    log.push_with_drop(state, told, out.drop);
     Some(RevoltOutcome {
         province: p,
         owner,
@@ -1186,14 +1087,12 @@ pub fn revolt(
 }
 
 fn end_season(state: &mut State, table: &mut dyn Table, log: &mut Log) {
-    // A pause after the season's last action, with where everyone stands.
     log.push(
-        Event::public(
-            Message::new("log.season-over")
-                .key("season", season_key(state.season))
-                .number("year", state.year),
-        )
-        .with_summary(crate::summary::season(state)),
+        state,
+        Outcome::SeasonOver {
+            year: state.year,
+            season: state.season,
+        },
     );
     state.current_event = None;
     state.special_holder = vec![None; state.special_layout.len()];
@@ -1202,7 +1101,7 @@ fn end_season(state: &mut State, table: &mut dyn Table, log: &mut Log) {
         state.season += 1;
         start_season(state, table, log);
     } else {
-        say(log, Message::new("log.winter").number("year", state.year));
+        log.push(state, Outcome::WinterBegan { year: state.year });
         state.winter_revolts.clear();
         state.phase = Phase::Winter {
             turn: 0,
@@ -1235,14 +1134,15 @@ fn winter_begin(
     let mut owned = state.provinces_of(seat);
     let shortfall = (owned.len() as u32).saturating_sub(rice);
     let (revolts, extra) = state.board.cards().provisions_for(shortfall);
-    say(
-        log,
-        Message::new("log.winter-rice")
-            .seat("player", seat)
-            .number("loss", loss)
-            .number("rice", rice)
-            .number("shortfall", shortfall)
-            .number("revolts", revolts),
+    log.push(
+        state,
+        Outcome::WinterRice {
+            seat,
+            loss,
+            rice,
+            shortfall,
+            revolts,
+        },
     );
     // The left neighbour's blind draw is the host's random draw.
     table.shuffle(&mut owned);
@@ -1278,24 +1178,20 @@ fn end_winter(state: &mut State, table: &mut dyn Table, log: &mut Log) {
         state.players[line.seat as usize].vp += line.points as u32;
     }
     for seat in 0..state.seats {
-        say(
-            log,
-            Message::new("log.score")
-                .seat("player", seat)
-                .number("vp", state.players[seat as usize].vp),
-        );
+        let vp = state.players[seat as usize].vp;
+        log.push(state, Outcome::Score { seat, vp });
     }
-    // Asks the host to keep this winter's board and scores in the game record, and the players
-    // to pause on the scoring.
-    let summary = crate::summary::winter(state, &lines, winter_rice_loss(state));
+    // The summary of the winter is told before its lines join the game's score lines.
+    let told = Outcome::WinterScored {
+        year: state.year,
+        lines: lines.clone(),
+        loss: winter_rice_loss(state),
+    };
+    log.push(state, told);
     state.score_lines.extend(lines);
-    log.push(
-        Event::public(Message::new("milestone.winter-scored").number("year", state.year))
-            .with_summary(summary),
-    );
     if state.year >= state.settings.years {
         state.phase = Phase::Over;
-        say(log, Message::new("log.game-over"));
+        log.push(state, Outcome::GameOver);
         return;
     }
     // Decision 26: rice to 0, revolt markers removed, 4 new events.
@@ -1414,13 +1310,13 @@ pub fn draft_place(state: &mut State, armies: u32, table: &mut dyn Table, log: &
         armies: n,
         ..Default::default()
     };
-    let name = state.province_arg(p);
-    say(
-        log,
-        Message::new("log.claimed")
-            .seat("player", seat)
-            .arg("province", name)
-            .number("armies", n),
+    log.push(
+        state,
+        Outcome::Claimed {
+            seat,
+            province: p,
+            armies: n,
+        },
     );
     if done {
         state.draft = None;

@@ -9,12 +9,15 @@ pub mod data;
 pub mod decide;
 pub mod engine;
 pub mod estimate;
+pub mod moves;
 pub mod names;
+pub mod outcome;
 pub mod position;
 pub mod preview;
 pub mod render;
 pub mod state;
 pub mod summary;
+pub mod tell;
 pub mod view;
 
 use sdk::{
@@ -137,6 +140,20 @@ impl sdk::Ruleset for Shogun {
         postcard::from_bytes(bytes)
             .map(|state| ShogunGame { state })
             .map_err(|e| format!("not a Shogun snapshot: {e}"))
+    }
+}
+
+impl ShogunGame {
+    /// Applies one seat's answer as [`sdk::Game::apply`] does, and returns what happened as typed
+    /// outcomes as well as the events that tell them (for tests and native callers; the contract
+    /// carries the events only).
+    pub fn play(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        table: &mut dyn Table,
+    ) -> Result<outcome::Log, Rejection> {
+        decide::play(&mut self.state, seat, action, table)
     }
 }
 

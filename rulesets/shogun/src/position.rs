@@ -33,7 +33,8 @@ use sdk::{Seat, SetupError, Table, TableExt};
 use serde::Deserialize;
 
 use crate::data::{Board, ProvinceId};
-use crate::engine::{self, Log};
+use crate::engine;
+use crate::outcome::Log;
 use crate::state::{CardRef, Phase, Plan, ProvinceState, Settings, Stage, State};
 
 /// A position file.

@@ -124,7 +124,7 @@ pub fn plan_notes(
         }
         let reason = match action.kind {
             ActionKind::BuildCastle | ActionKind::BuildTemple | ActionKind::BuildTheatre => {
-                engine::build_obstacle(state, p, action.kind)
+                engine::build_obstacle(state, p, action.kind).map(crate::tell::reason_key)
             }
             ActionKind::Recruit5 | ActionKind::Recruit3 | ActionKind::Recruit1Move
                 if player.supply < action.armies.max(1) =>

@@ -43,7 +43,7 @@ pub fn season(state: &State) -> Summary {
     }
     Summary {
         title: Message::new("summary.season")
-            .key("season", crate::engine::season_key(state.season))
+            .key("season", crate::tell::season_key(state.season))
             .number("year", state.year),
         lines,
     }

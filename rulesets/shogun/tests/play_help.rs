@@ -8,7 +8,8 @@ use sdk::testing::ScriptedTable;
 use sdk::{Action, DecisionKind, Game, Message, MessageArg};
 use shogun::ShogunGame;
 use shogun::data::ActionKind;
-use shogun::engine::{self, Log};
+use shogun::engine;
+use shogun::outcome::Log;
 use shogun::preview::{Level, Note};
 use shogun::state::Phase;
 
@@ -258,9 +259,9 @@ fn regression_a_theatre_planned_where_one_stood_was_skipped_for_no_free_building
         let mut log = Log::new();
         engine::advance(&mut game.state, &mut table, &mut log);
         let skipped = log
-            .entries()
+            .events()
             .iter()
-            .map(|e| &e.event.text)
+            .map(|e| &e.text)
             .find(|m| m.key == "log.skipped")
             .unwrap_or_else(|| panic!("{province}: nothing skipped"));
         assert_eq!(

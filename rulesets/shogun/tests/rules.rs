@@ -7,6 +7,7 @@ use common::*;
 use sdk::testing::ScriptedTable;
 use sdk::{Action, CubeOwner, DecisionKind, Game, Ruleset, Viewer};
 use shogun::data::{MOON_MAP, SUN_MAP};
+use shogun::outcome::{Outcome, SkipReason};
 use shogun::state::{CardRef, Phase};
 use shogun::{Shogun, ShogunGame};
 
@@ -675,9 +676,10 @@ fn a_blind_draft_draw_is_told_only_to_the_drawer() {
     let mut table = ScriptedTable::new(5);
     let mut game = Shogun::create(&setup(4, SUN_MAP), &options(&[]), &mut table).unwrap();
     let seat = game.pending()[0].seat;
-    let events = pick(&mut game, seat, "blind", &mut table);
+    let action = choice(&game, seat, "blind");
+    let log = game.play(seat, &action, &mut table).unwrap();
     // Everyone learns that a card was drawn blind; only the drawer learns which.
-    for event in &events {
+    for event in log.events() {
         let names_province = event.text.args.iter().any(|(name, _)| name == "province");
         assert_eq!(
             event.audience == sdk::Audience::Seats(vec![seat]),
@@ -685,8 +687,14 @@ fn a_blind_draft_draw_is_told_only_to_the_drawer() {
             "{event:?}"
         );
     }
-    assert!(events.iter().any(|e| e.text.key == "log.draws-blind"));
-    assert!(events.iter().any(|e| e.text.key == "log.drew-blind"));
+    let drawn = game.state.draft.as_ref().and_then(|d| d.taken);
+    assert_eq!(
+        log.outcomes().collect::<Vec<_>>(),
+        vec![&Outcome::DrewBlind {
+            seat,
+            province: drawn.expect("a card taken"),
+        }]
+    );
     let other: serde_json::Value =
         serde_json::from_str(&game.view(Viewer::Seat((seat + 1) % 4))).unwrap();
     assert_eq!(other["draft"]["face_up"].as_array().unwrap().len(), 2);
@@ -742,23 +750,9 @@ fn at_action(first: &[&str], event: &str, rest: &str) -> String {
     )
 }
 
-/// The number argument `name` of the first logged message `key` about `seat`.
-fn logged_number(events: &[sdk::Event], key: &str, seat: u32, name: &str) -> Option<i64> {
-    events
-        .iter()
-        .filter(|e| e.text.key == key || e.text.key.starts_with(&format!("{key}-")))
-        .filter(|e| {
-            e.text
-                .args
-                .iter()
-                .any(|(n, v)| n == "player" && *v == sdk::MessageArg::Seat(seat))
-        })
-        .find_map(|e| {
-            e.text.args.iter().find_map(|(n, v)| match v {
-                sdk::MessageArg::Number(x) if n == name => Some(*x),
-                _ => None,
-            })
-        })
+/// The first value `pick` finds among the outcomes.
+fn first<T>(outcomes: &[Outcome], pick: impl Fn(&Outcome) -> Option<T>) -> Option<T> {
+    outcomes.iter().find_map(pick)
 }
 
 /// A plan for `seat`'s planning decision: `fixed` (slot id, item id) pairs, then every other
@@ -786,13 +780,14 @@ fn plan_action(game: &ShogunGame, seat: u32, fixed: &[(&str, &str)]) -> Action {
     Action::Assign(placements)
 }
 
-/// Answers every pending decision at random (the bots' way) until `stop` holds; returns the log.
+/// Answers every pending decision at random (the bots' way) until `stop` holds; returns what
+/// happened.
 fn play_until(
     game: &mut ShogunGame,
     table: &mut ScriptedTable,
     bots: &mut ScriptedTable,
     stop: impl Fn(&ShogunGame) -> bool,
-) -> Vec<sdk::Event> {
+) -> Vec<Outcome> {
     let mut log = Vec::new();
     let mut steps = 0;
     while !stop(game) && !game.state.is_over() {
@@ -800,7 +795,7 @@ fn play_until(
         assert!(steps < 3000, "the game does not get there");
         let decision = game.pending().remove(0);
         let action = sdk::random_action(&decision.kind, bots);
-        log.extend(act(game, decision.seat, action, table));
+        log.extend(act_told(game, decision.seat, action, table));
     }
     log
 }
@@ -836,45 +831,36 @@ fn the_event_drawn_in_play_changes_taxes_and_rice() {
         log.extend(play_until(&mut game, &mut table, &mut bots, |g| {
             g.state.phase == Phase::Planning
         }));
-        // Seat 0's special card this season, by the name the log gives.
+        // Seat 0's special card this season.
         let cards = game.state.board.cards();
-        let special = log
-            .iter()
-            .filter(|e| e.text.key == "log.special")
-            .filter(|e| {
-                e.text
-                    .args
-                    .contains(&("player".into(), sdk::MessageArg::Seat(0)))
-            })
-            .find_map(|e| {
-                e.text.args.iter().find_map(|(n, v)| match v {
-                    sdk::MessageArg::Key(name) if n == "special" => {
-                        cards.specials.iter().find(|s| &s.name == name)
-                    }
-                    _ => None,
-                })
-            })
-            .map(|s| s.effect.clone())
-            .unwrap_or_default();
+        let special = first(&log, |o| match o {
+            Outcome::SpecialTaken {
+                seat: 0, special, ..
+            } => Some(cards.specials[*special].effect.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
         let clamp = |v: u32, min: Option<u32>, max: Option<u32>| {
             v.min(max.unwrap_or(u32::MAX)).max(min.unwrap_or(0))
         };
-        if let Some(taxes) = logged_number(&log, "log.taxes", 0, "chests") {
+        let taxes = first(&log, |o| match o {
+            Outcome::TaxesCollected {
+                seat: 0, chests, ..
+            } => Some(*chests),
+            _ => None,
+        });
+        if let Some(taxes) = taxes {
             let expected = clamp(7, effect.tax_min, effect.tax_max) + special.tax_bonus;
-            assert_eq!(
-                taxes,
-                i64::from(expected),
-                "seed {seed}: taxes under {effect:?}"
-            );
+            assert_eq!(taxes, expected, "seed {seed}: taxes under {effect:?}");
             changed += usize::from(expected != 7 + special.tax_bonus);
         }
-        if let Some(rice) = logged_number(&log, "log.rice", 0, "rice") {
+        let rice = first(&log, |o| match o {
+            Outcome::RiceConfiscated { seat: 0, rice, .. } => Some(*rice),
+            _ => None,
+        });
+        if let Some(rice) = rice {
             let expected = clamp(5, effect.rice_min, effect.rice_max) + special.rice_bonus;
-            assert_eq!(
-                rice,
-                i64::from(expected),
-                "seed {seed}: rice under {effect:?}"
-            );
+            assert_eq!(rice, expected, "seed {seed}: rice under {effect:?}");
             changed += usize::from(expected != 5 + special.rice_bonus);
         }
     }
@@ -917,19 +903,14 @@ fn a_year_has_three_seasons_each_with_its_own_event_and_the_fourth_is_the_winter
     }
     assert_eq!(seasons, 3);
     // The game began in spring (before this log); then summer, autumn, and the next spring.
-    let named: Vec<String> = log
+    let began: Vec<(u32, u32)> = log
         .iter()
-        .filter(|e| e.text.key == "log.season")
-        .flat_map(|e| e.text.args.iter())
-        .filter_map(|(name, value)| match value {
-            sdk::MessageArg::Key(key) if name == "season" => Some(key.clone()),
+        .filter_map(|o| match o {
+            Outcome::SeasonBegan { year, season } => Some((*year, *season)),
             _ => None,
         })
         .collect();
-    assert_eq!(
-        named,
-        vec!["season.summer", "season.autumn", "season.spring"]
-    );
+    assert_eq!(began, vec![(1, 1), (1, 2), (2, 0)]);
     let winter: Vec<usize> = face_up
         .iter()
         .copied()
@@ -938,11 +919,11 @@ fn a_year_has_three_seasons_each_with_its_own_event_and_the_fourth_is_the_winter
     assert_eq!(winter.len(), 1);
     let loss = game.state.board.cards().events[winter[0]].winter_rice_loss;
     for seat in 0..4 {
-        assert_eq!(
-            logged_number(&log, "log.winter-rice", seat, "loss"),
-            Some(i64::from(loss)),
-            "the winter card is the event never drawn"
-        );
+        let lost = first(&log, |o| match o {
+            Outcome::WinterRice { seat: s, loss, .. } if *s == seat => Some(*loss),
+            _ => None,
+        });
+        assert_eq!(lost, Some(loss), "the winter card is the event never drawn");
     }
 }
 
@@ -1111,13 +1092,19 @@ fn the_attack_special_adds_a_cube_against_a_neutral_province() {
     let mut game = from_text(4, &text, &mut table);
     pick(&mut game, 0, "province:sagami", &mut table);
     act(&mut game, 0, Action::Number(4), &mut table);
-    let log = pick(&mut game, 0, "bonus:take", &mut table);
+    let log = pick_told(&mut game, 0, "bonus:take", &mut table);
     assert_eq!(dropped(&table, 0, &CubeOwner::Seat(0)), 5);
     assert_eq!(dropped(&table, 0, &farmer()), 1);
-    assert_eq!(
-        logged_number(&log, "log.attack-neutral", 0, "armies"),
-        Some(5)
-    );
+    let sent = first(&log, |o| match o {
+        Outcome::NeutralBattle {
+            seat: 0,
+            armies,
+            farmers,
+            ..
+        } => Some((*armies, *farmers)),
+        _ => None,
+    });
+    assert_eq!(sent, Some((5, 1)));
 }
 
 #[test]
@@ -1307,16 +1294,18 @@ fn regression_attack_and_defence_specials_are_each_side_s_choice() {
         attack_musashi(&mut game, &mut table);
         pick(&mut game, 0, attack, &mut table);
         assert_eq!(game.pending()[0].seat, 1, "the defender is asked next");
-        let log = pick(&mut game, 1, defence, &mut table);
-        // The log tells everyone what went in.
-        assert_eq!(
-            logged_number(&log, "log.attack-player", 0, "armies"),
-            Some(i64::from(attackers))
-        );
-        assert_eq!(
-            logged_number(&log, "log.attack-player", 0, "defending"),
-            Some(i64::from(defenders))
-        );
+        let log = pick_told(&mut game, 1, defence, &mut table);
+        // The battle reports what went in.
+        let went_in = first(&log, |o| match o {
+            Outcome::Battle {
+                seat: 0,
+                armies,
+                defending,
+                ..
+            } => Some((*armies, *defending)),
+            _ => None,
+        });
+        assert_eq!(went_in, Some((attackers, defenders)));
         assert_eq!(dropped(&table, 0, &CubeOwner::Seat(0)), attackers);
         assert_eq!(dropped(&table, 0, &CubeOwner::Seat(1)), defenders);
         assert_eq!(game.state.players[0].supply, 62 - 5 - (attackers - 4));
@@ -1367,13 +1356,20 @@ fn regression_a_plan_naming_a_province_lost_and_retaken_is_void() {
     );
     table.then_tower_returns(vec![cubes(1, 3), cubes(0, 1)]);
     pick(&mut game, 1, "province:musashi", &mut table);
-    let log = act(&mut game, 1, Action::Number(3), &mut table);
+    let log = act_told(&mut game, 1, Action::Number(3), &mut table);
     assert_eq!(
         game.state.provinces[province(&game, "musashi")].owner,
         Some(1)
     );
     assert_eq!(game.state.players[1].chests, 5, "no taxes from a void plan");
-    assert!(log.iter().any(|e| e.text.key == "log.skipped"));
+    assert!(log.iter().any(|o| matches!(
+        o,
+        Outcome::Skipped {
+            seat: 1,
+            reason: SkipReason::ProvinceLost,
+            ..
+        }
+    )));
 }
 
 #[test]
@@ -1463,16 +1459,39 @@ fn the_log_names_each_special_s_space_and_each_turn_position() {
         (1, "space:3"),
         (0, "space:4"),
     ] {
-        log.extend(pick(&mut game, seat, space, &mut table));
+        log.extend(pick_told(&mut game, seat, space, &mut table));
     }
-    assert_eq!(logged_number(&log, "log.special", 2, "space"), Some(5));
-    assert_eq!(logged_number(&log, "log.special", 3, "space"), Some(1));
-    for (seat, position) in [(3, 1), (1, 2), (0, 3), (2, 4)] {
-        assert_eq!(
-            logged_number(&log, "log.turn-order", seat, "position"),
-            Some(position)
-        );
-    }
+    // Spaces and positions are counted from 0 in the outcomes.
+    let space = |seat| {
+        first(&log, |o| match o {
+            Outcome::SpecialTaken { seat: s, space, .. } if *s == seat => Some(*space),
+            _ => None,
+        })
+    };
+    assert_eq!(space(2), Some(4));
+    assert_eq!(space(3), Some(0));
+    let order: Vec<(u32, usize)> = log
+        .iter()
+        .filter_map(|o| match o {
+            Outcome::TurnOrder { seat, position } => Some((*seat, *position)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(order, vec![(3, 0), (1, 1), (0, 2), (2, 3)]);
+    // The log counts them from 1, as the board prints them.
+    let told = shogun::tell::events(
+        &game.state,
+        &Outcome::TurnOrder {
+            seat: 3,
+            position: 0,
+        },
+    );
+    assert!(
+        told[0]
+            .text
+            .args
+            .contains(&("position".into(), sdk::MessageArg::Number(1)))
+    );
 }
 
 #[test]
@@ -1493,18 +1512,20 @@ fn the_log_tells_when_the_theatre_event_removes_a_marker() {
         );
         let mut table = ScriptedTable::new(1);
         let mut game = from_text(4, &text, &mut table);
-        let log = pick(&mut game, 0, "no-move", &mut table);
-        let mino = &game.state.provinces[province(&game, "mino")];
-        assert!(mino.theatre);
-        assert_eq!(mino.revolts, revolts.saturating_sub(1));
-        let markers = log
-            .iter()
-            .find(|e| e.text.key == "log.revolt-removed")
-            .map(|e| e.text.args.clone());
+        let log = pick_told(&mut game, 0, "no-move", &mut table);
+        let mino = province(&game, "mino");
+        assert!(game.state.provinces[mino].theatre);
         assert_eq!(
-            markers.map(|args| args.contains(&("markers".into(), sdk::MessageArg::Number(1)))),
-            removed.map(|_: i64| true)
+            game.state.provinces[mino].revolts,
+            revolts.saturating_sub(1)
         );
+        let markers = first(&log, |o| match o {
+            Outcome::RevoltMarkersRemoved { province, markers } if *province == mino => {
+                Some(*markers)
+            }
+            _ => None,
+        });
+        assert_eq!(markers, removed);
     }
 }
 
@@ -1522,19 +1543,19 @@ fn battle_move_needs_two_armies_and_then_may_send_one() {
     );
     let mut table = ScriptedTable::new(1);
     let mut game = from_text(4, &text, &mut table);
-    let log = pick(&mut game, 0, "province:sagami", &mut table);
+    let log = pick_told(&mut game, 0, "province:sagami", &mut table);
     assert_eq!(game.state.provinces[province(&game, "kai")].armies, 1);
     assert_eq!(game.state.provinces[province(&game, "sagami")].armies, 2);
     assert_eq!(game.state.provinces[province(&game, "totomi")].armies, 1);
-    let skipped = log.iter().any(|e| {
-        e.text.key == "log.skipped"
-            && e.text
-                .args
-                .contains(&("player".into(), sdk::MessageArg::Seat(1)))
-            && e.text.args.contains(&(
-                "reason".into(),
-                sdk::MessageArg::Key("reason.one-army".into()),
-            ))
+    let skipped = log.iter().any(|o| {
+        matches!(
+            o,
+            Outcome::Skipped {
+                seat: 1,
+                reason: SkipReason::OneArmy,
+                ..
+            }
+        )
     });
     assert!(skipped, "Totomi's single army cannot go");
 }
@@ -1593,16 +1614,16 @@ fn each_action_card_turns_face_up_once_when_the_action_five_before_it_is_done() 
         let mut table = ScriptedTable::new(1);
         let mut game = from_text(4, &text, &mut table);
         let layout = game.state.action_layout.clone();
-        let log = pick(&mut game, 0, "no-move", &mut table);
-        let turned: Vec<sdk::MessageArg> = log
+        let log = pick_told(&mut game, 0, "no-move", &mut table);
+        let turned: Vec<(usize, usize)> = log
             .iter()
-            .filter(|e| e.text.key == "log.action-revealed")
-            .map(|e| e.text.args[0].1.clone())
+            .filter_map(|o| match o {
+                Outcome::ActionRevealed { action, slot } => Some((*slot, *action)),
+                _ => None,
+            })
             .collect();
-        let cards = &game.state.board.cards().actions;
-        let expected: Vec<sdk::MessageArg> = layout[first_turned..]
-            .iter()
-            .map(|&a| sdk::MessageArg::Key(cards[a].name.clone()))
+        let expected: Vec<(usize, usize)> = (first_turned..layout.len())
+            .map(|slot| (slot, layout[slot]))
             .collect();
         assert_eq!(turned, expected);
     }
@@ -1672,9 +1693,9 @@ fn the_army_count_goes_back_to_the_target_choice_with_nothing_changed() {
     // Back: the same target choice, the game exactly as before the target was picked, and no
     // random number or tower drop spent.
     let mut back_table = ScriptedTable::new(9);
-    let events = act(&mut game, 0, Action::Back, &mut back_table);
-    assert_eq!(events.len(), 1, "{events:?}");
-    assert_eq!(events[0].text.key, "log.target-withdrawn");
+    let told = act_told(&mut game, 0, Action::Back, &mut back_table);
+    let kai = province(&game, "kai");
+    assert_eq!(told, vec![Outcome::TargetWithdrawn { seat: 0, from: kai }]);
     assert_eq!(game.snapshot(), at_target);
     assert_eq!(choice_ids(&game, 0), targets);
     assert!(back_table.drops.is_empty());

@@ -4,6 +4,7 @@
     reason = "each test file uses a different part of the helpers"
 )]
 
+use honshu::outcome::Outcome;
 use honshu::state::{PROVINCE_CARD, Phase, State};
 use honshu::{Honshu, HonshuGame};
 use sdk::testing::ScriptedTable;
@@ -79,6 +80,16 @@ pub fn answer(
     let action = action(game, seat, ids);
     game.apply(seat, &action, table)
         .unwrap_or_else(|e| panic!("seat {seat} {ids:?} refused: {e}"))
+}
+
+/// Answers `seat`'s decision with the choices of these ids; returns what happened, as the rules
+/// report it.
+pub fn answer_told(game: &mut HonshuGame, seat: u32, ids: &[&str]) -> Vec<Outcome> {
+    let action = action(game, seat, ids);
+    game.play(seat, &action)
+        .unwrap_or_else(|e| panic!("seat {seat} {ids:?} refused: {e}"))
+        .outcomes()
+        .to_vec()
 }
 
 /// Every map card's whereabouts, counted once each.

@@ -10,6 +10,7 @@ use sdk::{
     Ruleset, Setup,
 };
 use shogun::data::SUN_MAP;
+use shogun::outcome::Outcome;
 use shogun::{Shogun, ShogunGame};
 
 /// Options of a game: the defaults with `settings` changed.
@@ -89,6 +90,31 @@ pub fn act(
 ) -> Vec<Event> {
     game.apply(seat, &action, table)
         .unwrap_or_else(|e| panic!("refused: {e:?}"))
+}
+
+/// Applies an answer that must be accepted; returns what happened, as the rules report it.
+pub fn act_told(
+    game: &mut ShogunGame,
+    seat: u32,
+    action: Action,
+    table: &mut ScriptedTable,
+) -> Vec<Outcome> {
+    game.play(seat, &action, table)
+        .unwrap_or_else(|e| panic!("refused: {e:?}"))
+        .outcomes()
+        .cloned()
+        .collect()
+}
+
+/// Answers `seat`'s choose decision with the choice of this id; returns what happened.
+pub fn pick_told(
+    game: &mut ShogunGame,
+    seat: u32,
+    id: &str,
+    table: &mut ScriptedTable,
+) -> Vec<Outcome> {
+    let action = choice(game, seat, id);
+    act_told(game, seat, action, table)
 }
 
 /// Cubes of a seat.

@@ -1,0 +1,214 @@
+//! A seat's answer as a typed move: decoded once from the contract's [`Action`], and the choice
+//! ids of every pending decision written from the same enum, so the two cannot drift (the shape
+//! of Shogun's `moves`).
+//!
+//! The contract carries answers as indices into the choices a decision offered; the ids of those
+//! choices are what a client, a stored game and a test see. [`Move::choice_id`] writes an id;
+//! [`Move::decode`] reads the answer back through the choices the pending decision offered and
+//! checks that the move it found writes that same id again.
+
+use sdk::{Action, DecisionKind, PendingDecision, Rejection, Seat};
+
+use crate::decide;
+use crate::state::{Layer, Pair, Phase, Square, State};
+
+/// One step of placing a card: the rotation, the position (the card's top-left square), then
+/// over or under, which is the confirmation; or back to the step before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Turn the card this many quarter turns clockwise.
+    Rotate(u8),
+    /// Put the card's top-left square here.
+    At(Square),
+    /// Lay the card over or under the map: the placement is done.
+    Layer(Layer),
+    /// Undo the last step.
+    Back,
+}
+
+impl Step {
+    /// The choice's id. Written by hand: it is built for every position of every placing seat,
+    /// several times per action.
+    pub fn id(self) -> String {
+        match self {
+            Step::Rotate(r) => {
+                let mut id = String::with_capacity(8);
+                id.push_str("rotate:");
+                push_number(&mut id, i64::from(r));
+                id
+            }
+            Step::At((x, y)) => {
+                let mut id = String::with_capacity(16);
+                id.push_str("at:");
+                push_number(&mut id, i64::from(x));
+                id.push(',');
+                push_number(&mut id, i64::from(y));
+                id
+            }
+            Step::Layer(Layer::Over) => "over".into(),
+            Step::Layer(Layer::Under) => "under".into(),
+            Step::Back => "back".into(),
+        }
+    }
+}
+
+/// Appends `n` in decimal, as `format!("{n}")` writes it.
+fn push_number(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &digit in &digits[at..] {
+        out.push(char::from(digit));
+    }
+}
+
+/// One seat's answer to its pending decision, in the terms of the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Move {
+    /// A trick of 3-5, or a duel of 2: play this card from the hand.
+    Play(u8),
+    /// A trick of 3-5: put the resource on this square on the card just played, or none.
+    Resource(Option<Square>),
+    /// After a trick of 3-5: take this card from it.
+    Take(u8),
+    /// 2 players: whether the duel's loser pays the fee to choose the pair.
+    Fee(bool),
+    /// 2 players: pay the fee with the resources on these two squares (each choice written as
+    /// [`Move::Resource`] writes its square).
+    PayFee(Vec<Square>),
+    /// 2 players: the pair the chooser takes.
+    Pair(Pair),
+    /// 2 players: the card of its pair a seat keeps.
+    Keep(u8),
+    /// A step of placing the card taken.
+    Place(Step),
+}
+
+impl Move {
+    /// The id of the choice that answers with this move; `None` for a fee paid, which is two
+    /// choices.
+    pub fn choice_id(&self) -> Option<String> {
+        Some(match self {
+            Move::Play(card) | Move::Take(card) | Move::Keep(card) => format!("card:{card}"),
+            Move::Resource(None) => "resource:none".into(),
+            Move::Resource(Some((x, y))) => format!("resource:{x},{y}"),
+            Move::Fee(true) => "fee:pay".into(),
+            Move::Fee(false) => "fee:decline".into(),
+            Move::Pair(Pair::Revealed) => "pair:revealed".into(),
+            Move::Pair(Pair::Played) => "pair:played".into(),
+            Move::Place(step) => step.id(),
+            Move::PayFee(_) => return None,
+        })
+    }
+
+    /// The move `seat` answered with `action`, read through the decision pending for it.
+    pub fn decode(state: &State, seat: Seat, action: &Action) -> Result<Move, Rejection> {
+        if state.phase == Phase::Place {
+            // Placing: the step's choices without their labels, the same list `pending` offers.
+            let (_, steps, _) =
+                decide::placement_steps(state, seat).ok_or(Rejection::NotYourTurn)?;
+            let step = picked(&steps, action)?
+                .first()
+                .copied()
+                .ok_or_else(|| Rejection::Malformed("a choice is expected".into()))?;
+            return Ok(Move::Place(step));
+        }
+        let decision = decide::decision_of(state, seat).ok_or(Rejection::NotYourTurn)?;
+        let ids = picked_ids(&decision, action)?;
+        if let Phase::Fee { paying: true, .. } = state.phase {
+            return ids
+                .iter()
+                .map(|id| {
+                    id.strip_prefix("resource:")
+                        .and_then(parse_square)
+                        .filter(|&s| Move::Resource(Some(s)).choice_id().as_deref() == Some(id))
+                        .ok_or_else(|| Rejection::Malformed(format!("`{id}` is not a square")))
+                })
+                .collect::<Result<Vec<Square>, Rejection>>()
+                .map(Move::PayFee);
+        }
+        let id = ids
+            .first()
+            .ok_or_else(|| Rejection::Malformed("a choice is expected".into()))?;
+        Move::from_choice_id(&state.phase, id)
+            .filter(|mv| mv.choice_id().as_deref() == Some(id.as_str()))
+            .ok_or_else(|| Rejection::Malformed(format!("`{id}` is not a choice here")))
+    }
+
+    /// The move a choice id names in `phase`.
+    fn from_choice_id(phase: &Phase, id: &str) -> Option<Move> {
+        let card = || id.strip_prefix("card:")?.parse().ok();
+        match phase {
+            Phase::Trick {
+                choosing_resource: true,
+                ..
+            } => match id.strip_prefix("resource:")? {
+                "none" => Some(Move::Resource(None)),
+                square => parse_square(square).map(|s| Move::Resource(Some(s))),
+            },
+            Phase::Trick { .. } | Phase::Duel { .. } => card().map(Move::Play),
+            Phase::Pick { .. } => card().map(Move::Take),
+            Phase::Keep { .. } => card().map(Move::Keep),
+            Phase::Fee { .. } => match id {
+                "fee:pay" => Some(Move::Fee(true)),
+                "fee:decline" => Some(Move::Fee(false)),
+                _ => None,
+            },
+            Phase::PairPick { .. } => match id {
+                "pair:revealed" => Some(Move::Pair(Pair::Revealed)),
+                "pair:played" => Some(Move::Pair(Pair::Played)),
+                _ => None,
+            },
+            Phase::Place | Phase::Over => None,
+        }
+    }
+}
+
+fn parse_square(text: &str) -> Option<Square> {
+    let (x, y) = text.split_once(',')?;
+    Some((x.parse().ok()?, y.parse().ok()?))
+}
+
+/// The ids of the choices picked.
+fn picked_ids(decision: &PendingDecision, action: &Action) -> Result<Vec<String>, Rejection> {
+    match (&decision.kind, action) {
+        (DecisionKind::Choose(choose), Action::Choose(picks)) => picks
+            .iter()
+            .map(|&i| {
+                choose
+                    .choices
+                    .get(i as usize)
+                    .map(|c| c.id.clone())
+                    .ok_or_else(|| Rejection::Malformed(format!("choice {i} does not exist")))
+            })
+            .collect(),
+        _ => Err(Rejection::Malformed("a choose action is expected".into())),
+    }
+}
+
+/// The placement steps picked, with the same refusals as [`picked_ids`].
+fn picked(steps: &[Step], action: &Action) -> Result<Vec<Step>, Rejection> {
+    match action {
+        Action::Choose(picks) => picks
+            .iter()
+            .map(|&i| {
+                steps
+                    .get(i as usize)
+                    .copied()
+                    .ok_or_else(|| Rejection::Malformed(format!("choice {i} does not exist")))
+            })
+            .collect(),
+        _ => Err(Rejection::Malformed("a choose action is expected".into())),
+    }
+}
