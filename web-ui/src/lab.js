@@ -333,11 +333,12 @@ class Lab {
       }
       return key.split('.').pop().replace(/-/g, ' ');
     };
-    const args = {
-      'seat-win-rate': { seat: t('seat.default', { n: Number(finding.seat) + 1 }) },
-      'score-line': { name: named(finding.key) },
-      event: { name: named(finding.key) },
-    }[finding.measure] || {};
+    const args =
+      finding.measure === 'seat-win-rate'
+        ? { seat: t('seat.default', { n: Number(finding.seat) + 1 }) }
+        : typeof finding.key === 'string'
+          ? { name: named(finding.key) }
+          : {};
     const rate = finding.test === 'two-proportions';
     const value = (x) => (rate ? `${(Math.round(x * 1000) / 10).toLocaleString(locale())} %` : (Math.round(x * 100) / 100).toLocaleString(locale()));
     const p = finding.p < 0.001 ? t('lab.p-below') : t('lab.p', { p: (Math.round(finding.p * 1000) / 1000).toLocaleString(locale()) });
