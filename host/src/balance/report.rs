@@ -655,11 +655,7 @@ impl Report<'_> {
         table.push_str("</tbody></table>");
         self.body.push_str(&table);
         if self.compared() {
-            let mut findings = vec![mean_finding(
-                Measure::Actions,
-                &series[0][0],
-                &series[1][0],
-            )];
+            let mut findings = vec![mean_finding(Measure::Actions, &series[0][0], &series[1][0])];
             if has_milestones {
                 findings.push(mean_finding(
                     Measure::Milestones,
@@ -668,11 +664,7 @@ impl Report<'_> {
                 ));
             }
             if has_stages {
-                findings.push(mean_finding(
-                    Measure::Stages,
-                    &series[0][2],
-                    &series[1][2],
-                ));
+                findings.push(mean_finding(Measure::Stages, &series[0][2], &series[1][2]));
             }
             self.verdict(findings, "in game length");
         }
@@ -1280,7 +1272,10 @@ mod tests {
         assert_eq!(json["key"], "score.buildings");
         assert_eq!(json["test"], "permutation");
         let seat = serde_json::to_value(Measure::SeatWinRate { seat: 2 }).unwrap();
-        assert_eq!(seat, serde_json::json!({ "measure": "seat-win-rate", "seat": 2 }));
+        assert_eq!(
+            seat,
+            serde_json::json!({ "measure": "seat-win-rate", "seat": 2 })
+        );
     }
 
     #[test]
