@@ -32,7 +32,7 @@ async fn create_from(
 
 /// The version of a game in memory.
 async fn version(app: &TestApp, game: &str) -> u64 {
-    app.state.hub.game(game).await.unwrap().summary().version
+    app.state.hub.game(game).await.unwrap().standing().version
 }
 
 /// Every move the games have made so far.

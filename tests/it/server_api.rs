@@ -1370,7 +1370,7 @@ async fn regression_a_move_whose_request_was_dropped_was_stored_but_never_publis
         .await
         .expect("watchers hear of the move")
         .unwrap();
-    assert_eq!(live.summary().version, version + 1);
+    assert_eq!(live.standing().version, version + 1);
     let (_, after) = app
         .call("GET", &format!("/api/games/{game}/view"), None, None)
         .await;
@@ -1404,7 +1404,7 @@ async fn bot_games_played_out(app: &TestApp, count: usize) -> Vec<String> {
     for game in &games {
         // From the summary, not a view: computing a view would use (and count) the session.
         let live = app.state.hub.game(game).await.unwrap();
-        while !live.summary().finished {
+        while !live.standing().finished {
             assert!(std::time::Instant::now() < deadline, "the bots finish");
             tokio::time::sleep(Duration::from_millis(10)).await;
         }

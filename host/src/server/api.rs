@@ -358,12 +358,12 @@ fn game_json(stored: &StoredGame, seats: &[StoredSeat], version: u64, finished: 
 
 /// A game in memory as listed; its `ruleset_hash` is the version its session actually runs on.
 fn live_game_json(game: &LiveGame) -> Value {
-    let summary = game.summary();
+    let standing = game.standing();
     let mut json = game_json(
         &game.stored,
         &game.seats(),
-        summary.version,
-        summary.finished,
+        standing.version,
+        standing.finished,
     );
     json["ruleset_hash"] = Value::from(game.ruleset.hash().0);
     json
@@ -533,7 +533,7 @@ pub async fn create_game(
         .await?;
     let body = json!({
         "id": id,
-        "version": game.summary().version,
+        "version": game.standing().version,
         "host_token": host_token,
         "seats": issued,
         "spectator_url": format!("/#/watch/{id}"),
@@ -862,7 +862,7 @@ async fn new_invite(
 ) -> AppResult<Json<Value>> {
     let game = state.hub.game(id).await?;
     require_host(state, &game, headers).await?;
-    if game.summary().finished || game.stored.finished_at.is_some() {
+    if game.standing().finished || game.stored.finished_at.is_some() {
         return Err(AppError::Conflict(
             "the game is over; nobody can join it".to_owned(),
         ));
@@ -942,18 +942,18 @@ pub async fn view(
     // The current view first: it loads a game that is not in memory (after a restart, say),
     // and only a loaded game has an up-to-date summary.
     let mut view = state.hub.view(&game, viewer).await?;
-    let summary = game.summary();
-    if let Some(at) = query.at.filter(|&at| at < summary.version) {
+    let standing = game.standing();
+    if let Some(at) = query.at.filter(|&at| at < standing.version) {
         view = state.hub.view_at(&game, viewer, at).await?;
     }
-    let finished = summary.finished;
+    let finished = standing.finished;
     let mut body = json!({
         "version": view.version,
         "viewer": viewer,
         "seats": game.seats().iter().map(seat_json).collect::<Vec<_>>(),
         "status": if finished { "finished" } else { "active" },
         "pending": view.pending,
-        "waiting_for": summary.waiting_for,
+        "waiting_for": standing.waiting_for,
         "state": view.state,
         "parts": view.parts,
         "seed_commitment": super::engine::seed_commitment(&game.stored.seed),

@@ -163,9 +163,10 @@ impl DecisionAges {
     }
 }
 
-/// Public facts about a game, readable without waiting for its session.
+/// Where a game stands: public facts readable without waiting for its session. (Not a
+/// ruleset's `sdk::Summary`, the pause it shows after a season.)
 #[derive(Clone, Debug, Default)]
-pub struct Summary {
+pub struct Standing {
     /// The game's version (its number of actions).
     pub version: u64,
     /// Whether the game is over.
@@ -214,15 +215,15 @@ impl ViewData {
     }
 }
 
-/// Sets the public summary from the decisions `game` is waiting for at `version`; true if that
+/// Sets the public standing from the decisions `game` is waiting for at `version`; true if that
 /// finished a game the summary had as running.
 fn summarize(game: &LiveGame, version: u64, pending: &[PendingDecision]) -> bool {
     let over = pending.is_empty();
     let mut waiting_for: Vec<Seat> = pending.iter().map(|decision| decision.seat).collect();
     waiting_for.sort_unstable();
     waiting_for.dedup();
-    let was_finished = game.summary().finished;
-    game.set_summary(Summary {
+    let was_finished = game.standing().finished;
+    game.set_standing(Standing {
         version,
         finished: over,
         waiting_for,
@@ -321,7 +322,7 @@ pub struct LiveGame {
     /// The ruleset the game runs on.
     pub ruleset: Arc<LoadedRuleset>,
     seats: RwLock<Vec<StoredSeat>>,
-    summary: RwLock<Summary>,
+    standing: RwLock<Standing>,
     state: tokio::sync::Mutex<GameState>,
     updates: broadcast::Sender<Update>,
     views: Mutex<HashMap<Viewer, Arc<ViewData>>>,
@@ -360,11 +361,11 @@ impl LiveGame {
             .unwrap_or_default()
     }
 
-    /// The public summary as it is now.
-    pub fn summary(&self) -> Summary {
-        self.summary
+    /// The public standing as it is now.
+    pub fn standing(&self) -> Standing {
+        self.standing
             .read()
-            .map(|summary| summary.clone())
+            .map(|standing| standing.clone())
             .unwrap_or_default()
     }
 
@@ -391,9 +392,9 @@ impl LiveGame {
         let _ = self.updates.send(update);
     }
 
-    fn set_summary(&self, summary: Summary) {
-        if let Ok(mut current) = self.summary.write() {
-            *current = summary;
+    fn set_standing(&self, standing: Standing) {
+        if let Ok(mut current) = self.standing.write() {
+            *current = standing;
         }
     }
 
@@ -408,7 +409,7 @@ impl LiveGame {
             stored,
             ruleset,
             seats: RwLock::new(seats),
-            summary: RwLock::new(Summary::default()),
+            standing: RwLock::new(Standing::default()),
             state: tokio::sync::Mutex::new(GameState {
                 session: None,
                 version: 0,
@@ -914,7 +915,7 @@ impl Hub {
         let version = self.storage.version(id).await?;
         let finished = stored.finished_at.is_some();
         let game = LiveGame::new(stored, ruleset, seats, None);
-        game.set_summary(Summary {
+        game.set_standing(Standing {
             version,
             finished,
             waiting_for: Vec::new(),
@@ -981,7 +982,7 @@ impl Hub {
         {
             let mut state = game.state.lock().await;
             state.session = Some(session);
-            self.refresh_summary(&game, &mut state).await?;
+            self.refresh_standing(&game, &mut state).await?;
         }
         let game = self.admit(game)?;
         self.schedule_bots(&game);
@@ -994,7 +995,7 @@ impl Hub {
             games
                 .values()
                 .filter(|game| game.creator.as_deref() == Some(creator))
-                .filter(|game| !game.summary().finished && game.bots_only())
+                .filter(|game| !game.standing().finished && game.bots_only())
                 .count()
         })
     }
@@ -1033,7 +1034,7 @@ impl Hub {
             state.session = Some(session);
             state.version = version;
             // Who is waiting is known only once the game runs.
-            self.refresh_summary(game, state).await?;
+            self.refresh_standing(game, state).await?;
         } else if self.storage.kind() == DatabaseKind::Postgres {
             // Other processes may have moved the game on; one process on SQLite never needs to.
             self.catch_up(game, state).await?;
@@ -1058,8 +1059,8 @@ impl Hub {
         match replayed {
             Ok(Ok(())) => {
                 state.version = last;
-                // Whoever noticed first, the summary and the subscribers learn of it now.
-                self.refresh_summary(game, state).await?;
+                // Whoever noticed first, the standing and the subscribers learn of it now.
+                self.refresh_standing(game, state).await?;
                 game.publish(Update::Version(last));
                 Ok(true)
             }
@@ -1070,8 +1071,8 @@ impl Hub {
         }
     }
 
-    /// Recomputes the public summary after a change.
-    async fn refresh_summary(&self, game: &LiveGame, state: &mut GameState) -> anyhow::Result<()> {
+    /// Recomputes the public standing after a change.
+    async fn refresh_standing(&self, game: &LiveGame, state: &mut GameState) -> anyhow::Result<()> {
         let pending = self
             .with_session(game, state, |session| session.pending())
             .await?
@@ -1208,7 +1209,7 @@ impl Hub {
                 // Another process took this version first: our session ran ahead of storage.
                 state.session = None;
                 self.ensure_loaded(game, state).await?;
-                self.refresh_summary(game, state).await?;
+                self.refresh_standing(game, state).await?;
                 return Err(AppError::Stale {
                     version: state.version,
                 });
@@ -1245,9 +1246,9 @@ impl Hub {
             let error = engine::into_anyhow(error);
             tracing::warn!("game {}: after storing action {seq}: {error:#}", game.id());
             state.session = None;
-            let mut summary = game.summary();
-            summary.version = seq;
-            game.set_summary(summary);
+            let mut standing = game.standing();
+            standing.version = seq;
+            game.set_standing(standing);
         }
         Ok(Submitted {
             version: seq,
@@ -1270,11 +1271,11 @@ impl Hub {
 
     /// What `viewer` sees now.
     pub async fn view(&self, game: &Arc<LiveGame>, viewer: Viewer) -> AppResult<Arc<ViewData>> {
-        let mut version = game.summary().version;
+        let mut version = game.standing().version;
         if self.storage.kind() == DatabaseKind::Postgres {
             // Another process may have moved the game on and its notification may have been
             // lost (a listener reconnecting misses what was sent meanwhile): the database, not
-            // the summary, says which version is current. Loading below catches up.
+            // the standing, says which version is current. Loading below catches up.
             version = version.max(self.storage.version(game.id()).await?);
         }
         if let Some(view) = game.cached_view(viewer, version) {
@@ -1332,7 +1333,7 @@ impl Hub {
         let (spec, replayed) = {
             let mut state = game.state.lock().await;
             self.ensure_loaded(game, &mut state).await?;
-            if !game.summary().finished {
+            if !game.standing().finished {
                 return Err(AppError::Forbidden(
                     "past boards are shown once the game is over".to_owned(),
                 ));
@@ -1370,7 +1371,7 @@ impl Hub {
     pub async fn record(&self, game: &Arc<LiveGame>) -> AppResult<serde_json::Value> {
         let mut state = game.state.lock().await;
         self.ensure_loaded(game, &mut state).await?;
-        let over = game.summary().finished;
+        let over = game.standing().finished;
         if !over {
             return Err(AppError::Forbidden(
                 "the record of a running game would reveal its secrets; it is available when the game ends".to_owned(),
@@ -1455,18 +1456,18 @@ impl Hub {
         let result = if state.session.is_some() {
             self.catch_up(&game, &mut state).await.map(|_| ())
         } else {
-            // Not loaded: only the public summary needs the new version.
+            // Not loaded: only the public standing needs the new version.
             self.storage.version(id).await.map(|version| {
-                let mut summary = game.summary();
-                summary.version = version;
-                game.set_summary(summary);
+                let mut standing = game.standing();
+                standing.version = version;
+                game.set_standing(standing);
             })
         };
         let result = match result {
-            Ok(()) if state.session.is_some() => self.refresh_summary(&game, &mut state).await,
+            Ok(()) if state.session.is_some() => self.refresh_standing(&game, &mut state).await,
             other => other,
         };
-        let version = game.summary().version;
+        let version = game.standing().version;
         drop(state);
         match result {
             Ok(()) => game.publish(Update::Version(version)),
@@ -1484,7 +1485,7 @@ impl Hub {
         for game in games {
             self.remote_change(&format!("{}:seats", game.id())).await;
             match self.storage.version(game.id()).await {
-                Ok(stored) if stored > game.summary().version => {
+                Ok(stored) if stored > game.standing().version => {
                     self.remote_change(&format!("{}:{stored}", game.id())).await;
                 }
                 Ok(_) => {}
@@ -1495,8 +1496,8 @@ impl Hub {
 
     /// Lets the game's bots act, one task per game at a time, after the configured pace.
     pub fn schedule_bots(self: &Arc<Self>, game: &Arc<LiveGame>) {
-        let summary = game.summary();
-        if summary.finished {
+        let standing = game.standing();
+        if standing.finished {
             return;
         }
         {
@@ -1536,23 +1537,23 @@ impl Hub {
                 .into_iter()
                 .filter_map(|seat| seat.bot.map(|bot| (seat.seat, bot)))
                 .collect();
-            let summary = game.summary();
+            let standing = game.standing();
             if bots.is_empty()
-                || summary.finished
-                || !summary
+                || standing.finished
+                || !standing
                     .waiting_for
                     .iter()
                     .any(|seat| bots.contains_key(seat))
             {
-                // The summary of a game not loaded yet is empty; look once more after loading.
-                if summary.waiting_for.is_empty() && !summary.finished && !bots.is_empty() {
+                // The standing of a game not loaded yet is empty; look once more after loading.
+                if standing.waiting_for.is_empty() && !standing.finished && !bots.is_empty() {
                     let mut state = game.state.lock().await;
                     if state.session.is_none() {
                         if let Err(error) = self.ensure_loaded(game, &mut state).await {
                             tracing::warn!("game {}: {error:#}", game.id());
                             return;
                         }
-                        if let Err(error) = self.refresh_summary(game, &mut state).await {
+                        if let Err(error) = self.refresh_standing(game, &mut state).await {
                             tracing::warn!("game {}: {error:#}", game.id());
                             return;
                         }
@@ -1609,7 +1610,7 @@ impl Hub {
                     None
                 }
             }) else {
-                if let Err(error) = self.refresh_summary(game, &mut state).await {
+                if let Err(error) = self.refresh_standing(game, &mut state).await {
                     tracing::warn!("game {}: {error:#}", game.id());
                 }
                 return;
