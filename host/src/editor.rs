@@ -205,6 +205,23 @@ pub enum Edit {
         /// The other's.
         to: String,
     },
+    /// Add a place at a position; every field the schema requires gets a first value (the
+    /// first allowed one, the smallest number, false, an empty list or text) for the form.
+    AddPlace {
+        /// The new place's id.
+        id: String,
+        /// Its name.
+        name: String,
+        /// Its position.
+        x: f64,
+        /// See `x`.
+        y: f64,
+    },
+    /// Remove a place and every connection naming it.
+    RemovePlace {
+        /// The place's id.
+        place: String,
+    },
     /// Set a field of a place; `null` removes it.
     Set {
         /// The place's id.
@@ -265,6 +282,8 @@ fn apply_one(schema: &Schema, doc: &mut DocumentMut, edit: &Edit) -> Result<()> 
                 Some(new) => set_value(table, field, new),
             }
         }
+        Edit::AddPlace { id, name, x, y } => add_place(schema, doc, id, name, *x, *y)?,
+        Edit::RemovePlace { place } => remove_place(schema, doc, place)?,
         Edit::Connect { kind, from, to } | Edit::Disconnect { kind, from, to } => {
             let connect = matches!(edit, Edit::Connect { .. });
             if from == to {
@@ -282,6 +301,96 @@ fn apply_one(schema: &Schema, doc: &mut DocumentMut, edit: &Edit) -> Result<()> 
             } else {
                 edit_table_connection(schema, connection, doc, from, to, connect)?;
             }
+        }
+    }
+    Ok(())
+}
+
+fn add_place(
+    schema: &Schema,
+    doc: &mut DocumentMut,
+    id: &str,
+    name: &str,
+    x: f64,
+    y: f64,
+) -> Result<()> {
+    let places = &schema.places;
+    if id.is_empty() || id.len() > 64 {
+        bail!("a place's id must have 1 to 64 characters");
+    }
+    if !x.is_finite() || !y.is_finite() {
+        bail!("a position must be a finite number");
+    }
+    if place_mut(schema, doc, id).is_ok() {
+        bail!("there is a place `{id}` already");
+    }
+    // The first value of fields whose values come from the map (a region's id, say).
+    let first_of = |table: &str| {
+        doc.get(table)
+            .and_then(Item::as_array_of_tables)
+            .and_then(|tables| tables.iter().next())
+            .and_then(|table| table.get("id").and_then(Item::as_str))
+            .map(str::to_owned)
+    };
+    let mut table = Table::new();
+    table.insert(&places.id, Item::Value(Value::from(id)));
+    table.insert(&places.name, Item::Value(Value::from(name)));
+    for field in places.fields.iter().filter(|field| !field.optional) {
+        let value = match field.kind {
+            FieldKind::String => Value::from(
+                field
+                    .values
+                    .first()
+                    .cloned()
+                    .or_else(|| field.values_from.as_deref().and_then(first_of))
+                    .unwrap_or_default(),
+            ),
+            FieldKind::Integer => Value::from(field.min.unwrap_or(0.0).ceil() as i64),
+            FieldKind::Number => Value::from(field.min.unwrap_or(0.0)),
+            FieldKind::Boolean => Value::from(false),
+            FieldKind::List => Value::Array(Array::new()),
+        };
+        table.insert(&field.name, Item::Value(value));
+    }
+    table.insert(&places.x, Item::Value(Value::from(x.round() as i64)));
+    table.insert(&places.y, Item::Value(Value::from(y.round() as i64)));
+    // A blank line before it, as between the places an author writes.
+    table.decor_mut().set_prefix("\n");
+    if doc.get(&places.table).is_none() {
+        doc.insert(&places.table, Item::ArrayOfTables(ArrayOfTables::new()));
+    }
+    doc.get_mut(&places.table)
+        .and_then(Item::as_array_of_tables_mut)
+        .with_context(|| format!("`{}` is not an array of tables", places.table))?
+        .push(table);
+    Ok(())
+}
+
+fn remove_place(schema: &Schema, doc: &mut DocumentMut, id: &str) -> Result<()> {
+    let places = &schema.places;
+    place_mut(schema, doc, id)?;
+    let tables = doc
+        .get_mut(&places.table)
+        .and_then(Item::as_array_of_tables_mut)
+        .context("the places went missing")?;
+    tables.retain(|table| table.get(&places.id).and_then(Item::as_str) != Some(id));
+    for connection in &schema.connections {
+        if let Some(field) = &connection.field {
+            let tables = doc
+                .get_mut(&places.table)
+                .and_then(Item::as_array_of_tables_mut)
+                .context("the places went missing")?;
+            for table in tables.iter_mut() {
+                if table.get(field).is_some_and(Item::is_array) {
+                    edit_list(table, field, id, false)?;
+                }
+            }
+        } else if let (Some(key), Some(endpoints)) = (&connection.table, &connection.endpoints)
+            && let Some(tables) = doc.get_mut(key).and_then(Item::as_array_of_tables_mut)
+        {
+            tables.retain(|table| {
+                endpoints_of(table, endpoints).is_none_or(|(a, b)| a != id && b != id)
+            });
         }
     }
     Ok(())
@@ -459,6 +568,7 @@ fn edit_table_connection(
             if let Some(flag) = &connection.flag {
                 table.insert(flag, Item::Value(Value::from(true)));
             }
+            table.decor_mut().set_prefix("\n");
             tables.push(table);
         }
         (false, Some(at)) => {
@@ -753,6 +863,44 @@ flag = "highway"
             )
             .is_err()
         );
+    }
+
+    #[test]
+    fn a_place_is_added_with_first_values_and_removed_with_its_connections() {
+        let schema = Schema::parse(LISTS).unwrap();
+        let added = apply(
+            &schema,
+            MAP,
+            &[Edit::AddPlace {
+                id: "c".into(),
+                name: "C".into(),
+                x: 50.4,
+                y: 60.0,
+            }],
+        )
+        .unwrap();
+        assert!(added.starts_with(MAP), "{added}");
+        assert!(
+            added
+                .ends_with("\n\n[[province]]\nid = \"c\"\nname = \"C\"\ntax = 0\nx = 50\ny = 60\n"),
+            "{added}"
+        );
+        let again = Edit::AddPlace {
+            id: "c".into(),
+            name: "C".into(),
+            x: 1.0,
+            y: 1.0,
+        };
+        assert!(apply(&schema, &added, &[again]).is_err());
+        let removed = apply(&schema, MAP, &[Edit::RemovePlace { place: "b".into() }]).unwrap();
+        assert!(!removed.contains("id = \"b\""), "{removed}");
+        assert!(removed.contains("borders = []"), "{removed}");
+        let schema = Schema::parse(TABLES).unwrap();
+        let map =
+            "[[area]]\nid = \"a\"\n\n[[area]]\nid = \"b\"\n\n[[road]]\nbetween = [\"a\", \"b\"]\n";
+        let removed = apply(&schema, map, &[Edit::RemovePlace { place: "a".into() }]).unwrap();
+        // The road naming it goes too; the blank line before the next table stays.
+        assert_eq!(removed, "\n[[area]]\nid = \"b\"\n");
     }
 
     #[test]

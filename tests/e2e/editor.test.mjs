@@ -1,7 +1,8 @@
 // The map editor, tried as a new author would: open it from the Maps page on Shogun's sun map,
 // move a province, add a border and a sea route, introduce an error and see it on the board and
-// in the TOML, fix it (form, undo, redo), download exactly the panel's text, and start a game on
-// the edited map and play a turn. Screenshots at 1280x800 and 390x844 (docs/authoring.md).
+// in the TOML, fix it (form, undo, redo), add and remove a place, download exactly the panel's
+// text, and start a game on the edited map and play a turn. Screenshots at 1280x800 and 390x844
+// (docs/authoring.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, api, launch, openPage, shot } from './lib.mjs';
@@ -113,6 +114,14 @@ test('the map editor: move, connect, an error shown and fixed, download, and a g
     await waitForText(page, (text) => text === edited, 'the fix again after redo');
     await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('ok'));
     await page.waitForFunction(() => !document.querySelector('[data-action="download"]').disabled);
+    // Add a place, then remove it again: the text is as it was.
+    await page.fill('#editor-new-id', 'new-isle');
+    await page.click('[data-action="add-place"]');
+    await waitForText(page, (text) => text.includes('id = "new-isle"'), 'the new place');
+    await page.waitForSelector('[data-editor-board] [data-handle="new-isle"]');
+    await page.click('[data-editor-form] [data-action="remove-place"]');
+    await waitForText(page, (text) => text === edited, 'the text as before after the removal');
+    await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('ok'));
     await page.mouse.click(...Object.values(await handle(page, 'mutsu')));
     await page.waitForSelector('[data-editor-form] [data-field="tax"]');
     await shot(page, 'editor-1280');

@@ -82,6 +82,9 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId } = {})
   const form = h('div', { class: 'editor-form', 'data-editor-form': '' });
   const kindSelect = h('select', { id: 'editor-kind', 'data-editor-kind': '' });
   const pickHint = h('p', { class: 'hint', 'data-editor-pick': '' });
+  const newId = h('input', { id: 'editor-new-id', type: 'text', size: 12, placeholder: t('editor.new-id'), 'aria-label': t('editor.new-id'), autocomplete: 'off', spellcheck: 'false' });
+  const addButton = h('button', { type: 'button', class: 'secondary small', 'data-action': 'add-place', onclick: addPlace }, t('editor.add-place'));
+  const adding = h('span', { class: 'editor-add' }, newId, addButton);
   const undoButton = h('button', { type: 'button', class: 'secondary small', 'data-action': 'undo', onclick: () => back(undo, redo) }, t('editor.undo'));
   const redoButton = h('button', { type: 'button', class: 'secondary small', 'data-action': 'redo', onclick: () => back(redo, undo) }, t('editor.redo'));
   const downloadButton = h('button', { type: 'button', class: 'secondary small', 'data-action': 'download', onclick: download }, t('editor.download'));
@@ -99,7 +102,7 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId } = {})
       h(
         'div',
         { class: 'editor-layout' },
-        h('div', { class: 'editor-main' }, h('div', { class: 'editor-tools' }, h('label', { for: 'editor-kind' }, t('editor.connect')), kindSelect, pickHint), boardHost, boardMessage, form),
+        h('div', { class: 'editor-main' }, h('div', { class: 'editor-tools' }, h('label', { for: 'editor-kind' }, t('editor.connect')), kindSelect, adding, pickHint), boardHost, boardMessage, form),
         h('div', { class: 'editor-side' }, h('h2', {}, t('editor.toml')), h('div', { class: 'editor-text' }, gutter, textarea), h('h2', {}, t('maps.diagnostics')), diagnosticsList),
       ),
     ),
@@ -243,6 +246,7 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId } = {})
     const keep = kindSelect.value;
     replace(kindSelect, h('option', { value: '' }, t('editor.no-connection')), kinds.map((k) => h('option', { value: k.kind, selected: k.kind === keep, title: k.description || '' }, k.kind)));
     kindSelect.disabled = !kinds.length;
+    adding.hidden = !answer.schema;
     renderPickHint();
   }
 
@@ -412,6 +416,23 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId } = {})
     renderForm();
   }
 
+  /** Adds a place with the id typed, in the middle of the board; it is then dragged into place. */
+  function addPlace() {
+    const id = newId.value.trim();
+    if (!id) {
+      newId.focus();
+      return;
+    }
+    const board = shadow.querySelector('svg');
+    const view = ((board && board.getAttribute('viewBox')) || '0 0 1000 700').split(/[\s,]+/).map(Number);
+    const toMap = (value, axis) => (fit ? (value - fit[axis].b) / fit[axis].a : value);
+    const x = toMap(view[0] + view[2] / 2, 'x');
+    const y = toMap(view[1] + view[3] / 2, 'y');
+    newId.value = '';
+    selected = id;
+    send([{ op: 'add-place', id, name: id, x, y }]);
+  }
+
   // --- the place's form, from the schema ---
   function renderForm() {
     const schema = answer.schema;
@@ -475,6 +496,23 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId } = {})
       h('p', { class: 'hint' }, t('editor.place-id', { id: place.id })),
       row(nameField, '', h('input', { id: `editor-field-${nameField}`, 'data-field': nameField, type: 'text', value: place.name || '', onchange: (e) => set(nameField, e.target.value) })),
       fields.map((field) => row(field.name, field.description, inputFor(field))),
+      h(
+        'p',
+        {},
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'secondary small',
+            'data-action': 'remove-place',
+            onclick: () => {
+              selected = null;
+              send([{ op: 'remove-place', place: place.id }]);
+            },
+          },
+          t('editor.remove-place'),
+        ),
+      ),
     );
   }
 

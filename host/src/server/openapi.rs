@@ -41,7 +41,7 @@ fn any_object() -> Value {
 /// The map editor's call (its own function: the document is too deep for one `json!`).
 fn editor_path() -> Value {
     json!({ "post": {
-        "summary": "The map editor's call: applies `edits` (in order: `move`, `connect`, `disconnect`, `set`; see docs/api.md) to the map text `toml` without changing anything else in it, checks the result with the ruleset's `validate-map` and draws it. Answers the new `toml`, `valid`, `diagnostics` (each with the `place` whose table holds its line, if any), `svg` or `board_error`, and, when the ruleset has an editor schema, `schema`, `places` and `connections`. Nothing is stored. One call at a time per client address.",
+        "summary": "The map editor's call: applies `edits` (in order: `move`, `connect`, `disconnect`, `set`, `add-place`, `remove-place`; see docs/api.md) to the map text `toml` without changing anything else in it, checks the result with the ruleset's `validate-map` and draws it. Answers the new `toml`, `valid`, `diagnostics` (each with the `place` whose table holds its line, if any), `svg` or `board_error`, and, when the ruleset has an editor schema, `schema`, `places` and `connections`. Nothing is stored. One call at a time per client address.",
         "parameters": [path_param("id", "The ruleset's id.")],
         "requestBody": json_body(json!({
             "type": "object",
@@ -49,7 +49,7 @@ fn editor_path() -> Value {
             "additionalProperties": false,
             "properties": {
                 "toml": { "type": "string", "maxLength": 61440 },
-                "edits": { "type": "array", "maxItems": 64, "items": { "type": "object", "required": ["op"], "properties": { "op": { "type": "string", "enum": ["move", "connect", "disconnect", "set"] } } } }
+                "edits": { "type": "array", "maxItems": 64, "items": { "type": "object", "required": ["op"], "properties": { "op": { "type": "string", "enum": ["move", "connect", "disconnect", "set", "add-place", "remove-place"] } } } }
             }
         })),
         "responses": {
