@@ -15,6 +15,7 @@
 
 pub mod balance;
 pub mod bots;
+pub mod editor;
 pub mod maps;
 pub mod native;
 pub mod record;

@@ -6,6 +6,7 @@ mod bot_levels; // The easy, normal and hard bots on tutorial-sized positions.
 mod bots; // The random and search bots.
 mod cli; // The `tenka` command line.
 mod contract_versions; // A 0.1.0 component still plays and replays; what 0.2.0 added.
+mod editor; // The map editor's endpoint: edits, placed findings, hostile texts.
 mod hostile; // Misbehaving components fail only their own call.
 mod invites; // Seat tokens, invite codes, the host token and stream tickets.
 mod lab; // The variant lab: jobs of bot games, their figures, report, bounds and cancelling.

@@ -68,6 +68,7 @@ async fn rulesets_maps_catalogues_and_the_openapi_document_are_served() {
         "/api/rulesets",
         "/api/rulesets/{id}/catalogue/{lang}",
         "/api/rulesets/{id}/maps/{map}",
+        "/api/rulesets/{id}/editor",
         "/api/games",
         "/api/games/{id}",
         "/api/games/{id}/claim",

@@ -1,7 +1,8 @@
 // The page's entry point: the header (navigation and language switch) and the hash router.
 // Routes: #/ lobby (?ruleset=&map= preselect the new game), #/play/{id}?seat=n (or ?token=, the
 // links of games made before invites), #/join/{id}?code= (an invite link), #/watch/{id},
-// #/hotseat/{id}, #/replay/{id}, #/maps, #/lab (?ruleset=&map= preselect, ?job= follows a job).
+// #/hotseat/{id}, #/replay/{id}, #/maps, #/lab (?ruleset=&map= preselect, ?job= follows a job),
+// #/editor?ruleset=&map= (the map editor, starting from that map).
 
 import { h, replace, toast } from './dom.js';
 import { initI18n, language, LANGUAGES, onLanguageChange, setLanguage, t } from './i18n.js';
@@ -10,6 +11,7 @@ import { mountJoin } from './invites.js';
 import { mountLab } from './lab.js';
 import { mountLobby } from './lobby.js';
 import { mountMaps } from './maps.js';
+import { mountEditor } from './editor.js';
 import { mountReplay } from './replay.js';
 
 const app = document.getElementById('app');
@@ -41,6 +43,7 @@ async function route() {
     else if (page === 'hotseat' && id) screen = await mountGame(app, { gameId: id, mode: 'hotseat' });
     else if (page === 'replay' && id) screen = await mountReplay(app, { gameId: id });
     else if (page === 'lab') screen = await mountLab(app, { ruleset: params.get('ruleset'), map: params.get('map'), job: params.get('job') });
+    else if (page === 'editor') screen = await mountEditor(app, { ruleset: params.get('ruleset'), map: params.get('map') });
     else if (page === 'maps') screen = await mountMaps(app, { ruleset: params.get('ruleset'), map: params.get('map') });
     else replace(app, h('div', { class: 'panel' }, h('h1', {}, t('error.no-page')), h('a', { class: 'button', href: '#/' }, t('results.lobby'))));
   } catch (err) {

@@ -80,15 +80,19 @@ export async function mountMaps(root, { ruleset: wantedRuleset, map: wantedMap }
             )
           : h('p', { class: 'ok' }, `✔ ${t('maps.no-diagnostics')}`),
         map.svg ? null : h('p', { class: 'hint' }, map.board_error ? t('maps.no-drawing-because', { why: map.board_error }) : t('maps.no-drawing')),
-        map.valid
-          ? h(
-              'p',
-              { class: 'map-actions' },
-              h('a', { class: 'button', href: `#/?ruleset=${encodeURIComponent(ruleset.id)}&map=${encodeURIComponent(map.id)}` }, t('maps.play-here')),
-              ' ',
-              h('a', { class: 'button secondary', href: `#/lab?ruleset=${encodeURIComponent(ruleset.id)}&map=${encodeURIComponent(map.id)}`, 'data-action': 'lab' }, t('maps.try-in-lab')),
-            )
-          : null,
+        h(
+          'p',
+          { class: 'map-actions' },
+          map.valid
+            ? [
+                h('a', { class: 'button', href: `#/?ruleset=${encodeURIComponent(ruleset.id)}&map=${encodeURIComponent(map.id)}` }, t('maps.play-here')),
+                ' ',
+                h('a', { class: 'button secondary', href: `#/lab?ruleset=${encodeURIComponent(ruleset.id)}&map=${encodeURIComponent(map.id)}`, 'data-action': 'lab' }, t('maps.try-in-lab')),
+                ' ',
+              ]
+            : null,
+          h('a', { class: 'button secondary', href: `#/editor?ruleset=${encodeURIComponent(ruleset.id)}&map=${encodeURIComponent(map.id)}`, 'data-action': 'edit-map' }, t('maps.edit')),
+        ),
         h('details', {}, h('summary', {}, t('maps.source'), map.hash ? ` · ${String(map.hash).slice(0, 12)}` : ''), h('pre', { class: 'map-source' }, map.toml || '')),
       );
     } catch (err) {

@@ -70,6 +70,9 @@ pub struct RulesetEntry {
     pub variants: Vec<VariantEntry>,
     /// Each variant file refused, with why (file, line, column and option).
     pub refused_variants: Vec<String>,
+    /// What the map editor may change (`<maps>/<ruleset>/editor.toml`), if the ruleset has a
+    /// schema; an unreadable one is logged and the editor offers the text alone.
+    pub editor: Option<Arc<crate::editor::Schema>>,
 }
 
 impl RulesetEntry {
@@ -98,6 +101,7 @@ impl RulesetEntry {
                 "options": variant.options,
             })).collect::<Vec<_>>(),
             "refused_variants": self.refused_variants,
+            "editor": self.editor.is_some(),
         })
     }
 
@@ -155,7 +159,9 @@ impl Catalog {
                     })
                     .collect();
                 let (variants, refused_variants) = read_variants(maps_dir, &info);
+                let editor = read_editor_schema(maps_dir, &info);
                 Arc::new(RulesetEntry {
+                    editor,
                     hash,
                     variants,
                     refused_variants,
@@ -237,7 +243,7 @@ impl Catalog {
 }
 
 /// A map's diagnostics and, when it has no error, its board.
-fn check_and_draw(
+pub(crate) fn check_and_draw(
     ruleset: &Arc<LoadedRuleset>,
     info: &RulesetInfo,
     toml: &str,
@@ -256,6 +262,19 @@ fn check_and_draw(
             })
     };
     (diagnostics, board)
+}
+
+/// The ruleset's editor schema, if its maps folder has one that reads.
+fn read_editor_schema(maps_dir: &Path, info: &RulesetInfo) -> Option<Arc<crate::editor::Schema>> {
+    let path = maps_dir.join(&info.id).join(crate::editor::SCHEMA_FILE);
+    let text = std::fs::read_to_string(&path).ok()?;
+    match crate::editor::Schema::parse(&text) {
+        Ok(schema) => Some(Arc::new(schema)),
+        Err(error) => {
+            tracing::warn!("{}/{}: {error:#}", info.id, crate::editor::SCHEMA_FILE);
+            None
+        }
+    }
 }
 
 /// The variants of a ruleset that pass the check, and a line for each refused file naming it

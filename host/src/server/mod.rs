@@ -3,12 +3,14 @@
 //!
 //! Layout: [`storage`] is the database, [`games`] holds live games and runs every ruleset call on
 //! the blocking pool, [`api`] is the HTTP surface, [`catalog`] the rulesets, maps and variants on
-//! offer, [`reload`] picks up changed files while the server runs, [`openapi`] is the API's
-//! description and [`engine`] the narrow seam to the runtime.
+//! offer, [`editor`] edits, checks and draws a map text for the map editor, [`reload`] picks up
+//! changed files while the server runs, [`openapi`] is the API's description and [`engine`] the
+//! narrow seam to the runtime.
 
 pub mod api;
 pub mod catalog;
 pub mod connections;
+pub mod editor;
 pub mod engine;
 pub mod error;
 pub mod fair;
@@ -81,6 +83,8 @@ pub struct AppState {
     pub stream_slots: connections::StreamSlots,
     /// The variant lab's jobs.
     pub lab: Arc<lab::Lab>,
+    /// The map editor's bounds.
+    pub editor: Arc<editor::EditorLimits>,
 }
 
 impl AppState {
@@ -112,6 +116,7 @@ impl AppState {
             )),
             stream_slots: connections::AddressSlots::new(config.streams_per_address),
             lab: Arc::new(lab::Lab::new(config.lab.clone())),
+            editor: Arc::default(),
             config: Arc::new(config),
         })
     }
@@ -138,6 +143,7 @@ pub fn app(state: AppState) -> Router {
         .route("/rulesets", get(api::list_rulesets))
         .route("/rulesets/{id}/catalogue/{lang}", get(api::catalogue))
         .route("/rulesets/{id}/maps/{map}", get(api::map_preview))
+        .route("/rulesets/{id}/editor", post(editor::edit))
         .route("/games", get(api::list_games).post(api::create_game))
         .route("/games/{id}", get(api::get_game))
         .route("/games/{id}/claim", post(api::claim))

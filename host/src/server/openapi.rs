@@ -38,6 +38,31 @@ fn any_object() -> Value {
     json!({ "type": "object" })
 }
 
+/// The map editor's call (its own function: the document is too deep for one `json!`).
+fn editor_path() -> Value {
+    json!({ "post": {
+        "summary": "The map editor's call: applies `edits` (in order: `move`, `connect`, `disconnect`, `set`, `add-place`, `remove-place`; see docs/api.md) to the map text `toml` without changing anything else in it, checks the result with the ruleset's `validate-map` and draws it. Answers the new `toml`, `valid`, `diagnostics` (each with the `place` whose table holds its line, if any), `svg` or `board_error`, and, when the ruleset has an editor schema, `schema`, `places` and `connections`. Nothing is stored. One call at a time per client address.",
+        "parameters": [path_param("id", "The ruleset's id.")],
+        "requestBody": json_body(json!({
+            "type": "object",
+            "required": ["toml"],
+            "additionalProperties": false,
+            "properties": {
+                "toml": { "type": "string", "maxLength": 61440 },
+                "edits": { "type": "array", "maxItems": 64, "items": { "type": "object", "required": ["op"], "properties": { "op": { "type": "string", "enum": ["move", "connect", "disconnect", "set", "add-place", "remove-place"] } } } }
+            }
+        })),
+        "responses": {
+            "200": json_response("The edited text, checked and drawn.", any_object()),
+            "400": error_response("Malformed request, a text over 60 KiB, a text that is not TOML with edits to apply, or an edit naming no place, kind or field of the schema."),
+            "404": error_response("No such ruleset."),
+            "413": error_response("Body over 64 KiB."),
+            "429": error_response("The address is checking a map already, or is over its request rate."),
+            "503": error_response("The server is checking as many maps as it can.")
+        }
+    }})
+}
+
 /// The document.
 pub fn spec() -> Value {
     let mut document = described_routes();
@@ -126,7 +151,7 @@ fn described_routes() -> Value {
     });
     let bearer = json!([{ "seatToken": [] }, {}]);
     let lab_id = path_param("id", "The lab job's id.");
-    json!({
+    let mut document = json!({
         "openapi": "3.1.0",
         "info": {
             "title": "Tenka game server",
@@ -445,7 +470,9 @@ fn described_routes() -> Value {
                 }}
             }
         }
-    })
+    });
+    document["paths"]["/api/rulesets/{id}/editor"] = editor_path();
+    document
 }
 
 /// `GET /api/openapi.json`

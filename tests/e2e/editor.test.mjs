@@ -1,0 +1,211 @@
+// The map editor, tried as a new author would: open it from the Maps page on Shogun's sun map,
+// move a province, add a border and a sea route, introduce an error and see it on the board and
+// in the TOML, fix it (form, undo, redo), add and remove a place, download exactly the panel's
+// text, and start a game on the edited map and play a turn. Screenshots at 1280x800 and 390x844
+// (docs/authoring.md).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, api, launch, openPage, shot } from './lib.mjs';
+import { answer, newStats, rng, waitForTurn } from './play.mjs';
+
+const RULESET = 'shogun';
+const MAP = 'sun';
+
+/** The TOML panel's text. */
+const panel = (page) => page.locator('#editor-toml').inputValue();
+
+/** The table of place `id` in a map text (from its header to the next header). */
+function tableOf(text, id) {
+  const at = text.indexOf(`id = "${id}"`);
+  assert.ok(at >= 0, `the text has ${id}`);
+  const end = text.indexOf('\n[', at);
+  return text.slice(at, end < 0 ? undefined : end);
+}
+
+/** Waits until the panel's text satisfies `check` and the server has checked that text. */
+async function waitForText(page, check, what) {
+  const deadline = Date.now() + 20000;
+  for (;;) {
+    const text = await panel(page);
+    if (check(text)) break;
+    if (Date.now() > deadline) throw new Error(`the TOML never showed ${what}:\n${text.slice(0, 400)}`);
+    await page.waitForTimeout(100);
+  }
+}
+
+/** The centre of place `id`'s handle on screen. */
+async function handle(page, id) {
+  const box = await page.locator(`[data-editor-board] [data-handle="${id}"] circle`).last().boundingBox();
+  assert.ok(box, `the board has a handle for ${id}`);
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+async function status(page) {
+  return page.locator('[data-editor-status]').getAttribute('class');
+}
+
+test('the map editor: move, connect, an error shown and fixed, download, and a game on the map', { timeout: 6 * 60 * 1000 }, async () => {
+  const rulesets = await api('/api/rulesets');
+  const shogun = rulesets.find((r) => r.id === RULESET);
+  assert.ok(shogun && shogun.editor, 'the ruleset describes what its maps may change');
+  const browser = await launch();
+  try {
+    const page = await openPage(browser);
+    await page.goto(`${BASE}/#/maps?ruleset=${RULESET}&map=${MAP}`);
+    await page.click('[data-action="edit-map"]');
+    await page.waitForSelector('[data-editor-board] [data-handle="mutsu"]');
+    await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('ok'));
+    const original = await panel(page);
+    const shipped = await api(`/api/rulesets/${RULESET}/maps/${MAP}`);
+    assert.equal(original, shipped.toml, 'the editor starts from the shipped text');
+
+    // Move a province by dragging its handle.
+    const from = await handle(page, 'mutsu');
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x - 20, from.y + 10, { steps: 3 });
+    await page.mouse.move(from.x - 45, from.y + 30, { steps: 5 });
+    await page.mouse.up();
+    await waitForText(page, (text) => tableOf(text, 'mutsu') !== tableOf(original, 'mutsu'), 'mutsu moved');
+    const moved = tableOf(await panel(page), 'mutsu');
+    assert.match(moved, /x = \d+\ny = \d+/, 'the position stays whole numbers');
+    assert.ok(Number(/x = (\d+)/.exec(moved)[1]) < 940, `mutsu moved west: ${moved}`);
+
+    // Add a border, then a sea route, by picking two places.
+    await page.selectOption('#editor-kind', 'border');
+    await page.mouse.click(...Object.values(await handle(page, 'kazusa')));
+    await page.mouse.click(...Object.values(await handle(page, 'musashi')));
+    await waitForText(page, (text) => /borders = \[[^\]]*"musashi"/.test(tableOf(text, 'kazusa')) && /"kazusa"/.test(tableOf(text, 'musashi')), 'the border on both provinces');
+    await page.selectOption('#editor-kind', 'sea-route');
+    await page.mouse.click(...Object.values(await handle(page, 'harima')));
+    await page.mouse.click(...Object.values(await handle(page, 'kii')));
+    await waitForText(page, (text) => /sea-routes = \[[^\]]*"kii"/.test(tableOf(text, 'harima')) && /sea-routes = \[[^\]]*"harima"/.test(tableOf(text, 'kii')), 'the sea route on both provinces');
+    await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('ok'));
+    const edited = await panel(page);
+
+    // An error typed in the text: shown at its place on the board and at its line in the TOML.
+    const broken = edited.replace(/(id = "kai"[\s\S]*?region = )"yellow"/, '$1"nowhere"');
+    assert.notEqual(broken, edited);
+    await page.fill('#editor-toml', broken);
+    await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('error'), null, { timeout: 20000 });
+    await page.waitForSelector('[data-editor-board] [data-finding="kai"]');
+    const line = broken.split('\n').findIndex((l) => l.includes('"nowhere"')) + 1;
+    await page.waitForSelector(`.editor-gutter .gutter-error[data-line="${line}"]`);
+    assert.ok(await page.locator(`.editor-diagnostics li.severity-error[data-line="${line}"][data-place="kai"]`).count(), 'the finding is listed with its line and place');
+    // The finding's line link selects that line of the text.
+    await page.click(`.editor-diagnostics li.severity-error[data-line="${line}"] button`);
+    const selected = await page.locator('#editor-toml').evaluate((el) => el.value.slice(el.selectionStart, el.selectionEnd));
+    assert.match(selected, /"nowhere"/, 'the line of the finding is selected in the text');
+    assert.ok(await page.locator('[data-action="download"]').isDisabled(), 'a map with errors cannot be saved');
+    assert.ok(await page.locator('[data-action="try"]').isDisabled(), 'nor played');
+    await shot(page, 'editor-error-1280');
+
+    // Fixed in the place's form; undo brings the error back, redo the fix.
+    await page.selectOption('#editor-kind', '');
+    await page.mouse.click(...Object.values(await handle(page, 'kai')));
+    await page.waitForSelector('[data-editor-form] select[data-field="region"]');
+    await page.selectOption('[data-editor-form] select[data-field="region"]', 'yellow');
+    await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('ok'), null, { timeout: 20000 });
+    assert.equal(await panel(page), edited, 'the fix gives back the text byte for byte');
+    await page.click('[data-action="undo"]');
+    await waitForText(page, (text) => text === broken, 'the error again after undo');
+    await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('error'));
+    await page.click('[data-action="redo"]');
+    await waitForText(page, (text) => text === edited, 'the fix again after redo');
+    await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('ok'));
+    await page.waitForFunction(() => !document.querySelector('[data-action="download"]').disabled);
+    // Add a place, then remove it again: the text is as it was.
+    await page.fill('#editor-new-id', 'new-isle');
+    await page.click('[data-action="add-place"]');
+    await waitForText(page, (text) => text.includes('id = "new-isle"'), 'the new place');
+    await page.waitForSelector('[data-editor-board] [data-handle="new-isle"]');
+    await page.click('[data-editor-form] [data-action="remove-place"]');
+    await waitForText(page, (text) => text === edited, 'the text as before after the removal');
+    await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('ok'));
+    await page.mouse.click(...Object.values(await handle(page, 'mutsu')));
+    await page.waitForSelector('[data-editor-form] [data-field="tax"]');
+    await shot(page, 'editor-1280');
+
+    // Download: exactly the panel's text, which the ruleset finds clean.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action="download"]')]);
+    const saved = await new Promise((resolve, reject) => {
+      download.createReadStream().then((stream) => {
+        const chunks = [];
+        stream.on('data', (c) => chunks.push(c));
+        stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        stream.on('error', reject);
+      }, reject);
+    });
+    assert.equal(saved, await panel(page), 'the file is byte for byte the panel');
+    const check = await api(`/api/rulesets/${RULESET}/editor`, { method: 'POST', body: { toml: saved } });
+    assert.equal(check.valid, true, JSON.stringify(check.diagnostics));
+    assert.equal(check.toml, saved);
+
+    // The same screen on a phone: the TOML under the board.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(300);
+    const [boardBox, textBox] = await Promise.all([page.locator('[data-editor-board]').boundingBox(), page.locator('#editor-toml').boundingBox()]);
+    assert.ok(textBox.y >= boardBox.y + boardBox.height - 1, 'on a phone the text is under the board');
+    assert.ok(boardBox.width <= 390, `the board fits the phone (${boardBox.width})`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 1, `nothing runs past the phone's width (${overflow} px)`);
+    await shot(page, 'editor-390');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Try it: a game on the edited map, bots in the other seats; play a turn.
+    await page.click('[data-action="try"]');
+    await page.waitForURL(/#\/play\//, { timeout: 20000 });
+    await waitForTurn(page);
+    const stats = newStats();
+    const sent = await answer(page, rng(26), stats);
+    assert.ok(['sent', 'summary'].includes(sent), `a turn was played (${sent})`);
+    const gameId = /#\/play\/([^?]+)/.exec(page.url())[1];
+    const record = await api(`/api/games/${gameId}`);
+    assert.equal(record.map, 'custom', 'the game is on the edited text');
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});
+
+test('the map editor on a board whose connections are tables: a road made a highway and back', { timeout: 3 * 60 * 1000 }, async () => {
+  const rulesets = await api('/api/rulesets');
+  // The ruleset whose schema keeps its connections in tables of their own (two kinds on one table).
+  const withTables = [];
+  for (const ruleset of rulesets.filter((r) => r.editor && (r.maps || []).some((m) => m.valid))) {
+    const map = ruleset.maps.find((m) => m.valid);
+    const answer = await api(`/api/rulesets/${ruleset.id}/editor`, { method: 'POST', body: { toml: (await api(`/api/rulesets/${ruleset.id}/maps/${map.id}`)).toml } });
+    const kinds = answer.schema.connection.filter((k) => k.table);
+    if (kinds.length >= 2) withTables.push({ ruleset, map, answer, kinds });
+  }
+  if (!withTables.length) return; // no such ruleset on this server
+  const { ruleset, map, answer: start, kinds } = withTables[0];
+  const plain = kinds.find((k) => !k.flag);
+  const flagged = kinds.find((k) => k.flag);
+  const road = start.connections.find((c) => c.kind === plain.kind);
+  const browser = await launch();
+  try {
+    const page = await openPage(browser);
+    await page.goto(`${BASE}/#/editor?ruleset=${ruleset.id}&map=${map.id}`);
+    await page.waitForSelector(`[data-editor-board] [data-handle="${road.from}"]`);
+    await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('ok'));
+    const original = await panel(page);
+    await page.selectOption('#editor-kind', flagged.kind);
+    await page.mouse.click(...Object.values(await handle(page, road.from)));
+    await page.mouse.click(...Object.values(await handle(page, road.to)));
+    await waitForText(page, (text) => text.length > original.length, `the ${flagged.kind} flag`);
+    const flaggedText = await panel(page);
+    assert.ok(flaggedText.includes(`${flagged.flag} = true`), 'the flag is written on the connection');
+    await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('ok'));
+    await shot(page, 'editor-tables-1280');
+    // Parting them by the flagged kind removes the connection's table; undo brings it back.
+    await page.mouse.click(...Object.values(await handle(page, road.from)));
+    await page.mouse.click(...Object.values(await handle(page, road.to)));
+    await waitForText(page, (text) => text.length < original.length, 'the connection removed');
+    await page.click('[data-action="undo"]');
+    await waitForText(page, (text) => text === flaggedText, 'the connection back after undo');
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});
