@@ -168,7 +168,7 @@ test('the map editor: move, connect, an error shown and fixed, download, and a g
   }
 });
 
-test('the map editor on a board whose connections are tables: a road made a highway and back', { timeout: 3 * 60 * 1000 }, async () => {
+test('the map editor on a board whose connections are tables: move, a road, an error shown and fixed, a highway, and a game', { timeout: 6 * 60 * 1000 }, async () => {
   const rulesets = await api('/api/rulesets');
   // The ruleset whose schema keeps its connections in tables of their own (two kinds on one table).
   const withTables = [];
@@ -183,6 +183,17 @@ test('the map editor on a board whose connections are tables: a road made a high
   const plain = kinds.find((k) => !k.flag);
   const flagged = kinds.find((k) => k.flag);
   const road = start.connections.find((c) => c.kind === plain.kind);
+  // Two places no connection joins yet, for a new road.
+  const joined = new Set(start.connections.map((c) => [c.from, c.to].sort().join('|')));
+  const places = start.places.map((p) => p.id);
+  let pair = null;
+  for (const a of places) {
+    pair = pair || places.filter((b) => b !== a).map((b) => [a, b]).find(([x, y]) => !joined.has([x, y].sort().join('|')));
+  }
+  assert.ok(pair, 'two places with no connection');
+  // A place field with a fixed list of values, to break.
+  const field = (start.schema.places.field || []).find((f) => Array.isArray(f.values) && f.values.length && !f.optional);
+  assert.ok(field, 'a place field with allowed values');
   const browser = await launch();
   try {
     const page = await openPage(browser);
@@ -190,10 +201,54 @@ test('the map editor on a board whose connections are tables: a road made a high
     await page.waitForSelector(`[data-editor-board] [data-handle="${road.from}"]`);
     await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('ok'));
     const original = await panel(page);
+
+    // Move a place by dragging its handle.
+    const mover = places[0];
+    const from = await handle(page, mover);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x + 10, from.y + 10, { steps: 3 });
+    await page.mouse.move(from.x + 25, from.y + 20, { steps: 5 });
+    await page.mouse.up();
+    await waitForText(page, (text) => tableOf(text, mover) !== tableOf(original, mover), `${mover} moved`);
+    await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('ok'), null, { timeout: 20000 });
+
+    // A new road between two places nothing joined.
+    await page.selectOption('#editor-kind', plain.kind);
+    await page.mouse.click(...Object.values(await handle(page, pair[0])));
+    await page.mouse.click(...Object.values(await handle(page, pair[1])));
+    const roadPattern = new RegExp(`${plain.endpoints} = \\[("${pair[0]}", "${pair[1]}"|"${pair[1]}", "${pair[0]}")\\]`);
+    await waitForText(page, (text) => roadPattern.test(text), `the ${plain.kind} between ${pair.join(' and ')}`);
+    await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('ok'), null, { timeout: 20000 });
+    const edited = await panel(page);
+
+    // An error typed in the text: a place's field given a value it may not have, shown at the
+    // place on the board and at its line in the TOML; undo takes it back.
+    const victim = places[1];
+    const table = tableOf(edited, victim);
+    const fieldLine = new RegExp(`${field.name} = "[^"]*"`);
+    assert.match(table, fieldLine, `${victim} has a ${field.name}`);
+    const broken = edited.replace(table, table.replace(fieldLine, `${field.name} = "nowhere"`));
+    // As a paste would: the whole text at once (typing 30 KiB through `fill` is slow).
+    await page.locator('#editor-toml').evaluate((el, text) => {
+      el.value = text;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    }, broken);
+    await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('error'), null, { timeout: 20000 });
+    await page.waitForSelector(`[data-editor-board] [data-finding="${victim}"]`);
+    const line = broken.split('\n').findIndex((l) => l.includes('"nowhere"')) + 1;
+    await page.waitForSelector(`.editor-gutter .gutter-error[data-line="${line}"]`);
+    assert.ok(await page.locator('[data-action="try"]').isDisabled(), 'a map with errors cannot be played');
+    await shot(page, 'editor-tables-error-1280');
+    await page.click('[data-action="undo"]');
+    await waitForText(page, (text) => text === edited, 'the text as before the error');
+    await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('ok'), null, { timeout: 20000 });
+
+    // The shipped road made a highway (a flag on its table), then parted and brought back.
     await page.selectOption('#editor-kind', flagged.kind);
     await page.mouse.click(...Object.values(await handle(page, road.from)));
     await page.mouse.click(...Object.values(await handle(page, road.to)));
-    await waitForText(page, (text) => text.length > original.length, `the ${flagged.kind} flag`);
+    await waitForText(page, (text) => text.length > edited.length, `the ${flagged.kind} flag`);
     const flaggedText = await panel(page);
     assert.ok(flaggedText.includes(`${flagged.flag} = true`), 'the flag is written on the connection');
     await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('ok'));
@@ -201,9 +256,20 @@ test('the map editor on a board whose connections are tables: a road made a high
     // Parting them by the flagged kind removes the connection's table; undo brings it back.
     await page.mouse.click(...Object.values(await handle(page, road.from)));
     await page.mouse.click(...Object.values(await handle(page, road.to)));
-    await waitForText(page, (text) => text.length < original.length, 'the connection removed');
+    await waitForText(page, (text) => text.length < flaggedText.length, 'the connection removed');
     await page.click('[data-action="undo"]');
     await waitForText(page, (text) => text === flaggedText, 'the connection back after undo');
+    await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('ok'), null, { timeout: 20000 });
+
+    // Try it: a game on the edited board, a bot in the other seats; play a turn.
+    await page.waitForFunction(() => !document.querySelector('[data-action="try"]').disabled);
+    await page.click('[data-action="try"]');
+    await page.waitForURL(/#\/play\//, { timeout: 20000 });
+    await waitForTurn(page);
+    const sent = await answer(page, rng(27), newStats());
+    assert.ok(['sent', 'summary'].includes(sent), `a turn was played (${sent})`);
+    const gameId = /#\/play\/([^?]+)/.exec(page.url())[1];
+    assert.equal((await api(`/api/games/${gameId}`)).map, 'custom', 'the game is on the edited text');
     page.check();
   } finally {
     await browser.close();
