@@ -956,7 +956,7 @@ pub async fn view(
         "waiting_for": standing.waiting_for,
         "state": view.state,
         "parts": view.parts,
-        "seed_commitment": super::engine::seed_commitment(&game.stored.seed),
+        "seed_commitment": super::ruleset_calls::seed_commitment(&game.stored.seed),
     });
     // The seed is revealed once the game is over (no decision pending), so players can check the
     // commitment; a ruleset that returns a result early reveals neither the result nor the seed.

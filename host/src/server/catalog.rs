@@ -12,8 +12,8 @@ use sdk::{Diagnostic, OptionValue, RulesetInfo};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::engine::{self, LoadedRuleset, Runtime};
 use super::games::short_hash as short;
+use super::ruleset_calls::{self as calls, LoadedRuleset, Runtime};
 use super::slots::CallSlots;
 use crate::maps::{MapName, MapOrigin};
 
@@ -124,11 +124,11 @@ impl Catalog {
     /// text) keeps its diagnostics and board without running the ruleset again. Runs ruleset
     /// code: call it on the blocking pool.
     pub fn build(runtime: &Runtime, maps_dir: &Path, previous: &Catalog) -> Catalog {
-        let mut rulesets: Vec<Arc<RulesetEntry>> = engine::rulesets(runtime)
+        let mut rulesets: Vec<Arc<RulesetEntry>> = calls::rulesets(runtime)
             .into_iter()
             .map(|ruleset| {
-                let info = engine::info(&ruleset);
-                let hash = engine::ruleset_hash(&ruleset);
+                let info = calls::info(&ruleset);
+                let hash = calls::ruleset_hash(&ruleset);
                 let earlier = previous.rulesets.iter().find(|entry| entry.hash == hash);
                 let maps = crate::maps::map_files(maps_dir, &info)
                     .into_iter()
@@ -248,7 +248,7 @@ pub(crate) fn check_and_draw(
     info: &RulesetInfo,
     toml: &str,
 ) -> (Vec<Diagnostic>, Result<Arc<str>, String>) {
-    let diagnostics = engine::validate_map(ruleset, toml);
+    let diagnostics = calls::validate_map(ruleset, toml);
     let board = if diagnostics.iter().any(Diagnostic::is_error) {
         Err("the map has errors".to_owned())
     } else {

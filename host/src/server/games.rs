@@ -16,9 +16,9 @@ use anyhow::Context as _;
 use sdk::{Action, BoardPart, Event, GameResult, PendingDecision, PreviewNote, Seat, Viewer};
 use tokio::sync::broadcast;
 
-use super::engine::{self, LoadedRuleset, Runtime, Session};
 use super::error::{AppError, AppResult};
 use super::fair::FairSlots;
+use super::ruleset_calls::{self as calls, LoadedRuleset, Runtime, Session};
 use super::slots::CallSlots;
 use super::storage::{
     DatabaseKind, Insert, NewCredentials, Queued, Storage, StoredAction, StoredGame, StoredSeat,
@@ -208,7 +208,7 @@ impl ViewData {
             bytes: 2 * state_text.len() + drawing,
             version,
             pending,
-            state: engine::view_json(state_text),
+            state: calls::view_json(state_text),
             parts,
             result,
         }
@@ -262,7 +262,7 @@ impl ActionWrite {
             action_json: self.action_json,
             events_json: serde_json::to_string(&applied.events)
                 .context("failed to encode events")?,
-            tower_json: serde_json::to_string(&engine::tower_log(&applied.tower))
+            tower_json: serde_json::to_string(&calls::tower_log(&applied.tower))
                 .context("failed to encode tower drops")?,
         };
         self.queue.queue_action(&self.game_id, record, ends_game)
@@ -287,7 +287,7 @@ impl AfterApply {
         let stored = write.queue(applied, ends_game);
         let snapshot = version
             .is_multiple_of(snapshot_every.max(1))
-            .then(|| engine::snapshot(session));
+            .then(|| calls::snapshot(session));
         if ends_game && let Err(error) = session.park() {
             tracing::warn!("a finished game stays running: parking failed: {error}");
         }
@@ -694,7 +694,7 @@ impl Hub {
         let asked = ruleset.clone();
         let language = key.1.clone();
         let pairs = Arc::new(
-            self.blocking(move || engine::catalogue(&asked, &language))
+            self.blocking(move || calls::catalogue(&asked, &language))
                 .await?,
         );
         if let Ok(mut cached) = self.catalogues.lock() {
@@ -972,7 +972,7 @@ impl Hub {
             self.unloaded(&game);
         }
         let session = self
-            .blocking(move || engine::start(&spec_ruleset, &spec_game, seat_count))
+            .blocking(move || calls::start(&spec_ruleset, &spec_game, seat_count))
             .await
             .context("starting a game failed")??;
         self.storage
@@ -1016,14 +1016,14 @@ impl Hub {
                 .blocking(move || {
                     let mut session = match snapshot {
                         Some((_, bytes)) => {
-                            engine::restore(&ruleset, &stored, seat_count, &bytes, &actions)?
+                            calls::restore(&ruleset, &stored, seat_count, &bytes, &actions)?
                         }
-                        None => engine::start_session(&ruleset, &stored, seat_count)
-                            .map_err(engine::into_anyhow)?,
+                        None => calls::start_session(&ruleset, &stored, seat_count)
+                            .map_err(calls::into_anyhow)?,
                     };
                     let mut version = from;
                     for action in &after {
-                        engine::replay_action(&mut session, action)?;
+                        calls::replay_action(&mut session, action)?;
                         version = action.seq;
                     }
                     anyhow::Ok((session, version))
@@ -1053,7 +1053,7 @@ impl Hub {
             .with_session(game, state, move |session| {
                 actions
                     .iter()
-                    .try_for_each(|action| engine::replay_action(session, action))
+                    .try_for_each(|action| calls::replay_action(session, action))
             })
             .await;
         match replayed {
@@ -1076,7 +1076,7 @@ impl Hub {
         let pending = self
             .with_session(game, state, |session| session.pending())
             .await?
-            .map_err(engine::into_anyhow)?;
+            .map_err(calls::into_anyhow)?;
         state.decisions.update(state.version, &pending, None);
         if summarize(game, state.version, &pending) {
             // The action that ended it marked the game finished when it was stored; a game
@@ -1144,7 +1144,7 @@ impl Hub {
             })
             .await?;
         // A read, like a view: a failed call was already recovered inside the session.
-        previewed.map_err(|error| engine::classify(error).0)
+        previewed.map_err(|error| calls::classify(error).0)
     }
 
     /// The heart of every change: apply in the ruleset, store, then publish. The caller holds the
@@ -1176,7 +1176,7 @@ impl Hub {
         let applied = match applied {
             Ok(applied) => applied,
             Err(error) => {
-                let (error, keep_session) = engine::classify(error);
+                let (error, keep_session) = calls::classify(error);
                 if !keep_session {
                     // A trap may leave the ruleset's memory half-written: rebuild from storage.
                     state.session = None;
@@ -1243,7 +1243,7 @@ impl Hub {
             state.decisions.update(seq, &pending, Some(after.seat));
             summarize(game, seq, &pending)
         }) {
-            let error = engine::into_anyhow(error);
+            let error = calls::into_anyhow(error);
             tracing::warn!("game {}: after storing action {seq}: {error:#}", game.id());
             state.session = None;
             let mut standing = game.standing();
@@ -1304,7 +1304,7 @@ impl Hub {
             .await?;
         let (pending, state_json, parts, result) = match computed {
             Ok(computed) => computed,
-            Err(error) => return Err(engine::classify(error).0),
+            Err(error) => return Err(calls::classify(error).0),
         };
         let view = Arc::new(ViewData::new(version, pending, state_json, parts, result));
         self.cache_view(game, viewer, &view);
@@ -1356,7 +1356,7 @@ impl Hub {
                 Ok::<_, crate::session::SessionError>((past.view(viewer)?, past.render(viewer)?))
             })
             .await?;
-        let (state_json, parts) = computed.map_err(|error| engine::classify(error).0)?;
+        let (state_json, parts) = computed.map_err(|error| calls::classify(error).0)?;
         let board = Arc::new(ViewData::new(at, Vec::new(), state_json, parts, None));
         if let Ok(mut past) = game.past_boards.lock()
             && past.len() < PAST_BOARDS_KEPT
@@ -1380,7 +1380,7 @@ impl Hub {
         let record = self
             .with_session(game, &mut state, |session| session.record())
             .await?
-            .map_err(|error| engine::classify(error).0)?;
+            .map_err(|error| calls::classify(error).0)?;
         Ok(serde_json::to_value(&record).context("failed to encode a record")?)
     }
 
@@ -1618,7 +1618,7 @@ impl Hub {
             let seat = decision.seat;
             let bot = match state.bots.remove(&seat) {
                 Some(bot) if Some(bot.name()) == bots.get(&seat).map(String::as_str) => bot,
-                _ => match engine::new_bot(
+                _ => match calls::new_bot(
                     &bots[&seat],
                     &game.stored,
                     seat,
@@ -1652,7 +1652,7 @@ impl Hub {
             let moved = self
                 .blocking(move || {
                     let mut bot = bot;
-                    let outcome = engine::bot_move(&mut session, bot.as_mut(), &decision).and_then(
+                    let outcome = calls::bot_move(&mut session, bot.as_mut(), &decision).and_then(
                         |(action, applied)| {
                             let write = ActionWrite {
                                 queue,

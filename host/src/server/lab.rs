@@ -598,7 +598,7 @@ pub async fn start(
                     AppError::Setup(format!(
                         "the ruleset refused the setup of {}: {}",
                         arm.label,
-                        super::engine::into_anyhow(error)
+                        super::ruleset_calls::into_anyhow(error)
                     ))
                 })?;
             }

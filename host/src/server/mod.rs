@@ -4,14 +4,13 @@
 //! Layout: [`storage`] is the database, [`games`] holds live games and runs every ruleset call on
 //! the blocking pool, [`api`] is the HTTP surface, [`catalog`] the rulesets, maps and variants on
 //! offer, [`editor`] edits, checks and draws a map text for the map editor, [`reload`] picks up
-//! changed files while the server runs, [`openapi`] is the API's description and [`engine`] the
+//! changed files while the server runs, [`openapi`] is the API's description and [`ruleset_calls`] the
 //! narrow seam to the runtime.
 
 pub mod api;
 pub mod catalog;
 pub mod connections;
 pub mod editor;
-pub mod engine;
 pub mod error;
 pub mod fair;
 pub mod games;
@@ -19,6 +18,7 @@ pub mod lab;
 pub mod limits;
 pub mod openapi;
 pub mod reload;
+pub mod ruleset_calls;
 pub mod slots;
 pub mod socket;
 pub mod storage;
@@ -39,8 +39,8 @@ use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use self::catalog::LiveCatalog;
-use self::engine::Runtime;
 use self::games::{Hub, HubConfig};
+use self::ruleset_calls::Runtime;
 use self::storage::{DatabaseKind, NOTIFY_CHANNEL, Storage};
 
 /// The largest request body the API accepts.
