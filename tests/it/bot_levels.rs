@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use host::bots::{Bot, BotKind, play_out};
+use host::bots::{Bot, BotKind, InfoSetBot, InfoSetSettings, play_out};
 use host::{GameSpec, LoadedRuleset, Runtime, RuntimeConfig, Session};
 use sdk::{Action, DecisionKind, PendingDecision, Viewer};
 
@@ -338,4 +338,50 @@ fn the_hard_bot_takes_shoguns_obviously_winning_battle() {
         "the hard bot attacked with {armies} of {}",
         range.max
     );
+}
+
+#[test]
+fn a_search_cut_short_without_an_estimate_plays_to_the_end() {
+    // Tic-tac-toe gives no estimate: a bot told to stop its playouts at once still plays them
+    // to the end, so it still sees a loss two moves ahead and blocks it.
+    let ruleset = tictactoe();
+    for seed in 0..5u8 {
+        let (mut session, decision) = after(&ruleset, &[0, 4, 1]);
+        let settings = InfoSetSettings {
+            playout_depth: Some(0),
+            ..BotKind::Hard.level_settings().unwrap()
+        };
+        let mut bot = InfoSetBot::new(decision.seat, &[seed; 32], settings);
+        let action = bot.decide(&mut session, &decision).unwrap();
+        assert_eq!(cell_of(&decision, &action), 2, "seed {seed}");
+    }
+}
+
+#[test]
+fn a_search_on_the_estimate_alone_takes_shoguns_winning_battle() {
+    // Shogun gives an estimate: with no random playout at all, the search's leaves are scored
+    // by it, and it still sees that taking Musashi wins.
+    let ruleset = shogun_native();
+    let mut session = ruleset
+        .new_game(GameSpec {
+            map_toml: include_str!("../../maps/shogun/sun.toml").to_owned(),
+            options: Vec::new(),
+            seats: 3,
+            seed: [9; 32],
+            position: Some(LAST_BATTLE.to_owned()),
+        })
+        .expect("the position loads");
+    let decision = session.pending().unwrap().remove(0);
+    let DecisionKind::Choose(choose) = &decision.kind else {
+        panic!("seat 0 picks a battle target: {decision:?}");
+    };
+    let settings = InfoSetSettings {
+        playout_depth: Some(0),
+        ..BotKind::Normal.level_settings().unwrap()
+    };
+    let mut bot = InfoSetBot::new(decision.seat, &[4; 32], settings);
+    let Action::Choose(picks) = bot.decide(&mut session, &decision).unwrap() else {
+        panic!("a battle target");
+    };
+    assert_eq!(choose.choices[picks[0] as usize].id, "province:musashi");
 }

@@ -13,6 +13,7 @@
 pub mod data;
 pub mod decide;
 pub mod engine;
+pub mod estimate;
 pub mod moves;
 pub mod outcome;
 pub mod render;
@@ -162,6 +163,10 @@ impl sdk::Game for HonshuGame {
         HonshuGame {
             state: view::determinize(&self.state, seat, table),
         }
+    }
+
+    fn evaluate(&self, seat: Seat) -> Option<f64> {
+        estimate::evaluate(&self.state, seat)
     }
 }
 

@@ -10,6 +10,7 @@ pub mod combat;
 pub mod data;
 pub mod decide;
 pub mod engine;
+pub mod estimate;
 pub mod movement;
 pub mod names;
 pub mod preview;
@@ -174,6 +175,10 @@ impl sdk::Game for SekigaharaGame {
         SekigaharaGame {
             state: view::determinize(&self.state, seat as usize, table),
         }
+    }
+
+    fn evaluate(&self, seat: Seat) -> Option<f64> {
+        estimate::evaluate(&self.state, seat)
     }
 }
 
