@@ -172,8 +172,9 @@ pub struct SessionSnapshot {
     pub version: u64,
 }
 
-/// A copy of a game as one seat could imagine it, with its own table: what search bots play on.
-pub struct Imagined {
+/// A determinized copy of a game: what one seat could believe it to be (everything it cannot know
+/// redrawn), with its own table. What search bots play on.
+pub struct Determinized {
     game: Vec<u8>,
     table: GameTable,
 }
@@ -523,8 +524,8 @@ pub struct Session {
     recovery: Option<RecoveryPoint>,
     version: u64,
     pending: Option<Vec<PendingDecision>>,
-    /// A bot's imagined game: nothing recorded, nothing recovered.
-    imagined: bool,
+    /// A bot's determinized game: nothing recorded, nothing recovered.
+    determinized: bool,
     /// Set when the game could not be rebuilt after a failure: every call answers it.
     failed: Option<RulesetFailure>,
 }
@@ -559,7 +560,7 @@ impl Session {
             recovery: None,
             version: 0,
             pending: None,
-            imagined: false,
+            determinized: false,
             failed: None,
         };
         session.take_recovery_point()?;
@@ -615,7 +616,7 @@ impl Session {
             }),
             version: snapshot.version,
             pending: None,
-            imagined: false,
+            determinized: false,
             failed: None,
         })
     }
@@ -656,8 +657,8 @@ impl Session {
             return Err(anyhow::Error::new(failure.clone()));
         }
         if self.backend.is_none() {
-            if self.imagined {
-                bail!("an imagined game cannot be rebuilt: imagine it again");
+            if self.determinized {
+                bail!("a determinized game cannot be rebuilt: determinize it again");
             }
             // Parked, or after a rebuild the host had no room for: restore it now.
             self.recover_or_fail()?;
@@ -669,7 +670,7 @@ impl Session {
         if outcome.is_err() {
             self.backend = None;
             self.pending = None;
-            if !self.imagined
+            if !self.determinized
                 && let Err(error) = self.recover_or_fail()
             {
                 tracing::error!(
@@ -823,7 +824,7 @@ impl Session {
         let (events, tower) = outcome.map_err(SessionError::Rejected)?;
         self.version += 1;
         self.pending = None;
-        if !self.imagined {
+        if !self.determinized {
             self.actions.push(RecordedAction {
                 seat,
                 action: action.clone(),
@@ -946,7 +947,7 @@ impl Session {
     /// restores it transparently, exactly as a recovery would (with nothing to replay); nothing
     /// else about the session changes. Parking a parked session does nothing.
     pub fn park(&mut self) -> Result<(), SessionError> {
-        if self.imagined || self.backend.is_none() || self.failed.is_some() {
+        if self.determinized || self.backend.is_none() || self.failed.is_some() {
             return Ok(());
         }
         if self.recovery.as_ref().map(|point| point.version) != Some(self.version) {
@@ -992,7 +993,7 @@ impl Session {
     /// restored session does not hold. The replayed game must reach this one's version: a
     /// ruleset that now refuses a recorded action is a failure, never a shorter record.
     fn complete_checkpoints(&mut self) -> Result<(), SessionError> {
-        if self.checkpoints_complete || self.imagined {
+        if self.checkpoints_complete || self.determinized {
             return Ok(());
         }
         let mut replay = Session::new(self.ruleset.clone(), self.spec.clone())?;
@@ -1036,24 +1037,29 @@ impl Session {
         })
     }
 
-    /// The game as `seat` could imagine it: everything the seat cannot know redrawn by the
+    /// The game as `seat` could believe it to be: everything the seat cannot know redrawn by the
     /// ruleset, with a table of its own (the tower's counts per owner kept, their shelves
     /// reshuffled, and a random stream from `seed`). The real game and its table are untouched.
-    pub fn imagine(&mut self, seat: Seat, seed: &Seed) -> Result<Imagined, SessionError> {
+    pub fn determinize(&mut self, seat: Seat, seed: &Seed) -> Result<Determinized, SessionError> {
         Ok(self.with_backend(|backend, ruleset| {
             let mut table = backend.table().scratch(seed);
             let game = backend.determinize(ruleset, seat, &mut table)?;
-            Ok(Imagined { game, table })
+            Ok(Determinized { game, table })
         })?)
     }
 
-    /// A session playing an imagined game. Nothing of it is recorded; a failed call leaves it
-    /// unusable until [`Session::reimagine`].
-    pub fn from_imagined(
+    /// A session playing a determinized game. Nothing of it is recorded; a failed call leaves it
+    /// unusable until [`Session::replace_determinized`].
+    pub fn from_determinized(
         ruleset: Arc<LoadedRuleset>,
-        imagined: Imagined,
+        determinized: Determinized,
     ) -> Result<Session, SessionError> {
-        let backend = Backend::restore(&ruleset, &imagined.game, imagined.table, Budget::PerCall)?;
+        let backend = Backend::restore(
+            &ruleset,
+            &determinized.game,
+            determinized.table,
+            Budget::PerCall,
+        )?;
         Ok(Session {
             ruleset,
             backend: Some(backend),
@@ -1070,27 +1076,27 @@ impl Session {
             recovery: None,
             version: 0,
             pending: None,
-            imagined: true,
+            determinized: true,
             failed: None,
         })
     }
 
-    /// Replaces an imagined session's game with another imagined game, reusing its instance.
-    pub fn reimagine(&mut self, imagined: Imagined) -> Result<(), SessionError> {
-        if !self.imagined {
+    /// Replaces a determinized session's game with another determinized game, reusing its instance.
+    pub fn replace_determinized(&mut self, determinized: Determinized) -> Result<(), SessionError> {
+        if !self.determinized {
             return Err(SessionError::Ruleset(anyhow!(
-                "only an imagined game can be replaced"
+                "only a determinized game can be replaced"
             )));
         }
         self.pending = None;
         self.version = 0;
         self.failed = None;
         let reloaded = match self.backend.as_mut() {
-            Some(backend) => backend.reload(&self.ruleset, &imagined.game, imagined.table),
+            Some(backend) => backend.reload(&self.ruleset, &determinized.game, determinized.table),
             None => Backend::restore(
                 &self.ruleset,
-                &imagined.game,
-                imagined.table,
+                &determinized.game,
+                determinized.table,
                 Budget::PerCall,
             )
             .map(|b| {

@@ -112,7 +112,7 @@ impl GameTable {
         }
     }
 
-    /// A table for a search bot's imagined games: the tower keeps how many cubes of each owner
+    /// A table for a search bot's determinized games: the tower keeps how many cubes of each owner
     /// it holds but not where they lie, and the random stream is the bot's own, so nothing the
     /// bot simulates touches or reveals the real game's randomness.
     pub fn scratch(&self, seed: &Seed) -> GameTable {

@@ -188,7 +188,7 @@ fn a_level_never_disturbs_the_real_game_and_answers_alike_for_a_seed() {
             .unwrap();
         assert_eq!(first, again, "{kind:?} answers alike for one seed");
         assert_eq!(sdk::check_action_shape(&decision.kind, &first), Ok(()));
-        // Imagining and playing out games drew nothing from the real game's stream or tower.
+        // Determinizing and playing out games drew nothing from the real game's stream or tower.
         assert_eq!(searched.version(), 0);
         assert_eq!(
             searched.tower_contents().unwrap(),

@@ -25,7 +25,7 @@ fn the_search_bot_never_disturbs_the_real_game() {
     );
     let action = bot.decide(&mut searched, &decision).unwrap();
     assert_eq!(sdk::check_action_shape(&decision.kind, &action), Ok(()));
-    // Imagining and playing out games drew nothing from the real game's stream or tower.
+    // Determinizing and playing out games drew nothing from the real game's stream or tower.
     assert_eq!(searched.version(), 0);
     assert_eq!(
         searched.tower_contents().unwrap(),

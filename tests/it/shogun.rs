@@ -181,8 +181,9 @@ fn no_seat_sees_what_the_rules_keep_from_it_in_any_random_game() {
         while let Some(decision) = session.pending().unwrap().into_iter().next() {
             if step.is_multiple_of(7) {
                 for seat in 0..seats {
-                    let imagined = session.imagine(seat, &[step as u8; 32]).unwrap();
-                    let mut copy = Session::from_imagined(native.clone(), imagined).unwrap();
+                    let determinized = session.determinize(seat, &[step as u8; 32]).unwrap();
+                    let mut copy =
+                        Session::from_determinized(native.clone(), determinized).unwrap();
                     let viewer = sdk::Viewer::Seat(seat);
                     assert_eq!(
                         copy.view(viewer).unwrap(),

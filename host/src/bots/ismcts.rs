@@ -1,14 +1,14 @@
 //! Information-set Monte Carlo tree search over the contract alone.
 //!
 //! Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): one tree for the deciding seat,
-//! grown over many iterations, each of which plays a freshly imagined game (the ruleset's
+//! grown over many iterations, each of which plays a freshly determinized game (the ruleset's
 //! `determinize`, seen from the deciding seat), so no plan ever rests on a secret the seat cannot
 //! know. A node is what the deciding seat could tell apart: the actions taken since the root,
 //! with the actions other seats took in secret hidden, and every action of a simultaneous round
 //! hidden from the seats that chose beside it.
 //!
 //! - Where one seat decides in the open, arms are picked by UCB1 over the times each arm was
-//!   available (an arm proposed in one imagined game may be refused in another).
+//!   available (an arm proposed in one determinized game may be refused in another).
 //! - Where several seats decide at once, or a decision is private, arms are picked by regret
 //!   matching (the selection rule of simultaneous-move MCTS, Lanctot et al. 2013): a mixed
 //!   strategy that an opponent cannot exploit there, where UCB would play a predictable best
@@ -39,7 +39,7 @@ use crate::table::{GameTable, Seed};
 /// The levels' playout depth (see [`InfoSetSettings::playout_depth`]), measured with the easy
 /// level on the longest game shipped, a two-player wargame of some 250 actions a game (its
 /// rules document, section "Balance", has the figures): a game cost 38 s of CPU time with full
-/// playouts, 13 s at depth 64, 4.7 s at 16 and 1.6 s at 4 or 0 (there the tree and the imagined
+/// playouts, 13 s at depth 64, 4.7 s at 16 and 1.6 s at 4 or 0 (there the tree and the determinized
 /// games cost more than the playout). Depth 16 against depth 4 won 11 of 20 games, no
 /// difference, and at depth 4 the level beat the random bot in 92 of 100 games, 50 from each
 /// side. Depth 4 plays as well as 16 for a third of the cost.
@@ -53,7 +53,7 @@ const SECRET_MARGIN: f64 = 0.05;
 pub struct InfoSetSettings {
     /// The name the bot answers to (its level).
     pub name: &'static str,
-    /// Iterations per decision: each imagines the game afresh, walks the tree, plays on at
+    /// Iterations per decision: each determinizes the game afresh, walks the tree, plays on at
     /// random (to the end, or for [`InfoSetSettings::playout_depth`] actions and then asks the
     /// ruleset's estimate) and backs up every seat's result.
     pub iterations: usize,
@@ -103,7 +103,7 @@ struct Arm {
     action: Action,
     /// Times the arm was picked.
     visits: u32,
-    /// Times the arm could have been picked (its shape fitted the imagined decision).
+    /// Times the arm could have been picked (its shape fitted the determinized decision).
     available: u32,
     /// Sum of the seat's results after picking it.
     total: f64,
@@ -204,14 +204,17 @@ impl InfoSetBot {
         (sdk::Table::next_u64(&mut self.table) >> 11) as f64 / (1u64 << 53) as f64
     }
 
-    /// A fresh imagined game of the deciding seat, in the reused scratch session.
-    fn imagine(&mut self, session: &mut Session) -> Result<()> {
+    /// A fresh determinized game of the deciding seat, in the reused scratch session.
+    fn determinize(&mut self, session: &mut Session) -> Result<()> {
         let seed = self.next_seed();
-        let imagined = session.imagine(self.seat, &seed)?;
+        let determinized = session.determinize(self.seat, &seed)?;
         match self.scratch.as_mut() {
-            Some(scratch) => scratch.reimagine(imagined)?,
+            Some(scratch) => scratch.replace_determinized(determinized)?,
             None => {
-                self.scratch = Some(Session::from_imagined(session.ruleset().clone(), imagined)?);
+                self.scratch = Some(Session::from_determinized(
+                    session.ruleset().clone(),
+                    determinized,
+                )?);
             }
         }
         Ok(())
@@ -244,7 +247,7 @@ impl InfoSetBot {
         }
     }
 
-    /// Picks an arm for `decision` at `node` among those not yet refused in this imagined game.
+    /// Picks an arm for `decision` at `node` among those not yet refused in this determinized game.
     fn pick(
         &mut self,
         tree: &mut [Node],
@@ -335,14 +338,14 @@ impl InfoSetBot {
             .collect()
     }
 
-    /// One iteration: imagine, walk and grow the tree, play on at random, back up.
+    /// One iteration: determinize, walk and grow the tree, play on at random, back up.
     fn iterate(
         &mut self,
         session: &mut Session,
         tree: &mut Vec<Node>,
         observer_decision: &PendingDecision,
     ) -> Result<()> {
-        self.imagine(session)?;
+        self.determinize(session)?;
         let mut path: Vec<Pick> = Vec::new();
         let mut node = 0usize;
         let mut in_tree = true;
@@ -411,7 +414,7 @@ impl InfoSetBot {
                     }
                 }
                 let Some((pick, action)) = applied else {
-                    // Nothing the node proposes fits this imagined game: play on at random.
+                    // Nothing the node proposes fits this determinized game: play on at random.
                     in_tree = false;
                     if !self.random_step(&decision)? {
                         break;

@@ -1,7 +1,7 @@
 //! Bots that play any ruleset through the contract alone.
 //!
 //! - [`RandomBot`] answers every decision with a random legal action.
-//! - [`SearchBot`] is a determinized Monte Carlo search: for each candidate action it imagines
+//! - [`SearchBot`] is a determinized Monte Carlo search: for each candidate action it determinizes
 //!   the game as its seat could believe it to be, plays it out at random to the end, and keeps
 //!   the action whose playouts place its seat best. It is kept as it was: stored games and API
 //!   clients name it.
@@ -40,7 +40,7 @@ pub trait Bot: Send {
     fn name(&self) -> &'static str;
 
     /// Answers `decision`, one of `session`'s pending decisions. The bot may only use what the
-    /// decision's seat may know: its view, and games imagined with [`Session::imagine`].
+    /// decision's seat may know: its view, and games determinized with [`Session::determinize`].
     fn decide(&mut self, session: &mut Session, decision: &PendingDecision) -> Result<Action>;
 }
 

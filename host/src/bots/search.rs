@@ -15,7 +15,7 @@ use crate::table::{GameTable, Seed};
 pub struct SearchSettings {
     /// The most candidate actions weighed per decision; a larger decision is sampled.
     pub candidates: usize,
-    /// Random playouts per candidate, each on a freshly imagined game.
+    /// Random playouts per candidate, each on a freshly determinized game.
     pub playouts: usize,
     /// A playout longer than this many actions is cut off and scored as a middle place.
     pub max_playout_actions: u64,
@@ -36,7 +36,7 @@ impl Default for SearchSettings {
 }
 
 /// Determinized Monte Carlo search. For each candidate action it asks the real game for an
-/// imagined copy (hidden information redrawn by the ruleset, the tower's contents reshuffled,
+/// determinized copy (hidden information redrawn by the ruleset, the tower's contents reshuffled,
 /// a random stream of the bot's own), applies the candidate, plays on at random to the end and
 /// scores the seat's place: 1 for first, 0 for last. The best average wins.
 pub struct SearchBot {
@@ -99,19 +99,20 @@ impl SearchBot {
         }
     }
 
-    /// One playout: imagine, apply the candidate, play on at random. `None` if the rules refuse
-    /// the candidate in the imagined game.
+    /// One playout: determinize, apply the candidate, play on at random. `None` if the rules refuse
+    /// the candidate in the determinized game.
     fn playout(&mut self, session: &mut Session, candidate: &Action) -> Result<Option<f64>> {
         let seed = self.next_seed();
-        let imagined = session.imagine(self.seat, &seed)?;
+        let determinized = session.determinize(self.seat, &seed)?;
         let scratch = match self.scratch.as_mut() {
             Some(scratch) => {
-                scratch.reimagine(imagined)?;
+                scratch.replace_determinized(determinized)?;
                 scratch
             }
-            None => self
-                .scratch
-                .insert(Session::from_imagined(session.ruleset().clone(), imagined)?),
+            None => self.scratch.insert(Session::from_determinized(
+                session.ruleset().clone(),
+                determinized,
+            )?),
         };
         match scratch.apply(self.seat, candidate) {
             Ok(_) => {}

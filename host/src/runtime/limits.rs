@@ -19,7 +19,7 @@ pub(crate) enum LimitHit {
 }
 
 /// The bytes every store of a runtime may hold in memories and tables together: every running
-/// game, every bot's imagined game and every stateless call. A new instance is admitted only
+/// game, every bot's determinized game and every stateless call. A new instance is admitted only
 /// while a whole game's budget still fits beside what the others hold
 /// (`MemoryBudget::admits`), and no store grows past the total.
 #[derive(Debug)]

@@ -136,7 +136,7 @@ impl Default for CallLimits {
 /// parks idle games as snapshots: `HubConfig::max_running_games`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PoolLimits {
-    /// The most component instances alive at once: every running game, every bot's imagined
+    /// The most component instances alive at once: every running game, every bot's determinized
     /// game, and the short-lived instances of stateless calls (catalogues, map checks).
     pub instances: u32,
     /// The most linear memories alive at once (an SDK component has one).
@@ -751,7 +751,7 @@ impl Runtime {
         &self.config
     }
 
-    /// How many component instances of the pool are alive now (live games, bots' imagined
+    /// How many component instances of the pool are alive now (live games, bots' determinized
     /// games, stateless calls in flight), out of [`PoolLimits::instances`].
     pub fn live_instances(&self) -> u64 {
         self.engine

@@ -39,7 +39,7 @@ pub struct HubConfig {
     /// How many games keep a running instance at most. Past it, the least recently used are
     /// parked: their instance is freed and their state kept as a snapshot in memory, restored
     /// on their next call as a recovery would, with nothing to replay. Keep it well under the
-    /// runtime's `PoolLimits::instances`, which bots' imagined games and stateless calls share.
+    /// runtime's `PoolLimits::instances`, which bots' determinized games and stateless calls share.
     pub max_running_games: usize,
     /// How many games the process holds in memory at most. At the cap, the least recently used
     /// game nobody watches is unloaded to make room; when every game is watched, loading or
