@@ -72,7 +72,7 @@ async fn wait_until_finished(app: &TestApp, game: &str) -> Value {
 async fn hot_reload_of_a_map_while_a_game_on_the_old_version_continues_and_replays_unchanged() {
     let dir = TempDir::new("reload-map");
     let app = TestApp::start(&dir.0).await;
-    host::server::reload::watch(app.state.catalog.clone()).unwrap();
+    host::server::reload::watch(app.state.offer.clone()).unwrap();
     let folder = dir.0.join("maps").join(SHOGUN.id);
     let variant_file = folder.join("variants").join("quick.toml");
     std::fs::create_dir_all(variant_file.parent().unwrap()).unwrap();
@@ -223,7 +223,7 @@ async fn example_maps_are_offered_and_previewed_and_a_broken_one_lists_its_diagn
     )
     .unwrap();
     // Without a watcher, an explicit reload (what SIGHUP does) picks the files up.
-    let changes = app.state.catalog.reload().await.unwrap();
+    let changes = app.state.offer.reload().await.unwrap();
     assert!(
         changes
             .iter()

@@ -120,11 +120,11 @@ async fn the_operators_default_ruleset_is_listed_first_and_stays_first_after_a_r
 
     // The lobby opens on the first listed ruleset: the operator's choice.
     let wanted = ids.last().unwrap().clone();
-    app.state.catalog.set_default_ruleset(&wanted);
+    app.state.offer.set_default_ruleset(&wanted);
     let listed = listed_ids(&app).await;
     assert_eq!(listed[0], wanted);
     assert_eq!(listed.len(), ids.len(), "no ruleset is lost");
-    app.state.catalog.reload().await.unwrap();
+    app.state.offer.reload().await.unwrap();
     assert_eq!(listed_ids(&app).await[0], wanted, "a reload keeps it first");
 }
 

@@ -20,9 +20,9 @@ use sha2::{Digest, Sha256};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::AppState;
-use super::catalog::RulesetEntry;
 use super::error::{AppError, AppJson, AppPath as Path, AppQuery as Query, AppResult};
 use super::games::{LiveGame, Update};
+use super::offer::RulesetEntry;
 use super::storage::{
     DatabaseKind, InviteChange, NewCredentials, SeatReceipt, StoredAction, StoredGame, StoredSeat,
     now_millis,
@@ -148,7 +148,7 @@ async fn require_host(state: &AppState, game: &LiveGame, headers: &HeaderMap) ->
 pub async fn list_rulesets(State(state): State<AppState>) -> Json<Value> {
     Json(Value::Array(
         state
-            .catalog
+            .offer
             .current()
             .rulesets
             .iter()
@@ -160,7 +160,7 @@ pub async fn list_rulesets(State(state): State<AppState>) -> Json<Value> {
 /// The ruleset with this id as the newest catalogue offers it.
 fn ruleset_entry(state: &AppState, id: &str) -> AppResult<Arc<RulesetEntry>> {
     state
-        .catalog
+        .offer
         .current()
         .ruleset(id)
         .cloned()

@@ -61,8 +61,8 @@ pub async fn edit(
     extensions: axum::http::Extensions,
     AppJson(request): AppJson<EditRequest>,
 ) -> Result<Json<Value>, AppError> {
-    let catalog = state.catalog.current();
-    let entry = catalog
+    let offer = state.offer.current();
+    let entry = offer
         .ruleset(&id)
         .cloned()
         .ok_or_else(|| AppError::NotFound(format!("there is no ruleset `{id}`")))?;
@@ -120,7 +120,7 @@ pub async fn edit(
     let (diagnostics, board) = state
         .hub
         .call_slots()
-        .run(move || super::catalog::check_and_draw(&ruleset, &info, &checked))
+        .run(move || super::offer::check_and_draw(&ruleset, &info, &checked))
         .await
         .map_err(AppError::Internal)?;
     let valid = !diagnostics.iter().any(sdk::Diagnostic::is_error);

@@ -23,8 +23,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::AppState;
-use super::catalog::RulesetEntry;
 use super::error::{AppError, AppJson, AppPath};
+use super::offer::RulesetEntry;
 use super::tokens;
 use crate::balance::{self, Arm, Plan, Simulation, stats};
 use crate::bots::BotKind;
@@ -461,8 +461,8 @@ pub async fn start(
             "the variant lab is off on this server".to_owned(),
         ));
     }
-    let catalog = state.catalog.current();
-    let entry = catalog.ruleset(&request.ruleset).cloned().ok_or_else(|| {
+    let offer = state.offer.current();
+    let entry = offer.ruleset(&request.ruleset).cloned().ok_or_else(|| {
         AppError::BadRequest(format!("there is no ruleset `{}`", request.ruleset))
     })?;
     let info = &entry.info;

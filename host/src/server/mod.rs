@@ -2,13 +2,12 @@
 //! safe in SQLite or PostgreSQL, with live updates over server-sent events and server-side bots.
 //!
 //! Layout: [`storage`] is the database, [`games`] holds live games and runs every ruleset call on
-//! the blocking pool, [`api`] is the HTTP surface, [`catalog`] the rulesets, maps and variants on
+//! the blocking pool, [`api`] is the HTTP surface, [`offer`] the rulesets, maps and variants on
 //! offer, [`editor`] edits, checks and draws a map text for the map editor, [`reload`] picks up
 //! changed files while the server runs, [`openapi`] is the API's description and [`ruleset_calls`] the
 //! narrow seam to the runtime.
 
 pub mod api;
-pub mod catalog;
 pub mod connections;
 pub mod editor;
 pub mod error;
@@ -16,6 +15,7 @@ pub mod fair;
 pub mod games;
 pub mod lab;
 pub mod limits;
+pub mod offer;
 pub mod openapi;
 pub mod reload;
 pub mod ruleset_calls;
@@ -38,8 +38,8 @@ use axum::routing::{get, post};
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use self::catalog::LiveCatalog;
 use self::games::{Hub, HubConfig};
+use self::offer::LiveOffer;
 use self::ruleset_calls::Runtime;
 use self::storage::{DatabaseKind, NOTIFY_CHANNEL, Storage};
 
@@ -74,7 +74,7 @@ pub struct AppState {
     /// The live games.
     pub hub: Arc<Hub>,
     /// The rulesets, maps and variants on offer, rebuilt when their files change.
-    pub catalog: Arc<LiveCatalog>,
+    pub offer: Arc<LiveOffer>,
     /// Settings of the HTTP layer.
     pub config: Arc<ServerConfig>,
     /// The rate limits' buckets.
@@ -97,7 +97,7 @@ impl AppState {
         config: ServerConfig,
     ) -> anyhow::Result<AppState> {
         let hub = Hub::new(storage, runtime.clone(), hub_config);
-        let catalog = LiveCatalog::start(
+        let offer = LiveOffer::start(
             runtime,
             hub.call_slots(),
             maps_dir.to_owned(),
@@ -107,7 +107,7 @@ impl AppState {
         .context("failed to read the maps")?;
         Ok(AppState {
             hub,
-            catalog: Arc::new(catalog),
+            offer: Arc::new(offer),
             limiter: Arc::new(limits::Limiter::new(
                 config
                     .rate_limits
@@ -474,13 +474,13 @@ pub async fn serve(
     }
     let state = AppState::new(storage.clone(), runtime, maps_dir, hub_config, config).await?;
     if !args.no_watch
-        && let Err(error) = reload::watch(state.catalog.clone())
+        && let Err(error) = reload::watch(state.offer.clone())
     {
         tracing::warn!("hot reload is off: {error:#}");
     }
-    reload::reload_on_hangup(state.catalog.clone())?;
+    reload::reload_on_hangup(state.offer.clone())?;
     if let Some(id) = &args.default_ruleset {
-        state.catalog.set_default_ruleset(id);
+        state.offer.set_default_ruleset(id);
     }
     if storage.kind() == DatabaseKind::Postgres {
         spawn_listener(storage.url().to_owned(), state.hub.clone()).await?;

@@ -1,6 +1,6 @@
 //! Hot reload: a running server picks up new or edited ruleset components, maps and variants
 //! without a restart. A file watcher on the rulesets and maps folders (and `SIGHUP`, for folders
-//! a watcher cannot see into) asks the [`LiveCatalog`] to reload once the files have been quiet
+//! a watcher cannot see into) asks the [`LiveOffer`] to reload once the files have been quiet
 //! for a moment, so a component still being written or an editor's save in several steps is read
 //! once, whole. Games in progress are not touched: they are pinned to the ruleset version, map
 //! text and options they started with.
@@ -13,14 +13,14 @@ use anyhow::Context as _;
 use notify::{EventKind, RecursiveMode, Watcher as _};
 use tokio::sync::mpsc;
 
-use super::catalog::LiveCatalog;
+use super::offer::LiveOffer;
 
 /// How long the files must be quiet before a reload.
 pub const QUIET_FOR: Duration = Duration::from_millis(300);
 
-/// Watches the catalogue's folders and reloads it after changes, for as long as the server runs.
+/// Watches the offer's folders and reloads it after changes, for as long as the server runs.
 /// Fails when the watcher cannot be set up (the server then runs without hot reload).
-pub fn watch(catalog: Arc<LiveCatalog>) -> anyhow::Result<()> {
+pub fn watch(offer: Arc<LiveOffer>) -> anyhow::Result<()> {
     let (changed, mut changes) = mpsc::unbounded_channel::<()>();
     let mut watcher =
         notify::recommended_watcher(move |event: notify::Result<notify::Event>| match event {
@@ -31,8 +31,8 @@ pub fn watch(catalog: Arc<LiveCatalog>) -> anyhow::Result<()> {
             Err(error) => tracing::warn!("file watcher: {error}"),
         })
         .context("failed to start the file watcher")?;
-    watch_folder(&mut watcher, catalog.maps_dir(), RecursiveMode::Recursive)?;
-    if let Some(dir) = catalog.rulesets_dir() {
+    watch_folder(&mut watcher, offer.maps_dir(), RecursiveMode::Recursive)?;
+    if let Some(dir) = offer.rulesets_dir() {
         watch_folder(&mut watcher, dir, RecursiveMode::NonRecursive)?;
     }
     tokio::spawn(async move {
@@ -50,31 +50,31 @@ pub fn watch(catalog: Arc<LiveCatalog>) -> anyhow::Result<()> {
                     break;
                 }
             }
-            reload(&catalog).await;
+            reload(&offer).await;
         }
     });
     Ok(())
 }
 
 /// Reloads on `SIGHUP`, the usual way to tell a server to reread its files.
-pub fn reload_on_hangup(catalog: Arc<LiveCatalog>) -> anyhow::Result<()> {
+pub fn reload_on_hangup(offer: Arc<LiveOffer>) -> anyhow::Result<()> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
         let mut hangups = signal(SignalKind::hangup()).context("failed to listen for SIGHUP")?;
         tokio::spawn(async move {
             while hangups.recv().await.is_some() {
-                reload(&catalog).await;
+                reload(&offer).await;
             }
         });
     }
     #[cfg(not(unix))]
-    let _ = catalog;
+    let _ = offer;
     Ok(())
 }
 
-async fn reload(catalog: &LiveCatalog) {
-    match catalog.reload().await {
+async fn reload(offer: &LiveOffer) {
+    match offer.reload().await {
         Ok(changes) if changes.is_empty() => tracing::debug!("reload: nothing changed"),
         Ok(changes) => tracing::info!("reloaded: {}", changes.join("; ")),
         Err(error) => tracing::warn!("reload failed: {error:#}"),

@@ -1,7 +1,7 @@
 //! What the server offers: the current version of every loaded ruleset with its maps (checked
-//! and drawn) and its named variants. A [`Catalog`] is an immutable picture of the files at one
-//! moment; [`LiveCatalog`] holds the newest and builds the next one when the files change (hot
-//! reload). Games never read the catalogue after they start: each stores its ruleset hash, map
+//! and drawn) and its named variants. An [`Offer`] is an immutable picture of the files at one
+//! moment; [`LiveOffer`] holds the newest and builds the next one when the files change (hot
+//! reload). Games never read the offer after they start: each stores its ruleset hash, map
 //! text and options, so a reload changes what new games get and nothing else.
 
 use std::collections::BTreeMap;
@@ -113,17 +113,17 @@ impl RulesetEntry {
 
 /// Everything the server offers at one moment.
 #[derive(Clone, Debug, Default)]
-pub struct Catalog {
+pub struct Offer {
     /// The rulesets, in id order.
     pub rulesets: Vec<Arc<RulesetEntry>>,
 }
 
-impl Catalog {
+impl Offer {
     /// Reads the maps and variants of every current ruleset from `maps_dir`, checks the maps
     /// and draws the valid ones. A map unchanged since `previous` (same ruleset version, same
     /// text) keeps its diagnostics and board without running the ruleset again. Runs ruleset
     /// code: call it on the blocking pool.
-    pub fn build(runtime: &Runtime, maps_dir: &Path, previous: &Catalog) -> Catalog {
+    pub fn build(runtime: &Runtime, maps_dir: &Path, previous: &Offer) -> Offer {
         let mut rulesets: Vec<Arc<RulesetEntry>> = calls::rulesets(runtime)
             .into_iter()
             .map(|ruleset| {
@@ -171,7 +171,7 @@ impl Catalog {
             })
             .collect();
         rulesets.sort_by(|a, b| a.info.id.cmp(&b.info.id));
-        Catalog { rulesets }
+        Offer { rulesets }
     }
 
     /// The ruleset with this id.
@@ -180,7 +180,7 @@ impl Catalog {
     }
 
     /// What differs from `earlier`, one line each, for the log.
-    pub fn changes_since(&self, earlier: &Catalog) -> Vec<String> {
+    pub fn changes_since(&self, earlier: &Offer) -> Vec<String> {
         let mut changes = Vec::new();
         for entry in &self.rulesets {
             let id = &entry.info.id;
@@ -319,37 +319,37 @@ fn read_variants(maps_dir: &Path, info: &RulesetInfo) -> (Vec<VariantEntry>, Vec
     (variants, refused)
 }
 
-/// The catalogue a running server offers: the newest [`Catalog`], rebuilt by [`LiveCatalog::reload`]
+/// What a running server offers: the newest [`Offer`], rebuilt by [`LiveOffer::reload`]
 /// when ruleset, map or variant files change.
-pub struct LiveCatalog {
+pub struct LiveOffer {
     runtime: Arc<Runtime>,
     /// The hub's slots for ruleset work: a reload compiles components and draws maps, which
     /// waits its turn beside people's moves rather than running beside them unbounded.
     slots: CallSlots,
     maps_dir: PathBuf,
     rulesets_dir: Option<PathBuf>,
-    current: RwLock<Arc<Catalog>>,
+    current: RwLock<Arc<Offer>>,
     /// One reload at a time: two would race to publish.
     reloading: tokio::sync::Mutex<()>,
     /// The ruleset the operator wants listed first (the lobby opens on it).
     default_ruleset: std::sync::OnceLock<String>,
 }
 
-impl LiveCatalog {
-    /// Builds the first catalogue. `rulesets_dir` is the folder reloads rescan for components;
+impl LiveOffer {
+    /// Builds the first offer. `rulesets_dir` is the folder reloads rescan for components;
     /// `None` keeps the rulesets registered by the caller as they are.
     pub async fn start(
         runtime: Arc<Runtime>,
         slots: CallSlots,
         maps_dir: PathBuf,
         rulesets_dir: Option<PathBuf>,
-    ) -> anyhow::Result<LiveCatalog> {
-        let live = LiveCatalog {
+    ) -> anyhow::Result<LiveOffer> {
+        let live = LiveOffer {
             runtime,
             slots,
             maps_dir,
             rulesets_dir,
-            current: RwLock::new(Arc::new(Catalog::default())),
+            current: RwLock::new(Arc::new(Offer::default())),
             reloading: tokio::sync::Mutex::new(()),
             default_ruleset: std::sync::OnceLock::new(),
         };
@@ -357,8 +357,8 @@ impl LiveCatalog {
         Ok(live)
     }
 
-    /// The newest catalogue.
-    pub fn current(&self) -> Arc<Catalog> {
+    /// The newest offer.
+    pub fn current(&self) -> Arc<Offer> {
         self.current
             .read()
             .map(|current| current.clone())
@@ -379,18 +379,15 @@ impl LiveCatalog {
         }
     }
 
-    /// The catalogue with the default ruleset, if any, moved to the front.
-    fn default_first(&self, mut catalog: Catalog) -> Catalog {
+    /// The offer with the default ruleset, if any, moved to the front.
+    fn default_first(&self, mut offer: Offer) -> Offer {
         if let Some(id) = self.default_ruleset.get()
-            && let Some(at) = catalog
-                .rulesets
-                .iter()
-                .position(|entry| &entry.info.id == id)
+            && let Some(at) = offer.rulesets.iter().position(|entry| &entry.info.id == id)
         {
-            let entry = catalog.rulesets.remove(at);
-            catalog.rulesets.insert(0, entry);
+            let entry = offer.rulesets.remove(at);
+            offer.rulesets.insert(0, entry);
         }
-        catalog
+        offer
     }
 
     /// The maps folder.
@@ -404,7 +401,7 @@ impl LiveCatalog {
     }
 
     /// Rescans the rulesets folder and rereads the maps and variants, then publishes the new
-    /// catalogue. Games in progress are untouched: they are pinned to what they started with.
+    /// offer. Games in progress are untouched: they are pinned to what they started with.
     /// Returns what changed, one line each.
     pub async fn reload(&self) -> anyhow::Result<Vec<String>> {
         let _one_at_a_time = self.reloading.lock().await;
@@ -438,11 +435,11 @@ impl LiveCatalog {
         let earlier = previous.clone();
         let next = self
             .slots
-            .run(move || Catalog::build(&runtime, &maps_dir, &earlier))
+            .run(move || Offer::build(&runtime, &maps_dir, &earlier))
             .await?;
         let changes = next.changes_since(&previous);
         for change in &changes {
-            tracing::info!("catalogue: {change}");
+            tracing::info!("offer: {change}");
         }
         if let Ok(mut current) = self.current.write() {
             *current = Arc::new(self.default_first(next));
