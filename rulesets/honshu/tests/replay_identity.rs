@@ -12,58 +12,15 @@ mod common;
 use common::{options, setup};
 use honshu::moves::Move;
 use honshu::{Honshu, HonshuGame};
-use sdk::testing::SeededTable;
-use sdk::{Game, OptionValue, Ruleset, Table, TableExt, Viewer};
-
-/// FNV-1a, 64 bits: small, stable across platforms and toolchains.
-struct Digest(u64);
-
-impl Digest {
-    fn new() -> Digest {
-        Digest(0xcbf2_9ce4_8422_2325)
-    }
-
-    fn add(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-        // A separator, so that ("ab", "c") and ("a", "bc") differ.
-        self.0 ^= 0xff;
-        self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-    }
-
-    fn text(&mut self, text: impl std::fmt::Debug) {
-        self.add(format!("{text:?}").as_bytes());
-    }
-}
+use sdk::testing::{SeededTable, replay_digest};
+use sdk::{OptionValue, Ruleset};
 
 /// Plays `game` to the end with random answers drawn from `table`, digesting every pending
 /// decision, answer, event and the final snapshot, view and result.
 fn digest_of(mut game: HonshuGame, table: &mut SeededTable) -> u64 {
-    let mut digest = Digest::new();
-    digest.add(&game.snapshot());
-    for _ in 0..4000 {
-        let pending = game.pending();
-        digest.text(&pending);
-        if pending.is_empty() {
-            break;
-        }
-        every_choice_decodes_to_its_own_id(&game, &pending);
-        let decision = &pending[table.pick_index(pending.len())];
-        let action = sdk::random_action(&decision.kind, table);
-        digest.text(&action);
-        let events = game
-            .apply(decision.seat, &action, table)
-            .unwrap_or_else(|e| panic!("refused: {e:?}"));
-        digest.text(&events);
-    }
+    let digest = replay_digest(&mut game, table, 4000, every_choice_decodes_to_its_own_id);
     assert!(game.state.is_over(), "a random game did not end");
-    digest.add(&game.snapshot());
-    digest.add(game.view(Viewer::Spectator).as_bytes());
-    digest.text(game.result());
-    digest.text(table.next_u64());
-    digest.0
+    digest
 }
 
 /// Every choice of a one-choice decision decodes to a move that writes the same id: encode and

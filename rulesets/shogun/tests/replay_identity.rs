@@ -7,36 +7,13 @@
 //! The digests were recorded before moves and outcomes were typed (commit `01393cd`). Change one
 //! only for a deliberate change of the rules or their texts, and say so in the commit.
 
-use sdk::testing::SeededTable;
-use sdk::{Game, OptionSetting, OptionValue, Options, Ruleset, Setup, Table, TableExt, Viewer};
+use sdk::testing::{SeededTable, replay_digest};
+use sdk::{OptionSetting, OptionValue, Options, Ruleset, Setup};
 use shogun::data::{MOON_MAP, SUN_MAP};
 use shogun::moves::Move;
 use shogun::{Shogun, ShogunGame};
 
 mod common;
-
-/// FNV-1a, 64 bits: small, stable across platforms and toolchains.
-struct Digest(u64);
-
-impl Digest {
-    fn new() -> Digest {
-        Digest(0xcbf2_9ce4_8422_2325)
-    }
-
-    fn add(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-        // A separator, so that ("ab", "c") and ("a", "bc") differ.
-        self.0 ^= 0xff;
-        self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-    }
-
-    fn text(&mut self, text: impl std::fmt::Debug) {
-        self.add(format!("{text:?}").as_bytes());
-    }
-}
 
 fn seeded(seed: u64, salt: u8) -> SeededTable {
     let mut bytes = [0u8; 32];
@@ -48,29 +25,9 @@ fn seeded(seed: u64, salt: u8) -> SeededTable {
 /// Plays `game` to the end (or 4,000 answers) with random answers drawn from `table`, digesting
 /// every pending decision, answer, event and the final snapshot, view and result.
 fn digest_of(mut game: ShogunGame, table: &mut SeededTable) -> u64 {
-    let mut digest = Digest::new();
-    digest.add(&game.snapshot());
-    for _ in 0..4000 {
-        let pending = game.pending();
-        digest.text(&pending);
-        if pending.is_empty() {
-            break;
-        }
-        every_choice_decodes_to_its_own_id(&game, &pending);
-        let decision = &pending[table.pick_index(pending.len())];
-        let action = sdk::random_action(&decision.kind, table);
-        digest.text(&action);
-        let events = game
-            .apply(decision.seat, &action, table)
-            .unwrap_or_else(|e| panic!("refused: {e:?}"));
-        digest.text(&events);
-    }
+    let digest = replay_digest(&mut game, table, 4000, every_choice_decodes_to_its_own_id);
     assert!(game.state.is_over(), "a random game did not end");
-    digest.add(&game.snapshot());
-    digest.add(game.view(Viewer::Spectator).as_bytes());
-    digest.text(game.result());
-    digest.text(table.next_u64());
-    digest.0
+    digest
 }
 
 /// Every choice offered decodes to a move that writes the same id: encode and decode agree.
