@@ -46,21 +46,6 @@ fn changed_lines(before: &str, after: &str) -> Vec<String> {
         .collect()
 }
 
-async fn wait_until_finished(app: &TestApp, game: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        let (status, view) = app
-            .call("GET", &format!("/api/games/{game}/view"), None, None)
-            .await;
-        assert_eq!(status, StatusCode::OK, "{view}");
-        if view["status"] == "finished" {
-            return view;
-        }
-        assert!(Instant::now() < deadline, "the game never ended");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn edits_change_only_their_lines_and_the_edited_map_plays_and_replays() {
     let dir = TempDir::new("editor-round-trip");
@@ -182,7 +167,7 @@ async fn edits_change_only_their_lines_and_the_edited_map_plays_and_replays() {
         .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let game = created["id"].as_str().unwrap();
-    let view = wait_until_finished(&app, game).await;
+    let view = app.wait_until_finished(game).await;
     let (status, record) = app
         .call("GET", &format!("/api/games/{game}/record"), None, None)
         .await;

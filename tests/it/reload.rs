@@ -52,22 +52,6 @@ fn map_hash(rulesets: &Value, ruleset_id: &str, map: &str) -> Option<String> {
         .and_then(|entry| entry["hash"].as_str().map(str::to_owned))
 }
 
-/// Waits until a game with bots in every seat is over; returns the spectator's view.
-async fn wait_until_finished(app: &TestApp, game: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        let (status, view) = app
-            .call("GET", &format!("/api/games/{game}/view"), None, None)
-            .await;
-        assert_eq!(status, StatusCode::OK, "{view}");
-        if view["status"] == "finished" {
-            return view;
-        }
-        assert!(Instant::now() < deadline, "the game never ended");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hot_reload_of_a_map_while_a_game_on_the_old_version_continues_and_replays_unchanged() {
     let dir = TempDir::new("reload-map");
@@ -182,7 +166,7 @@ async fn hot_reload_of_a_map_while_a_game_on_the_old_version_continues_and_repla
         )
         .await;
     assert_eq!(status, StatusCode::OK);
-    let final_view = wait_until_finished(&app, &game).await;
+    let final_view = app.wait_until_finished(&game).await;
 
     // Its record holds the old map and the variant's old options, and replays exactly.
     let (status, record) = app

@@ -848,31 +848,44 @@ async fn a_seat_can_be_handed_to_a_bot_and_taken_back() {
     );
 }
 
+/// Waits for the seat's turn and answers its first pending decision at random: the view it
+/// answered, and the answer's status and body (none once the game is over).
+async fn answer_at_random(
+    app: &TestApp,
+    game: &str,
+    token: &str,
+    rng: &mut sdk::testing::SeededTable,
+) -> (Value, Option<(StatusCode, Value)>) {
+    let view = app.wait_for_turn(game, token).await;
+    if view["status"] == "finished" {
+        return (view, None);
+    }
+    let answered = app
+        .call(
+            "POST",
+            &format!("/api/games/{game}/actions"),
+            Some(token),
+            Some(json!({ "version": view["version"], "action": random_answer(&view, rng) })),
+        )
+        .await;
+    (view, Some(answered))
+}
+
 /// Answers every pending decision at random until the game is over; returns the last view.
 async fn play_to_the_end(app: &TestApp, game: &str, tokens: &[(u32, String)], seed: u8) -> Value {
+    assert!(!tokens.is_empty(), "someone plays");
     let mut rng = answer_rng(seed);
     loop {
-        let mut last = Value::Null;
         for (_, token) in tokens {
-            let view = app.wait_for_turn(game, token).await;
-            if view["status"] == "finished" {
+            let (view, answered) = answer_at_random(app, game, token, &mut rng).await;
+            let Some((status, body)) = answered else {
                 return view;
-            }
-            let (status, body) = app
-                .call(
-                    "POST",
-                    &format!("/api/games/{game}/actions"),
-                    Some(token),
-                    Some(json!({ "version": view["version"], "action": random_answer(&view, &mut rng) })),
-                )
-                .await;
+            };
             assert!(
                 status == StatusCode::OK || status == StatusCode::CONFLICT,
                 "{status}: {body}"
             );
-            last = view;
         }
-        assert!(!last.is_null());
     }
 }
 
@@ -933,15 +946,8 @@ async fn snapshots_stored_with_their_history_still_load() {
         let mut rng = answer_rng(9);
         for _ in 0..2 {
             for (_, token) in &tokens {
-                let view = app.wait_for_turn(&game, token).await;
-                let (status, body) = app
-                    .call(
-                        "POST",
-                        &format!("/api/games/{game}/actions"),
-                        Some(token),
-                        Some(json!({ "version": view["version"], "action": random_answer(&view, &mut rng) })),
-                    )
-                    .await;
+                let (_, answered) = answer_at_random(&app, &game, token, &mut rng).await;
+                let (status, body) = answered.expect("the game goes on");
                 assert_eq!(status, StatusCode::OK, "{body}");
             }
         }

@@ -306,6 +306,23 @@ impl TestApp {
         (body["id"].as_str().unwrap().to_owned(), tokens)
     }
 
+    /// Waits until a game (with bots in every seat, or played elsewhere) is over; returns the
+    /// spectator's view.
+    pub async fn wait_until_finished(&self, game: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            let (status, view) = self
+                .call("GET", &format!("/api/games/{game}/view"), None, None)
+                .await;
+            assert_eq!(status, StatusCode::OK, "{view}");
+            if view["status"] == "finished" {
+                return view;
+            }
+            assert!(Instant::now() < deadline, "the game never ended");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
     /// Waits until the seat has a pending decision or the game is over; returns the view.
     pub async fn wait_for_turn(&self, game: &str, token: &str) -> Value {
         let deadline = Instant::now() + Duration::from_secs(30);
