@@ -636,3 +636,13 @@ pub struct GameResult {
     /// Explains the ranking.
     pub summary: Message,
 }
+
+impl GameResult {
+    /// `seat`'s share of the win: the winners (every seat ranked first) share 1 equally, the
+    /// others get 0. What a [`crate::Game::evaluate`] answers once the game is over.
+    pub fn win_share(&self, seat: Seat) -> f64 {
+        let winners = self.placings.iter().filter(|p| p.rank == 1).count();
+        let won = self.placings.iter().any(|p| p.seat == seat && p.rank == 1);
+        if won { 1.0 / winners as f64 } else { 0.0 }
+    }
+}

@@ -24,12 +24,7 @@ pub fn evaluate(state: &State, seat: Seat) -> Option<f64> {
         return None;
     }
     if let Some(result) = crate::final_result(state) {
-        let winners = result.placings.iter().filter(|p| p.rank == 1).count();
-        let won = result
-            .placings
-            .iter()
-            .any(|p| p.seat == seat && p.rank == 1);
-        return Some(if won { 1.0 / winners as f64 } else { 0.0 });
+        return Some(result.win_share(seat));
     }
     let scores: Vec<f64> = state
         .players
