@@ -7,6 +7,7 @@
 //! Run with `cargo xtask bench` (it builds the components first), or after `cargo xtask build`:
 //! `cargo bench -p tests --bench server`.
 
+use host::NewGame as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -3,6 +3,7 @@
 //! move ahead; the search never disturbs the real game and answers the same way for the same
 //! seed.
 
+use host::NewGame as _;
 use std::sync::Arc;
 
 use host::bots::{Bot, BotKind, InfoSetBot, InfoSetSettings, play_out};

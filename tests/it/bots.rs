@@ -1,6 +1,7 @@
 //! Bots: the random bot plays legal games of any ruleset, and the search bot, working through
 //! the contract alone, beats it.
 
+use host::NewGame as _;
 use host::Session;
 use host::bots::{Bot, BotKind, RandomBot, SearchBot, SearchSettings, play_out};
 use sdk::Viewer;

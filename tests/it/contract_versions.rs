@@ -4,6 +4,7 @@
 //! decisions, events tied to their drops with summaries), through the runtime and through the
 //! server; Shogun shows what 0.3.0 added (a way back from a step, recorded and replayed).
 
+use host::NewGame as _;
 use std::sync::Arc;
 
 use axum::http::StatusCode;

@@ -2,6 +2,7 @@
 //! their own budget cannot together make the machine swap (finding 4 of issue 23).
 
 use crate::runtime_support::{hostile_component, runtime_with, spec, with_extra_core_instances};
+use host::NewGame as _;
 
 /// Finding 4 of issue 23: a hostile ruleset could keep about 55 MiB in every running game, and
 /// nothing bounded all games together (1,024 running games by default: about 56 GiB). Here each

@@ -2,6 +2,7 @@
 //! and the games already running stay pinned to the exact versions they started with, through
 //! a restart too.
 
+use host::NewGame as _;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -1,6 +1,7 @@
 //! Game records: a finished game exports a record that replays to the same result, and a record
 //! that was changed in any way is refused.
 
+use host::NewGame as _;
 use host::bots::{BotKind, play_out};
 use host::{GameRecord, Session, SessionError};
 
@@ -28,7 +29,7 @@ fn finished_record(seed: u8) -> (std::sync::Arc<host::LoadedRuleset>, GameRecord
 
 fn refusal(ruleset: &std::sync::Arc<host::LoadedRuleset>, record: &GameRecord) -> String {
     match Session::replay(ruleset.clone(), record) {
-        Err(SessionError::Ruleset(error)) => format!("{error:#}"),
+        Err(SessionError::Mismatch(what)) => what,
         Err(other) => panic!("unexpected error kind: {other}"),
         Ok(_) => panic!("a changed record was accepted"),
     }

@@ -1,5 +1,6 @@
 //! The runtime: loading, the artifact cache, sessions, determinism, rejection and snapshots.
 
+use host::NewGame as _;
 use std::sync::Arc;
 
 use host::bots::{BotKind, play_out};

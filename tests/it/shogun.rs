@@ -1,9 +1,11 @@
 //! The Shogun component through the host: whole games by bots, the winter checkpoints of the
 //! game record, replay, and the same game natively and as WebAssembly.
 
+use host::NewGame as _;
 use std::sync::Arc;
 
 use host::bots::{BotKind, play_out};
+use host::scratch::ScratchGame;
 use host::{GameSpec, LoadedRuleset, Runtime, RuntimeConfig, Session};
 use serde_json::Value;
 
@@ -182,8 +184,7 @@ fn no_seat_sees_what_the_rules_keep_from_it_in_any_random_game() {
             if step.is_multiple_of(7) {
                 for seat in 0..seats {
                     let determinized = session.determinize(seat, &[step as u8; 32]).unwrap();
-                    let mut copy =
-                        Session::from_determinized(native.clone(), determinized).unwrap();
+                    let mut copy = ScratchGame::new(native.clone(), determinized).unwrap();
                     let viewer = sdk::Viewer::Seat(seat);
                     assert_eq!(
                         copy.view(viewer).unwrap(),
@@ -284,4 +285,41 @@ fn another_plan_changes_nothing_the_other_seats_see_before_the_reveal() {
         }
     }
     assert!(planning_phases >= 18, "{planning_phases} plans compared");
+}
+
+/// The information-set bots scored each cut playout with the ruleset's estimate for the seats up
+/// to their own only: the scratch game they played on knew no seat count, so in a three-seat
+/// game the bot in seat 0 saw both opponents at an even 0.5 whatever the position.
+#[test]
+fn regression_playouts_estimated_only_the_seats_up_to_the_bots_own() {
+    let native = shogun_native();
+    let mut session = native.new_game(spec(SUN, 3, 5)).unwrap();
+    let mut bots: Vec<_> = (0..3)
+        .map(|seat| BotKind::Random.create(&[5; 32], seat))
+        .collect();
+    // Into the game, where the estimates differ between seats.
+    for _ in 0..60 {
+        let Some(decision) = session.pending().unwrap().into_iter().next() else {
+            break;
+        };
+        let action = bots[decision.seat as usize]
+            .decide(&mut session, &decision)
+            .unwrap();
+        let _ = session.apply(decision.seat, &action);
+    }
+    let determinized = session.determinize(0, &[9; 32]).unwrap();
+    let mut scratch = ScratchGame::new(native.clone(), determinized).unwrap();
+    assert_eq!(scratch.seats(), 3);
+    let estimates = scratch
+        .estimates()
+        .unwrap()
+        .expect("Shogun estimates every seat");
+    assert_eq!(estimates.len(), 3, "{estimates:?}");
+    for seat in 0..3 {
+        assert_eq!(
+            Some(estimates[seat as usize]),
+            session.evaluate(seat).unwrap(),
+            "seat {seat}: the scratch game is the real one as seat 0 sees it"
+        );
+    }
 }

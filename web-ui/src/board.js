@@ -45,7 +45,7 @@ export function toldPlaces(message) {
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const XLINK_NS = 'http://www.w3.org/1999/xlink';
 // The second wall: the server already rebuilt the drawing from an allowlist
-// (host/src/svg_sanitizer.rs); this check repeats the essentials, compared by namespace and local
+// (host/runtime/src/svg_sanitizer.rs); this check repeats the essentials, compared by namespace and local
 // name, so a drawing that reaches the page some other way is held to the same rules.
 const ALLOWED_ELEMENTS = new Set(['svg', 'g', 'defs', 'symbol', 'use', 'switch', 'title', 'desc', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'path', 'text', 'tspan', 'textPath', 'marker', 'pattern', 'linearGradient', 'radialGradient', 'stop', 'clipPath', 'mask', 'style', 'filter', 'feBlend', 'feColorMatrix', 'feComposite', 'feDropShadow', 'feFlood', 'feGaussianBlur', 'feMerge', 'feMergeNode', 'feMorphology', 'feOffset']);
 const FRAGMENT = /^#[\w.:-]+$/;

@@ -3,11 +3,15 @@
 //!
 //! - `ARCHITECTURE.md` names every crate of the workspace, every module folder of the host and
 //!   the SDK, and every ruleset folder, so the map of the code cannot silently fall behind it.
-//! - No shipped ruleset is named in `web-ui/`, `host/src/` or `sdk/src/`: whatever a game needs
-//!   that others could use belongs to the contract, the SDK, the host or the web UI for every
-//!   game. The names are read from the `rulesets/` folder, so a new ruleset is covered at once.
+//! - No shipped ruleset is named in `web-ui/`, the host's crates or `sdk/src/`: whatever a game
+//!   needs that others could use belongs to the contract, the SDK, the host or the web UI for
+//!   every game. The names are read from the `rulesets/` folder, so a new ruleset is covered at
+//!   once.
 //! - No module of the server spawns blocking work itself: ruleset work waits for one of the
-//!   bounded call slots (`host/src/server/slots.rs`).
+//!   bounded call slots (`host/server/src/slots.rs`).
+//! - Only the runtime crate (`host/runtime/`) depends on wasmtime or names it; the game and server
+//!   crates run rulesets through its `RunningGame` trait.
+//! - No circle among the top-level modules of a host crate: each crate's modules form layers.
 
 use std::path::{Path, PathBuf};
 
@@ -87,6 +91,9 @@ fn workspace_crates() -> Vec<String> {
     crates
 }
 
+/// The host's crates, by folder: the binary on top, then its layers.
+const HOST_CRATES: [&str; 4] = ["host", "host/runtime", "host/game", "host/server"];
+
 /// What `ARCHITECTURE.md` should name and does not, as sentences.
 fn unnamed_in_architecture(architecture: &str) -> Vec<String> {
     let mut missing = Vec::new();
@@ -98,7 +105,7 @@ fn unnamed_in_architecture(architecture: &str) -> Vec<String> {
             missing.push(format!("the crate `{krate}` (write `{folder}/`)"));
         }
     }
-    for krate in ["host", "sdk"] {
+    for krate in HOST_CRATES.iter().chain(&["sdk"]) {
         for folder in folders_under(&root().join(krate).join("src")) {
             if !architecture.contains(&format!("src/{folder}/")) {
                 missing.push(format!(
@@ -172,7 +179,13 @@ fn tidy_web_ui_names_no_shipped_ruleset() {
 
 #[test]
 fn tidy_host_and_sdk_sources_name_no_shipped_ruleset() {
-    let places = places_naming_a_shipped_ruleset(&["host/src", "sdk/src"]);
+    let places = places_naming_a_shipped_ruleset(&[
+        "host/src",
+        "host/runtime/src",
+        "host/game/src",
+        "host/server/src",
+        "sdk/src",
+    ]);
     assert!(
         places.is_empty(),
         "the host and the SDK serve every game alike, yet name:\n- {}",
@@ -192,12 +205,12 @@ fn tidy_shipped_rulesets_leave_out_the_test_only_ones() {
     );
 }
 
-/// The lines of the given sources (path, text) outside `host/src/server/slots.rs` that spawn
+/// The lines of the given sources (path, text) outside `host/server/src/slots.rs` that spawn
 /// work on tokio's blocking pool themselves, as `path:line` entries. Comments do not count.
 fn blocking_spawns_outside_the_slots(sources: &[(String, String)]) -> Vec<String> {
     let mut places = Vec::new();
     for (path, text) in sources {
-        if path.ends_with("server/slots.rs") {
+        if path.ends_with("server/src/slots.rs") {
             continue;
         }
         for (number, line) in text.lines().enumerate() {
@@ -226,7 +239,7 @@ fn rust_sources(dir: &str) -> Vec<(String, String)> {
 
 #[test]
 fn tidy_server_runs_blocking_ruleset_work_only_in_the_call_slots() {
-    let places = blocking_spawns_outside_the_slots(&rust_sources("host/src/server"));
+    let places = blocking_spawns_outside_the_slots(&rust_sources("host/server/src"));
     assert!(
         places.is_empty(),
         "ruleset work in the server takes a call slot (server/slots.rs `CallSlots::run`), \
@@ -239,16 +252,176 @@ fn tidy_server_runs_blocking_ruleset_work_only_in_the_call_slots() {
 fn tidy_the_slots_check_notices_a_bare_spawn_blocking() {
     let sources = vec![
         (
-            "host/src/server/slots.rs".to_owned(),
+            "host/server/src/slots.rs".to_owned(),
             "tokio::task::spawn_blocking(work)".to_owned(),
         ),
         (
-            "host/src/server/other.rs".to_owned(),
+            "host/server/src/other.rs".to_owned(),
             "// spawn_blocking in a comment\nlet x = tokio::task::spawn_blocking(f);".to_owned(),
         ),
     ];
     assert_eq!(
         blocking_spawns_outside_the_slots(&sources),
-        vec!["host/src/server/other.rs:2".to_owned()]
+        vec!["host/server/src/other.rs:2".to_owned()]
+    );
+}
+
+/// The host crates other than the runtime that depend on wasmtime in their manifest or name it
+/// in a source line (comments aside), as `path` or `path:line` entries.
+fn wasmtime_outside_the_runtime() -> Vec<String> {
+    let mut places = Vec::new();
+    for krate in HOST_CRATES.iter().filter(|krate| **krate != "host/runtime") {
+        let manifest = format!("{krate}/Cargo.toml");
+        let text = std::fs::read_to_string(root().join(&manifest)).expect("a crate manifest");
+        if text
+            .lines()
+            .any(|line| line.trim_start().starts_with("wasmtime"))
+        {
+            places.push(manifest);
+        }
+        for (path, text) in rust_sources(&format!("{krate}/src")) {
+            for (number, line) in text.lines().enumerate() {
+                let code = line.split("//").next().unwrap_or("");
+                if code.contains("wasmtime::") || code.contains("wasmtime ") {
+                    places.push(format!("{path}:{}", number + 1));
+                }
+            }
+        }
+    }
+    places
+}
+
+#[test]
+fn tidy_only_the_runtime_crate_touches_wasmtime() {
+    let places = wasmtime_outside_the_runtime();
+    assert!(
+        places.is_empty(),
+        "only host/runtime runs WebAssembly; the other host crates go through its \
+         `RunningGame`, yet these name wasmtime:\n- {}",
+        places.join("\n- ")
+    );
+}
+
+/// Each top-level module of a crate's sources (a file or folder beside `lib.rs`) with the
+/// top-level modules it uses (`crate::name`, or `super::name` from a top-level file).
+fn module_imports(sources: &[(String, String)], src: &str) -> Vec<(String, Vec<String>)> {
+    let mut modules: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        std::collections::BTreeMap::new();
+    for (path, text) in sources {
+        let relative = path
+            .strip_prefix(src)
+            .unwrap_or(path)
+            .trim_start_matches('/');
+        let parts: Vec<&str> = relative.split('/').collect();
+        let top = parts[0].trim_end_matches(".rs").to_owned();
+        if top == "lib" || top == "main" {
+            continue;
+        }
+        let uses = modules.entry(top.clone()).or_default();
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or("");
+            let mut names = Vec::new();
+            for prefix in [
+                "crate::",
+                if parts.len() == 1 {
+                    "super::"
+                } else {
+                    "super::super::"
+                },
+            ] {
+                let mut rest = code;
+                while let Some(at) = rest.find(prefix) {
+                    rest = &rest[at + prefix.len()..];
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    names.push(name);
+                }
+            }
+            uses.extend(
+                names
+                    .into_iter()
+                    .filter(|name| *name != top && !name.is_empty()),
+            );
+        }
+    }
+    let known: Vec<String> = modules.keys().cloned().collect();
+    modules
+        .into_iter()
+        .map(|(module, uses)| {
+            let uses = uses
+                .into_iter()
+                .filter(|name| known.contains(name))
+                .collect();
+            (module, uses)
+        })
+        .collect()
+}
+
+/// The circles among modules, each as `a -> b -> a`.
+fn import_circles(modules: &[(String, Vec<String>)]) -> Vec<String> {
+    let uses = |module: &str| -> &[String] {
+        modules
+            .iter()
+            .find(|(name, _)| name == module)
+            .map(|(_, uses)| uses.as_slice())
+            .unwrap_or(&[])
+    };
+    let mut circles = Vec::new();
+    for (start, _) in modules {
+        // Depth-first from each module, looking for a way back to it through modules that sort
+        // after it (so each circle is reported once, from its first module).
+        let mut stack = vec![(start.clone(), vec![start.clone()])];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some((module, path)) = stack.pop() {
+            for next in uses(&module) {
+                if next == start {
+                    circles.push(format!("{} -> {start}", path.join(" -> ")));
+                } else if next > start && seen.insert(next.clone()) {
+                    let mut longer = path.clone();
+                    longer.push(next.clone());
+                    stack.push((next.clone(), longer));
+                }
+            }
+        }
+    }
+    circles
+}
+
+#[test]
+fn tidy_no_host_crate_has_an_import_circle() {
+    let mut circles = Vec::new();
+    for krate in HOST_CRATES {
+        let src = format!("{krate}/src");
+        for circle in import_circles(&module_imports(&rust_sources(&src), &src)) {
+            circles.push(format!("{krate}: {circle}"));
+        }
+    }
+    assert!(
+        circles.is_empty(),
+        "the host's modules form layers, yet these use each other:\n- {}",
+        circles.join("\n- ")
+    );
+}
+
+#[test]
+fn tidy_the_circle_check_notices_a_circle() {
+    let sources = vec![
+        ("c/src/lib.rs".to_owned(), "mod a; mod b;".to_owned()),
+        ("c/src/a.rs".to_owned(), "use crate::b::Thing;".to_owned()),
+        (
+            "c/src/b/mod.rs".to_owned(),
+            "// crate::a in a comment".to_owned(),
+        ),
+        (
+            "c/src/b/inner.rs".to_owned(),
+            "use super::super::a::f;".to_owned(),
+        ),
+        ("c/src/d.rs".to_owned(), "use super::a::f;".to_owned()),
+    ];
+    assert_eq!(
+        import_circles(&module_imports(&sources, "c/src")),
+        vec!["a -> b -> a".to_owned()]
     );
 }

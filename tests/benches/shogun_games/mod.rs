@@ -1,5 +1,6 @@
 //! The games both benchmarks play: five-seat Shogun on the sun map, with random bots.
 
+use host::NewGame as _;
 use std::sync::Arc;
 
 use host::bots::{Bot, BotKind, play_out};
