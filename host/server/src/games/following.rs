@@ -1,0 +1,97 @@
+//! Following other processes: with PostgreSQL, changes another server process made reach this one
+//! by LISTEN/NOTIFY and are caught up.
+
+use super::*;
+
+impl Hub {
+    /// Reads a game's seats again after the database changed them (a seat claimed, an invite
+    /// exchanged, a seat reopened), so a replaced token stops working at once, and tells the
+    /// game's subscribers and the other server processes.
+    pub async fn reload_seats(self: &Arc<Self>, game: &Arc<LiveGame>) -> AppResult<()> {
+        let seats = self.storage.seats(game.id()).await?;
+        if let Ok(mut current) = game.seats.write() {
+            *current = seats;
+        }
+        self.seats_changed(game).await;
+        Ok(())
+    }
+
+    pub(super) async fn seats_changed(self: &Arc<Self>, game: &Arc<LiveGame>) {
+        game.publish(Update::Seats);
+        if let Err(error) = self.storage.notify(&format!("{}:seats", game.id())).await {
+            tracing::warn!("{error:#}");
+        }
+        self.schedule_bots(game);
+    }
+
+    /// Another process changed a game: catch up if it is in memory and tell its subscribers.
+    pub async fn remote_change(self: &Arc<Self>, payload: &str) {
+        let Some((id, what)) = payload.split_once(':') else {
+            return;
+        };
+        let Some(game) = self
+            .games
+            .lock()
+            .ok()
+            .and_then(|games| games.get(id).cloned())
+        else {
+            return;
+        };
+        if what == "seats" {
+            match self.storage.seats(id).await {
+                Ok(seats) => {
+                    if let Ok(mut current) = game.seats.write() {
+                        *current = seats;
+                    }
+                    game.publish(Update::Seats);
+                }
+                Err(error) => tracing::warn!("game {id}: {error:#}"),
+            }
+            return;
+        }
+        let Ok(seq) = what.parse::<u64>() else { return };
+        let mut state = game.state.lock().await;
+        if state.version >= seq && state.session.is_some() {
+            return;
+        }
+        let result = if state.session.is_some() {
+            self.catch_up(&game, &mut state).await.map(|_| ())
+        } else {
+            // Not loaded: only the public standing needs the new version.
+            self.storage.version(id).await.map(|version| {
+                let mut standing = game.standing();
+                standing.version = version;
+                game.set_standing(standing);
+            })
+        };
+        let result = match result {
+            Ok(()) if state.session.is_some() => self.refresh_standing(&game, &mut state).await,
+            other => other,
+        };
+        let version = game.standing().version;
+        drop(state);
+        match result {
+            Ok(()) => game.publish(Update::Version(version)),
+            Err(error) => tracing::warn!("game {id}: failed to catch up: {error:#}"),
+        }
+    }
+
+    /// Catches every game in memory up with the database: what a change listener does after it
+    /// reconnected, since the notifications sent meanwhile are lost.
+    pub async fn resync(self: &Arc<Self>) {
+        let games: Vec<Arc<LiveGame>> = match self.games.lock() {
+            Ok(games) => games.values().cloned().collect(),
+            Err(_) => return,
+        };
+        for game in games {
+            self.remote_change(&format!("{}:seats", game.id())).await;
+            match self.storage.version(game.id()).await {
+                Ok(stored) if stored > game.standing().version => {
+                    self.remote_change(&format!("{}:{stored}", game.id())).await;
+                }
+                Ok(_) => {}
+                Err(error) => tracing::warn!("game {}: {error:#}", game.id()),
+            }
+        }
+    }
+}

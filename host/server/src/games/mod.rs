@@ -1,0 +1,819 @@
+//! Live games: which games are in memory, how an action gets from a request into the ruleset and
+//! onto disk, and how bots and other server processes move games along.
+//!
+//! A game in memory is a [`LiveGame`]: its stored setup and seats plus, while it is in use, the
+//! running [`Session`]. Every ruleset call runs in one of the hub's bounded call slots
+//! ([`CallSlots`]), never on the async reactor; a game's session is guarded by an async mutex, so
+//! one game's calls run one at a time while any number of games run side by side. Idle sessions
+//! are parked or dropped and rebuilt on next use from the newest snapshot plus the actions after
+//! it.
+//!
+//! [`Hub`] is written by job: this file creates and loads games; `residency.rs` decides which
+//! hold a running instance and which are parked or dropped; `moves.rs` applies, commits and
+//! publishes moves; `views.rs` answers what each viewer sees; `bots.rs` plays bots' seats; and
+//! `following.rs` catches up with other server processes.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock, Weak};
+use std::time::Duration;
+
+use anyhow::Context as _;
+use sdk::{Action, BoardPart, Event, GameResult, PendingDecision, PreviewNote, Seat, Viewer};
+use tokio::sync::broadcast;
+
+mod bots;
+mod following;
+mod moves;
+mod residency;
+mod views;
+
+use super::error::{AppError, AppResult};
+use super::fair::FairSlots;
+use super::ruleset_calls::{self as calls, LoadedRuleset, Runtime, Session};
+use super::slots::CallSlots;
+use super::storage::{
+    DatabaseKind, Insert, NewCredentials, Queued, Storage, StoredAction, StoredGame, StoredSeat,
+    WriteQueue, now_millis,
+};
+use tenka_game::bots::Bot;
+use tenka_game::session::Applied;
+
+/// How the hub runs games.
+#[derive(Clone, Debug)]
+pub struct HubConfig {
+    /// How long a bot waits before it acts, so people can follow the game.
+    pub bot_pace: Duration,
+    /// A snapshot is stored every this many actions.
+    pub snapshot_every: u64,
+    /// A game's session is dropped from memory after this long without use.
+    pub idle_after: Duration,
+    /// How many games keep a running instance at most. Past it, the least recently used are
+    /// parked: their instance is freed and their state kept as a snapshot in memory, restored
+    /// on their next call as a recovery would, with nothing to replay. Keep it well under the
+    /// runtime's `PoolLimits::instances`, which bots' determinized games and stateless calls share.
+    pub max_running_games: usize,
+    /// How many games the process holds in memory at most. At the cap, the least recently used
+    /// game nobody watches is unloaded to make room; when every game is watched, loading or
+    /// creating another is refused as busy (and nothing else slows down).
+    pub max_live_games: usize,
+    /// How many bytes of computed views and boards are kept across all games; beyond it views
+    /// are computed for each request instead of cached.
+    pub view_cache_bytes: usize,
+    /// How many ruleset calls run at once on the blocking pool; further calls wait their turn,
+    /// first come first served, instead of taking every thread.
+    pub ruleset_calls: usize,
+    /// How many search-bot moves are thought about at once, so bots never take every call slot
+    /// and people's moves stay quick.
+    pub bot_moves: usize,
+    /// How long a search bot may think about one move.
+    pub bot_think_time: Duration,
+    /// How long bots wait before each move in a game played by bots alone that nobody watches
+    /// (no live stream open): such a game needs no pace people can follow, and it should not
+    /// take the bots' thinking slots from games people play.
+    pub unwatched_bot_pace: Duration,
+    /// How many games played by bots alone one client address may have running at once.
+    pub bot_games_per_creator: usize,
+}
+
+impl Default for HubConfig {
+    fn default() -> Self {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        HubConfig {
+            bot_pace: Duration::from_millis(300),
+            snapshot_every: 32,
+            idle_after: Duration::from_secs(300),
+            max_running_games: 1_024,
+            max_live_games: 20_000,
+            view_cache_bytes: 256 << 20,
+            ruleset_calls: (cores * 4).max(4),
+            bot_moves: (cores / 2).max(1),
+            bot_think_time: Duration::from_secs(2),
+            unwatched_bot_pace: Duration::from_secs(2),
+            bot_games_per_creator: 4,
+        }
+    }
+}
+
+/// What changed in a game, sent to its live subscribers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Update {
+    /// The game reached this version.
+    Version(u64),
+    /// A seat was claimed or handed to a bot or back.
+    Seats,
+}
+
+/// The state of one game that only its session lock holder may touch.
+struct GameState {
+    /// The running game; `None` while evicted or after a fault (rebuilt on next use).
+    session: Option<Session>,
+    /// The number of stored actions the session has applied.
+    version: u64,
+    /// The bots playing seats of this game, each with its own random stream.
+    bots: HashMap<Seat, Box<dyn Bot>>,
+    /// Since when each seat's pending decision has been what it is now, so an answer to it is
+    /// not refused as stale because other seats moved meanwhile.
+    decisions: DecisionAges,
+}
+
+/// Since which version each seat's pending decision has been unchanged.
+///
+/// A client answers the decision it saw at some version. Other seats' independent steps (bots
+/// placing at the same time, say) move the game's version on without touching that decision;
+/// the answer is still an answer to the decision pending now, so it is accepted. It is stale
+/// only when the seat's own decision changed after the version the client saw: the seat acted,
+/// the decision went away and came back, or its content (prompt, choices, bounds) changed.
+#[derive(Default)]
+struct DecisionAges {
+    /// The version these ages were last brought up to date at.
+    version: u64,
+    /// For each seat with a pending decision: the version since which it has been unchanged, and
+    /// a digest of the seat's decisions.
+    seats: HashMap<Seat, (u64, u64)>,
+}
+
+impl DecisionAges {
+    /// Brings the ages up to `version`, whose pending decisions are `pending`. `mover` is the
+    /// seat whose action led to `version` from the version last seen, when it is known: its
+    /// decision is new even if it reads the same (the same question, asked again). When the
+    /// game moved on by an unknown number of steps (replayed after a reload, caught up with
+    /// another process), every decision counts as new.
+    fn update(&mut self, version: u64, pending: &[PendingDecision], mover: Option<Seat>) {
+        let known_step = mover.is_some() && version == self.version + 1;
+        let same_version = version == self.version && !self.seats.is_empty();
+        let mut digests: HashMap<Seat, std::collections::hash_map::DefaultHasher> = HashMap::new();
+        for decision in pending {
+            let hasher = digests.entry(decision.seat).or_default();
+            std::hash::Hash::hash(&serde_json::to_string(decision).unwrap_or_default(), hasher);
+        }
+        let seats = digests
+            .into_iter()
+            .map(|(seat, hasher)| {
+                let digest = std::hash::Hasher::finish(&hasher);
+                let may_be_unchanged = (known_step && mover != Some(seat)) || same_version;
+                let since = match self.seats.get(&seat) {
+                    Some((since, before)) if may_be_unchanged && *before == digest => *since,
+                    _ => version,
+                };
+                (seat, (since, digest))
+            })
+            .collect();
+        self.seats = seats;
+        self.version = version;
+    }
+
+    /// Whether an answer of `seat` made against `seen` is an answer to the decision pending
+    /// now at `current`.
+    fn answers_current(&self, seat: Seat, seen: u64, current: u64) -> bool {
+        seen <= current
+            && self.version == current
+            && self
+                .seats
+                .get(&seat)
+                .is_some_and(|(since, _)| *since <= seen)
+    }
+}
+
+/// Where a game stands: public facts readable without waiting for its session. (Not a
+/// ruleset's `sdk::Summary`, the pause it shows after a season.)
+#[derive(Clone, Debug, Default)]
+pub struct Standing {
+    /// The game's version (its number of actions).
+    pub version: u64,
+    /// Whether the game is over.
+    pub finished: bool,
+    /// The seats that have a pending decision.
+    pub waiting_for: Vec<Seat>,
+}
+
+/// What a viewer sees of a game at one version, computed once per version and viewer.
+#[derive(Clone, Debug)]
+pub struct ViewData {
+    /// The version this view is of.
+    pub version: u64,
+    /// The viewer's own pending decisions.
+    pub pending: Vec<PendingDecision>,
+    /// The ruleset's JSON view for this viewer.
+    pub state: serde_json::Value,
+    /// The board for this viewer, in parts, each SVG already sanitized.
+    pub parts: Vec<BoardPart>,
+    /// The result, once the game is over.
+    pub result: Option<GameResult>,
+    /// About how many bytes the view takes (its drawing and state), for the cache's budget.
+    bytes: usize,
+}
+
+impl ViewData {
+    fn new(
+        version: u64,
+        pending: Vec<PendingDecision>,
+        state_text: String,
+        parts: Vec<BoardPart>,
+        result: Option<GameResult>,
+    ) -> ViewData {
+        let drawing: usize = parts
+            .iter()
+            .map(|part| part.id.len() + part.svg.len())
+            .sum();
+        ViewData {
+            bytes: 2 * state_text.len() + drawing,
+            version,
+            pending,
+            state: calls::view_json(state_text),
+            parts,
+            result,
+        }
+    }
+}
+
+/// Sets the public standing from the decisions `game` is waiting for at `version`; true if that
+/// finished a game the summary had as running.
+fn summarize(game: &LiveGame, version: u64, pending: &[PendingDecision]) -> bool {
+    let over = pending.is_empty();
+    let mut waiting_for: Vec<Seat> = pending.iter().map(|decision| decision.seat).collect();
+    waiting_for.sort_unstable();
+    waiting_for.dedup();
+    let was_finished = game.standing().finished;
+    game.set_standing(Standing {
+        version,
+        finished: over,
+        waiting_for,
+    });
+    over && !was_finished
+}
+
+/// What the blocking call that applies an action also does, so a move takes one trip to the
+/// blocking pool: it asks the decisions the game waits for next, queues the action for the
+/// database writer (from this thread rather than from the reactor: a thread hand-off fewer per
+/// move; marked as ending the game when nothing is left to decide, so the end is stored in the
+/// same commit) and, every few actions, takes a snapshot.
+struct AfterApply {
+    /// The seat that acted.
+    seat: Seat,
+    stored: anyhow::Result<Queued<Insert>>,
+    pending: Result<Vec<PendingDecision>, tenka_game::session::SessionError>,
+    snapshot: Option<anyhow::Result<Vec<u8>>>,
+}
+
+/// Where and as what an applied action is stored.
+struct ActionWrite {
+    queue: WriteQueue,
+    game_id: String,
+    seq: u64,
+    seat: Seat,
+    action_json: String,
+}
+
+impl ActionWrite {
+    /// Queues the action with what it produced.
+    fn queue(self, applied: &Applied, ends_game: bool) -> anyhow::Result<Queued<Insert>> {
+        let record = StoredAction {
+            seq: self.seq,
+            seat: self.seat,
+            action_json: self.action_json,
+            events_json: serde_json::to_string(&applied.events)
+                .context("failed to encode events")?,
+            tower_json: serde_json::to_string(&calls::tower_log(&applied.tower))
+                .context("failed to encode tower drops")?,
+        };
+        self.queue.queue_action(&self.game_id, record, ends_game)
+    }
+}
+
+impl AfterApply {
+    /// Asks `session`, which has just applied the action `write` describes, with `applied` as
+    /// its outcome. A game the action ended is parked in the same trip: it needs no running
+    /// instance any more, and finished games must not crowd out the instances of games still
+    /// being played.
+    fn of(
+        session: &mut Session,
+        applied: &Applied,
+        write: ActionWrite,
+        snapshot_every: u64,
+    ) -> AfterApply {
+        let version = write.seq;
+        let seat = write.seat;
+        let pending = session.pending();
+        let ends_game = matches!(&pending, Ok(decisions) if decisions.is_empty());
+        let stored = write.queue(applied, ends_game);
+        let snapshot = version
+            .is_multiple_of(snapshot_every.max(1))
+            .then(|| calls::snapshot(session));
+        if ends_game && let Err(error) = session.park() {
+            tracing::warn!("a finished game stays running: parking failed: {error}");
+        }
+        AfterApply {
+            seat,
+            stored,
+            pending,
+            snapshot,
+        }
+    }
+}
+
+/// How long the parker waits when every game it could park was in use.
+const PARK_RETRY: Duration = Duration::from_millis(10);
+
+/// How many past boards (the replay viewer's) each game keeps.
+const PAST_BOARDS_KEPT: usize = 64;
+
+/// Who runs a game's bots right now.
+#[derive(Default)]
+struct BotSchedule {
+    /// A bot task is running for this game.
+    running: bool,
+    /// Something changed since the running task last looked.
+    dirty: bool,
+}
+
+/// A game the server holds in memory.
+pub struct LiveGame {
+    /// The stored setup (with the secret seed: never sent to clients before the end).
+    pub stored: StoredGame,
+    /// The ruleset the game runs on.
+    pub ruleset: Arc<LoadedRuleset>,
+    seats: RwLock<Vec<StoredSeat>>,
+    standing: RwLock<Standing>,
+    state: tokio::sync::Mutex<GameState>,
+    updates: broadcast::Sender<Update>,
+    views: Mutex<HashMap<Viewer, Arc<ViewData>>>,
+    /// Boards of a finished game after a given number of actions, by viewer.
+    past_boards: Mutex<HashMap<(Viewer, u64), Arc<ViewData>>>,
+    bots: Mutex<BotSchedule>,
+    last_used: AtomicI64,
+    /// Whether the session was last seen holding an instance: a hint for choosing what to
+    /// park, checked under the state lock before parking.
+    running: AtomicBool,
+    /// Who created the game (a client address), while this process knows it: the key its bots
+    /// take their turns under. A game loaded from storage has none and takes turns as itself.
+    creator: Option<String>,
+}
+
+impl LiveGame {
+    /// The game's id.
+    pub fn id(&self) -> &str {
+        &self.stored.id
+    }
+
+    /// The view `viewer` was last given, if it is of `version`.
+    fn cached_view(&self, viewer: Viewer, version: u64) -> Option<Arc<ViewData>> {
+        self.views
+            .lock()
+            .ok()
+            .and_then(|views| views.get(&viewer).cloned())
+            .filter(|view| view.version == version)
+    }
+
+    /// The seats as they are now.
+    pub fn seats(&self) -> Vec<StoredSeat> {
+        self.seats
+            .read()
+            .map(|seats| seats.clone())
+            .unwrap_or_default()
+    }
+
+    /// The public standing as it is now.
+    pub fn standing(&self) -> Standing {
+        self.standing
+            .read()
+            .map(|standing| standing.clone())
+            .unwrap_or_default()
+    }
+
+    /// Subscribes to the game's changes.
+    pub fn subscribe(&self) -> broadcast::Receiver<Update> {
+        self.updates.subscribe()
+    }
+
+    /// The seat a token acts for, if any.
+    pub fn seat_of_token(&self, token: &str) -> Option<Seat> {
+        let hash = super::tokens::token_hash(token);
+        self.seats()
+            .iter()
+            .find(|seat| seat.token_hash.as_deref() == Some(hash.as_str()))
+            .map(|seat| seat.seat)
+    }
+
+    fn touch(&self) {
+        self.last_used.store(now_millis(), Ordering::Relaxed);
+    }
+
+    fn publish(&self, update: Update) {
+        // No subscriber is fine: nobody is watching.
+        let _ = self.updates.send(update);
+    }
+
+    fn set_standing(&self, standing: Standing) {
+        if let Ok(mut current) = self.standing.write() {
+            *current = standing;
+        }
+    }
+
+    fn new(
+        stored: StoredGame,
+        ruleset: Arc<LoadedRuleset>,
+        seats: Vec<StoredSeat>,
+        creator: Option<String>,
+    ) -> LiveGame {
+        LiveGame {
+            creator,
+            stored,
+            ruleset,
+            seats: RwLock::new(seats),
+            standing: RwLock::new(Standing::default()),
+            state: tokio::sync::Mutex::new(GameState {
+                session: None,
+                version: 0,
+                bots: HashMap::new(),
+                decisions: DecisionAges::default(),
+            }),
+            updates: broadcast::channel(64).0,
+            views: Mutex::new(HashMap::new()),
+            past_boards: Mutex::new(HashMap::new()),
+            bots: Mutex::new(BotSchedule::default()),
+            last_used: AtomicI64::new(now_millis()),
+            running: AtomicBool::new(false),
+        }
+    }
+
+    /// Whether bots play every seat now.
+    fn bots_only(&self) -> bool {
+        self.seats().iter().all(|seat| seat.bot.is_some())
+    }
+
+    /// Whether someone follows the game live.
+    fn watched(&self) -> bool {
+        self.updates.receiver_count() > 0
+    }
+
+    /// The key the game's bots take their turns for a thinking slot under.
+    fn turn_key(&self) -> &str {
+        self.creator.as_deref().unwrap_or(&self.stored.id)
+    }
+
+    /// Whether the game may be unloaded now: nobody watches it and no bot task runs.
+    fn unloadable(&self) -> bool {
+        self.updates.receiver_count() == 0
+            && self
+                .bots
+                .lock()
+                .map(|schedule| !schedule.running)
+                .unwrap_or(false)
+    }
+}
+
+/// What an accepted action produced.
+#[derive(Clone, Debug)]
+pub struct Submitted {
+    /// The game's new version.
+    pub version: u64,
+    /// Every event the action produced, with audiences (filter before showing).
+    pub events: Vec<Event>,
+}
+
+/// All games of one server process.
+pub struct Hub {
+    storage: Storage,
+    runtime: Arc<Runtime>,
+    config: HubConfig,
+    games: Mutex<HashMap<String, Arc<LiveGame>>>,
+    /// The component hashes this process has made sure are kept in the database.
+    kept_components: Mutex<HashSet<String>>,
+    /// Slots for ruleset calls on the blocking pool ([`HubConfig::ruleset_calls`]).
+    calls: CallSlots,
+    /// Slots for bots thinking ([`HubConfig::bot_moves`]), handed out in turn by creator.
+    bot_moves: Arc<FairSlots>,
+    /// Bytes held by every game's cached views and past boards.
+    cached_bytes: AtomicUsize,
+    /// Catalogues by (ruleset hash, language): a catalogue never changes within a version.
+    catalogues: Mutex<HashMap<(String, String), Catalogue>>,
+    /// The hub itself, for the parking task a crowded runtime starts.
+    myself: Weak<Hub>,
+    /// A parking task is running.
+    parking: AtomicBool,
+    /// How many games are marked running (`LiveGame::running`).
+    running_games: AtomicUsize,
+}
+
+/// One ruleset version's messages in one language, as (key, template) pairs.
+type Catalogue = Arc<Vec<(String, String)>>;
+
+/// A language tag as catalogues are asked for: `en`, `pt-BR`; anything else names none.
+fn is_language_tag(language: &str) -> bool {
+    (2..=16).contains(&language.len())
+        && language
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-')
+}
+
+impl Hub {
+    /// A hub over a database and a runtime with the rulesets loaded.
+    pub fn new(storage: Storage, runtime: Arc<Runtime>, config: HubConfig) -> Arc<Hub> {
+        Arc::new_cyclic(|myself| Hub {
+            myself: myself.clone(),
+            parking: AtomicBool::new(false),
+            running_games: AtomicUsize::new(0),
+            storage,
+            runtime,
+            calls: CallSlots::new(config.ruleset_calls),
+            bot_moves: FairSlots::new(config.bot_moves),
+            config,
+            games: Mutex::new(HashMap::new()),
+            kept_components: Mutex::new(HashSet::new()),
+            cached_bytes: AtomicUsize::new(0),
+            catalogues: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Runs ruleset work on the blocking pool once a call slot is free ([`CallSlots::run`]).
+    async fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> anyhow::Result<T> {
+        self.calls.run(work).await
+    }
+
+    /// The slots ruleset work takes, for work outside the hub (the catalogue's reloads).
+    pub fn call_slots(&self) -> CallSlots {
+        self.calls.clone()
+    }
+
+    /// Runs `work` with the session on the blocking pool and gives the session back. A panic
+    /// inside the ruleset glue loses the session (it is rebuilt from storage on next use), never
+    /// the server.
+    async fn with_session<T: Send + 'static>(
+        &self,
+        game: &LiveGame,
+        state: &mut GameState,
+        work: impl FnOnce(&mut Session) -> T + Send + 'static,
+    ) -> anyhow::Result<T> {
+        let mut session = state.session.take().context("the game is not loaded")?;
+        let (session, output) = self
+            .blocking(move || {
+                let output = work(&mut session);
+                (session, output)
+            })
+            .await?;
+        self.put_back(game, state, session);
+        Ok(output)
+    }
+
+    /// The exact ruleset version a stored game was started on: loaded already, or read back
+    /// from the components the database keeps (after its file was replaced or the server
+    /// restarted with a newer one).
+    async fn pinned_ruleset(&self, stored: &StoredGame) -> AppResult<Arc<LoadedRuleset>> {
+        if let Some(ruleset) = self.runtime.ruleset_version(&stored.ruleset_hash) {
+            return Ok(ruleset);
+        }
+        let unavailable = || {
+            AppError::Unavailable(format!(
+                "game {} was started on version {} of ruleset `{}`, which this server no longer has",
+                stored.id,
+                short_hash(&stored.ruleset_hash),
+                stored.ruleset_id
+            ))
+        };
+        let bytes = self
+            .storage
+            .component(&stored.ruleset_hash)
+            .await?
+            .ok_or_else(unavailable)?;
+        let runtime = self.runtime.clone();
+        let ruleset = self
+            .blocking(move || runtime.load_version(&bytes))
+            .await
+            .context("loading a kept ruleset version failed")?
+            .context("a kept ruleset version does not load")?;
+        if ruleset.hash().0 != stored.ruleset_hash {
+            return Err(unavailable());
+        }
+        tracing::info!(
+            "loaded kept version {} of ruleset `{}` for game {}",
+            short_hash(&stored.ruleset_hash),
+            stored.ruleset_id,
+            stored.id
+        );
+        Ok(ruleset)
+    }
+
+    /// Makes sure the database keeps the component a new game runs on, so the game can go on
+    /// after the component's file changes. Once per version and process.
+    async fn keep_component(&self, ruleset: &LoadedRuleset) -> AppResult<()> {
+        let Some(bytes) = ruleset.component_bytes() else {
+            return Ok(());
+        };
+        let hash = ruleset.hash().0;
+        let known = self
+            .kept_components
+            .lock()
+            .map(|kept| kept.contains(&hash))
+            .unwrap_or(false);
+        if !known {
+            self.storage
+                .keep_component(&hash, &ruleset.info().id, bytes)
+                .await?;
+            if let Ok(mut kept) = self.kept_components.lock() {
+                kept.insert(hash);
+            }
+        }
+        Ok(())
+    }
+
+    /// The database.
+    pub fn storage(&self) -> &Storage {
+        &self.storage
+    }
+
+    /// The runtime with the loaded rulesets.
+    pub fn runtime(&self) -> &Arc<Runtime> {
+        &self.runtime
+    }
+
+    /// The game with this id, loading its setup from storage if it is not in memory.
+    pub async fn game(self: &Arc<Self>, id: &str) -> AppResult<Arc<LiveGame>> {
+        if let Some(game) = self
+            .games
+            .lock()
+            .ok()
+            .and_then(|games| games.get(id).cloned())
+        {
+            game.touch();
+            return Ok(game);
+        }
+        let unknown = || AppError::NotFound(format!("there is no game `{id}`"));
+        // Ids are short hex strings; anything else cannot name a game.
+        if id.is_empty() || id.len() > 64 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Err(unknown());
+        }
+        let stored = self.storage.game(id).await?.ok_or_else(unknown)?;
+        let ruleset = self.pinned_ruleset(&stored).await?;
+        let seats = self.storage.seats(id).await?;
+        let version = self.storage.version(id).await?;
+        let finished = stored.finished_at.is_some();
+        let game = LiveGame::new(stored, ruleset, seats, None);
+        game.set_standing(Standing {
+            version,
+            finished,
+            waiting_for: Vec::new(),
+        });
+        let game = self.admit(Arc::new(game))?;
+        // A game loaded for the first time may be waiting for its bots (after a restart).
+        self.schedule_bots(&game);
+        Ok(game)
+    }
+
+    /// Starts a new game: checks the setup by creating the session, then stores it with the
+    /// digests of its host token and invites.
+    /// `creator` is the client address that asks, if known: a game played by bots alone is
+    /// refused past [`HubConfig::bot_games_per_creator`] of its running games.
+    pub async fn create(
+        self: &Arc<Self>,
+        stored: StoredGame,
+        seats: Vec<StoredSeat>,
+        credentials: &NewCredentials,
+        creator: Option<String>,
+    ) -> AppResult<Arc<LiveGame>> {
+        if let Some(creator) = &creator
+            && seats.iter().all(|seat| seat.bot.is_some())
+        {
+            let running = self.running_bot_games(creator);
+            let cap = self.config.bot_games_per_creator;
+            if running >= cap {
+                return Err(AppError::Conflict(format!(
+                    "this address already has {running} games played by bots alone running (at \
+                     most {cap}); wait for one to end, or take a seat in the next one"
+                )));
+            }
+        }
+        // By hash: the version the catalogue offered, even if a newer one was loaded since.
+        let ruleset = self
+            .runtime
+            .ruleset_version(&stored.ruleset_hash)
+            .ok_or_else(|| {
+                AppError::NotFound(format!("there is no ruleset `{}`", stored.ruleset_id))
+            })?;
+        self.keep_component(&ruleset).await?;
+        let spec_game = stored.clone();
+        let spec_ruleset = ruleset.clone();
+        let seat_count = seats.len() as u32;
+        // Room first: a server at its cap refuses before running or storing anything.
+        let evicted = {
+            let mut games = self
+                .games
+                .lock()
+                .map_err(|_| anyhow::anyhow!("the game table is poisoned"))?;
+            self.make_room(&mut games)?
+        };
+        for game in evicted {
+            self.unloaded(&game);
+        }
+        let session = self
+            .blocking(move || calls::start(&spec_ruleset, &spec_game, seat_count))
+            .await
+            .context("starting a game failed")??;
+        self.storage
+            .create_game_with(&stored, &seats, credentials)
+            .await?;
+        let game = Arc::new(LiveGame::new(stored, ruleset, seats, creator));
+        {
+            let mut state = game.state.lock().await;
+            state.session = Some(session);
+            self.refresh_standing(&game, &mut state).await?;
+        }
+        let game = self.admit(game)?;
+        self.schedule_bots(&game);
+        Ok(game)
+    }
+
+    /// Makes sure the session is in memory and up to date with storage.
+    async fn ensure_loaded(&self, game: &LiveGame, state: &mut GameState) -> anyhow::Result<()> {
+        if state.session.is_none() {
+            // Every action: those up to the snapshot are the restored session's history (a
+            // snapshot holds none), those after it are replayed.
+            let snapshot = self.storage.latest_snapshot(game.id()).await?;
+            let from = snapshot.as_ref().map_or(0, |(seq, _)| *seq);
+            let mut actions = self.storage.actions_since(game.id(), 0).await?;
+            let after = actions.split_off(actions.partition_point(|a| a.seq <= from));
+            let ruleset = game.ruleset.clone();
+            let stored = game.stored.clone();
+            let seat_count = game.seats().len() as u32;
+            let (session, version) = self
+                .blocking(move || {
+                    let mut session = match snapshot {
+                        Some((_, bytes)) => {
+                            calls::restore(&ruleset, &stored, seat_count, &bytes, &actions)?
+                        }
+                        None => calls::start_session(&ruleset, &stored, seat_count)
+                            .map_err(calls::into_anyhow)?,
+                    };
+                    let mut version = from;
+                    for action in &after {
+                        calls::replay_action(&mut session, action)?;
+                        version = action.seq;
+                    }
+                    anyhow::Ok((session, version))
+                })
+                .await
+                .context("loading a game failed")?
+                .with_context(|| format!("failed to load game {}", game.id()))?;
+            state.session = Some(session);
+            state.version = version;
+            // Who is waiting is known only once the game runs.
+            self.refresh_standing(game, state).await?;
+        } else if self.storage.kind() == DatabaseKind::Postgres {
+            // Other processes may have moved the game on; one process on SQLite never needs to.
+            self.catch_up(game, state).await?;
+        }
+        Ok(())
+    }
+
+    /// Applies the actions another process stored since the session's version.
+    async fn catch_up(&self, game: &LiveGame, state: &mut GameState) -> anyhow::Result<bool> {
+        let actions = self.storage.actions_since(game.id(), state.version).await?;
+        if actions.is_empty() {
+            return Ok(false);
+        }
+        let last = actions.last().map_or(state.version, |action| action.seq);
+        let replayed = self
+            .with_session(game, state, move |session| {
+                actions
+                    .iter()
+                    .try_for_each(|action| calls::replay_action(session, action))
+            })
+            .await;
+        match replayed {
+            Ok(Ok(())) => {
+                state.version = last;
+                // Whoever noticed first, the standing and the subscribers learn of it now.
+                self.refresh_standing(game, state).await?;
+                game.publish(Update::Version(last));
+                Ok(true)
+            }
+            Ok(Err(error)) | Err(error) => {
+                state.session = None;
+                Err(error)
+            }
+        }
+    }
+
+    /// Recomputes the public standing after a change.
+    async fn refresh_standing(&self, game: &LiveGame, state: &mut GameState) -> anyhow::Result<()> {
+        let pending = self
+            .with_session(game, state, |session| session.pending())
+            .await?
+            .map_err(calls::into_anyhow)?;
+        state.decisions.update(state.version, &pending, None);
+        if summarize(game, state.version, &pending) {
+            // The action that ended it marked the game finished when it was stored; a game
+            // stored by an older version of the server may have missed that second write.
+            self.storage.mark_finished(game.id()).await?;
+        }
+        Ok(())
+    }
+}
+
+/// The first twelve digits of a hash, as the API and logs show versions.
+pub fn short_hash(hash: &str) -> &str {
+    hash.get(..12).unwrap_or(hash)
+}

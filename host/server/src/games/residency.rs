@@ -1,0 +1,245 @@
+//! Residency: which games hold a running instance, parking the least recently used when there are
+//! more than the server runs at once, and dropping idle games from memory.
+
+use super::*;
+
+impl Hub {
+    /// Gives a session back to its game after a call on the blocking pool, which may have
+    /// restored a parked one (counted as running again, it can be parked again) or parked a
+    /// running one (a finished game's).
+    pub(super) fn put_back(&self, game: &LiveGame, state: &mut GameState, session: Session) {
+        let running = !session.is_parked();
+        state.session = Some(session);
+        if running {
+            self.note_running(game);
+        } else {
+            self.note_stopped(game);
+        }
+    }
+
+    /// Marks a game's session as holding an instance and, when more games run than
+    /// [`HubConfig::max_running_games`], starts parking the least recently used.
+    pub(super) fn note_running(&self, game: &LiveGame) {
+        // Read first: on every call the game is usually marked already, and a read does not
+        // take the cache line from the other cores.
+        if !game.running.load(Ordering::Relaxed) && !game.running.swap(true, Ordering::Relaxed) {
+            self.running_games.fetch_add(1, Ordering::Relaxed);
+        }
+        if !self.crowded() || self.parking.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let myself = self.myself.clone();
+        tokio::spawn(async move {
+            // Weak between rounds, so a hub being shut down is not kept alive by its parker.
+            while let Some(hub) = myself.upgrade() {
+                let parked = hub.park_least_recent().await;
+                if !hub.crowded() {
+                    hub.parking.store(false, Ordering::Release);
+                    // A game counted between the look and the release started no round.
+                    if !hub.crowded() || hub.parking.swap(true, Ordering::AcqRel) {
+                        return;
+                    }
+                }
+                drop(hub);
+                if parked == 0 {
+                    // Every candidate was in use; their calls end soon.
+                    tokio::time::sleep(PARK_RETRY).await;
+                }
+            }
+        });
+    }
+
+    /// Whether more games are counted running than [`HubConfig::max_running_games`].
+    pub(super) fn crowded(&self) -> bool {
+        self.running_games.load(Ordering::Relaxed) > self.config.max_running_games
+    }
+
+    /// Lets go of what a game taken out of memory held: its cached views and its place among
+    /// the running games.
+    pub(super) fn unloaded(&self, game: &LiveGame) {
+        self.forget_views(game);
+        self.note_stopped(game);
+    }
+
+    /// Marks a game's session as holding no instance (parked, dropped or unloaded).
+    pub(super) fn note_stopped(&self, game: &LiveGame) {
+        if game.running.swap(false, Ordering::Relaxed) {
+            self.running_games.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Parks the sessions of the least recently used running games until an eighth of
+    /// [`HubConfig::max_running_games`] is free again, so the scan over all games runs once
+    /// per that many loads, not for each. A game in use (its state locked) is skipped for the
+    /// next least recent: it is not idle. Returns how many games stopped counting as running.
+    pub(super) async fn park_least_recent(&self) -> usize {
+        let cap = self.config.max_running_games.max(1);
+        let target = cap - cap / 8;
+        let mut running: Vec<(i64, Arc<LiveGame>)> = match self.games.lock() {
+            Ok(games) => games
+                .values()
+                .filter(|game| game.running.load(Ordering::Relaxed))
+                .map(|game| (game.last_used.load(Ordering::Relaxed), game.clone()))
+                .collect(),
+            Err(_) => return 0,
+        };
+        // The count follows the games in the table: one unloaded while in use, marked running
+        // again by the call that held it, is no longer counted.
+        self.running_games.store(running.len(), Ordering::Relaxed);
+        let excess = running.len().saturating_sub(target);
+        running.sort_unstable_by_key(|(last_used, _)| *last_used);
+        let mut stopped = 0;
+        for (_, game) in running {
+            if stopped == excess {
+                break;
+            }
+            let Ok(mut state) = game.state.try_lock() else {
+                continue;
+            };
+            if let Some(mut session) = state.session.take() {
+                let parked = self
+                    .blocking(move || {
+                        let parked = session.park();
+                        (session, parked)
+                    })
+                    .await;
+                match parked {
+                    Ok((session, Ok(()))) => state.session = Some(session),
+                    // The session is dropped: it is rebuilt from storage on next use.
+                    Ok((_, Err(error))) => {
+                        tracing::warn!("game {}: parking failed: {error}", game.id())
+                    }
+                    Err(error) => tracing::warn!("game {}: parking failed: {error:#}", game.id()),
+                }
+            }
+            self.note_stopped(&game);
+            stopped += 1;
+        }
+        stopped
+    }
+
+    /// Adds a game to the table of games in memory, making room first. Another task may have
+    /// added the same game meanwhile: that one wins.
+    pub(super) fn admit(&self, game: Arc<LiveGame>) -> AppResult<Arc<LiveGame>> {
+        let (admitted, evicted) = {
+            let mut games = self
+                .games
+                .lock()
+                .map_err(|_| anyhow::anyhow!("the game table is poisoned"))?;
+            if let Some(existing) = games.get(game.id()) {
+                return Ok(existing.clone());
+            }
+            let evicted = self.make_room(&mut games)?;
+            games.insert(game.id().to_owned(), game.clone());
+            (game, evicted)
+        };
+        for game in evicted {
+            self.unloaded(&game);
+        }
+        Ok(admitted)
+    }
+
+    /// Unloads the least recently used games nobody watches until one more fits under
+    /// [`HubConfig::max_live_games`], and a sixty-fourth of it more while at it, so that at the
+    /// cap the scan over every game in memory (under the table's lock) runs once per that many
+    /// new games rather than for each; busy when every game in memory is in use.
+    pub(super) fn make_room(
+        &self,
+        games: &mut HashMap<String, Arc<LiveGame>>,
+    ) -> AppResult<Vec<Arc<LiveGame>>> {
+        let cap = self.config.max_live_games.max(1);
+        if games.len() < cap {
+            return Ok(Vec::new());
+        }
+        // Borrowed ids: this runs over every game in memory.
+        let mut idle: Vec<(i64, &String)> = games
+            .iter()
+            .filter(|(_, live)| live.unloadable())
+            .map(|(id, live)| (live.last_used.load(Ordering::Relaxed), id))
+            .collect();
+        let excess = games.len() + 1 - cap;
+        // Refuse before unloading anything: a game taken out of the table here would otherwise
+        // leave with its cached views still counted against the budget.
+        if idle.len() < excess {
+            return Err(AppError::Busy(
+                "the server holds as many games as it may right now; try again in a minute"
+                    .to_owned(),
+            ));
+        }
+        let unloading = (excess + cap / 64).min(idle.len());
+        // Only the least recently used matter: select them instead of sorting all.
+        if unloading < idle.len() {
+            idle.select_nth_unstable(unloading - 1);
+            idle.truncate(unloading);
+        }
+        let unload: Vec<String> = idle.into_iter().map(|(_, id)| id.clone()).collect();
+        Ok(unload
+            .into_iter()
+            .filter_map(|id| games.remove(&id))
+            .collect())
+    }
+
+    /// How many games are in memory.
+    pub fn live_games(&self) -> usize {
+        self.games.lock().map_or(0, |games| games.len())
+    }
+
+    /// Whether game `id` is in memory (evicting it made its next request read it back).
+    pub fn in_memory(&self, id: &str) -> bool {
+        self.games.lock().is_ok_and(|games| games.contains_key(id))
+    }
+
+    /// Drops the sessions of games idle for longer than the configured time, and forgets idle
+    /// games nobody is subscribed to, so memory follows the games in use.
+    pub async fn evict_idle(&self) {
+        let cutoff = now_millis() - self.config.idle_after.as_millis() as i64;
+        let games: Vec<Arc<LiveGame>> = match self.games.lock() {
+            Ok(games) => games.values().cloned().collect(),
+            Err(_) => return,
+        };
+        for game in games {
+            if game.last_used.load(Ordering::Relaxed) >= cutoff {
+                continue;
+            }
+            let busy = game
+                .bots
+                .lock()
+                .map(|schedule| schedule.running)
+                .unwrap_or(true);
+            if busy {
+                continue;
+            }
+            if let Ok(mut state) = game.state.try_lock() {
+                state.session = None;
+                self.note_stopped(&game);
+            }
+            self.forget_views(&game);
+            if game.updates.receiver_count() == 0
+                && let Ok(mut games) = self.games.lock()
+            {
+                games.remove(game.id());
+            }
+        }
+    }
+
+    /// The number of games in memory and how many of them hold a running instance (the others
+    /// are parked or not loaded).
+    pub async fn loaded(&self) -> (usize, usize) {
+        let games: Vec<Arc<LiveGame>> = match self.games.lock() {
+            Ok(games) => games.values().cloned().collect(),
+            Err(_) => return (0, 0),
+        };
+        let mut sessions = 0;
+        for game in &games {
+            let state = game.state.lock().await;
+            if state
+                .session
+                .as_ref()
+                .is_some_and(|session| !session.is_parked())
+            {
+                sessions += 1;
+            }
+        }
+        (games.len(), sessions)
+    }
+}

@@ -1,0 +1,214 @@
+//! Views: what each viewer sees of a game (view, board, log) at the current version or an earlier
+//! one, cached per version, and the rulesets' catalogues.
+
+use super::*;
+
+impl Hub {
+    /// A ruleset version's catalogue in `language`, asked of the ruleset once per version and
+    /// language. Languages the ruleset does not list get an empty catalogue without running it.
+    pub async fn catalogue(
+        &self,
+        ruleset: &Arc<LoadedRuleset>,
+        language: &str,
+    ) -> AppResult<Catalogue> {
+        if !is_language_tag(language) {
+            return Err(AppError::BadRequest(format!(
+                "`{}` is not a language tag",
+                language.chars().take(32).collect::<String>()
+            )));
+        }
+        if !ruleset
+            .info()
+            .languages
+            .iter()
+            .any(|listed| listed == language)
+        {
+            return Ok(Arc::new(Vec::new()));
+        }
+        let key = (ruleset.hash().0, language.to_owned());
+        if let Some(found) = self
+            .catalogues
+            .lock()
+            .ok()
+            .and_then(|cached| cached.get(&key).cloned())
+        {
+            return Ok(found);
+        }
+        let asked = ruleset.clone();
+        let language = key.1.clone();
+        let pairs = Arc::new(
+            self.blocking(move || calls::catalogue(&asked, &language))
+                .await?,
+        );
+        if let Ok(mut cached) = self.catalogues.lock() {
+            cached.insert(key, pairs.clone());
+        }
+        Ok(pairs)
+    }
+
+    /// Keeps `view` in `game`'s cache of current views if the byte budget allows, replacing the
+    /// viewer's older one and dropping views of older versions.
+    pub(super) fn cache_view(&self, game: &LiveGame, viewer: Viewer, view: &Arc<ViewData>) {
+        let Ok(mut views) = game.views.lock() else {
+            return;
+        };
+        let mut freed = 0;
+        views.retain(|cached_viewer, cached| {
+            let keep = cached.version == view.version && *cached_viewer != viewer;
+            if !keep {
+                freed += cached.bytes;
+            }
+            keep
+        });
+        self.cached_bytes.fetch_sub(freed, Ordering::Relaxed);
+        if self.reserve_cache(view.bytes) {
+            views.insert(viewer, view.clone());
+        }
+    }
+
+    /// Counts `bytes` against the cache budget; false (nothing counted) when they do not fit.
+    pub(super) fn reserve_cache(&self, bytes: usize) -> bool {
+        self.cached_bytes
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| {
+                (held + bytes <= self.config.view_cache_bytes).then_some(held + bytes)
+            })
+            .is_ok()
+    }
+
+    /// Drops every cached view and past board of `game`, giving their bytes back.
+    pub(super) fn forget_views(&self, game: &LiveGame) {
+        let mut freed = 0;
+        if let Ok(mut views) = game.views.lock() {
+            freed += views.values().map(|view| view.bytes).sum::<usize>();
+            views.clear();
+        }
+        if let Ok(mut past) = game.past_boards.lock() {
+            freed += past.values().map(|view| view.bytes).sum::<usize>();
+            past.clear();
+        }
+        self.cached_bytes.fetch_sub(freed, Ordering::Relaxed);
+    }
+
+    /// The bytes cached views and past boards hold now.
+    pub fn cached_view_bytes(&self) -> usize {
+        self.cached_bytes.load(Ordering::Relaxed)
+    }
+
+    /// What `viewer` sees now.
+    pub async fn view(&self, game: &Arc<LiveGame>, viewer: Viewer) -> AppResult<Arc<ViewData>> {
+        let mut version = game.standing().version;
+        if self.storage.kind() == DatabaseKind::Postgres {
+            // Another process may have moved the game on and its notification may have been
+            // lost (a listener reconnecting misses what was sent meanwhile): the database, not
+            // the standing, says which version is current. Loading below catches up.
+            version = version.max(self.storage.version(game.id()).await?);
+        }
+        if let Some(view) = game.cached_view(viewer, version) {
+            return Ok(view);
+        }
+        let mut state = game.state.lock().await;
+        self.ensure_loaded(game, &mut state).await?;
+        let version = state.version;
+        // Computed once per viewer and version: a request that waited for the lock while
+        // another computed this very view takes that one.
+        if let Some(view) = game.cached_view(viewer, version) {
+            return Ok(view);
+        }
+        let computed = self
+            .with_session(game, &mut state, move |session| {
+                let pending: Vec<PendingDecision> = session
+                    .pending()?
+                    .into_iter()
+                    .filter(|decision| viewer.is(decision.seat))
+                    .collect();
+                let state = session.view(viewer)?;
+                let parts = session.render(viewer)?;
+                let result = session.result()?;
+                Ok::<_, tenka_game::session::SessionError>((pending, state, parts, result))
+            })
+            .await?;
+        let (pending, state_json, parts, result) = match computed {
+            Ok(computed) => computed,
+            Err(error) => return Err(calls::classify(error).0),
+        };
+        let view = Arc::new(ViewData::new(version, pending, state_json, parts, result));
+        self.cache_view(game, viewer, &view);
+        Ok(view)
+    }
+
+    /// The board and view as `viewer` saw them after the first `at` actions, for the replay
+    /// viewer. Only for finished games: by then every secret is out, and a running game's past
+    /// could still hide something its present does not (a plan not yet played).
+    pub async fn view_at(
+        &self,
+        game: &Arc<LiveGame>,
+        viewer: Viewer,
+        at: u64,
+    ) -> AppResult<Arc<ViewData>> {
+        if let Some(board) = game
+            .past_boards
+            .lock()
+            .ok()
+            .and_then(|past| past.get(&(viewer, at)).cloned())
+        {
+            return Ok(board);
+        }
+        // Under the game's lock only long enough to copy what the replay needs: the replay itself
+        // runs on a session of its own, so the live game stays free meanwhile.
+        let (spec, replayed) = {
+            let mut state = game.state.lock().await;
+            self.ensure_loaded(game, &mut state).await?;
+            if !game.standing().finished {
+                return Err(AppError::Forbidden(
+                    "past boards are shown once the game is over".to_owned(),
+                ));
+            }
+            let session = state.session.as_ref().context("the game is not loaded")?;
+            let Some(replayed) = session.actions().get(..at as usize) else {
+                return Err(AppError::BadRequest(format!(
+                    "the game has no version {at}"
+                )));
+            };
+            (session.spec().clone(), replayed.to_vec())
+        };
+        let ruleset = game.ruleset.clone();
+        let computed = self
+            .blocking(move || {
+                let mut past = Session::new(ruleset, spec)?;
+                for recorded in &replayed {
+                    past.apply(recorded.seat, &recorded.action)?;
+                }
+                Ok::<_, tenka_game::session::SessionError>((
+                    past.view(viewer)?,
+                    past.render(viewer)?,
+                ))
+            })
+            .await?;
+        let (state_json, parts) = computed.map_err(|error| calls::classify(error).0)?;
+        let board = Arc::new(ViewData::new(at, Vec::new(), state_json, parts, None));
+        if let Ok(mut past) = game.past_boards.lock()
+            && past.len() < PAST_BOARDS_KEPT
+            && self.reserve_cache(board.bytes)
+        {
+            past.insert((viewer, at), board.clone());
+        }
+        Ok(board)
+    }
+
+    /// The game's full record; only for finished games (it holds every secret, the seed too).
+    pub async fn record(&self, game: &Arc<LiveGame>) -> AppResult<serde_json::Value> {
+        let mut state = game.state.lock().await;
+        self.ensure_loaded(game, &mut state).await?;
+        let over = game.standing().finished;
+        if !over {
+            return Err(AppError::Forbidden(
+                "the record of a running game would reveal its secrets; it is available when the game ends".to_owned(),
+            ));
+        }
+        let record = self
+            .with_session(game, &mut state, |session| session.record())
+            .await?
+            .map_err(|error| calls::classify(error).0)?;
+        Ok(serde_json::to_value(&record).context("failed to encode a record")?)
+    }
+}
