@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use axum::Json;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::Stream;
@@ -20,6 +20,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::AppState;
+use super::asking::{Acting, Hosting, TheGame, Viewing, request_token, require_host, seat_of};
 use super::error::{AppError, AppJson, AppPath as Path, AppQuery as Query, AppResult};
 use super::games::{LiveGame, Update};
 use super::moves::{
@@ -34,69 +35,6 @@ use super::tokens;
 /// The names bots answer to: a random player, the first search bot (kept for the games and
 /// clients that name it) and the three levels of the information-set search.
 pub const BOT_NAMES: [&str; 5] = ["random", "search", "easy", "normal", "hard"];
-
-// ---------------------------------------------------------------------------------------------
-// Who is asking
-// ---------------------------------------------------------------------------------------------
-
-/// The token a request carries: `Authorization: Bearer <token>`. Never from the URL: a URL ends
-/// up in logs, proxies and browser history (the event stream uses a ticket instead).
-fn request_token(headers: &HeaderMap) -> AppResult<Option<&str>> {
-    let Some(value) = headers.get(header::AUTHORIZATION) else {
-        return Ok(None);
-    };
-    let value = value
-        .to_str()
-        .map_err(|_| AppError::BadRequest("the Authorization header is not text".to_owned()))?;
-    let token = value.strip_prefix("Bearer ").ok_or_else(|| {
-        AppError::BadRequest("the Authorization header must be `Bearer <token>`".to_owned())
-    })?;
-    Ok(Some(token.trim()))
-}
-
-/// The viewer a request reads as: the token's seat, or a spectator without a token. A token that
-/// belongs to no seat of this game is refused rather than silently downgraded.
-async fn viewer_of(
-    state: &AppState,
-    game: &Arc<LiveGame>,
-    headers: &HeaderMap,
-) -> AppResult<Viewer> {
-    match request_token(headers)? {
-        None => Ok(Viewer::Spectator),
-        Some(token) => seat_holding(state, game, &tokens::token_hash(token))
-            .await
-            .map(Viewer::Seat),
-    }
-}
-
-/// The seat a request acts for; acting needs a token.
-async fn seat_of(state: &AppState, game: &Arc<LiveGame>, headers: &HeaderMap) -> AppResult<Seat> {
-    match viewer_of(state, game, headers).await? {
-        Viewer::Seat(seat) => Ok(seat),
-        Viewer::Spectator => Err(AppError::Forbidden(
-            "acting needs the seat's token: `Authorization: Bearer <token>`".to_owned(),
-        )),
-    }
-}
-
-/// Checks that the request carries the game's host token (the creator's credential).
-async fn require_host(state: &AppState, game: &LiveGame, headers: &HeaderMap) -> AppResult<()> {
-    let token = request_token(headers)?.ok_or_else(|| {
-        AppError::Forbidden(
-            "managing invites needs the game's host token: `Authorization: Bearer <host_token>`"
-                .to_owned(),
-        )
-    })?;
-    match state.hub.storage().host_token_hash(game.id()).await? {
-        Some(hash) if hash == tokens::token_hash(token) => Ok(()),
-        Some(_) => Err(AppError::Forbidden(
-            "this is not the game's host token".to_owned(),
-        )),
-        None => Err(AppError::Forbidden(
-            "this game was created before invites existed and has no host token".to_owned(),
-        )),
-    }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Rulesets
@@ -513,11 +451,7 @@ pub async fn list_games(State(state): State<AppState>) -> AppResult<Json<Value>>
 }
 
 /// `GET /api/games/{id}`
-pub async fn get_game(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> AppResult<Json<Value>> {
-    let game = state.hub.game(&id).await?;
+pub async fn get_game(TheGame(game): TheGame) -> AppResult<Json<Value>> {
     Ok(Json(live_game_json(&game)))
 }
 
@@ -728,11 +662,8 @@ fn closed_invite() -> AppError {
 /// `GET /api/games/{id}/invites`: the seats as the creator manages them (host token).
 pub async fn invites(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    Hosting { game }: Hosting,
 ) -> AppResult<Json<Value>> {
-    let game = state.hub.game(&id).await?;
-    require_host(&state, &game, &headers).await?;
     let open = state.hub.storage().open_invites(game.id()).await?;
     Ok(Json(Value::Array(
         game.seats()
@@ -775,11 +706,9 @@ pub async fn reissue_invite(
 /// token); the seat waits for a new one.
 pub async fn revoke_invite(
     State(state): State<AppState>,
-    Path((id, seat)): Path<(String, u32)>,
-    headers: HeaderMap,
+    Hosting { game }: Hosting,
+    Path((_, seat)): Path<(String, u32)>,
 ) -> AppResult<Json<Value>> {
-    let game = state.hub.game(&id).await?;
-    require_host(&state, &game, &headers).await?;
     match state.hub.storage().revoke_invite(game.id(), seat).await? {
         InviteChange::Changed => {
             tracing::info!("game {}: seat {seat}'s invite was revoked", game.id());
@@ -890,13 +819,10 @@ impl ReadQuery {
 /// `GET /api/games/{id}/view`
 pub async fn view(
     State(state): State<AppState>,
-    Path(id): Path<String>,
     Query(query): Query<ReadQuery>,
-    headers: HeaderMap,
+    Viewing { game, viewer }: Viewing,
 ) -> AppResult<Json<Value>> {
     query.check(false)?;
-    let game = state.hub.game(&id).await?;
-    let viewer = viewer_of(&state, &game, &headers).await?;
     // The current view first: it loads a game that is not in memory (after a restart, say),
     // and only a loaded game has an up-to-date summary.
     let mut view = state.hub.view(&game, viewer).await?;
@@ -928,12 +854,9 @@ pub async fn view(
 /// `POST /api/games/{id}/actions`
 pub async fn submit_action(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    Acting { game, seat }: Acting,
     AppJson(request): AppJson<SubmitAction>,
 ) -> AppResult<Json<Value>> {
-    let game = state.hub.game(&id).await?;
-    let seat = seat_of(&state, &game, &headers).await?;
     act(&state, &game, seat, request).await.map(Json)
 }
 
@@ -949,12 +872,9 @@ pub struct PreviewAction {
 /// sent (costs, steps that would be skipped). Changes nothing.
 pub async fn preview_action(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    Acting { game, seat }: Acting,
     AppJson(request): AppJson<PreviewAction>,
 ) -> AppResult<Json<Value>> {
-    let game = state.hub.game(&id).await?;
-    let seat = seat_of(&state, &game, &headers).await?;
     let notes = state.hub.preview(&game, seat, request.action).await?;
     Ok(Json(json!({ "notes": notes })))
 }
@@ -992,13 +912,10 @@ async fn log_since(
 /// `GET /api/games/{id}/log`
 pub async fn log(
     State(state): State<AppState>,
-    Path(id): Path<String>,
     Query(query): Query<ReadQuery>,
-    headers: HeaderMap,
+    Viewing { game, viewer }: Viewing,
 ) -> AppResult<Json<Value>> {
     query.check(false)?;
-    let game = state.hub.game(&id).await?;
-    let viewer = viewer_of(&state, &game, &headers).await?;
     let entries = log_since(&state, &game, query.since.unwrap_or(0), viewer).await?;
     Ok(Json(Value::Array(entries)))
 }
@@ -1017,11 +934,9 @@ struct StreamUpdate {
 /// token in a URL would stay valid in every log that recorded it.
 pub async fn stream_ticket(
     State(state): State<AppState>,
-    Path(id): Path<String>,
     headers: HeaderMap,
+    Acting { game, .. }: Acting,
 ) -> AppResult<Json<Value>> {
-    let game = state.hub.game(&id).await?;
-    seat_of(&state, &game, &headers).await?;
     let token_hash = tokens::token_hash(request_token(&headers)?.unwrap_or_default());
     let ticket = tokens::new_token()?;
     state
@@ -1220,9 +1135,8 @@ pub async fn hand_to_bot(
 /// `GET /api/games/{id}/record`
 pub async fn record(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    TheGame(game): TheGame,
 ) -> AppResult<Json<Value>> {
-    let game = state.hub.game(&id).await?;
     Ok(Json(state.hub.record(&game).await?))
 }
 

@@ -8,6 +8,7 @@
 //! narrow seam to the runtime.
 
 pub mod api;
+pub mod asking;
 pub mod connections;
 pub mod editor;
 pub mod error;
