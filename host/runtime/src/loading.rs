@@ -182,7 +182,7 @@ impl Runtime {
     }
 
     /// How many component instances of the pool are alive now (live games, bots' determinized
-    /// games, stateless calls in flight), out of [`PoolLimits::instances`].
+    /// games, stateless calls in flight), out of [`crate::PoolLimits::instances`].
     pub fn live_instances(&self) -> u64 {
         self.engine
             .pooling_allocator_metrics()

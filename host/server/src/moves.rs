@@ -1,6 +1,6 @@
 //! A move, whichever door it came through: who holds a seat (by the digest of its token) and
 //! what a seat's move answers. `POST /api/games/{id}/actions` (`api.rs`) and the move socket
-//! (`socket.rs`) both call [`act`]; neither imports the other.
+//! (`socket.rs`) both call `act`; neither imports the other.
 
 use std::sync::Arc;
 
