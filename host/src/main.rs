@@ -130,6 +130,11 @@ struct ArenaArgs {
         value_delimiter = ','
     )]
     bots: Vec<String>,
+    /// Instead of every pairing, seat this lineup, one kind per seat (comma-separated, e.g.
+    /// `hard,search,search`), turned one seat further each game; `--games` is then the number
+    /// of games in all.
+    #[arg(long, value_delimiter = ',', conflicts_with = "bots")]
+    lineup: Vec<String>,
     /// Games per pairing; the two kinds take the seats in turn.
     #[arg(long, default_value_t = 20)]
     games: u64,
@@ -564,13 +569,38 @@ fn arena(places: &Places, args: &ArenaArgs) -> Result<()> {
             error.text
         );
     }
-    let kinds: Vec<BotKind> = args
-        .bots
-        .iter()
-        .map(|name| name.trim().parse().map_err(|e: String| anyhow!(e)))
-        .collect::<Result<_>>()?;
+    let parse = |names: &[String]| -> Result<Vec<BotKind>> {
+        names
+            .iter()
+            .map(|name| name.trim().parse().map_err(|e: String| anyhow!(e)))
+            .collect()
+    };
+    let seated = parse(&args.lineup)?;
+    // With a lineup, the kinds are its distinct kinds in the order named.
+    let mut kinds: Vec<BotKind> = Vec::new();
+    for &kind in &seated {
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    let lineup: Option<Vec<usize>> = (!seated.is_empty()).then(|| {
+        seated
+            .iter()
+            .map(|kind| kinds.iter().position(|k| k == kind).unwrap_or(0))
+            .collect()
+    });
+    if lineup.is_none() {
+        kinds = parse(&args.bots)?;
+    }
     if args.players.is_empty() {
         bail!("say how many seats with --players");
+    }
+    if !seated.is_empty() && args.players.iter().any(|&p| p as usize != seated.len()) {
+        bail!(
+            "a lineup of {} kinds seats games of {} players",
+            seated.len(),
+            seated.len()
+        );
     }
     let info = ruleset.info().clone();
     for &seats in &args.players {
@@ -590,8 +620,9 @@ fn arena(places: &Places, args: &ArenaArgs) -> Result<()> {
             games: args.games,
             seed: args.seed,
             max_actions: host::balance::MAX_ACTIONS_PER_GAME,
+            lineup: lineup.clone(),
         };
-        let games = plan.pairings().len() as u64 * args.games;
+        let games = plan.seatings().len() as u64;
         let progress = indicatif::ProgressBar::new(games);
         progress.set_style(
             indicatif::ProgressStyle::with_template(
@@ -601,18 +632,33 @@ fn arena(places: &Places, args: &ArenaArgs) -> Result<()> {
         );
         let outcome = plan.run(|done, _| progress.set_position(done))?;
         progress.finish_and_clear();
+        let names =
+            |kinds: &[BotKind]| kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(",");
         let command = format!(
-            "tenka arena --ruleset {} --players {seats}{} --bots {} --games {} --seed {}",
+            "tenka arena --ruleset {} --players {seats}{} {} --games {} --seed {}",
             info.id,
             args.map
                 .as_deref()
                 .map(|map| format!(" --map {map}"))
                 .unwrap_or_default(),
-            kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(","),
+            if seated.is_empty() {
+                format!("--bots {}", names(&kinds))
+            } else {
+                format!("--lineup {}", names(&seated))
+            },
             args.games,
             args.seed
         );
-        let text = outcome.markdown(&format!("Bots: {}, {seats} players", info.name), &command);
+        let title = if seated.is_empty() {
+            format!("Bots: {}, {seats} players", info.name)
+        } else {
+            format!(
+                "Bots: {}, {seats} players, lineup {}",
+                info.name,
+                names(&seated)
+            )
+        };
+        let text = outcome.markdown(&title, &command);
         println!("{text}");
         if let Some(path) = &args.markdown {
             use std::io::Write;
