@@ -141,7 +141,8 @@ struct ArenaArgs {
     /// The tournament's seed; each game's seed is derived from it.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Also add the results, as Markdown sections, to the end of this file (BENCHMARKS.md).
+    /// Also add the results, as Markdown sections, to this file: at the end of its bots region
+    /// (BENCHMARKS.md's, kept by `cargo xtask bench`), else at its end.
     #[arg(long, value_name = "FILE.md")]
     markdown: Option<PathBuf>,
 }
@@ -198,6 +199,9 @@ struct SimulateArgs {
     #[arg(long)]
     json: bool,
 }
+
+/// The end of BENCHMARKS.md's bots region (xtask's `bench_report::BOTS_END`).
+const BOTS_END: &str = "<!-- bots: end -->";
 
 /// What `--baseline` without a value compares with: the ruleset's defaults.
 const STANDARD_RULES: &str = "standard rules";
@@ -661,13 +665,22 @@ fn arena(places: &Places, args: &ArenaArgs) -> Result<()> {
         let text = outcome.markdown(&title, &command);
         println!("{text}");
         if let Some(path) = &args.markdown {
-            use std::io::Write;
-            let mut file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("failed to open {}", path.display()))?;
-            writeln!(file, "\n{}", text.trim_end())
+            // Into BENCHMARKS.md's bots region (before its end marker, which `cargo xtask
+            // bench` keeps when it rewrites the rest), else at the end of the file.
+            let old = match std::fs::read_to_string(path) {
+                Ok(old) => old,
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
+                Err(error) => {
+                    return Err(error)
+                        .with_context(|| format!("failed to read {}", path.display()));
+                }
+            };
+            let section = format!("{}\n", text.trim_end());
+            let new = match old.rfind(BOTS_END) {
+                Some(end) => format!("{}\n\n{section}\n{}", old[..end].trim_end(), &old[end..]),
+                None => format!("{old}\n{section}"),
+            };
+            std::fs::write(path, new)
                 .with_context(|| format!("failed to write {}", path.display()))?;
         }
     }
