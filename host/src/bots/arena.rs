@@ -490,8 +490,8 @@ impl ArenaOutcome {
                     let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
                     let half =
                         z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
-                    share.low = centre - half;
-                    share.high = centre + half;
+                    share.low = (centre - half).max(0.0);
+                    share.high = (centre + half).min(1.0);
                 }
                 share
             })
