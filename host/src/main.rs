@@ -130,13 +130,19 @@ struct ArenaArgs {
         value_delimiter = ','
     )]
     bots: Vec<String>,
+    /// Instead of every pairing, seat this lineup, one kind per seat (comma-separated, e.g.
+    /// `hard,search,search`), turned one seat further each game; `--games` is then the number
+    /// of games in all.
+    #[arg(long, value_delimiter = ',', conflicts_with = "bots")]
+    lineup: Vec<String>,
     /// Games per pairing; the two kinds take the seats in turn.
     #[arg(long, default_value_t = 20)]
     games: u64,
     /// The tournament's seed; each game's seed is derived from it.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Also add the results, as Markdown sections, to the end of this file (BENCHMARKS.md).
+    /// Also add the results, as Markdown sections, to this file: at the end of its bots region
+    /// (BENCHMARKS.md's, kept by `cargo xtask bench`), else at its end.
     #[arg(long, value_name = "FILE.md")]
     markdown: Option<PathBuf>,
 }
@@ -193,6 +199,9 @@ struct SimulateArgs {
     #[arg(long)]
     json: bool,
 }
+
+/// The end of BENCHMARKS.md's bots region (xtask's `bench_report::BOTS_END`).
+const BOTS_END: &str = "<!-- bots: end -->";
 
 /// What `--baseline` without a value compares with: the ruleset's defaults.
 const STANDARD_RULES: &str = "standard rules";
@@ -564,13 +573,38 @@ fn arena(places: &Places, args: &ArenaArgs) -> Result<()> {
             error.text
         );
     }
-    let kinds: Vec<BotKind> = args
-        .bots
-        .iter()
-        .map(|name| name.trim().parse().map_err(|e: String| anyhow!(e)))
-        .collect::<Result<_>>()?;
+    let parse = |names: &[String]| -> Result<Vec<BotKind>> {
+        names
+            .iter()
+            .map(|name| name.trim().parse().map_err(|e: String| anyhow!(e)))
+            .collect()
+    };
+    let seated = parse(&args.lineup)?;
+    // With a lineup, the kinds are its distinct kinds in the order named.
+    let mut kinds: Vec<BotKind> = Vec::new();
+    for &kind in &seated {
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    let lineup: Option<Vec<usize>> = (!seated.is_empty()).then(|| {
+        seated
+            .iter()
+            .map(|kind| kinds.iter().position(|k| k == kind).unwrap_or(0))
+            .collect()
+    });
+    if lineup.is_none() {
+        kinds = parse(&args.bots)?;
+    }
     if args.players.is_empty() {
         bail!("say how many seats with --players");
+    }
+    if !seated.is_empty() && args.players.iter().any(|&p| p as usize != seated.len()) {
+        bail!(
+            "a lineup of {} kinds seats games of {} players",
+            seated.len(),
+            seated.len()
+        );
     }
     let info = ruleset.info().clone();
     for &seats in &args.players {
@@ -590,8 +624,9 @@ fn arena(places: &Places, args: &ArenaArgs) -> Result<()> {
             games: args.games,
             seed: args.seed,
             max_actions: host::balance::MAX_ACTIONS_PER_GAME,
+            lineup: lineup.clone(),
         };
-        let games = plan.pairings().len() as u64 * args.games;
+        let games = plan.seatings().len() as u64;
         let progress = indicatif::ProgressBar::new(games);
         progress.set_style(
             indicatif::ProgressStyle::with_template(
@@ -601,27 +636,51 @@ fn arena(places: &Places, args: &ArenaArgs) -> Result<()> {
         );
         let outcome = plan.run(|done, _| progress.set_position(done))?;
         progress.finish_and_clear();
+        let names =
+            |kinds: &[BotKind]| kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(",");
         let command = format!(
-            "tenka arena --ruleset {} --players {seats}{} --bots {} --games {} --seed {}",
+            "tenka arena --ruleset {} --players {seats}{} {} --games {} --seed {}",
             info.id,
             args.map
                 .as_deref()
                 .map(|map| format!(" --map {map}"))
                 .unwrap_or_default(),
-            kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(","),
+            if seated.is_empty() {
+                format!("--bots {}", names(&kinds))
+            } else {
+                format!("--lineup {}", names(&seated))
+            },
             args.games,
             args.seed
         );
-        let text = outcome.markdown(&format!("Bots: {}, {seats} players", info.name), &command);
+        let title = if seated.is_empty() {
+            format!("Bots: {}, {seats} players", info.name)
+        } else {
+            format!(
+                "Bots: {}, {seats} players, lineup {}",
+                info.name,
+                names(&seated)
+            )
+        };
+        let text = outcome.markdown(&title, &command);
         println!("{text}");
         if let Some(path) = &args.markdown {
-            use std::io::Write;
-            let mut file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("failed to open {}", path.display()))?;
-            writeln!(file, "\n{}", text.trim_end())
+            // Into BENCHMARKS.md's bots region (before its end marker, which `cargo xtask
+            // bench` keeps when it rewrites the rest), else at the end of the file.
+            let old = match std::fs::read_to_string(path) {
+                Ok(old) => old,
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
+                Err(error) => {
+                    return Err(error)
+                        .with_context(|| format!("failed to read {}", path.display()));
+                }
+            };
+            let section = format!("{}\n", text.trim_end());
+            let new = match old.rfind(BOTS_END) {
+                Some(end) => format!("{}\n\n{section}\n{}", old[..end].trim_end(), &old[end..]),
+                None => format!("{old}\n{section}"),
+            };
+            std::fs::write(path, new)
                 .with_context(|| format!("failed to write {}", path.display()))?;
         }
     }

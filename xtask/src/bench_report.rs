@@ -222,6 +222,26 @@ pub(crate) fn header(environment: &BenchEnvironment, merged: &MergedRuns) -> Str
     out
 }
 
+/// Where BENCHMARKS.md's bot tournaments begin: `tenka arena --markdown` writes them, not
+/// `cargo xtask bench` (they take hours), so a bench run keeps them as they are.
+pub(crate) const BOTS_BEGIN: &str = "<!-- bots: begin -->";
+/// Where they end.
+pub(crate) const BOTS_END: &str = "<!-- bots: end -->";
+
+/// `report` with the bots region of `old` (the file being replaced) added at its end, markers
+/// included; `report` as it is when `old` has no such region.
+pub(crate) fn keep_bots_region(old: &str, report: &str) -> String {
+    let region = old.find(BOTS_BEGIN).and_then(|begin| {
+        old[begin..]
+            .find(BOTS_END)
+            .map(|end| &old[begin..begin + end + BOTS_END.len()])
+    });
+    match region {
+        Some(region) => format!("{}\n\n{region}\n", report.trim_end()),
+        None => report.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -332,5 +352,22 @@ mod tests {
         let merged = merge_runs(&[run("58.6", "75.3")]);
         assert_eq!(merged.text, run("58.6", "75.3"));
         assert!(header(&environment(), &merged).contains("ran once: no spread is measured"));
+    }
+
+    #[test]
+    fn a_bench_run_keeps_the_bot_tournaments() {
+        let old = format!(
+            "# Benchmarks\n\nold figures\n\n{BOTS_BEGIN}\n## Bots\n\n| hard | +300 |\n{BOTS_END}\n"
+        );
+        let kept = keep_bots_region(&old, "# Benchmarks\n\nnew figures\n");
+        assert!(
+            kept.starts_with("# Benchmarks\n\nnew figures\n\n"),
+            "{kept}"
+        );
+        assert!(!kept.contains("old figures"));
+        assert!(kept.ends_with(&format!(
+            "{BOTS_BEGIN}\n## Bots\n\n| hard | +300 |\n{BOTS_END}\n"
+        )));
+        assert_eq!(keep_bots_region("no region", "new\n"), "new\n");
     }
 }

@@ -347,6 +347,9 @@ fn bench(runs: usize) -> Result<()> {
         cores: std::thread::available_parallelism().map_or(0, |n| n.get()),
     };
     let report = format!("{}\n{results}", bench_report::header(&environment, &merged));
+    // The bot tournaments (`tenka arena --markdown`) are not rerun here: keep them.
+    let old = std::fs::read_to_string(root().join("BENCHMARKS.md")).unwrap_or_default();
+    let report = bench_report::keep_bots_region(&old, &report);
     std::fs::write(root().join("BENCHMARKS.md"), report)
         .context("failed to write BENCHMARKS.md")?;
     eprintln!("xtask: wrote BENCHMARKS.md");

@@ -35,6 +35,10 @@ pub struct ArenaPlan {
     pub seed: u64,
     /// The most actions a game may take.
     pub max_actions: u64,
+    /// Instead of pairings, every game seats this lineup (indices into `kinds`, one per seat),
+    /// turned one seat further each game so every kind sits in every seat: `hard,search,search`
+    /// measures one kind against two copies of another.
+    pub lineup: Option<Vec<usize>>,
 }
 
 /// One finished game.
@@ -99,6 +103,28 @@ impl ArenaPlan {
             .collect()
     }
 
+    /// The seating of every game: (the pairing's number, the game's number in it, each seat's
+    /// kind).
+    pub fn seatings(&self) -> Vec<(u64, u64, Vec<usize>)> {
+        if let Some(lineup) = &self.lineup {
+            return (0..self.games)
+                .zip(turned(lineup, self.games))
+                .map(|(game, kinds)| (0, game, kinds))
+                .collect();
+        }
+        let mut out = Vec::new();
+        for (pairing, &(a, b)) in self.pairings().iter().enumerate() {
+            for game in 0..self.games {
+                // Seats alternate between the two kinds, the first seat going to each in turn.
+                let kinds: Vec<usize> = (0..self.seats as u64)
+                    .map(|seat| if (seat + game) % 2 == 0 { a } else { b })
+                    .collect();
+                out.push((pairing as u64, game, kinds));
+            }
+        }
+        out
+    }
+
     /// Plays the tournament, telling `progress` each game done (games done, games in all).
     pub fn run(&self, mut progress: impl FnMut(u64, u64)) -> Result<ArenaOutcome> {
         if self.kinds.len() < 2 {
@@ -107,35 +133,38 @@ impl ArenaPlan {
         if self.seats < 2 {
             bail!("an arena needs at least two seats");
         }
+        if let Some(lineup) = &self.lineup
+            && (lineup.len() != self.seats as usize
+                || lineup.iter().any(|&k| k >= self.kinds.len()))
+        {
+            bail!("a lineup names one kind per seat");
+        }
         let thinking: Vec<Arc<Mutex<Thinking>>> = self
             .kinds
             .iter()
             .map(|_| Arc::new(Mutex::new(Thinking::default())))
             .collect();
-        let pairings = self.pairings();
-        let total = pairings.len() as u64 * self.games;
+        let seatings = self.seatings();
+        let total = seatings.len() as u64;
         let base = derive_seed(&[0; 32], "tenka-arena", self.seed);
         let mut games = Vec::new();
         let mut failures = Vec::new();
         let mut done = 0;
-        for (pairing, &(a, b)) in pairings.iter().enumerate() {
-            for game in 0..self.games {
-                let seed: Seed = derive_seed(&base, "game", pairing as u64 * 1_000_000 + game);
-                // Seats alternate between the two kinds, the first seat going to each in turn.
-                let kinds: Vec<usize> = (0..self.seats as u64)
-                    .map(|seat| if (seat + game) % 2 == 0 { a } else { b })
-                    .collect();
-                match self.play(&seed, &kinds, &thinking) {
-                    Ok(ranks) => games.push(ArenaGame { kinds, ranks }),
-                    Err(error) => failures.push(format!(
-                        "{} against {}, game {game}: {error:#}",
-                        self.kinds[a].name(),
-                        self.kinds[b].name()
-                    )),
-                }
-                done += 1;
-                progress(done, total);
+        for (pairing, game, kinds) in seatings {
+            let seed: Seed = derive_seed(&base, "game", pairing * 1_000_000 + game);
+            match self.play(&seed, &kinds, &thinking) {
+                Ok(ranks) => games.push(ArenaGame { kinds, ranks }),
+                Err(error) => failures.push(format!(
+                    "{}, game {game}: {error:#}",
+                    kinds
+                        .iter()
+                        .map(|&k| self.kinds[k].name())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )),
             }
+            done += 1;
+            progress(done, total);
         }
         Ok(ArenaOutcome {
             kinds: self.kinds.clone(),
@@ -186,6 +215,14 @@ impl ArenaPlan {
     }
 }
 
+/// The seats of `games` games of `lineup`, turned one seat further each game.
+fn turned(lineup: &[usize], games: u64) -> Vec<Vec<usize>> {
+    let n = lineup.len();
+    (0..games as usize)
+        .map(|game| (0..n).map(|seat| lineup[(seat + game) % n]).collect())
+        .collect()
+}
+
 /// One kind's rating.
 #[derive(Clone, Copy, Debug)]
 pub struct Rating {
@@ -195,6 +232,23 @@ pub struct Rating {
     pub low: f64,
     /// The 95 % interval's upper end.
     pub high: f64,
+}
+
+/// How often a kind won the games it played.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WinShare {
+    /// Games the kind played.
+    pub games: u64,
+    /// Games it won, a shared first place split between the seats that share it.
+    pub won: f64,
+    /// The share it would win if every seat were alike.
+    pub par: f64,
+    /// The 95 % interval (Wilson) of the share won.
+    pub low: f64,
+    /// Its upper end.
+    pub high: f64,
+    /// The two-sided p-value (normal approximation) that the kind wins no more or less than par.
+    pub p_value: f64,
 }
 
 /// How one kind fared against another.
@@ -395,11 +449,60 @@ impl ArenaOutcome {
         out
     }
 
+    /// Each kind's share of the games it played that it won: a first place shared by several
+    /// seats is split between them. Par is what the kind's seats would win if every seat were
+    /// alike (a third for one seat of three).
+    pub fn win_shares(&self) -> Vec<WinShare> {
+        (0..self.kinds.len())
+            .map(|kind| {
+                let mut share = WinShare::default();
+                let mut variance = 0.0;
+                for game in &self.games {
+                    let seats = game.kinds.iter().filter(|&&k| k == kind).count();
+                    if seats == 0 {
+                        continue;
+                    }
+                    let firsts = game.ranks.iter().filter(|&&r| r == 1).count().max(1);
+                    let own = game
+                        .kinds
+                        .iter()
+                        .zip(&game.ranks)
+                        .filter(|&(&k, &r)| k == kind && r == 1)
+                        .count();
+                    let par = seats as f64 / game.kinds.len() as f64;
+                    share.games += 1;
+                    share.won += own as f64 / firsts as f64;
+                    share.par += par;
+                    variance += par * (1.0 - par);
+                }
+                if share.games > 0 {
+                    let n = share.games as f64;
+                    share.p_value = if variance > 0.0 {
+                        let z = (share.won - share.par) / variance.sqrt();
+                        (2.0 * (1.0 - normal_cdf(z.abs()))).min(1.0)
+                    } else {
+                        1.0
+                    };
+                    share.par /= n;
+                    // Wilson's 95 % interval of the share.
+                    let p = share.won / n;
+                    let z = 1.96f64;
+                    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+                    let half =
+                        z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+                    share.low = (centre - half).max(0.0);
+                    share.high = (centre + half).min(1.0);
+                }
+                share
+            })
+            .collect()
+    }
+
     /// The tournament as Markdown: ratings, pairings and thinking time.
     pub fn markdown(&self, title: &str, command: &str) -> String {
         use std::fmt::Write;
         let mut text = String::new();
-        let _ = writeln!(text, "## {title}\n");
+        let _ = writeln!(text, "### {title}\n");
         let _ = writeln!(text, "`{command}`\n");
         let _ = writeln!(
             text,
@@ -446,6 +549,28 @@ impl ArenaOutcome {
                 pairing.losses,
                 pairing.first_places,
                 pairing.p_value
+            );
+        }
+        let _ = writeln!(
+            text,
+            "\n| bot | games | won (shared first places split) | share | 95 % interval | par | p (against par) |"
+        );
+        let _ = writeln!(text, "|---|---|---|---|---|---|---|");
+        for (kind, share) in self.kinds.iter().zip(self.win_shares()) {
+            if share.games == 0 {
+                continue;
+            }
+            let _ = writeln!(
+                text,
+                "| {} | {} | {:.1} | {:.1} % | {:.1} to {:.1} % | {:.1} % | {:.2e} |",
+                kind.name(),
+                share.games,
+                share.won,
+                100.0 * share.won / share.games as f64,
+                100.0 * share.low,
+                100.0 * share.high,
+                100.0 * share.par,
+                share.p_value
             );
         }
         for failure in &self.failures {
@@ -514,5 +639,39 @@ mod tests {
         assert!(ratings[1].elo.abs() < 1.0, "{ratings:?}");
         assert!(ratings[1].low < 0.0 && ratings[1].high > 0.0);
         assert!(outcome.pairings()[0].p_value > 0.5);
+    }
+
+    #[test]
+    fn a_lineup_turns_one_seat_each_game_and_counts_shares_against_par() {
+        assert_eq!(
+            turned(&[0, 1, 1], 3),
+            [vec![0, 1, 1], vec![1, 1, 0], vec![1, 0, 1]]
+        );
+        // The first kind wins two of three games, one of them shared with the other kind.
+        let outcome = ArenaOutcome {
+            kinds: vec![BotKind::Hard, BotKind::Search],
+            seats: 3,
+            games: vec![
+                ArenaGame {
+                    kinds: vec![0, 1, 1],
+                    ranks: vec![1, 2, 3],
+                },
+                ArenaGame {
+                    kinds: vec![1, 1, 0],
+                    ranks: vec![1, 3, 1],
+                },
+                ArenaGame {
+                    kinds: vec![1, 0, 1],
+                    ranks: vec![1, 2, 3],
+                },
+            ],
+            failures: Vec::new(),
+            thinking: vec![Thinking::default(); 2],
+        };
+        let shares = outcome.win_shares();
+        assert_eq!((shares[0].games, shares[0].won), (3, 1.5));
+        assert!((shares[0].par - 1.0 / 3.0).abs() < 1e-9);
+        assert_eq!(shares[1].won, 1.5);
+        assert!(shares[0].low < 0.5 && shares[0].high > 0.5);
     }
 }
