@@ -645,4 +645,64 @@ impl GameResult {
         let won = self.placings.iter().any(|p| p.seat == seat && p.rank == 1);
         if won { 1.0 / winners as f64 } else { 0.0 }
     }
+
+    /// `seat`'s place as a value in `0.0..=1.0`: first 1, last 0, the places between evenly
+    /// spaced; seats sharing a place share the values of the places they cover, so a drawn
+    /// two-seat game is worth 0.5 to each, never as much as a win. A seat without a placing
+    /// counts as last.
+    pub fn placing_value(&self, seat: Seat) -> f64 {
+        let seats = self.placings.len().max(2) as f64;
+        let value_of = |place: f64| (seats - place) / (seats - 1.0);
+        let Some(own) = self.placings.iter().find(|p| p.seat == seat) else {
+            return 0.0;
+        };
+        let sharing = self
+            .placings
+            .iter()
+            .filter(|p| p.rank == own.rank)
+            .count()
+            .max(1);
+        let first = f64::from(own.rank).clamp(1.0, seats);
+        let covered: f64 = (0..sharing)
+            .map(|i| value_of((first + i as f64).min(seats)))
+            .sum();
+        covered / sharing as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(ranks: &[u32]) -> GameResult {
+        GameResult {
+            placings: ranks
+                .iter()
+                .enumerate()
+                .map(|(seat, &rank)| Placing {
+                    seat: seat as Seat,
+                    rank,
+                    score: 0,
+                    tie_breaks: Vec::new(),
+                })
+                .collect(),
+            breakdown: Vec::new(),
+            summary: Message::new("result"),
+        }
+    }
+
+    #[test]
+    fn a_shared_place_shares_the_values_of_the_places_it_covers() {
+        // A win and a loss between two seats, then a draw: half each, never a win for both.
+        assert_eq!(result(&[1, 2]).placing_value(0), 1.0);
+        assert_eq!(result(&[1, 2]).placing_value(1), 0.0);
+        assert_eq!(result(&[1, 1]).placing_value(0), 0.5);
+        assert_eq!(result(&[1, 1]).placing_value(1), 0.5);
+        // Three seats: places are worth 1, 0.5 and 0; two sharing first get 0.75 each.
+        assert_eq!(result(&[1, 2, 3]).placing_value(1), 0.5);
+        assert_eq!(result(&[1, 1, 3]).placing_value(0), 0.75);
+        assert_eq!(result(&[1, 2, 2]).placing_value(2), 0.25);
+        // A seat without a placing counts as last.
+        assert_eq!(result(&[1, 2]).placing_value(5), 0.0);
+    }
 }

@@ -386,3 +386,82 @@ fn a_search_on_the_estimate_alone_takes_shoguns_winning_battle() {
     };
     assert_eq!(choose.choices[picks[0] as usize].id, "province:musashi");
 }
+
+/// The value of a tic-tac-toe board for the player to move, with perfect play from here on:
+/// 1 a win, 0 a draw, -1 a loss. `board` holds 0 (free), 1 (first seat) or 2 (second seat).
+fn minimax(board: &mut [u8; 9], mover: u8) -> i32 {
+    const LINES: [[usize; 3]; 8] = [
+        [0, 1, 2],
+        [3, 4, 5],
+        [6, 7, 8],
+        [0, 3, 6],
+        [1, 4, 7],
+        [2, 5, 8],
+        [0, 4, 8],
+        [2, 4, 6],
+    ];
+    let other = 3 - mover;
+    if LINES
+        .iter()
+        .any(|line| line.iter().all(|&cell| board[cell] == other))
+    {
+        return -1;
+    }
+    let mut best = None;
+    for cell in 0..9 {
+        if board[cell] == 0 {
+            board[cell] = mover;
+            let value = -minimax(board, other);
+            board[cell] = 0;
+            best = Some(best.map_or(value, |best: i32| best.max(value)));
+        }
+    }
+    best.unwrap_or(0)
+}
+
+/// The bots valued a shared place as the best of the places it covers: a drawn game counted as
+/// a win for both seats, so the hard bot could not tell winning from drawing (it let a double
+/// threat go, and after the first seat took a corner it sometimes answered with another corner,
+/// a lost position, at any budget). Every move of the hard bot against the easy one is checked
+/// against perfect play: it never makes a position worse than it was.
+#[test]
+fn regression_a_draw_counted_as_much_as_a_win() {
+    let ruleset = tictactoe();
+    for game in 0..60u8 {
+        let hard_seat = u32::from(game % 2);
+        let seed = [game.wrapping_mul(7).wrapping_add(3); 32];
+        let mut session = tictactoe_game(&ruleset, game);
+        let mut bots: Vec<Box<dyn Bot>> = (0..2)
+            .map(|seat| {
+                let kind = if seat == hard_seat {
+                    BotKind::Hard
+                } else {
+                    BotKind::Easy
+                };
+                kind.create(&seed, seat)
+            })
+            .collect();
+        let mut board = [0u8; 9];
+        let mut moves = Vec::new();
+        while let Some(decision) = session.pending().unwrap().into_iter().next() {
+            let seat = decision.seat;
+            let action = bots[seat as usize].decide(&mut session, &decision).unwrap();
+            let cell = cell_of(&decision, &action);
+            let mover = seat as u8 + 1;
+            if seat == hard_seat {
+                let before = minimax(&mut board.clone(), mover);
+                let mut played = board;
+                played[cell] = mover;
+                let after = -minimax(&mut played, 3 - mover);
+                assert_eq!(
+                    after, before,
+                    "game {game}: after {moves:?} the hard bot (seat {seat}) marked {cell}, \
+                     turning a position worth {before} into one worth {after}"
+                );
+            }
+            board[cell] = mover;
+            moves.push(cell);
+            session.apply(seat, &action).unwrap();
+        }
+    }
+}

@@ -455,7 +455,6 @@ impl InfoSetBot {
         };
         let results = match scratch.result()? {
             Some(result) => {
-                let seats = result.placings.len().max(2);
                 let most = result
                     .placings
                     .iter()
@@ -463,11 +462,11 @@ impl InfoSetBot {
                     .max()
                     .unwrap_or(0)
                     .max(self.seat as usize + 1);
-                let mut results = vec![0.0; most];
-                for placing in &result.placings {
-                    let rank = f64::from(placing.rank).clamp(1.0, seats as f64);
-                    results[placing.seat as usize] = (seats as f64 - rank) / (seats as f64 - 1.0);
-                }
+                // A shared place shares the values of the places it covers: a draw counted as
+                // a win for both once, and the bots did not tell winning from drawing.
+                let results: Vec<f64> = (0..most as u32)
+                    .map(|seat| result.placing_value(seat))
+                    .collect();
                 results
             }
             None => vec![0.5; self.seat as usize + 1],
@@ -550,6 +549,7 @@ impl InfoSetBot {
         if tried.is_empty() {
             return None;
         }
+
         if let Some(temperature) = self.settings.temperature {
             // A softmax over mean results: near misses are common, blunders rare.
             let top = tried.iter().map(|arm| arm.mean()).fold(f64::MIN, f64::max);

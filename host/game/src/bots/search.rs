@@ -144,13 +144,8 @@ impl SearchBot {
         let Some(result) = scratch.result()? else {
             return Ok(Some(0.5));
         };
-        let seats = result.placings.len().max(2) as f64;
-        let rank = result
-            .placings
-            .iter()
-            .find(|p| p.seat == self.seat)
-            .map_or(seats, |p| f64::from(p.rank));
-        Ok(Some((seats - rank) / (seats - 1.0)))
+        // A shared place shares the values of the places it covers (a draw is not a win).
+        Ok(Some(result.placing_value(self.seat)))
     }
 }
 
