@@ -7,11 +7,12 @@
 
 use std::sync::Arc;
 
-use sdk::{Action, BoardPart, GameResult, PendingDecision, Rejection, Seat, Viewer};
+use sdk::{Action, BoardPart, GameResult, PendingDecision, Seat, Viewer};
 use tenka_runtime::{Budget, LoadedRuleset, RunningGame};
 
 use crate::session::{
     Determinized, SessionError, apply_keeping_the_table, evaluate_keeping_the_table,
+    refuse_back_without_a_way,
 };
 
 /// A determinized game a bot plays on, reusing one instance across determinizations.
@@ -104,12 +105,7 @@ impl ScratchGame {
     /// Applies one seat's answer; a rejected one changes nothing.
     pub fn apply(&mut self, seat: Seat, action: &Action) -> Result<(), SessionError> {
         if *action == Action::Back {
-            let pending = self.pending()?;
-            let decision = pending
-                .iter()
-                .find(|d| d.seat == seat)
-                .ok_or(SessionError::Rejected(Rejection::NotYourTurn))?;
-            sdk::check_answer(decision, action).map_err(SessionError::Rejected)?;
+            refuse_back_without_a_way(&self.pending()?, seat, action)?;
         }
         self.with_game(|game| apply_keeping_the_table(game, seat, action))?
             .map_err(SessionError::Rejected)?;

@@ -491,12 +491,7 @@ impl Session {
     /// it, unless the seat's decision offers a way back.
     pub fn apply(&mut self, seat: Seat, action: &Action) -> Result<Applied, SessionError> {
         if *action == Action::Back {
-            let pending = self.pending()?;
-            let decision = pending
-                .iter()
-                .find(|d| d.seat == seat)
-                .ok_or(SessionError::Rejected(Rejection::NotYourTurn))?;
-            sdk::check_answer(decision, action).map_err(SessionError::Rejected)?;
+            refuse_back_without_a_way(&self.pending()?, seat, action)?;
         }
         let (events, tower) = self
             .with_game(|game| apply_keeping_the_table(game, seat, action))?
@@ -564,10 +559,7 @@ impl Session {
         action: &Action,
     ) -> Result<Vec<PreviewNote>, SessionError> {
         let pending = self.pending()?;
-        let decision = pending
-            .iter()
-            .find(|d| d.seat == seat)
-            .ok_or(SessionError::Rejected(Rejection::NotYourTurn))?;
+        let decision = decision_of(&pending, seat)?;
         if *action == Action::Back {
             // Going back costs nothing and skips nothing: no ruleset call to make.
             sdk::check_answer(decision, action).map_err(SessionError::Rejected)?;
@@ -698,6 +690,24 @@ impl Session {
         let seats = self.spec.seats;
         Ok(self.with_game(|running| determinize(running, seat, seed, seats))?)
     }
+}
+
+/// `seat`'s pending decision, or the rejection of a seat that has none.
+fn decision_of(pending: &[PendingDecision], seat: Seat) -> Result<&PendingDecision, SessionError> {
+    pending
+        .iter()
+        .find(|d| d.seat == seat)
+        .ok_or(SessionError::Rejected(Rejection::NotYourTurn))
+}
+
+/// Refuses the action `back` before any ruleset sees it, unless `seat`'s decision offers a way
+/// back: a session and a bot's scratch game check it alike.
+pub(crate) fn refuse_back_without_a_way(
+    pending: &[PendingDecision],
+    seat: Seat,
+    action: &Action,
+) -> Result<(), SessionError> {
+    sdk::check_answer(decision_of(pending, seat)?, action).map_err(SessionError::Rejected)
 }
 
 /// What an accepted action did: its events and the tower's drops.
