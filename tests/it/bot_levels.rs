@@ -68,6 +68,20 @@ fn after(ruleset: &Arc<LoadedRuleset>, cells: &[usize]) -> (Session, PendingDeci
     (session, decision)
 }
 
+/// Two tic-tac-toe bots: the hard one in `hard_seat`, `other` in the other seat.
+fn hard_against(other: BotKind, hard_seat: u32, seed: &[u8; 32]) -> Vec<Box<dyn Bot>> {
+    (0..2)
+        .map(|seat| {
+            let kind = if seat == hard_seat {
+                BotKind::Hard
+            } else {
+                other
+            };
+            kind.create(seed, seat)
+        })
+        .collect()
+}
+
 #[test]
 fn the_hard_bot_never_loses_tic_tac_toe_to_the_random_bot() {
     let ruleset = tictactoe();
@@ -76,16 +90,7 @@ fn the_hard_bot_never_loses_tic_tac_toe_to_the_random_bot() {
         let hard_seat = u32::from(game % 2);
         let seed = [game; 32];
         let mut session = tictactoe_game(&ruleset, game);
-        let mut bots: Vec<Box<dyn Bot>> = (0..2)
-            .map(|seat| {
-                let kind = if seat == hard_seat {
-                    BotKind::Hard
-                } else {
-                    BotKind::Random
-                };
-                kind.create(&seed, seat)
-            })
-            .collect();
+        let mut bots = hard_against(BotKind::Random, hard_seat, &seed);
         play_out(&mut session, &mut bots, 20).unwrap();
         let result = session.result().unwrap().unwrap();
         let hard = result
@@ -298,10 +303,9 @@ owner = 2
 armies = 2
 "#;
 
-#[test]
-fn the_hard_bot_takes_shoguns_obviously_winning_battle() {
-    let ruleset = shogun_native();
-    let mut session = ruleset
+/// A Shogun game at [`LAST_BATTLE`], seat 0 to pick its battle target.
+fn last_battle() -> Session {
+    shogun_native()
         .new_game(GameSpec {
             map_toml: include_str!("../../maps/shogun/sun.toml").to_owned(),
             options: Vec::new(),
@@ -309,7 +313,12 @@ fn the_hard_bot_takes_shoguns_obviously_winning_battle() {
             seed: [9; 32],
             position: Some(LAST_BATTLE.to_owned()),
         })
-        .expect("the position loads");
+        .expect("the position loads")
+}
+
+#[test]
+fn the_hard_bot_takes_shoguns_obviously_winning_battle() {
+    let mut session = last_battle();
     let decision = session.pending().unwrap().remove(0);
     let DecisionKind::Choose(choose) = &decision.kind else {
         panic!("seat 0 picks a battle target: {decision:?}");
@@ -362,16 +371,7 @@ fn a_search_cut_short_without_an_estimate_plays_to_the_end() {
 fn a_search_on_the_estimate_alone_takes_shoguns_winning_battle() {
     // Shogun gives an estimate: with no random playout at all, the search's leaves are scored
     // by it, and it still sees that taking Musashi wins.
-    let ruleset = shogun_native();
-    let mut session = ruleset
-        .new_game(GameSpec {
-            map_toml: include_str!("../../maps/shogun/sun.toml").to_owned(),
-            options: Vec::new(),
-            seats: 3,
-            seed: [9; 32],
-            position: Some(LAST_BATTLE.to_owned()),
-        })
-        .expect("the position loads");
+    let mut session = last_battle();
     let decision = session.pending().unwrap().remove(0);
     let DecisionKind::Choose(choose) = &decision.kind else {
         panic!("seat 0 picks a battle target: {decision:?}");
@@ -431,16 +431,7 @@ fn regression_a_draw_counted_as_much_as_a_win() {
         let hard_seat = u32::from(game % 2);
         let seed = [game.wrapping_mul(7).wrapping_add(3); 32];
         let mut session = tictactoe_game(&ruleset, game);
-        let mut bots: Vec<Box<dyn Bot>> = (0..2)
-            .map(|seat| {
-                let kind = if seat == hard_seat {
-                    BotKind::Hard
-                } else {
-                    BotKind::Easy
-                };
-                kind.create(&seed, seat)
-            })
-            .collect();
+        let mut bots = hard_against(BotKind::Easy, hard_seat, &seed);
         let mut board = [0u8; 9];
         let mut moves = Vec::new();
         while let Some(decision) = session.pending().unwrap().into_iter().next() {
