@@ -134,6 +134,28 @@ fn the_hard_bot_never_loses_tic_tac_toe_to_itself_and_draws() {
     }
 }
 
+/// The hard bot answered the first seat's edge opening (cell 3) with the far corner (cell 2),
+/// and lost to a fork three moves later: 800 iterations of playouts a few actions long did not
+/// reach the fork. Every reply of the hard bot to every opening must keep the draw.
+#[test]
+fn regression_hard_answered_an_opening_with_a_move_that_loses_to_a_fork() {
+    let ruleset = tictactoe();
+    for opening in 0..9 {
+        for seed in 0..2u8 {
+            let (mut session, decision) = after(&ruleset, &[opening]);
+            let mut bot = BotKind::Hard.create(&[seed; 32], decision.seat);
+            let reply = cell_of(&decision, &bot.decide(&mut session, &decision).unwrap());
+            let mut board = [0u8; 9];
+            board[opening] = 1;
+            board[reply] = 2;
+            assert!(
+                minimax(&mut board, 1) <= 0,
+                "seed {seed}: after {opening} the hard bot played {reply}, which loses"
+            );
+        }
+    }
+}
+
 #[test]
 fn every_level_takes_a_win_in_one() {
     // X (seat 0) holds the top left and top middle, O the middle row's first two: X to move
@@ -368,9 +390,11 @@ fn a_search_cut_short_without_an_estimate_plays_to_the_end() {
 }
 
 #[test]
-fn a_search_on_the_estimate_alone_takes_shoguns_winning_battle() {
-    // Shogun gives an estimate: with no random playout at all, the search's leaves are scored
-    // by it, and it still sees that taking Musashi wins.
+fn a_search_cut_at_once_takes_shoguns_winning_battle() {
+    // A search told to stop its playouts at once asks for an estimate after every action from
+    // there: Shogun gives none until the season's actions are done (here the last battle of the
+    // game), so the playout goes on to where the position can be judged, and the search still
+    // sees that taking Musashi wins.
     let mut session = last_battle();
     let decision = session.pending().unwrap().remove(0);
     let DecisionKind::Choose(choose) = &decision.kind else {

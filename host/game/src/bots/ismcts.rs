@@ -59,6 +59,13 @@ pub struct InfoSetSettings {
     /// random (to the end, or for [`InfoSetSettings::playout_depth`] actions and then asks the
     /// ruleset's estimate) and backs up every seat's result.
     pub iterations: usize,
+    /// Where playouts run to the end of the game (the ruleset gives no estimate), iterations
+    /// go on past [`InfoSetSettings::iterations`] until this many actions were played in all,
+    /// up to ten times the iterations: a short game's iterations are a few actions each, and it
+    /// gets more of them for the same work. Playouts cut short by an estimate cost little in
+    /// actions and much in determinized games and calls, so there the iterations alone count.
+    /// Deterministic like the iterations: it counts actions, not time.
+    pub min_actions: u64,
     /// Thinking stops after this long even when iterations are left (a server's bots, whose
     /// turns people wait for). At least one iteration always runs.
     pub think_time: Option<Duration>,
@@ -89,6 +96,7 @@ impl InfoSetSettings {
             name,
             iterations,
             think_time: None,
+            min_actions: 0,
             max_playout_actions: 5_000,
             playout_depth: Some(PLAYOUT_DEPTH),
             exploration: 0.7,
@@ -174,8 +182,11 @@ pub struct InfoSetBot {
     table: GameTable,
     settings: InfoSetSettings,
     scratch: Option<ScratchGame>,
-    /// Whether the ruleset gives an estimate: asked once, at the first playout cut short, so a
-    /// ruleset without one costs a single call and then plays every playout to the end.
+    /// Whether the ruleset gives an estimate: known once one was given, or once a whole
+    /// playout was asked after each of its actions and got none, so a ruleset without one
+    /// costs a playout of calls and then plays every playout to the end. (A ruleset may give
+    /// none only where it cannot judge the position, as Shogun while a season's plans wait to
+    /// be carried out: the first "none" alone tells nothing.)
     estimates: Option<bool>,
 }
 
@@ -337,13 +348,14 @@ impl InfoSetBot {
             .collect()
     }
 
-    /// One iteration: determinize, walk and grow the tree, play on at random, back up.
+    /// One iteration: determinize, walk and grow the tree, play on at random, back up. Answers
+    /// how many actions it played.
     fn iterate(
         &mut self,
         session: &mut Session,
         tree: &mut Vec<Node>,
         observer_decision: &PendingDecision,
-    ) -> Result<()> {
+    ) -> Result<u64> {
         self.determinize(session)?;
         let mut path: Vec<Pick> = Vec::new();
         let mut node = 0usize;
@@ -361,10 +373,10 @@ impl InfoSetBot {
                 && let Some(results) = self.estimate()?
             {
                 self.back_up(tree, &path, &results);
-                return Ok(());
+                return Ok(steps);
             }
             let Some(scratch) = self.scratch.as_mut() else {
-                return Ok(());
+                return Ok(steps);
             };
             let pending = scratch.pending()?;
             if pending.is_empty() {
@@ -374,7 +386,7 @@ impl InfoSetBot {
             if steps > self.settings.max_playout_actions {
                 let seats = pending.iter().map(|d| d.seat).max().unwrap_or(0) as usize + 1;
                 self.back_up(tree, &path, &vec![0.5; seats.max(self.seat as usize + 1)]);
-                return Ok(());
+                return Ok(steps);
             }
             // At the root the deciding seat answers first: beside it, others may be pending at
             // once, and the tree is the deciding seat's.
@@ -401,7 +413,7 @@ impl InfoSetBot {
                         .action
                         .clone();
                     let Some(scratch) = self.scratch.as_mut() else {
-                        return Ok(());
+                        return Ok(steps);
                     };
                     match scratch.apply(decision.seat, &action) {
                         Ok(_) => {
@@ -450,8 +462,14 @@ impl InfoSetBot {
                 break;
             }
         }
+        if self.estimates.is_none()
+            && random_steps > self.settings.playout_depth.unwrap_or(u64::MAX)
+        {
+            // A whole playout was asked after each of its last actions and got no estimate.
+            self.estimates = Some(false);
+        }
         let Some(scratch) = self.scratch.as_mut() else {
-            return Ok(());
+            return Ok(steps);
         };
         let results = match scratch.result()? {
             Some(result) => {
@@ -472,13 +490,12 @@ impl InfoSetBot {
             None => vec![0.5; self.seat as usize + 1],
         };
         self.back_up(tree, &path, &results);
-        Ok(())
+        Ok(steps)
     }
 
     /// Every seat's estimated result in the scratch game, from the ruleset's `evaluate`, or
     /// none when the ruleset gives no estimate there (the playout then goes on, and asks again
-    /// after its next action). When the very first question gets none, the bot stops asking:
-    /// a ruleset that gives no estimate is asked once, not at every action of every playout.
+    /// after its next action). See [`InfoSetBot::estimates`] for when the bot stops asking.
     fn estimate(&mut self) -> Result<Option<Vec<f64>>> {
         if self.estimates == Some(false) {
             return Ok(None);
@@ -489,9 +506,6 @@ impl InfoSetBot {
         // Every seat of the real game: the scratch game knows how many (a scratch session once
         // had none, and seats after the bot's own were scored 0.5 in every playout).
         let Some(results) = scratch.estimates()? else {
-            if self.estimates.is_none() {
-                self.estimates = Some(false);
-            }
             return Ok(None);
         };
         self.estimates = Some(true);
@@ -618,7 +632,14 @@ impl Bot for InfoSetBot {
         }
         let started = Instant::now();
         let mut tree = vec![Node::default()];
-        for iteration in 0..self.settings.iterations.max(1) {
+        let iterations = self.settings.iterations.max(1);
+        let mut actions = 0u64;
+        for iteration in 0..iterations.saturating_mul(10) {
+            if iteration >= iterations
+                && (actions >= self.settings.min_actions || self.estimates == Some(true))
+            {
+                break;
+            }
             if iteration > 0
                 && self
                     .settings
@@ -627,7 +648,7 @@ impl Bot for InfoSetBot {
             {
                 break;
             }
-            self.iterate(session, &mut tree, decision)?;
+            actions += self.iterate(session, &mut tree, decision)?;
         }
         Ok(self
             .choose(&tree, decision)

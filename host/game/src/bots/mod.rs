@@ -33,6 +33,11 @@ pub const EASY_ITERATIONS: usize = 48;
 pub const NORMAL_ITERATIONS: usize = 200;
 /// Iterations per decision of the hard level.
 pub const HARD_ITERATIONS: usize = 800;
+/// Where playouts run to the end, the hard level goes on past its iterations until it has
+/// played this many actions (see [`InfoSetSettings::min_actions`]): in tic-tac-toe, whose
+/// iterations are a few actions each, 800 left the bot blind to a fork now and then, and it
+/// lost one game in a few hundred to the search bot.
+pub const HARD_MIN_ACTIONS: u64 = 40_000;
 
 /// A player that answers decisions.
 pub trait Bot: Send {
@@ -110,7 +115,13 @@ impl BotKind {
                 ..InfoSetSettings::level("easy", EASY_ITERATIONS)
             }),
             BotKind::Normal => Some(InfoSetSettings::level("normal", NORMAL_ITERATIONS)),
-            BotKind::Hard => Some(InfoSetSettings::level("hard", HARD_ITERATIONS)),
+            BotKind::Hard => Some(InfoSetSettings {
+                min_actions: std::env::var("EXP_MIN_ACTIONS")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(HARD_MIN_ACTIONS),
+                ..InfoSetSettings::level("hard", HARD_ITERATIONS)
+            }),
         }
     }
 
