@@ -228,7 +228,7 @@ fn a_0_3_0_component_goes_back_from_a_step_and_the_game_replays_bit_for_bit() {
 
 #[test]
 fn a_0_3_0_component_estimates_a_position_without_changing_the_game() {
-    let mut session = shogun_from_position("battle_farmers_defend", 4);
+    let mut session = shogun_from_position("planning_kai_and_musashi", 4);
     let before = session.snapshot().unwrap();
     let shares: Vec<f64> = (0..4)
         .map(|seat| session.evaluate(seat).unwrap().expect("Shogun gives one"))

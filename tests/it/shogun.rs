@@ -297,9 +297,14 @@ fn regression_playouts_estimated_only_the_seats_up_to_the_bots_own() {
     let mut bots: Vec<_> = (0..3)
         .map(|seat| BotKind::Random.create(&[5; 32], seat))
         .collect();
-    // Into the game, where the estimates differ between seats.
-    for _ in 0..60 {
-        let Some(decision) = session.pending().unwrap().into_iter().next() else {
+    // Into the game, where the estimates differ between seats, to a season's planning before
+    // any plan is laid (while plans wait to be carried out Shogun gives no estimate).
+    for step in 0.. {
+        let pending = session.pending().unwrap();
+        if step >= 60 && pending.len() == 3 && session.evaluate(0).unwrap().is_some() {
+            break;
+        }
+        let Some(decision) = pending.into_iter().next() else {
             break;
         };
         let action = bots[decision.seat as usize]
