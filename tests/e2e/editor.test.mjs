@@ -278,12 +278,12 @@ test('the map editor on a board whose connections are tables: move, a road, an e
 
 /** The squares of the `n`-th `[[card]]` of a deck text (0-based), or null. */
 function squaresOf(text, n) {
-  const tables = text.split('[[card]]').slice(1);
+  const tables = text.split(/^\[\[card\]\]$/m).slice(1);
   const match = tables[n] && /squares = \[([^\]]*)\]/.exec(tables[n]);
   return match ? match[1].split(',').map((s) => s.trim().replace(/^"|"$/g, '')) : null;
 }
 
-const cards = (text) => text.split('[[card]]').length - 1;
+const cards = (text) => text.split(/^\[\[card\]\]$/m).length - 1;
 
 test('the map editor on a deck: a table of cards, a square changed, cards added and removed', { timeout: 4 * 60 * 1000 }, async () => {
   const rulesets = await api('/api/rulesets');

@@ -593,7 +593,9 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId, blank 
             : h('input', { ...common(row, field, { 'data-index': i }), type: 'text', value: item ?? '', 'aria-label': itemName, onchange: (e) => send([{ op: 'set-item', table: table.table, row, field: field.name, index: i, value: e.target.value }]) });
           selects.push(input);
         }
-        return h('div', { class: 'editor-items' }, selects);
+        // Lines of at most three items, all of the same length (six: two lines of three).
+        const perLine = Math.ceil(field.length / Math.ceil(field.length / 3));
+        return h('div', { class: 'editor-items', style: `--per-line: ${perLine}` }, selects);
       }
       if (field.type === 'boolean') {
         return h('input', { ...common(row, field), type: 'checkbox', 'aria-label': name, checked: value === true, onchange: (e) => setCell(row, field, e.target.checked ? true : field.optional ? null : false) });
