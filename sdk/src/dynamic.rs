@@ -7,9 +7,9 @@
 use std::marker::PhantomData;
 
 use crate::{
-    Action, BoardPart, Catalogue, Diagnostic, Event, Game, GameResult, Options, PendingDecision,
-    PreviewNote, Rejection, Ruleset, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
-    check_answer, check_draft_shape,
+    Action, BoardPart, Catalogue, Diagnostic, Event, Game, GameResult, MapEditor, Options,
+    PendingDecision, PreviewNote, Rejection, Ruleset, RulesetInfo, Seat, Setup, SetupError, Table,
+    Viewer, check_answer, check_draft_shape,
 };
 
 /// A ruleset behind a trait object.
@@ -20,6 +20,8 @@ pub trait DynRuleset: Send + Sync {
     fn validate_map(&self, map: &str) -> Vec<Diagnostic>;
     /// The catalogue of a language as (key, template) pairs; empty if not shipped or unreadable.
     fn catalogue(&self, language: &str) -> Vec<(String, String)>;
+    /// See [`Ruleset::map_editor`].
+    fn map_editor(&self) -> Option<MapEditor>;
     /// See [`Ruleset::create`]; options are resolved here.
     fn create(&self, setup: &Setup, table: &mut dyn Table) -> Result<Box<dyn DynGame>, SetupError>;
     /// See [`Ruleset::create_from_position`].
@@ -107,6 +109,10 @@ where
                     .collect()
             })
             .unwrap_or_default()
+    }
+
+    fn map_editor(&self) -> Option<MapEditor> {
+        R::map_editor()
     }
 
     fn create(&self, setup: &Setup, table: &mut dyn Table) -> Result<Box<dyn DynGame>, SetupError> {

@@ -8,7 +8,7 @@ use crate::{LogLevel, Table, types as sdk};
 
 mod wit {
     wit_bindgen::generate!({
-        path: "wit/since_v0.3.0",
+        path: "wit/since_v0.4.0",
         world: "ruleset",
     });
 }
@@ -107,6 +107,10 @@ impl ex::Guest for Component {
 
     fn catalogue(language: String) -> Vec<(String, String)> {
         ruleset().catalogue(&language)
+    }
+
+    fn map_editor() -> Option<ex::MapEditorSchema> {
+        ruleset().map_editor().map(map_editor_to_wit)
     }
 
     fn contract_version() -> String {
@@ -290,6 +294,71 @@ fn diagnostic_to_wit(d: sdk::Diagnostic) -> ex::Diagnostic {
         line: d.line,
         column: d.column,
         text: d.text,
+    }
+}
+
+fn field_to_wit(f: crate::EditorField) -> ex::EditorField {
+    ex::EditorField {
+        name: f.name,
+        kind: match f.kind {
+            crate::FieldKind::String => ex::FieldKind::String,
+            crate::FieldKind::Integer => ex::FieldKind::Integer,
+            crate::FieldKind::Number => ex::FieldKind::Number,
+            crate::FieldKind::Boolean => ex::FieldKind::Boolean,
+            crate::FieldKind::List => ex::FieldKind::List,
+        },
+        description: f.description,
+        values: f.values,
+        values_from: f.values_from,
+        min: f.min,
+        max: f.max,
+        optional: f.optional,
+        length: f.length,
+    }
+}
+
+fn map_editor_to_wit(e: crate::MapEditor) -> ex::MapEditorSchema {
+    ex::MapEditorSchema {
+        places: e.places.map(|p| ex::EditorPlaces {
+            table: p.table,
+            id: p.id,
+            name: p.name,
+            x: p.x,
+            y: p.y,
+            key_prefix: p.key_prefix,
+            fields: p.fields.into_iter().map(field_to_wit).collect(),
+        }),
+        connections: e
+            .connections
+            .into_iter()
+            .map(|c| ex::EditorConnection {
+                kind: c.kind,
+                description: c.description,
+                storage: match c.storage {
+                    crate::ConnectionStorage::Field(field) => ex::ConnectionStorage::Field(field),
+                    crate::ConnectionStorage::Table {
+                        table,
+                        endpoints,
+                        flag,
+                    } => ex::ConnectionStorage::Table(ex::ConnectionTable {
+                        table,
+                        endpoints,
+                        flag,
+                    }),
+                },
+            })
+            .collect(),
+        tables: e
+            .tables
+            .into_iter()
+            .map(|t| ex::RowTable {
+                table: t.table,
+                key: t.key,
+                description: t.description,
+                fields: t.fields.into_iter().map(field_to_wit).collect(),
+            })
+            .collect(),
+        blank_map: e.blank_map,
     }
 }
 

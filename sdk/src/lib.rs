@@ -18,6 +18,7 @@
 
 mod catalogue;
 mod dynamic;
+mod editor;
 mod line_index;
 mod options;
 mod random_action;
@@ -58,6 +59,9 @@ static ALLOCATOR: allocator::SizeClassAllocator = allocator::SizeClassAllocator:
 
 // The author-facing API, in the order an author meets it.
 pub use crate::catalogue::{Catalogue, CatalogueError};
+pub use crate::editor::{
+    ConnectionStorage, EditorConnection, EditorField, EditorPlaces, FieldKind, MapEditor, RowTable,
+};
 pub use crate::line_index::LineIndex;
 pub use crate::options::{OptionError, Options};
 pub use crate::random_action::random_action;
@@ -83,7 +87,7 @@ pub mod native {
 /// The version of the WIT contract this SDK implements: the newest `wit/since_v*` folder (a test
 /// holds the two, `README.md` and `PENDING_CHANGES.md` together). The host refuses a component
 /// whose embedded version it does not support, naming both versions.
-pub const CONTRACT_VERSION: &str = "0.3.0";
+pub const CONTRACT_VERSION: &str = "0.4.0";
 
 /// The name of the custom section that carries [`CONTRACT_VERSION`] in a built component.
 pub const CONTRACT_SECTION: &str = "tenka-contract";

@@ -1,8 +1,8 @@
 //! The two traits a ruleset author implements.
 
 use crate::{
-    Action, BoardPart, Diagnostic, Event, GameResult, Options, PendingDecision, PreviewNote,
-    Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
+    Action, BoardPart, Diagnostic, Event, GameResult, MapEditor, Options, PendingDecision,
+    PreviewNote, Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
 };
 
 /// The rules of one board game. Register the implementing type with
@@ -30,6 +30,15 @@ pub trait Ruleset: 'static {
     ///
     /// Called by clients to translate every [`Message`](crate::Message) the ruleset produces.
     fn catalogue(language: &str) -> Option<&'static str>;
+
+    /// What the map editor can change in this ruleset's maps (see [`MapEditor`]), or `None`
+    /// when they are edited as text only (the default).
+    ///
+    /// Called when the host loads the ruleset. The host checks the schema and offers the text
+    /// editor alone for one it refuses.
+    fn map_editor() -> Option<MapEditor> {
+        None
+    }
 
     /// Starts a new game.
     ///

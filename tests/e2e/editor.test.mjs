@@ -2,7 +2,7 @@
 // move a province, add a border and a sea route, introduce an error and see it on the board and
 // in the TOML, fix it (form, undo, redo), add and remove a place, download exactly the panel's
 // text, and start a game on the edited map and play a turn. Screenshots at 1280x800 and 390x844
-// (docs/authoring.md).
+// (docs/authoring.md). Then a deck edited as a table of cards, and a map started from empty.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, api, launch, openPage, shot } from './lib.mjs';
@@ -270,6 +270,124 @@ test('the map editor on a board whose connections are tables: move, a road, an e
     assert.ok(['sent', 'summary'].includes(sent), `a turn was played (${sent})`);
     const gameId = /#\/play\/([^?]+)/.exec(page.url())[1];
     assert.equal((await api(`/api/games/${gameId}`)).map, 'custom', 'the game is on the edited text');
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});
+
+/** The squares of the `n`-th `[[card]]` of a deck text (0-based), or null. */
+function squaresOf(text, n) {
+  const tables = text.split(/^\[\[card\]\]$/m).slice(1);
+  const match = tables[n] && /squares = \[([^\]]*)\]/.exec(tables[n]);
+  return match ? match[1].split(',').map((s) => s.trim().replace(/^"|"$/g, '')) : null;
+}
+
+const cards = (text) => text.split(/^\[\[card\]\]$/m).length - 1;
+
+test('the map editor on a deck: a table of cards, a square changed, cards added and removed', { timeout: 4 * 60 * 1000 }, async () => {
+  const rulesets = await api('/api/rulesets');
+  const deck = rulesets.find((r) => r.id === 'honshu');
+  assert.ok(deck && deck.editor && deck.blank_map, 'the ruleset describes its deck and an empty one');
+  const browser = await launch();
+  try {
+    const page = await openPage(browser);
+    // A ruleset without maps: the Maps page says so and offers the editor on an empty deck.
+    await page.goto(`${BASE}/#/maps?ruleset=honshu`);
+    await page.click('.no-maps [data-action="blank-map"]');
+    await page.waitForSelector('[data-editor-table="card"]');
+    const blank = await panel(page);
+    assert.equal(cards(blank), 0, 'the empty deck has no card');
+    assert.ok(await page.locator('[data-editor-board]').isHidden(), 'a deck has no board to place things on');
+
+    // Add cards: each comes with the next number and first values, at the end of the text.
+    for (let n = 1; n <= 6; n += 1) {
+      await page.click('[data-action="add-row"][data-table="card"]');
+      await waitForText(page, (text) => cards(text) === n, `${n} cards`);
+      await page.waitForSelector(`[data-editor-table="card"] tr[data-row="${n - 1}"]`);
+    }
+    let text = await panel(page);
+    assert.ok(text.startsWith(blank), 'the empty deck is kept as it was');
+    assert.match(text, /\[\[card\]\]\nnumber = 6\nsquares = \[("[a-z-]+", ){5}"[a-z-]+"\]/, text);
+    assert.equal(await page.locator('[data-editor-table="card"] tbody tr').count(), 6);
+    const selects = page.locator('[data-editor-table="card"] tr[data-row="0"] select[data-field="squares"]');
+    assert.equal(await selects.count(), 6, 'one select per square');
+
+    // Change a square: only that item of that card changes in the text.
+    const before = squaresOf(text, 1);
+    const first = squaresOf(text, 0);
+    const square = '[data-table="card"][data-row="1"][data-field="squares"][data-index="2"]';
+    const other = (await page.locator(`${square} option`).allTextContents()).find((v) => v !== before[2]);
+    await page.selectOption(square, other);
+    await waitForText(page, (t) => squaresOf(t, 1)[2] === other, `square 3 of card 2 as ${other}`);
+    text = await panel(page);
+    assert.deepEqual(squaresOf(text, 1), [...before.slice(0, 2), other, ...before.slice(3)]);
+    assert.deepEqual(squaresOf(text, 0), first, 'the other cards are as they were');
+    assert.equal(await page.locator(square).inputValue(), other, 'the select shows the new square');
+
+    // A number typed in.
+    await page.fill('[data-table="card"][data-row="5"][data-field="number"]', '42');
+    await page.press('[data-table="card"][data-row="5"][data-field="number"]', 'Tab');
+    await waitForText(page, (t) => /number = 42\n/.test(t) && !/number = 6\n/.test(t), 'card 6 numbered 42');
+
+    // The ruleset's findings still show at their line of the TOML (a deck of six cards is short).
+    await page.waitForSelector('[data-editor-diagnostics] li.severity-error');
+    const line = Number(await page.locator('[data-editor-diagnostics] li.severity-error').first().getAttribute('data-line'));
+    assert.ok(line >= 0, 'a finding has its line');
+
+    // Remove the first card: its table goes, the rest stays.
+    const second = squaresOf(await panel(page), 1);
+    await page.click('[data-action="remove-row"][data-table="card"][data-row="0"]');
+    await waitForText(page, (t) => cards(t) === 5, '5 cards');
+    text = await panel(page);
+    assert.ok(!/number = 1\n/.test(text), 'card 1 is gone');
+    assert.deepEqual(squaresOf(text, 0), second, 'the next card moved up unchanged');
+    assert.equal(await page.locator('[data-editor-table="card"] tbody tr').count(), 5);
+    await shot(page, 'editor-deck-1280');
+
+    // On a phone: the table fits the width, the squares two by two.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(300);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 1, `nothing runs past the phone's width (${overflow} px)`);
+    const table = await page.locator('[data-editor-table="card"] .editor-rows-scroll').boundingBox();
+    const inner = await page.locator('[data-editor-table="card"] table').boundingBox();
+    assert.ok(inner.width <= table.width + 1, `the table fits its frame (${inner.width} > ${table.width})`);
+    await page.locator('[data-editor-table="card"]').scrollIntoViewIfNeeded();
+    await shot(page, 'editor-deck-390');
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});
+
+test('the map editor from an empty map: the skeleton, then a first place', { timeout: 3 * 60 * 1000 }, async () => {
+  const rulesets = await api('/api/rulesets');
+  for (const id of [RULESET, 'sekigahara']) {
+    const ruleset = rulesets.find((r) => r.id === id);
+    if (ruleset) assert.ok(ruleset.blank_map, `${id} offers an empty map`);
+  }
+  const blank = (await api(`/api/rulesets/${RULESET}/editor`, { method: 'POST', body: { toml: '' } })).schema['blank-map'];
+  assert.ok(blank && blank.includes('[map]'), 'the schema carries the empty map');
+  const browser = await launch();
+  try {
+    const page = await openPage(browser);
+    await page.goto(`${BASE}/#/maps?ruleset=${RULESET}&map=${MAP}`);
+    await page.click('[data-action="blank-map"]');
+    await page.waitForURL(/blank=1/);
+    await waitForText(page, (text) => text === blank, 'the empty map');
+    // No province yet: the ruleset says so, and nothing can be downloaded or tried.
+    await page.waitForFunction(() => document.querySelector('[data-editor-status]')?.classList.contains('error'));
+    assert.ok(await page.locator('[data-action="download"]').isDisabled());
+
+    // A first province, placed in the middle of the board, with first values for its fields.
+    await page.fill('#editor-new-id', 'first-province');
+    await page.click('[data-action="add-place"]');
+    await waitForText(page, (text) => text.startsWith(blank) && text.includes('[[province]]\nid = "first-province"'), 'the first province');
+    const text = await panel(page);
+    assert.match(text, /region = "first"/, 'its region is the only one there is');
+    await page.waitForSelector('[data-editor-board] [data-handle="first-province"]');
+    await page.waitForSelector('[data-editor-form] [data-field="tax"]');
     page.check();
   } finally {
     await browser.close();

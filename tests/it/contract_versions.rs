@@ -1,8 +1,9 @@
-//! Contract versions: components built for 0.1.0 and 0.2.0, kept as bytes in `tests/fixtures`,
-//! still load, play, store and replay through the host's adapters; the same ruleset built for the
-//! current contract shows what 0.2.0 added (board parts, previews, choice details, private
-//! decisions, events tied to their drops with summaries), through the runtime and through the
-//! server; Shogun shows what 0.3.0 added (a way back from a step, recorded and replayed).
+//! Contract versions: components built for 0.1.0, 0.2.0 and 0.3.0, kept as bytes in
+//! `tests/fixtures`, still load, play, store and replay through the host's adapters and describe
+//! no map editor schema; the same ruleset built for the current contract shows what 0.2.0 added
+//! (board parts, previews, choice details, private decisions, events tied to their drops with
+//! summaries), through the runtime and through the server; Shogun shows what 0.3.0 added (a way
+//! back from a step, recorded and replayed) and what 0.4.0 added (its map editor schema).
 
 use host::NewGame as _;
 use std::sync::Arc;
@@ -52,6 +53,22 @@ fn fixture_0_2_0() -> Arc<LoadedRuleset> {
         .0
 }
 
+/// The fixture ruleset exactly as it was built for contract 0.3.0.
+fn fixture_0_3_0() -> Arc<LoadedRuleset> {
+    let path =
+        workspace_root().join("tests/fixtures/contract-0.3.0/fixture-ruleset-for-tests.wasm");
+    let bytes = std::fs::read(&path).expect("the 0.3.0 fixture is in the repository");
+    assert_eq!(
+        host::runtime::check_component(&bytes).unwrap(),
+        "0.3.0",
+        "the fixture really is a 0.3.0 component"
+    );
+    runtime("contract-0.3.0")
+        .load_file(&path)
+        .expect("a 0.3.0 component loads")
+        .0
+}
+
 /// The spec on a map that caps a bid's total.
 fn with_bid_cap(mut game_spec: host::GameSpec, cap: i64) -> host::GameSpec {
     game_spec.map_toml = format!("bid-cap = {cap}\n");
@@ -62,6 +79,11 @@ fn with_bid_cap(mut game_spec: host::GameSpec, cap: i64) -> host::GameSpec {
 fn a_component_built_for_contract_0_1_0_plays_and_its_record_replays() {
     let ruleset = fixture_0_1_0();
     assert_eq!(ruleset.info().id, FIXTURE);
+    assert_eq!(
+        ruleset.map_editor().unwrap(),
+        None,
+        "0.1.0 has no map editor schema"
+    );
     let mut session = ruleset.new_game(spec(3, 7)).unwrap();
 
     // What 0.1.0 cannot say gets the value that promises least.
@@ -103,6 +125,11 @@ fn a_component_built_for_contract_0_1_0_plays_and_its_record_replays() {
 fn a_component_built_for_contract_0_2_0_plays_and_its_record_replays() {
     let ruleset = fixture_0_2_0();
     assert_eq!(ruleset.info().id, FIXTURE);
+    assert_eq!(
+        ruleset.map_editor().unwrap(),
+        None,
+        "0.2.0 has no map editor schema"
+    );
     let mut session = ruleset.new_game(spec(3, 7)).unwrap();
 
     // What 0.2.0 cannot say: no way back, no estimate. The host refuses `back` for the decision
@@ -140,6 +167,45 @@ fn a_component_built_for_contract_0_2_0_plays_and_its_record_replays() {
     )
     .unwrap();
     assert_eq!(restored.result().unwrap(), record.result);
+}
+
+#[test]
+fn a_component_built_for_contract_0_3_0_plays_replays_and_describes_no_map_editor() {
+    let ruleset = fixture_0_3_0();
+    assert_eq!(ruleset.info().id, FIXTURE);
+    // What 0.3.0 cannot say: no map editor schema, so the editor offers the text alone.
+    assert_eq!(ruleset.map_editor().unwrap(), None);
+    assert!(host::editor::schema_of(&ruleset).is_none());
+    let mut session = ruleset.new_game(spec(3, 7)).unwrap();
+    let mut bots: Vec<_> = (0..3)
+        .map(|s| BotKind::Random.create(&[7; 32], s))
+        .collect();
+    let applied = play_out(&mut session, &mut bots, 10_000).unwrap();
+    assert!(applied > 10, "a whole game: {applied} actions");
+    let record = session.record().unwrap();
+    assert!(record.result.is_some());
+    let mut replayed = Session::replay(ruleset, &record).expect("the record replays");
+    assert_eq!(replayed.record().unwrap(), record, "bit for bit");
+}
+
+#[test]
+fn a_0_4_0_component_describes_its_map_editor_schema() {
+    let shogun = shogun_wasm();
+    let described = shogun
+        .map_editor()
+        .unwrap()
+        .expect("Shogun describes its maps");
+    let schema = host::editor::Schema::from_ruleset(described).expect("the host accepts it");
+    let places = schema.places.as_ref().unwrap();
+    assert_eq!(places.table, "province");
+    assert_eq!(places.fields.len(), 5);
+    assert_eq!(schema.connections.len(), 2);
+    // The empty map is a map the ruleset reads: what is missing are the provinces.
+    let blank = schema.blank_map.as_deref().unwrap();
+    let findings = shogun.validate_map(blank).unwrap();
+    assert!(!findings.is_empty());
+    // The current fixture, built with the SDK's default, describes none.
+    assert_eq!(fixture_wasm().map_editor().unwrap(), None);
 }
 
 /// A Shogun game on the sun map from one of its rule tests' positions.

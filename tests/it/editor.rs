@@ -10,14 +10,10 @@ use serde_json::{Value, json};
 
 use crate::server_support::{SHOGUN, TempDir, TestApp};
 
-const SCHEMA: &str = include_str!("../../maps/shogun/editor.toml");
 const EDITOR: &str = "/api/rulesets/shogun/editor";
 
-/// A server whose Shogun maps folder holds the shipped editor schema.
+/// A server with Shogun, whose editor schema is the ruleset's own (contract 0.4.0).
 async fn start(dir: &TempDir) -> TestApp {
-    let folder = dir.0.join("maps").join(SHOGUN.id);
-    std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(folder.join("editor.toml"), SCHEMA).unwrap();
     TestApp::start(&dir.0).await
 }
 
@@ -65,6 +61,23 @@ async fn edits_change_only_their_lines_and_the_edited_map_plays_and_replays() {
     );
     assert_eq!(first["places"].as_array().unwrap().len(), 45);
     assert_eq!(first["schema"]["places"]["table"], "province");
+    // The schema comes from the ruleset, with an empty map to start from, which reads as TOML.
+    let blank = first["schema"]["blank-map"].as_str().expect("a blank map");
+    let (status, empty) = edit(&app, blank, json!([])).await;
+    assert_eq!(status, StatusCode::OK, "{empty}");
+    assert_eq!(empty["places"].as_array().unwrap().len(), 0);
+    let (status, rulesets) = app.call("GET", "/api/rulesets", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let shogun = rulesets
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == SHOGUN.id)
+        .unwrap();
+    assert_eq!(
+        (shogun["editor"].clone(), shogun["blank_map"].clone()),
+        (json!(true), json!(true))
+    );
     let has = |answer: &Value, kind: &str, a: &str, b: &str| {
         answer["connections"].as_array().unwrap().iter().any(|c| {
             c["kind"] == kind
@@ -292,4 +305,45 @@ async fn hostile_map_texts_get_a_clear_refusal_and_never_stall_the_server() {
     // The server still answers at once.
     let (status, _) = app.call("GET", "/api/rulesets", None, None).await;
     assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hostile_or_failing_map_editor_schema_leaves_the_text_editor() {
+    let dir = TempDir::new("editor-hostile-schema");
+    let app = start(&dir).await;
+    let (status, rulesets) = app.call("GET", "/api/rulesets", None, None).await;
+    assert_eq!(status, StatusCode::OK, "{rulesets}");
+    let editor_of = |id: &str| {
+        let ruleset = rulesets
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("{id} is loaded: {rulesets}"));
+        (ruleset["editor"].clone(), ruleset["blank_map"].clone())
+    };
+    // Far over the bounds, and a panic: both are "no schema", and the server goes on.
+    assert_eq!(editor_of("huge-board"), (json!(false), json!(false)));
+    assert_eq!(editor_of("failing-render"), (json!(false), json!(false)));
+    assert_eq!(editor_of(SHOGUN.id), (json!(true), json!(true)));
+    // The text editor still checks and draws; edits are refused.
+    let (status, body) = app
+        .call(
+            "POST",
+            "/api/rulesets/huge-board/editor",
+            None,
+            Some(json!({ "toml": "name = \"Square\"\n" })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["schema"], Value::Null);
+    let (status, body) = app
+        .call(
+            "POST",
+            "/api/rulesets/huge-board/editor",
+            None,
+            Some(json!({ "toml": "", "edits": [{ "op": "add-row", "table": "x" }] })),
+        )
+        .await;
+    assert!(status.is_client_error(), "{status} {body}");
 }

@@ -2,15 +2,17 @@
 //! never achieve: [`HostileBoard`] draws every SVG attack a review found against the web client,
 //! [`FailsAfterMove`] fails once right after an action was applied (the moment a bot's move once
 //! left the game in memory ahead of the database), [`EarlyResult`] claims a result while the
-//! game goes on, and [`FailingRender`] panics whenever it draws.
+//! game goes on, and [`FailingRender`] panics whenever it draws (and when asked for its map
+//! editor schema); [`HugeBoard`] draws about 7 MiB and describes a map editor schema far over the
+//! host's bounds.
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use sdk::Game as _;
 use sdk::{
-    Action, Diagnostic, Event, GameResult, Options, PendingDecision, Rejection, RulesetInfo, Seat,
-    Setup, SetupError, Table, Viewer,
+    Action, Diagnostic, Event, GameResult, MapEditor, Options, PendingDecision, Rejection,
+    RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
 };
 
 use super::secret_draw::{DrawGame, SecretDraw};
@@ -34,6 +36,11 @@ pub trait Twist: 'static {
     fn pending(game: &DrawGame, applied: u32) -> Vec<PendingDecision> {
         let _ = applied;
         game.pending()
+    }
+
+    /// The map editor schema.
+    fn map_editor() -> Option<MapEditor> {
+        None
     }
 }
 
@@ -74,6 +81,10 @@ impl<T: Twist> sdk::Ruleset for Twisted<T> {
 
     fn catalogue(language: &str) -> Option<&'static str> {
         <SecretDraw as sdk::Ruleset>::catalogue(language)
+    }
+
+    fn map_editor() -> Option<MapEditor> {
+        T::map_editor()
     }
 
     fn create(
@@ -217,6 +228,10 @@ impl Twist for FailingRenderTwist {
     fn render(_game: &DrawGame, _viewer: Viewer) -> String {
         panic!("failing on purpose while drawing");
     }
+
+    fn map_editor() -> Option<MapEditor> {
+        panic!("failing on purpose while describing the map editor");
+    }
 }
 
 /// The secret-draw game that cannot draw its board.
@@ -248,6 +263,16 @@ impl Twist for HugeBoardTwist {
 
     fn render(_game: &DrawGame, _viewer: Viewer) -> String {
         huge_board()
+    }
+
+    /// A schema whose one field allows 50,000 values of 60 bytes (3 MiB): under the runtime's
+    /// output limits, far over the editor's.
+    fn map_editor() -> Option<MapEditor> {
+        let field = sdk::EditorField::new("colour", sdk::FieldKind::String, "A colour.")
+            .values((0..50_000).map(|i| format!("{i:060}")));
+        Some(MapEditor::with_places(
+            sdk::EditorPlaces::new("place", "place.").field(field),
+        ))
     }
 }
 

@@ -3,7 +3,10 @@
 // edit a place's fields in a form; each change is sent to the server as an edit
 // (POST /api/rulesets/{id}/editor), which rewrites the TOML keeping everything else, checks it with
 // the ruleset's own validate-map and draws it again. Editing the text redraws too (debounced).
-// What can be edited comes from the ruleset's schema in the answer: this module knows no game.
+// Arrays of tables the schema edits as tables of rows (a deck of cards) are shown as HTML tables,
+// one row per entry, each change sent as an edit like the others. A ruleset whose schema has an
+// empty map can start from it (`blank`). What can be edited comes from the ruleset's schema in the
+// answer: this module knows no game.
 
 import { ApiError, get, post } from './api.js';
 import { sanitizeSvg, translateSvg } from './board.js';
@@ -34,19 +37,32 @@ function fitLine(pairs) {
   return { a, b: my - a * mx };
 }
 
-/** Mounts the editor on a map of a ruleset (`map`: a map id of the ruleset to start from). */
-export async function mountEditor(root, { ruleset: rulesetId, map: mapId } = {}) {
+/**
+ * Mounts the editor on a map of a ruleset (`map`: a map id of the ruleset to start from; `blank`:
+ * start from the ruleset's empty map instead, as a ruleset without maps always does).
+ */
+export async function mountEditor(root, { ruleset: rulesetId, map: mapId, blank = false } = {}) {
   replace(root, h('p', { class: 'loading' }, t('common.loading')));
   let rulesets;
   let start;
   try {
     rulesets = await get('/api/rulesets');
-    const ruleset = rulesets.find((r) => r.id === rulesetId) || rulesets.find((r) => (r.maps || []).length);
+    const ruleset =
+      rulesets.find((r) => r.id === rulesetId) || rulesets.find((r) => (r.maps || []).length) || rulesets.find((r) => r.blank_map);
     if (!ruleset) throw new Error(t('editor.no-maps'));
     rulesetId = ruleset.id;
-    mapId = mapId || ((ruleset.maps || [])[0] || {}).id;
     await loadCatalogue(rulesetId);
-    start = await get(`/api/rulesets/${encodeURIComponent(rulesetId)}/maps/${encodeURIComponent(mapId)}`);
+    if (!mapId && !(ruleset.maps || []).length) blank = true;
+    if (blank) {
+      if (!ruleset.blank_map) throw new Error(t('editor.no-blank-map', { ruleset: ruleset.name }));
+      // The empty map is part of the ruleset's schema, which comes with any answer.
+      const answer = await post(`/api/rulesets/${encodeURIComponent(rulesetId)}/editor`, { toml: '', edits: [] });
+      start = { id: 'new', toml: (answer.schema && answer.schema['blank-map']) || '' };
+      mapId = 'new';
+    } else {
+      mapId = mapId || ((ruleset.maps || [])[0] || {}).id;
+      start = await get(`/api/rulesets/${encodeURIComponent(rulesetId)}/maps/${encodeURIComponent(mapId)}`);
+    }
   } catch (err) {
     replace(root, h('div', { class: 'panel error-panel' }, h('p', {}, errorText(err))));
     return { destroy() {} };
@@ -90,19 +106,24 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId } = {})
   const downloadButton = h('button', { type: 'button', class: 'secondary small', 'data-action': 'download', onclick: download }, t('editor.download'));
   const tryButton = h('button', { type: 'button', class: 'small', 'data-action': 'try', onclick: tryIt }, t('editor.try'));
 
+  const tablesHost = h('div', { class: 'editor-tables', 'data-editor-tables': '' });
+  const tools = h('div', { class: 'editor-tools' }, h('label', { for: 'editor-kind' }, t('editor.connect')), kindSelect, adding, pickHint);
+
   const mapName = start.name && start.name.key ? messageText(rulesetId, start.name, seatName) : String(start.name || start.id);
+  const startedFrom = blank ? t('editor.started-blank', { ruleset: ruleset.name }) : t('editor.started-from', { ruleset: ruleset.name, map: mapName });
+  const backTo = blank ? `#/maps?ruleset=${encodeURIComponent(rulesetId)}` : `#/maps?ruleset=${encodeURIComponent(rulesetId)}&map=${encodeURIComponent(mapId)}`;
   replace(
     root,
     h(
       'div',
       { class: 'editor-page' },
       h('h1', {}, t('editor.title')),
-      h('p', { class: 'hint' }, t('editor.started-from', { ruleset: ruleset.name, map: mapName }), ' ', h('a', { href: `#/maps?ruleset=${encodeURIComponent(rulesetId)}&map=${encodeURIComponent(mapId)}` }, t('editor.back-to-maps'))),
+      h('p', { class: 'hint' }, startedFrom, ' ', h('a', { href: backTo }, t('editor.back-to-maps'))),
       h('div', { class: 'editor-bar' }, undoButton, redoButton, downloadButton, tryButton, status),
       h(
         'div',
         { class: 'editor-layout' },
-        h('div', { class: 'editor-main' }, h('div', { class: 'editor-tools' }, h('label', { for: 'editor-kind' }, t('editor.connect')), kindSelect, adding, pickHint), boardHost, boardMessage, form),
+        h('div', { class: 'editor-main' }, tools, tablesHost, boardHost, boardMessage, form),
         h('div', { class: 'editor-side' }, h('h2', {}, t('editor.toml')), h('div', { class: 'editor-text' }, gutter, textarea), h('h2', {}, t('maps.diagnostics')), diagnosticsList),
       ),
     ),
@@ -236,9 +257,16 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId } = {})
         : h('li', { class: 'ok' }, `✔ ${t('maps.no-diagnostics')}`),
     );
     renderGutter();
+    // A schema with tables of rows but no places (a deck): the tables are the editor, and there is
+    // nothing to place on a board.
+    const rowsOnly = !!(answer.schema && !answer.schema.places && (answer.schema.table || []).length);
+    tools.hidden = rowsOnly;
+    boardHost.hidden = rowsOnly;
     renderKinds();
-    drawBoard();
+    if (rowsOnly) boardMessage.hidden = true;
+    else drawBoard();
     renderForm();
+    renderTables();
   }
 
   function renderKinds() {
@@ -246,12 +274,12 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId } = {})
     const keep = kindSelect.value;
     replace(kindSelect, h('option', { value: '' }, t('editor.no-connection')), kinds.map((k) => h('option', { value: k.kind, selected: k.kind === keep, title: k.description || '' }, k.kind)));
     kindSelect.disabled = !kinds.length;
-    adding.hidden = !answer.schema;
+    adding.hidden = !(answer.schema && answer.schema.places);
     renderPickHint();
   }
 
   function renderPickHint() {
-    if (!answer || !answer.schema) pickHint.textContent = t('editor.text-only');
+    if (!answer || !answer.schema || !answer.schema.places) pickHint.textContent = t('editor.text-only');
     else if (!kindSelect.value) pickHint.textContent = t('editor.drag-hint');
     else if (!picked) pickHint.textContent = t('editor.pick-first', { kind: kindSelect.value });
     else pickHint.textContent = t('editor.pick-second', { kind: kindSelect.value, place: picked });
@@ -436,9 +464,9 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId } = {})
   // --- the place's form, from the schema ---
   function renderForm() {
     const schema = answer.schema;
-    const place = schema && (answer.places || []).find((p) => p.id === selected);
+    const place = schema && schema.places && (answer.places || []).find((p) => p.id === selected);
     if (!place) {
-      replace(form, schema ? h('p', { class: 'hint' }, t('editor.pick-place')) : null);
+      replace(form, schema && schema.places ? h('p', { class: 'hint' }, t('editor.pick-place')) : null);
       return;
     }
     const set = (field, value) => send([{ op: 'set', place: place.id, field, value }]);
@@ -513,6 +541,146 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId } = {})
           t('editor.remove-place'),
         ),
       ),
+    );
+  }
+
+  // --- tables of rows, from the schema ---
+  function renderTables() {
+    const tables = (answer.schema && answer.schema.table) || [];
+    // The control that had the focus is found again in the new rows, so the keyboard stays put.
+    const focused = tablesHost.contains(document.activeElement) ? document.activeElement : null;
+    const focusKey = focused ? ['table', 'row', 'field', 'index', 'action'].map((k) => focused.getAttribute(`data-${k}`) || '').join('|') : null;
+    replace(tablesHost, tables.map(renderTable));
+    if (focusKey) {
+      for (const el of tablesHost.querySelectorAll('select, input, button')) {
+        if (['table', 'row', 'field', 'index', 'action'].map((k) => el.getAttribute(`data-${k}`) || '').join('|') === focusKey) {
+          el.focus();
+          break;
+        }
+      }
+    }
+  }
+
+  function renderTable(table) {
+    const rows = (answer.rows && answer.rows[table.table]) || [];
+    const fields = table.field || [];
+    const findings = new Map();
+    for (const d of answer.diagnostics || []) {
+      if (d.row && d.row.table === table.table && (d.severity === 'error' || !findings.has(d.row.index))) findings.set(d.row.index, d);
+    }
+    const common = (row, field, extra = {}) => ({ 'data-table': table.table, 'data-row': row, 'data-field': field.name, ...extra });
+    const setCell = (row, field, value) => send([{ op: 'set-cell', table: table.table, row, field: field.name, value }]);
+    const label = (row, values) => {
+      const key = values[table.key];
+      return key === undefined ? String(row + 1) : String(key);
+    };
+    const cellFor = (row, values, field) => {
+      const value = values[field.name];
+      const name = t('editor.row-field', { row: label(row, values), field: field.name });
+      if (field.type === 'list' && field.length) {
+        const items = Array.isArray(value) ? value : [];
+        const selects = [];
+        for (let i = 0; i < field.length; i += 1) {
+          const item = items[i];
+          const itemName = t('editor.row-item', { row: label(row, values), field: field.name, n: i + 1 });
+          const input = (field.values || []).length
+            ? h(
+                'select',
+                { ...common(row, field, { 'data-index': i }), 'aria-label': itemName, title: itemName, onchange: (e) => send([{ op: 'set-item', table: table.table, row, field: field.name, index: i, value: e.target.value }]) },
+                item === undefined || !field.values.includes(item) ? h('option', { value: item ?? '', disabled: true, selected: true }, item ?? '—') : null,
+                field.values.map((v) => h('option', { value: v, selected: v === item }, v)),
+              )
+            : h('input', { ...common(row, field, { 'data-index': i }), type: 'text', value: item ?? '', 'aria-label': itemName, onchange: (e) => send([{ op: 'set-item', table: table.table, row, field: field.name, index: i, value: e.target.value }]) });
+          selects.push(input);
+        }
+        // Lines of at most three items, all of the same length (six: two lines of three).
+        const perLine = Math.ceil(field.length / Math.ceil(field.length / 3));
+        return h('div', { class: 'editor-items', style: `--per-line: ${perLine}` }, selects);
+      }
+      if (field.type === 'boolean') {
+        return h('input', { ...common(row, field), type: 'checkbox', 'aria-label': name, checked: value === true, onchange: (e) => setCell(row, field, e.target.checked ? true : field.optional ? null : false) });
+      }
+      if (field.type === 'integer' || field.type === 'number') {
+        return h('input', {
+          ...common(row, field),
+          type: 'number',
+          class: 'editor-number',
+          'aria-label': name,
+          step: field.type === 'integer' ? 1 : 'any',
+          min: field.min ?? undefined,
+          max: field.max ?? undefined,
+          value: value ?? '',
+          onchange: (e) => {
+            if (e.target.value === '') return field.optional ? setCell(row, field, null) : null;
+            const n = Number(e.target.value);
+            if (Number.isFinite(n)) setCell(row, field, field.type === 'integer' ? Math.round(n) : n);
+          },
+        });
+      }
+      if (field.type === 'list') {
+        return h('input', {
+          ...common(row, field),
+          type: 'text',
+          'aria-label': name,
+          value: Array.isArray(value) ? value.join(', ') : '',
+          onchange: (e) => {
+            const items = e.target.value.split(',').map((x) => x.trim()).filter(Boolean);
+            setCell(row, field, items.length || !field.optional ? items : null);
+          },
+        });
+      }
+      if ((field.values || []).length) {
+        return h(
+          'select',
+          { ...common(row, field), 'aria-label': name, onchange: (e) => setCell(row, field, e.target.value === '' ? null : e.target.value) },
+          field.optional || value === undefined ? h('option', { value: '' }, '—') : null,
+          field.values.map((v) => h('option', { value: v, selected: v === value }, v)),
+        );
+      }
+      return h('input', { ...common(row, field), type: 'text', 'aria-label': name, value: value ?? '', onchange: (e) => setCell(row, field, e.target.value === '' && field.optional ? null : e.target.value) });
+    };
+    const head = h(
+      'tr',
+      {},
+      fields.map((field) => h('th', { scope: 'col', title: field.description || '' }, field.name)),
+      h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('editor.remove-row-column'))),
+    );
+    const body = rows.map((values, row) => {
+      const finding = findings.get(row);
+      return h(
+        'tr',
+        { 'data-row': row, class: finding ? `severity-${finding.severity}` : '', title: finding ? finding.text : undefined },
+        fields.map((field) => h('td', { 'data-column': field.name }, cellFor(row, values, field))),
+        h(
+          'td',
+          { class: 'editor-row-actions' },
+          finding ? h('span', { class: 'editor-row-finding', 'aria-label': finding.text }, '!') : null,
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'secondary small',
+              'data-table': table.table,
+              'data-row': row,
+              'data-action': 'remove-row',
+              'aria-label': t('editor.remove-row', { row: label(row, values) }),
+              title: t('editor.remove-row', { row: label(row, values) }),
+              onclick: () => send([{ op: 'remove-row', table: table.table, row }]),
+            },
+            '✕',
+          ),
+        ),
+      );
+    });
+    return h(
+      'section',
+      { class: 'editor-rows', 'data-editor-table': table.table },
+      h('h2', {}, t('editor.table', { table: table.table, count: rows.length })),
+      table.description ? h('p', { class: 'hint' }, table.description) : null,
+      rows.length
+        ? h('div', { class: 'editor-rows-scroll' }, h('table', { class: 'editor-rows-table' }, h('thead', {}, head), h('tbody', {}, body)))
+        : h('p', { class: 'hint' }, t('editor.no-rows')),
+      h('p', {}, h('button', { type: 'button', class: 'secondary small', 'data-table': table.table, 'data-action': 'add-row', onclick: () => send([{ op: 'add-row', table: table.table }]) }, t('editor.add-row'))),
     );
   }
 

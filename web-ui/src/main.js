@@ -2,7 +2,8 @@
 // Routes: #/ lobby (?ruleset=&map= preselect the new game), #/play/{id}?seat=n (or ?token=, the
 // links of games made before invites), #/join/{id}?code= (an invite link), #/watch/{id},
 // #/hotseat/{id}, #/replay/{id}, #/maps, #/lab (?ruleset=&map= preselect, ?job= follows a job),
-// #/editor?ruleset=&map= (the map editor, starting from that map).
+// #/editor?ruleset=&map= (the map editor, starting from that map; &blank=1: from the ruleset's
+// empty map).
 
 import { h, replace, toast } from './dom.js';
 import { initI18n, language, LANGUAGES, onLanguageChange, setLanguage, t } from './i18n.js';
@@ -43,7 +44,7 @@ async function route() {
     else if (page === 'hotseat' && id) screen = await mountGame(app, { gameId: id, mode: 'hotseat' });
     else if (page === 'replay' && id) screen = await mountReplay(app, { gameId: id });
     else if (page === 'lab') screen = await mountLab(app, { ruleset: params.get('ruleset'), map: params.get('map'), job: params.get('job') });
-    else if (page === 'editor') screen = await mountEditor(app, { ruleset: params.get('ruleset'), map: params.get('map') });
+    else if (page === 'editor') screen = await mountEditor(app, { ruleset: params.get('ruleset'), map: params.get('map'), blank: params.get('blank') === '1' });
     else if (page === 'maps') screen = await mountMaps(app, { ruleset: params.get('ruleset'), map: params.get('map') });
     else replace(app, h('div', { class: 'panel' }, h('h1', {}, t('error.no-page')), h('a', { class: 'button', href: '#/' }, t('results.lobby'))));
   } catch (err) {

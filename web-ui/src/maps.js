@@ -24,6 +24,11 @@ export function mapOptions(ruleset, selected, { disableInvalid = false } = {}) {
   ];
 }
 
+/** The way into the editor on the ruleset's empty map. */
+function blankLink(ruleset) {
+  return h('a', { class: 'button secondary', href: `#/editor?ruleset=${encodeURIComponent(ruleset.id)}&blank=1`, 'data-action': 'blank-map' }, t('editor.blank-map'));
+}
+
 /** Mounts the map preview page. */
 export async function mountMaps(root, { ruleset: wantedRuleset, map: wantedMap } = {}) {
   replace(root, h('p', { class: 'loading' }, t('common.loading')));
@@ -54,7 +59,7 @@ export async function mountMaps(root, { ruleset: wantedRuleset, map: wantedMap }
       board.show('', ruleset.id, () => '');
       board.element.hidden = true;
       shownHash = null;
-      replace(noMaps, h('p', { 'data-no-maps': ruleset.id }, t('maps.none', { ruleset: ruleset.name })));
+      replace(noMaps, h('p', { 'data-no-maps': ruleset.id }, t(ruleset.blank_map ? 'maps.none-editable' : 'maps.none', { ruleset: ruleset.name })), ruleset.blank_map ? h('p', { class: 'map-actions' }, blankLink(ruleset)) : null);
       noMaps.hidden = false;
       details.replaceChildren();
       return;
@@ -92,6 +97,7 @@ export async function mountMaps(root, { ruleset: wantedRuleset, map: wantedMap }
               ]
             : null,
           h('a', { class: 'button secondary', href: `#/editor?ruleset=${encodeURIComponent(ruleset.id)}&map=${encodeURIComponent(map.id)}`, 'data-action': 'edit-map' }, t('maps.edit')),
+          ruleset.blank_map ? [' ', blankLink(ruleset)] : null,
         ),
         h('details', {}, h('summary', {}, t('maps.source'), map.hash ? ` · ${String(map.hash).slice(0, 12)}` : ''), h('pre', { class: 'map-source' }, map.toml || '')),
       );

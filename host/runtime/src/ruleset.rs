@@ -285,6 +285,23 @@ impl LoadedRuleset {
         Ok(pairs)
     }
 
+    /// What the map editor can change in the ruleset's maps, as the ruleset describes it:
+    /// `None` for a ruleset that describes nothing (every component before contract 0.4.0).
+    /// Checked here only against the output limits; what it says is the caller's to check.
+    pub fn map_editor(&self) -> Result<Option<sdk::MapEditor>, CallError> {
+        let schema = self.stateless(
+            "map-editor",
+            |instance, store| instance.map_editor(store),
+            |ruleset| ruleset.map_editor(),
+        )?;
+        if let Some(schema) = &schema {
+            let (items, bytes) = editor_size(schema);
+            self.check_items("map-editor", items)?;
+            self.check_bytes("map-editor", bytes)?;
+        }
+        Ok(schema)
+    }
+
     pub(crate) fn check_items(&self, call: &str, items: usize) -> Result<(), RulesetFailure> {
         if items > self.limits.max_output_items {
             return Err(call_failed(
@@ -390,4 +407,63 @@ impl LoadedRuleset {
         self.check_bytes("snapshot", bytes.len())?;
         Ok(bytes)
     }
+}
+
+/// How many entries a map editor schema has (fields, values, kinds, tables) and how many bytes
+/// of text, for the output limits.
+fn editor_size(schema: &sdk::MapEditor) -> (usize, usize) {
+    let field = |f: &sdk::EditorField| {
+        (
+            1 + f.values.len(),
+            f.name.len()
+                + f.description.len()
+                + f.values.iter().map(String::len).sum::<usize>()
+                + f.values_from.as_ref().map_or(0, String::len),
+        )
+    };
+    let mut items = 0;
+    let mut bytes = schema.blank_map.as_ref().map_or(0, String::len);
+    let mut add = |(i, b): (usize, usize)| {
+        items += i;
+        bytes += b;
+    };
+    if let Some(places) = &schema.places {
+        add((
+            1,
+            [
+                &places.table,
+                &places.id,
+                &places.name,
+                &places.x,
+                &places.y,
+                &places.key_prefix,
+            ]
+            .iter()
+            .map(|text| text.len())
+            .sum(),
+        ));
+        places.fields.iter().map(field).for_each(&mut add);
+    }
+    for connection in &schema.connections {
+        let stored = match &connection.storage {
+            sdk::ConnectionStorage::Field(field) => field.len(),
+            sdk::ConnectionStorage::Table {
+                table,
+                endpoints,
+                flag,
+            } => table.len() + endpoints.len() + flag.as_ref().map_or(0, String::len),
+        };
+        add((
+            1,
+            connection.kind.len() + connection.description.len() + stored,
+        ));
+    }
+    for table in &schema.tables {
+        add((
+            1,
+            table.table.len() + table.key.len() + table.description.len(),
+        ));
+        table.fields.iter().map(field).for_each(&mut add);
+    }
+    (items, bytes)
 }

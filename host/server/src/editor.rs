@@ -66,7 +66,7 @@ pub async fn edit(
         .ruleset(&id)
         .cloned()
         .ok_or_else(|| AppError::NotFound(format!("there is no ruleset `{id}`")))?;
-    if entry.info.maps.is_empty() && entry.maps.is_empty() {
+    if entry.info.maps.is_empty() && entry.maps.is_empty() && entry.editor.is_none() {
         return Err(AppError::BadRequest(format!(
             "ruleset `{id}` takes no map: its board comes with the game"
         )));
@@ -134,6 +134,11 @@ pub async fn edit(
         .map(|diagnostic| {
             let mut value = serde_json::to_value(diagnostic).unwrap_or(Value::Null);
             value["place"] = json!(outline.place_at(diagnostic.line));
+            value["row"] = json!(
+                outline
+                    .row_at(diagnostic.line)
+                    .map(|(table, index)| json!({ "table": table, "index": index }))
+            );
             value
         })
         .collect();
@@ -150,5 +155,6 @@ pub async fn edit(
         "schema": entry.editor.as_ref().map(|schema| editor::schema_json(schema, &outline)),
         "places": outline.places,
         "connections": outline.connections,
+        "rows": outline.rows,
     })))
 }

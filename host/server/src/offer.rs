@@ -70,8 +70,8 @@ pub struct RulesetEntry {
     pub variants: Vec<VariantEntry>,
     /// Each variant file refused, with why (file, line, column and option).
     pub refused_variants: Vec<String>,
-    /// What the map editor may change (`<maps>/<ruleset>/editor.toml`), if the ruleset has a
-    /// schema; an unreadable one is logged and the editor offers the text alone.
+    /// What the map editor may change, if the ruleset describes it (contract 0.4.0 and later);
+    /// a schema the host refuses is logged and the editor offers the text alone.
     pub editor: Option<Arc<tenka_game::editor::Schema>>,
 }
 
@@ -102,6 +102,7 @@ impl RulesetEntry {
             })).collect::<Vec<_>>(),
             "refused_variants": self.refused_variants,
             "editor": self.editor.is_some(),
+            "blank_map": self.editor.as_ref().is_some_and(|schema| schema.blank_map.is_some()),
         })
     }
 
@@ -159,7 +160,11 @@ impl Offer {
                     })
                     .collect();
                 let (variants, refused_variants) = read_variants(maps_dir, &info);
-                let editor = read_editor_schema(maps_dir, &info);
+                // The schema is the ruleset's: the same version describes the same one.
+                let editor = match earlier {
+                    Some(entry) => entry.editor.clone(),
+                    None => calls::map_editor(&ruleset).map(Arc::new),
+                };
                 Arc::new(RulesetEntry {
                     editor,
                     hash,
@@ -262,24 +267,6 @@ pub(crate) fn check_and_draw(
             })
     };
     (diagnostics, board)
-}
-
-/// The ruleset's editor schema, if its maps folder has one that reads.
-fn read_editor_schema(
-    maps_dir: &Path,
-    info: &RulesetInfo,
-) -> Option<Arc<tenka_game::editor::Schema>> {
-    let path = maps_dir
-        .join(&info.id)
-        .join(tenka_game::editor::SCHEMA_FILE);
-    let text = std::fs::read_to_string(&path).ok()?;
-    match tenka_game::editor::Schema::parse(&text) {
-        Ok(schema) => Some(Arc::new(schema)),
-        Err(error) => {
-            tracing::warn!("{}/{}: {error:#}", info.id, tenka_game::editor::SCHEMA_FILE);
-            None
-        }
-    }
 }
 
 /// The variants of a ruleset that pass the check, and a line for each refused file naming it

@@ -56,6 +56,12 @@ pub fn catalogue(ruleset: &LoadedRuleset, language: &str) -> Vec<(String, String
     })
 }
 
+/// What the map editor may change in the ruleset's maps, checked; `None` when the ruleset
+/// describes nothing or something refused (logged).
+pub fn map_editor(ruleset: &LoadedRuleset) -> Option<tenka_game::editor::Schema> {
+    tenka_game::editor::schema_of(ruleset)
+}
+
 /// Starts a game from its stored setup.
 pub fn start(
     ruleset: &Arc<LoadedRuleset>,

@@ -12,6 +12,7 @@
 
 pub mod data;
 pub mod decide;
+pub mod editor;
 pub mod engine;
 pub mod estimate;
 pub mod moves;
@@ -91,6 +92,10 @@ impl sdk::Ruleset for Honshu {
         } else {
             data::validate(map)
         }
+    }
+
+    fn map_editor() -> Option<sdk::MapEditor> {
+        Some(editor::schema())
     }
 
     fn catalogue(language: &str) -> Option<&'static str> {

@@ -9,6 +9,7 @@
 pub mod combat;
 pub mod data;
 pub mod decide;
+pub mod editor;
 pub mod engine;
 pub mod estimate;
 pub mod movement;
@@ -106,6 +107,10 @@ impl sdk::Ruleset for Sekigahara {
 
     fn validate_map(map: &str) -> Vec<Diagnostic> {
         data::validate_map(map)
+    }
+
+    fn map_editor() -> Option<sdk::MapEditor> {
+        Some(editor::schema())
     }
 
     fn catalogue(language: &str) -> Option<&'static str> {

@@ -7,6 +7,7 @@
 
 pub mod data;
 pub mod decide;
+pub mod editor;
 pub mod engine;
 pub mod estimate;
 pub mod moves;
@@ -94,6 +95,10 @@ impl sdk::Ruleset for Shogun {
 
     fn validate_map(map: &str) -> Vec<Diagnostic> {
         data::validate_map(map)
+    }
+
+    fn map_editor() -> Option<sdk::MapEditor> {
+        Some(editor::schema())
     }
 
     fn catalogue(language: &str) -> Option<&'static str> {

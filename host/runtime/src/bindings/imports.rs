@@ -1,25 +1,25 @@
 //! The contract's imports (`types`, `random`, `battle-tower`, `log`), written once for every
-//! contract version: they did not change between 0.1.0 and 0.3.0, so the bindings of `v0_1`
-//! and `v0_2` reuse `v0_3`'s generated ones (`bindgen!`'s `with:`) and one implementation
-//! serves all three. Only the
+//! contract version: they did not change between 0.1.0 and 0.4.0, so the bindings of `v0_1`,
+//! `v0_2` and `v0_3` reuse `v0_4`'s generated ones (`bindgen!`'s `with:`) and one implementation
+//! serves all four. Only the
 //! names they are linked under differ: each interface is linked under the version a component
 //! was built for (`tenka:ruleset/random@0.1.0`), since generated `add_to_linker` functions know
 //! only the version they were generated for.
 
 use sdk as s;
 
-use super::v0_3;
+use super::v0_4;
 use crate::store::StoreState;
 
 /// The shared interfaces' generated types.
-pub(crate) use v0_3::tenka::ruleset::types as wt;
+pub(crate) use v0_4::tenka::ruleset::types as wt;
 
-/// Links the shared interfaces under the names of contract `version` (`0.1.0`, `0.2.0`, `0.3.0`).
+/// Links the shared interfaces under the names of contract `version` (`0.1.0` to `0.4.0`).
 pub(crate) fn add_to_linker(
     linker: &mut wasmtime::component::Linker<StoreState>,
     version: &str,
 ) -> wasmtime::Result<()> {
-    use v0_3::tenka::ruleset::{battle_tower, log, random, types};
+    use v0_4::tenka::ruleset::{battle_tower, log, random, types};
     type Own = wasmtime::component::HasSelf<StoreState>;
     let name = |interface: &str| format!("tenka:ruleset/{interface}@{version}");
     types::add_to_linker_instance::<StoreState, Own>(
@@ -39,9 +39,9 @@ pub(crate) fn add_to_linker(
     })
 }
 
-impl v0_3::tenka::ruleset::types::Host for StoreState {}
+impl v0_4::tenka::ruleset::types::Host for StoreState {}
 
-impl v0_3::tenka::ruleset::random::Host for StoreState {
+impl v0_4::tenka::ruleset::random::Host for StoreState {
     fn next_u64(&mut self) -> wasmtime::Result<u64> {
         Ok(sdk::Table::next_u64(&mut self.table))
     }
@@ -51,7 +51,7 @@ impl v0_3::tenka::ruleset::random::Host for StoreState {
     }
 }
 
-impl v0_3::tenka::ruleset::battle_tower::Host for StoreState {
+impl v0_4::tenka::ruleset::battle_tower::Host for StoreState {
     fn configure(&mut self, shelves: Vec<wt::TowerShelf>) -> wasmtime::Result<Result<(), String>> {
         let shelves: Vec<s::TowerShelf> = shelves
             .into_iter()
@@ -73,13 +73,13 @@ impl v0_3::tenka::ruleset::battle_tower::Host for StoreState {
     }
 }
 
-impl v0_3::tenka::ruleset::log::Host for StoreState {
+impl v0_4::tenka::ruleset::log::Host for StoreState {
     fn write(
         &mut self,
-        level: v0_3::tenka::ruleset::log::Level,
+        level: v0_4::tenka::ruleset::log::Level,
         line: String,
     ) -> wasmtime::Result<()> {
-        use v0_3::tenka::ruleset::log::Level;
+        use v0_4::tenka::ruleset::log::Level;
         let level = match level {
             Level::Debug => s::LogLevel::Debug,
             Level::Info => s::LogLevel::Info,

@@ -1,9 +1,10 @@
 //! The host side of the contract: generated bindings for every contract version the host runs,
 //! the imports' implementations, and the calls into a component in the SDK's types.
 //!
-//! Each version has a module of its own (`v0_3`, the current one, and `v0_2` and `v0_1`, kept so
-//! components built for them and their stored games keep working). The interfaces the versions
-//! share unchanged (`types`, `random`, `battle-tower`, `log`) are generated once, in `v0_3`: the
+//! Each version has a module of its own (`v0_4`, the current one, and `v0_3`, `v0_2` and `v0_1`,
+//! kept so components built for them and their stored games keep working). The interfaces the
+//! versions share unchanged (`types`, `random`, `battle-tower`, `log`) are generated once, in
+//! `v0_4`: the
 //! older bindings reuse them through `bindgen!`'s `with:`, and their implementations are written once
 //! in [`imports`], linked under each version's names. The exported `rules` interface changed, so
 //! each version has its own generated types for it; the conversions of the parts of it that kept
@@ -375,12 +376,19 @@ pub(crate) mod imports;
 pub(crate) mod v0_1;
 pub(crate) mod v0_2;
 pub(crate) mod v0_3;
+pub(crate) mod v0_4;
 
 /// The contract versions this host runs, newest first.
-pub const SUPPORTED_CONTRACTS: &[&str] = &[v0_3::CONTRACT, v0_2::CONTRACT, v0_1::CONTRACT];
+pub const SUPPORTED_CONTRACTS: &[&str] = &[
+    v0_4::CONTRACT,
+    v0_3::CONTRACT,
+    v0_2::CONTRACT,
+    v0_1::CONTRACT,
+];
 
 /// A component linked and ready to instantiate, of any contract version.
 pub(crate) enum RulesetPre {
+    V0_4(v0_4::RulesetPre<StoreState>),
     V0_3(v0_3::RulesetPre<StoreState>),
     V0_2(v0_2::RulesetPre<StoreState>),
     V0_1(v0_1::RulesetPre<StoreState>),
@@ -416,11 +424,20 @@ impl RulesetPre {
                         .context(exports)?,
                 ))
             }
-            _ => {
+            v0_3::CONTRACT => {
                 v0_3::add_to_linker(linker).map_err(anyhow::Error::from)?;
                 let pre = prepare(linker)?;
                 Ok(RulesetPre::V0_3(
                     v0_3::RulesetPre::new(pre)
+                        .map_err(anyhow::Error::from)
+                        .context(exports)?,
+                ))
+            }
+            _ => {
+                v0_4::add_to_linker(linker).map_err(anyhow::Error::from)?;
+                let pre = prepare(linker)?;
+                Ok(RulesetPre::V0_4(
+                    v0_4::RulesetPre::new(pre)
                         .map_err(anyhow::Error::from)
                         .context(exports)?,
                 ))
@@ -430,6 +447,7 @@ impl RulesetPre {
 
     pub(crate) fn instantiate(&self, store: &mut Store<StoreState>) -> wasmtime::Result<Instance> {
         Ok(match self {
+            RulesetPre::V0_4(pre) => Instance::V0_4(pre.instantiate(store)?),
             RulesetPre::V0_3(pre) => Instance::V0_3(pre.instantiate(store)?),
             RulesetPre::V0_2(pre) => Instance::V0_2(pre.instantiate(store)?),
             RulesetPre::V0_1(pre) => Instance::V0_1(pre.instantiate(store)?),
@@ -439,6 +457,7 @@ impl RulesetPre {
 
 /// An instance of a component, of any contract version, called in the SDK's types.
 pub(crate) enum Instance {
+    V0_4(v0_4::Ruleset),
     V0_3(v0_3::Ruleset),
     V0_2(v0_2::Ruleset),
     V0_1(v0_1::Ruleset),
@@ -448,6 +467,7 @@ pub(crate) enum Instance {
 macro_rules! on_version {
     ($instance:expr, $call:ident($($arg:expr),*)) => {
         match $instance {
+            Instance::V0_4(instance) => v0_4::$call(instance, $($arg),*),
             Instance::V0_3(instance) => v0_3::$call(instance, $($arg),*),
             Instance::V0_2(instance) => v0_2::$call(instance, $($arg),*),
             Instance::V0_1(instance) => v0_1::$call(instance, $($arg),*),
@@ -545,6 +565,7 @@ impl Instance {
         action: &s::Action,
     ) -> wasmtime::Result<Result<Vec<s::PreviewNote>, s::Rejection>> {
         match self {
+            Instance::V0_4(instance) => v0_4::preview(instance, store, game, seat, action),
             Instance::V0_3(instance) => v0_3::preview(instance, store, game, seat, action),
             Instance::V0_2(instance) => v0_2::preview(instance, store, game, seat, action),
             Instance::V0_1(_) => Ok(Ok(Vec::new())),
@@ -559,8 +580,20 @@ impl Instance {
         seat: s::Seat,
     ) -> wasmtime::Result<Option<f64>> {
         match self {
+            Instance::V0_4(instance) => v0_4::evaluate(instance, store, game, seat),
             Instance::V0_3(instance) => v0_3::evaluate(instance, store, game, seat),
             Instance::V0_2(_) | Instance::V0_1(_) => Ok(None),
+        }
+    }
+
+    /// What the map editor can change, unchecked. Components before 0.4.0 describe nothing.
+    pub(crate) fn map_editor(
+        &self,
+        store: &mut Store<StoreState>,
+    ) -> wasmtime::Result<Option<s::MapEditor>> {
+        match self {
+            Instance::V0_4(instance) => v0_4::map_editor(instance, store),
+            Instance::V0_3(_) | Instance::V0_2(_) | Instance::V0_1(_) => Ok(None),
         }
     }
 
@@ -592,7 +625,7 @@ impl Instance {
 
 #[cfg(test)]
 mod tests {
-    use super::v0_3::tenka::ruleset::battle_tower::Host as _;
+    use super::v0_4::tenka::ruleset::battle_tower::Host as _;
     use super::*;
     use crate::CallLimits;
     use crate::limits::GameLimiter;
@@ -616,9 +649,9 @@ mod tests {
         }
     }
 
-    fn handful(count: u32) -> Vec<v0_3::tenka::ruleset::types::CubeCount> {
-        vec![v0_3::tenka::ruleset::types::CubeCount {
-            owner: v0_3::tenka::ruleset::types::CubeOwner::Neutral("grey".into()),
+    fn handful(count: u32) -> Vec<v0_4::tenka::ruleset::types::CubeCount> {
+        vec![v0_4::tenka::ruleset::types::CubeCount {
+            owner: v0_4::tenka::ruleset::types::CubeOwner::Neutral("grey".into()),
             count,
         }]
     }
@@ -626,7 +659,7 @@ mod tests {
     #[test]
     fn a_tower_that_keeps_every_cube_cannot_make_one_drop_take_forever() {
         let mut state = state();
-        let keep_all = vec![v0_3::tenka::ruleset::types::TowerShelf {
+        let keep_all = vec![v0_4::tenka::ruleset::types::TowerShelf {
             lodge_chance: 1.0,
             release_chance: 0.0,
         }];

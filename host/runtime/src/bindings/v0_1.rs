@@ -12,13 +12,13 @@ wasmtime::component::bindgen!({
     path: "../../sdk/wit/since_v0.1.0",
     world: "ruleset",
     imports: { default: trappable },
-    // These four interfaces are the same in 0.1.0 and 0.3.0: reuse 0.3.0's types and host
+    // These four interfaces are the same in 0.1.0 and 0.4.0: reuse 0.4.0's types and host
     // traits, so they are implemented once (`imports.rs`). Only `rules` is generated anew.
     with: {
-        "tenka:ruleset/types": super::v0_3::tenka::ruleset::types,
-        "tenka:ruleset/random": super::v0_3::tenka::ruleset::random,
-        "tenka:ruleset/battle-tower": super::v0_3::tenka::ruleset::battle_tower,
-        "tenka:ruleset/log": super::v0_3::tenka::ruleset::log,
+        "tenka:ruleset/types": super::v0_4::tenka::ruleset::types,
+        "tenka:ruleset/random": super::v0_4::tenka::ruleset::random,
+        "tenka:ruleset/battle-tower": super::v0_4::tenka::ruleset::battle_tower,
+        "tenka:ruleset/log": super::v0_4::tenka::ruleset::log,
     },
 });
 

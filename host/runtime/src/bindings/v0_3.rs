@@ -1,10 +1,21 @@
-//! Contract 0.3.0, the current one: the SDK's types map one-to-one.
+//! Contract 0.3.0, adapted: components built for it keep loading and their stored games keep
+//! replaying. What 0.3.0 lacks gets the value that promises least:
+//! - the ruleset describes no map editor schema (its maps are edited as text).
+//!
+//! Everything else maps one-to-one to the SDK's types.
 
 wasmtime::component::bindgen!({
     path: "../../sdk/wit/since_v0.3.0",
     world: "ruleset",
-    // Every import may trap: `random.below(0)` is a ruleset bug that fails the call.
     imports: { default: trappable },
+    // These four interfaces are the same in 0.3.0 and 0.4.0: reuse 0.4.0's types and host
+    // traits, so they are implemented once (`imports.rs`). Only `rules` is generated anew.
+    with: {
+        "tenka:ruleset/types": super::v0_4::tenka::ruleset::types,
+        "tenka:ruleset/random": super::v0_4::tenka::ruleset::random,
+        "tenka:ruleset/battle-tower": super::v0_4::tenka::ruleset::battle_tower,
+        "tenka:ruleset/log": super::v0_4::tenka::ruleset::log,
+    },
 });
 
 contract_glue!();
