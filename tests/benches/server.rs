@@ -203,6 +203,7 @@ impl Server {
                 rate_limits: None,
                 streams_per_address: 0,
                 lab: host::server::lab::LabConfig::default(),
+                operator_token: None,
             },
         )
         .await

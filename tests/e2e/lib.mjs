@@ -37,9 +37,10 @@ export async function launch() {
 
 /**
  * A new page (in its own context unless `context` is given) that records every request to a
- * host other than the server and every page error. `check()` throws if there was any.
+ * host other than the server (`origin`: another server a test started itself) and every page
+ * error. `check()` throws if there was any.
  */
-export async function openPage(browser, { width = 1280, height = 800, context, locale = 'en-GB' } = {}) {
+export async function openPage(browser, { width = 1280, height = 800, context, locale = 'en-GB', origin = serverOrigin } = {}) {
   const ctx = context || (await browser.newContext({ viewport: { width, height }, locale }));
   const page = await ctx.newPage();
   if (context) await page.setViewportSize({ width, height });
@@ -51,7 +52,7 @@ export async function openPage(browser, { width = 1280, height = 800, context, l
     const url = request.url();
     urls.push(url);
     if (url.startsWith('data:') || url.startsWith('blob:') || url === 'about:blank') return;
-    if (new URL(url).origin !== serverOrigin) foreign.push(url);
+    if (new URL(url).origin !== origin) foreign.push(url);
   });
   page.on('pageerror', (error) => errors.push(String(error && error.message ? error.message : error)));
   page.check = () => {

@@ -13,6 +13,8 @@
 # E2E_SERVER=mock (use the Node stand-in server instead, for work on the UI alone),
 # E2E_RULESET (the ruleset to play; default the first listed), E2E_FILTER (a test name pattern),
 # E2E_DEFAULT_RULESET (the server's --default-ruleset, the one the lobby opens on; default shogun).
+# examples.test.mjs starts a second `tenka serve` of its own (with an operator token, over a copy
+# of maps/), from the E2E_TENKA_BIN and E2E_TENKA_RULESETS this script sets.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -59,6 +61,8 @@ else
     exit 1
   fi
   rulesets="${TENKA_RULESETS:-target/rulesets}"
+  # For the tests that start a server of their own (examples.test.mjs: one with an operator token).
+  export E2E_TENKA_BIN="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")" E2E_TENKA_RULESETS="$(cd "$rulesets" 2>/dev/null && pwd || echo "$rulesets")"
   # Bots move at once and fixed seeds are allowed, so runs are quick and repeatable.
   "$bin" serve --addr "127.0.0.1:$port" --data "$data/db" --rulesets "$rulesets" --maps "$root/maps" \
     --web "$root/web-ui" --bot-pace-ms 0 --allow-fixed-seeds --default-ruleset "${E2E_DEFAULT_RULESET:-shogun}" >"$server_log" 2>&1 &

@@ -7,6 +7,7 @@ mod bots; // The random and search bots.
 mod cli; // The `tenka` command line.
 mod contract_versions; // A 0.1.0 component still plays and replays; what 0.2.0 added.
 mod editor; // The map editor's endpoint: edits, placed findings, hostile texts.
+mod examples; // Saving a map as an example: the operator token, refusals, the bytes, the offer.
 mod hostile; // Misbehaving components fail only their own call.
 mod invites; // Seat tokens, invite codes, the host token and stream tickets.
 mod lab; // The variant lab: jobs of bot games, their figures, report, bounds and cancelling.

@@ -1087,6 +1087,7 @@ async fn the_web_client_folder_is_served_with_an_index_fallback() {
             rate_limits: None,
             streams_per_address: 0,
             lab: host::server::lab::LabConfig::default(),
+            operator_token: None,
         },
     )
     .await

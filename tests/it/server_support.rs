@@ -217,6 +217,7 @@ impl TestApp {
             rate_limits: None,
             streams_per_address: 0,
             lab: host::server::lab::LabConfig::default(),
+            operator_token: None,
         };
         configure(&mut hub, &mut server);
         let state = AppState::new(storage, runtime, &maps, hub, server)

@@ -11,6 +11,7 @@
 import { ApiError, get, post } from './api.js';
 import { sanitizeSvg, translateSvg } from './board.js';
 import { errorText, h, replace, toast } from './dom.js';
+import { exampleSaveButton } from './examplesave.js';
 import { loadCatalogue, messageText, t } from './i18n.js';
 import { saveHost, saveSeat } from './store.js';
 
@@ -105,6 +106,7 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId, blank 
   const redoButton = h('button', { type: 'button', class: 'secondary small', 'data-action': 'redo', onclick: () => back(redo, undo) }, t('editor.redo'));
   const downloadButton = h('button', { type: 'button', class: 'secondary small', 'data-action': 'download', onclick: download }, t('editor.download'));
   const tryButton = h('button', { type: 'button', class: 'small', 'data-action': 'try', onclick: tryIt }, t('editor.try'));
+  const saveExample = exampleSaveButton(ruleset, mapId, checkedText); // null unless the server allows it
 
   const tablesHost = h('div', { class: 'editor-tables', 'data-editor-tables': '' });
   const tools = h('div', { class: 'editor-tools' }, h('label', { for: 'editor-kind' }, t('editor.connect')), kindSelect, adding, pickHint);
@@ -119,7 +121,7 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId, blank 
       { class: 'editor-page' },
       h('h1', {}, t('editor.title')),
       h('p', { class: 'hint' }, startedFrom, ' ', h('a', { href: backTo }, t('editor.back-to-maps'))),
-      h('div', { class: 'editor-bar' }, undoButton, redoButton, downloadButton, tryButton, status),
+      h('div', { class: 'editor-bar' }, undoButton, redoButton, downloadButton, saveExample, tryButton, status),
       h(
         'div',
         { class: 'editor-layout' },
@@ -239,6 +241,7 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId, blank 
     status.className = `editor-status ${errors ? 'error' : 'ok'}`;
     status.textContent = errors ? t('editor.errors', { count: errors }) : t('editor.valid');
     downloadButton.disabled = !answer.valid;
+    saveExample?.setEnabled(answer.valid);
     tryButton.disabled = !answer.valid;
     undoButton.disabled = !undo.length;
     redoButton.disabled = !redo.length;
@@ -701,6 +704,13 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId, blank 
     }, 1000);
   }
 
+  /** The panel's text once the server has checked it and found no error, else null. */
+  async function checkedText() {
+    flushTyping();
+    await send([]);
+    return answer && answer.valid && answeredText === textarea.value ? textarea.value : null;
+  }
+
   async function tryIt() {
     flushTyping();
     await send([]);
@@ -721,6 +731,7 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId, blank 
   }
 
   downloadButton.disabled = true;
+  saveExample?.setEnabled(false);
   tryButton.disabled = true;
   undoButton.disabled = true;
   redoButton.disabled = true;

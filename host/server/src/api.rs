@@ -42,13 +42,21 @@ pub const BOT_NAMES: [&str; 5] = ["random", "search", "easy", "normal", "hard"];
 
 /// `GET /api/rulesets`
 pub async fn list_rulesets(State(state): State<AppState>) -> Json<Value> {
+    // Whether the map editor may offer "Save as example": the server has an operator token
+    // and the ruleset takes maps.
+    let saving = state.config.operator_token.is_some();
     Json(Value::Array(
         state
             .offer
             .current()
             .rulesets
             .iter()
-            .map(|entry| entry.summary())
+            .map(|entry| {
+                let mut summary = entry.summary();
+                let takes_maps = !entry.info.maps.is_empty() || !entry.maps.is_empty();
+                summary["save_examples"] = Value::Bool(saving && takes_maps);
+                summary
+            })
             .collect(),
     ))
 }

@@ -150,3 +150,41 @@ impl FromRequestParts<AppState> for Hosting {
         Ok(Hosting { game })
     }
 }
+
+/// A request of the server's operator, checked by the operator token `tenka serve` was given
+/// (`--operator-token-file`, `TENKA_OPERATOR_TOKEN`). Without one, no request is the
+/// operator's: what needs it is off.
+pub struct Operator;
+
+impl FromRequestParts<AppState> for Operator {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> AppResult<Self> {
+        let Some(operator) = &state.config.operator_token else {
+            return Err(AppError::Forbidden(
+                "saving example maps is off on this server: it was started without an operator \
+                 token"
+                    .to_owned(),
+            ));
+        };
+        let token = request_token(&parts.headers)?.ok_or_else(|| {
+            AppError::Forbidden(
+                "this needs the server's operator token: `Authorization: Bearer <token>`"
+                    .to_owned(),
+            )
+        })?;
+        if !operator.matches(token) {
+            // Who tried, never what they sent.
+            let client = parts
+                .extensions
+                .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+                .map(|info| info.0.ip().to_string())
+                .unwrap_or_else(|| "in-process".to_owned());
+            tracing::warn!("a wrong operator token was refused (client {client})");
+            return Err(AppError::Forbidden(
+                "this is not the server's operator token".to_owned(),
+            ));
+        }
+        Ok(Operator)
+    }
+}

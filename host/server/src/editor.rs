@@ -15,10 +15,10 @@ use axum::Json;
 use axum::extract::{ConnectInfo, Path, State};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::AppState;
-use super::connections::AddressSlots;
+use super::connections::{AddressSlot, AddressSlots};
 use super::error::{AppError, AppJson};
 use tenka_game::editor::{self, Edit, Outline};
 
@@ -32,6 +32,8 @@ pub const MAX_MAP_BYTES: usize = 60 * 1024;
 pub struct EditorLimits {
     per_address: Arc<AddressSlots>,
     server: Arc<Semaphore>,
+    /// Saves of example maps, one at a time (`examples.rs`).
+    pub saving: tokio::sync::Mutex<()>,
 }
 
 impl Default for EditorLimits {
@@ -39,7 +41,38 @@ impl Default for EditorLimits {
         EditorLimits {
             per_address: AddressSlots::new(1),
             server: Arc::new(Semaphore::new(EDITOR_CALLS)),
+            saving: tokio::sync::Mutex::new(()),
         }
+    }
+}
+
+/// An editor call (or a save of an example, which checks a map the same way) admitted: its
+/// address's slot and the server's, given back when dropped.
+pub struct Admitted {
+    _address: AddressSlot,
+    _server: OwnedSemaphorePermit,
+}
+
+impl EditorLimits {
+    /// Admits a call of the client whose connection `extensions` describe, or refuses it at
+    /// once: 429 when its address is checking a map already, 503 when the server checks as many
+    /// as it may.
+    pub fn admit(&self, extensions: &axum::http::Extensions) -> Result<Admitted, AppError> {
+        let address = extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or(IpAddr::from([0, 0, 0, 0]), |info| info.0.ip());
+        let mine = self.per_address.take(address).ok_or_else(|| {
+            AppError::TooManyJobs(
+                "this address is already checking a map; wait for the answer".to_owned(),
+            )
+        })?;
+        let ours = self.server.clone().try_acquire_owned().map_err(|_| {
+            AppError::Busy("the server is checking as many maps as it can; try again".to_owned())
+        })?;
+        Ok(Admitted {
+            _address: mine,
+            _server: ours,
+        })
     }
 }
 
@@ -89,22 +122,7 @@ pub async fn edit(
             "ruleset `{id}` describes no editable fields: edit the text"
         )));
     }
-    let address = extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::from([0, 0, 0, 0]), |info| info.0.ip());
-    let _mine = state.editor.per_address.take(address).ok_or_else(|| {
-        AppError::TooManyJobs(
-            "this address is already checking a map; wait for the answer".to_owned(),
-        )
-    })?;
-    let _ours = state
-        .editor
-        .server
-        .clone()
-        .try_acquire_owned()
-        .map_err(|_| {
-            AppError::Busy("the server is checking as many maps as it can; try again".to_owned())
-        })?;
+    let _admitted = state.editor.admit(&extensions)?;
     let text = match &entry.editor {
         Some(schema) => editor::apply(schema, &request.toml, &request.edits)
             .map_err(|error| AppError::BadRequest(format!("{error:#}")))?,

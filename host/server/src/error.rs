@@ -42,6 +42,14 @@ pub enum AppError {
     /// The game could not be created with this setup (bad map, options or seat count).
     #[error("{0}")]
     Setup(String),
+    /// A map text the ruleset's `validate-map` finds errors in; nothing was stored.
+    #[error("{message}")]
+    InvalidMap {
+        /// The refusal in plain English.
+        message: String,
+        /// Every finding, as the map editor shows them.
+        diagnostics: Value,
+    },
     /// The game was started on a ruleset version this server has neither loaded nor kept.
     #[error("{0}")]
     Unavailable(String),
@@ -92,6 +100,7 @@ impl AppError {
             AppError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
             AppError::Rejected { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "rejected"),
             AppError::Setup(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad-setup"),
+            AppError::InvalidMap { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "invalid-map"),
             AppError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "ruleset-unavailable"),
             AppError::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "payload-too-large"),
             AppError::SlowBody(_) => (StatusCode::REQUEST_TIMEOUT, "request-timeout"),
@@ -193,6 +202,11 @@ impl AppError {
             AppError::Rejected { rejection, .. } => {
                 json!({ "error": code, "message": self.to_string(), "rejection": rejection })
             }
+            AppError::InvalidMap { diagnostics, .. } => json!({
+                "error": code,
+                "message": self.to_string(),
+                "diagnostics": diagnostics,
+            }),
             AppError::RateLimited { retry_after } => json!({
                 "error": code,
                 "message": self.to_string(),

@@ -3,7 +3,8 @@
 //!
 //! Layout: [`storage`] is the database, [`games`] holds live games and runs every ruleset call on
 //! the blocking pool, [`api`] is the HTTP surface, [`offer`] the rulesets, maps and variants on
-//! offer, [`editor`] edits, checks and draws a map text for the map editor, [`reload`] picks up
+//! offer, [`editor`] edits, checks and draws a map text for the map editor, [`examples`] saves
+//! one as an example map for the server's operator, [`reload`] picks up
 //! changed files while the server runs, [`openapi`] is the API's description and [`ruleset_calls`] the
 //! narrow seam to the runtime.
 
@@ -12,6 +13,7 @@ pub mod asking;
 pub mod connections;
 pub mod editor;
 pub mod error;
+pub mod examples;
 pub mod fair;
 pub mod games;
 pub mod lab;
@@ -36,7 +38,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::response::Html;
-use axum::routing::{get, post};
+use axum::routing::{get, post, put};
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
@@ -65,6 +67,10 @@ pub struct ServerConfig {
     pub streams_per_address: usize,
     /// The variant lab's bounds.
     pub lab: lab::LabConfig,
+    /// The operator's token (`--operator-token-file`, `TENKA_OPERATOR_TOKEN`): with it, the
+    /// map editor may save maps as examples the lobby offers; `None` (the default) turns that
+    /// off.
+    pub operator_token: Option<tokens::OperatorToken>,
 }
 
 /// How long an API request may take before it is answered 503 (the live stream excepted).
@@ -146,6 +152,7 @@ pub fn app(state: AppState) -> Router {
         .route("/rulesets/{id}/catalogue/{lang}", get(api::catalogue))
         .route("/rulesets/{id}/maps/{map}", get(api::map_preview))
         .route("/rulesets/{id}/editor", post(editor::edit))
+        .route("/rulesets/{id}/examples/{name}", put(examples::save))
         .route("/games", get(api::list_games).post(api::create_game))
         .route("/games/{id}", get(api::get_game))
         .route("/games/{id}/claim", post(api::claim))
@@ -415,9 +422,39 @@ pub struct ServeArgs {
     /// is dropped.
     #[arg(long, default_value_t = 32)]
     pub lab_kept: usize,
+    /// A file holding the operator token (at least 16 characters; a last newline is ignored):
+    /// whoever sends it may save maps from the map editor as examples the lobby offers. The
+    /// environment variable `TENKA_OPERATOR_TOKEN` is the other way to give it. Without either,
+    /// saving examples is off.
+    #[arg(long, value_name = "PATH")]
+    pub operator_token_file: Option<PathBuf>,
 }
 
+/// The environment variable that may hold the operator token instead of a file.
+pub const OPERATOR_TOKEN_VAR: &str = "TENKA_OPERATOR_TOKEN";
+
 impl ServeArgs {
+    /// The operator token, from `--operator-token-file` or [`OPERATOR_TOKEN_VAR`] (an empty
+    /// variable counts as none); both at once, an unreadable file or a token too short is an
+    /// error, so a server never starts with a token other than the one meant.
+    pub fn operator_token(&self) -> anyhow::Result<Option<tokens::OperatorToken>> {
+        let from_env = std::env::var(OPERATOR_TOKEN_VAR)
+            .ok()
+            .filter(|value| !value.trim().is_empty());
+        let text = match (&self.operator_token_file, from_env) {
+            (Some(_), Some(_)) => anyhow::bail!(
+                "the operator token is given twice: by --operator-token-file and by \
+                 {OPERATOR_TOKEN_VAR}; give it once"
+            ),
+            (Some(path), None) => std::fs::read_to_string(path).with_context(|| {
+                format!("failed to read the operator token from {}", path.display())
+            })?,
+            (None, Some(value)) => value,
+            (None, None) => return Ok(None),
+        };
+        tokens::OperatorToken::new(&text).map(Some)
+    }
+
     /// The serve loop's caps these options ask for.
     pub fn connection_limits(&self) -> connections::ConnectionLimits {
         connections::ConnectionLimits {
@@ -438,6 +475,7 @@ pub async fn serve(
     rulesets_dir: Option<&Path>,
     maps_dir: &Path,
 ) -> anyhow::Result<()> {
+    let operator_token = args.operator_token()?;
     let storage = Storage::open(args.database.as_deref(), &args.data).await?;
     let hub_config = HubConfig {
         bot_pace: Duration::from_millis(args.bot_pace_ms),
@@ -469,6 +507,7 @@ pub async fn serve(
             kept: args.lab_kept,
             ..lab::LabConfig::default()
         },
+        operator_token,
     };
     // Before anything opens files: the connection cap is derived from the raised limit.
     if let Some(open_files) = connections::raise_open_file_limit() {
@@ -481,6 +520,9 @@ pub async fn serve(
         tracing::warn!("hot reload is off: {error:#}");
     }
     reload::reload_on_hangup(state.offer.clone())?;
+    if state.config.operator_token.is_some() {
+        tracing::info!("operator token set: the map editor may save example maps");
+    }
     if let Some(id) = &args.default_ruleset {
         state.offer.set_default_ruleset(id);
     }

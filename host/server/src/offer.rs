@@ -420,6 +420,14 @@ impl LiveOffer {
         self.rebuild().await
     }
 
+    /// Rereads the maps and variants (not the components) and publishes the new offer, at
+    /// once: what a save of an example map calls, so the map is offered before it is answered
+    /// (the file watcher's reload comes later and finds nothing new).
+    pub async fn reread_maps(&self) -> anyhow::Result<Vec<String>> {
+        let _one_at_a_time = self.reloading.lock().await;
+        self.rebuild().await
+    }
+
     async fn rebuild(&self) -> anyhow::Result<Vec<String>> {
         let previous = self.current();
         let runtime = self.runtime.clone();

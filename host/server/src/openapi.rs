@@ -63,6 +63,38 @@ fn editor_path() -> Value {
     }})
 }
 
+/// Saving a map as an example (its own function: the document is too deep for one `json!`).
+fn examples_path() -> Value {
+    json!({ "put": {
+        "summary": "Saves the map text `toml` as the ruleset's example map `name` (`maps/<ruleset>/examples/<name>.toml`, byte for byte), which the lobby then offers; the server's operator only (`Authorization: Bearer <operator token>`; a server started without an operator token refuses every save, 403). The text is checked as the map editor checks it: a map with errors is refused (422 `invalid-map` with its `diagnostics`). A map the ruleset lists is never replaced; an example only with `replace: true`. The maps API lists the example as soon as this answers. A refused save writes nothing.",
+        "security": [{ "operatorToken": [] }],
+        "parameters": [
+            path_param("id", "The ruleset's id."),
+            { "name": "name", "in": "path", "required": true, "description": "The example's id: 1 to 64 lowercase letters, digits and hyphens, starting and ending with a letter or digit.", "schema": { "type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[a-z0-9]([a-z0-9-]*[a-z0-9])?$" } }
+        ],
+        "requestBody": json_body(json!({
+            "type": "object",
+            "required": ["toml"],
+            "additionalProperties": false,
+            "properties": {
+                "toml": { "type": "string", "maxLength": 61440 },
+                "replace": { "type": "boolean", "default": false, "description": "Replace an example of this name (else 409)." }
+            }
+        })),
+        "responses": {
+            "200": json_response("An example of this name was replaced.", json!({ "$ref": "#/components/schemas/SavedExample" })),
+            "201": json_response("The example was saved and is offered.", json!({ "$ref": "#/components/schemas/SavedExample" })),
+            "400": error_response("A bad name, a text over 60 KiB, a ruleset that takes no map, or a malformed body."),
+            "403": error_response("No operator token or a wrong one, or saving examples is off on this server."),
+            "404": error_response("No such ruleset."),
+            "409": error_response("The name is a map the ruleset ships, or an example that exists and `replace` is not set."),
+            "422": error_response("The ruleset found errors in the map (`invalid-map`, with `diagnostics`); nothing was saved."),
+            "429": error_response("The address is checking a map already, or is over its request rate."),
+            "503": error_response("The server is checking as many maps as it can.")
+        }
+    }})
+}
+
 /// The document.
 pub fn spec() -> Value {
     let mut document = described_routes();
@@ -360,14 +392,16 @@ fn described_routes() -> Value {
         "components": {
             "securitySchemes": {
                 "seatToken": { "type": "http", "scheme": "bearer", "description": "A seat's token: from creating the game (the creator's own seats), from exchanging an invite code, or from claiming." },
-                "hostToken": { "type": "http", "scheme": "bearer", "description": "The game's host token from creating the game: manages invites, acts for no seat." }
+                "hostToken": { "type": "http", "scheme": "bearer", "description": "The game's host token from creating the game: manages invites, acts for no seat." },
+                "operatorToken": { "type": "http", "scheme": "bearer", "description": "The server's operator token, given to `tenka serve` (`--operator-token-file` or `TENKA_OPERATOR_TOKEN`); a server without one has no operator." }
             },
             "schemas": {
                 "Error": { "type": "object", "required": ["error", "message"], "properties": {
-                    "error": { "type": "string", "enum": ["bad-request", "not-found", "forbidden", "stale", "conflict", "rejected", "bad-setup", "ruleset-unavailable", "payload-too-large", "request-timeout", "unsupported-media-type", "rate-limited", "too-many-streams", "too-many-jobs", "busy", "ruleset-failed", "internal"] },
+                    "error": { "type": "string", "enum": ["bad-request", "not-found", "forbidden", "stale", "conflict", "rejected", "bad-setup", "invalid-map", "ruleset-unavailable", "payload-too-large", "request-timeout", "unsupported-media-type", "rate-limited", "too-many-streams", "too-many-jobs", "busy", "ruleset-failed", "internal"] },
                     "message": { "type": "string" },
                     "version": { "type": "integer", "description": "With `stale`: the current version." },
-                    "rejection": { "description": "With `rejected`: the ruleset's rejection." }
+                    "rejection": { "description": "With `rejected`: the ruleset's rejection." },
+                    "diagnostics": { "type": "array", "description": "With `invalid-map`: every finding of the ruleset's `validate-map`." }
                 }},
                 "Message": { "type": "object", "required": ["key"], "properties": { "key": { "type": "string" }, "args": { "type": "array" } } },
                 "Action": { "description": "`{\"choose\":[indices]}`, `{\"number\":n}`, `{\"assign\":[[slot,item],...]}` or `\"back\"` (only where the pending decision has a `back` label; refused otherwise). Integers are written without a fraction: `5.0` is refused (400).", "oneOf": [
@@ -391,7 +425,9 @@ fn described_routes() -> Value {
                     }}},
                     "options": { "type": "array", "items": { "type": "object" } },
                     "variants": { "type": "array", "items": { "type": "object" } },
-                    "refused_variants": { "type": "array", "items": { "type": "string" }, "description": "Each variant file that failed its check, with file, line, column and option." }
+                    "refused_variants": { "type": "array", "items": { "type": "string" }, "description": "Each variant file that failed its check, with file, line, column and option." },
+                    "editor": { "type": "boolean", "description": "Whether the ruleset's maps have an editor schema." },
+                    "save_examples": { "type": "boolean", "description": "Whether the operator may save maps of this ruleset as examples here (`PUT /api/rulesets/{id}/examples/{name}`): the server has an operator token and the ruleset takes maps." }
                 }},
                 "CreateGame": { "type": "object", "additionalProperties": false, "required": ["ruleset", "seats"], "properties": {
                     "ruleset": { "type": "string" },
@@ -472,6 +508,16 @@ fn described_routes() -> Value {
         }
     });
     document["paths"]["/api/rulesets/{id}/editor"] = editor_path();
+    document["paths"]["/api/rulesets/{id}/examples/{name}"] = examples_path();
+    document["components"]["schemas"]["SavedExample"] = json!({ "type": "object", "required": ["ruleset", "id", "origin", "hash", "offered", "replaced", "diagnostics"], "properties": {
+        "ruleset": { "type": "string" },
+        "id": { "type": "string", "description": "The example's map id (its name)." },
+        "origin": { "const": "example" },
+        "hash": { "type": "string", "description": "SHA-256 of the text saved, hex: the map's `hash` in the maps API." },
+        "offered": { "type": "boolean", "description": "Whether the offer lists it already (it does unless rereading the maps failed; the file watcher tries again)." },
+        "replaced": { "type": "boolean" },
+        "diagnostics": { "type": "array", "description": "The ruleset's findings (warnings only)." }
+    }});
     document
 }
 

@@ -16,6 +16,10 @@
 //! [`SEAT_RECEIPT_SECONDS`]: the new seat token sealed with what the request spent (the invite
 //! code or the old token) and the key ([`seal`]), so a retry after a lost answer gets the same
 //! token back, and a copy of the database reveals nothing without the code and the key.
+//!
+//! One secret is not made here but given by the operator: the **operator token** of
+//! `tenka serve` ([`OperatorToken`]), which saves maps as examples the lobby offers. The server
+//! keeps only its SHA-256 and compares digests in constant time.
 
 use sha2::{Digest, Sha256};
 
@@ -89,6 +93,57 @@ pub fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
+/// The shortest operator token `tenka serve` takes: a token is meant to be a long random
+/// string (`openssl rand -hex 32`), not a password a person could guess.
+pub const MIN_OPERATOR_TOKEN_CHARS: usize = 16;
+
+/// The operator's token, kept only as its SHA-256. Its `Debug` shows nothing of it, so a
+/// logged configuration never carries it.
+#[derive(Clone)]
+pub struct OperatorToken {
+    digest: [u8; 32],
+}
+
+impl OperatorToken {
+    /// The token from its text (white space around it, such as a file's last newline, is
+    /// dropped); refused when shorter than [`MIN_OPERATOR_TOKEN_CHARS`] or holding white space
+    /// or control characters.
+    pub fn new(text: &str) -> anyhow::Result<OperatorToken> {
+        let token = text.trim();
+        if token.chars().count() < MIN_OPERATOR_TOKEN_CHARS {
+            anyhow::bail!(
+                "the operator token must have at least {MIN_OPERATOR_TOKEN_CHARS} characters \
+                 (make one with `openssl rand -hex 32`)"
+            );
+        }
+        if token.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            anyhow::bail!("the operator token must not hold white space or control characters");
+        }
+        Ok(OperatorToken {
+            digest: Sha256::digest(token.as_bytes()).into(),
+        })
+    }
+
+    /// Whether `given` is the token. Both sides are hashed first and the digests compared in
+    /// constant time, so neither the comparison's time nor the given text's length tells how
+    /// much of the token was right.
+    pub fn matches(&self, given: &str) -> bool {
+        let given: [u8; 32] = Sha256::digest(given.as_bytes()).into();
+        let difference = self
+            .digest
+            .iter()
+            .zip(given.iter())
+            .fold(0u8, |difference, (a, b)| difference | (a ^ b));
+        std::hint::black_box(difference) == 0
+    }
+}
+
+impl std::fmt::Debug for OperatorToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OperatorToken(..)")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,5 +180,16 @@ mod tests {
         let hash = token_hash(&token);
         assert_ne!(hash, token);
         assert_eq!(hash, token_hash(&token), "the hash is stable for lookups");
+    }
+
+    #[test]
+    fn the_operator_token_matches_itself_only_and_never_shows() {
+        let token = OperatorToken::new("  0123456789abcdef-operator\n").unwrap();
+        assert!(token.matches("0123456789abcdef-operator"));
+        assert!(!token.matches("0123456789abcdef-operatoR"));
+        assert!(!token.matches(""));
+        assert!(!format!("{token:?}").contains("0123"));
+        assert!(OperatorToken::new("short").is_err());
+        assert!(OperatorToken::new("0123456789 abcdef-operator").is_err());
     }
 }
