@@ -16,6 +16,8 @@ pub(crate) struct BenchEnvironment {
     pub(crate) machine: String,
     /// How many cores the process may use.
     pub(crate) cores: usize,
+    /// The machine's memory (`MemTotal` of /proc/meminfo), as text: `23.4 GiB`.
+    pub(crate) memory: String,
 }
 
 /// Runs of the same benchmarks merged into one text, with how far they spread.
@@ -180,6 +182,7 @@ pub(crate) fn header(environment: &BenchEnvironment, merged: &MergedRuns) -> Str
         node,
         machine,
         cores,
+        ..
     } = environment;
     let mut out = format!(
         "# Benchmarks\n\nProduced by `cargo xtask bench` at commit `{commit}` (release build; {rustc}; \
@@ -242,6 +245,61 @@ pub(crate) fn keep_bots_region(old: &str, report: &str) -> String {
     }
 }
 
+/// Where BENCHMARKS.md's bot-load section begins: `cargo xtask bench` writes it after the
+/// others, `cargo xtask bench --bot-load` replaces it alone and keeps the rest of the file.
+pub(crate) const BOT_LOAD_BEGIN: &str = "<!-- bot-load: begin -->";
+/// Where it ends.
+pub(crate) const BOT_LOAD_END: &str = "<!-- bot-load: end -->";
+
+/// The bot-load benchmark's `section` (a `## ` heading, then the text) as a region between its
+/// markers, with the command, the commit, the compiler and the machine under its heading: the
+/// region may be rewritten alone, after the file's header was.
+pub(crate) fn bot_load_region(
+    environment: &BenchEnvironment,
+    command: &str,
+    section: &str,
+) -> String {
+    let BenchEnvironment {
+        commit,
+        rustc,
+        machine,
+        cores,
+        memory,
+        ..
+    } = environment;
+    let section = section.trim();
+    let (heading, body) = section.split_once("\n\n").unwrap_or((section, ""));
+    format!(
+        "{BOT_LOAD_BEGIN}\n\n{heading}\n\nMeasured by `{command}` at commit `{commit}` (release \
+         build; {rustc}; {cores} cores, {machine}, {memory} of memory).\n\n{body}\n\n\
+         {BOT_LOAD_END}\n"
+    )
+}
+
+/// `old` (BENCHMARKS.md) with `region` in place of its bot-load region; when it has none, the
+/// region goes before the bot tournaments (and their heading), or at the end.
+pub(crate) fn put_bot_load_region(old: &str, region: &str) -> String {
+    let region = region.trim_end();
+    if let Some(begin) = old.find(BOT_LOAD_BEGIN)
+        && let Some(length) = old[begin..].find(BOT_LOAD_END)
+    {
+        let end = begin + length + BOT_LOAD_END.len();
+        return format!("{}{region}{}", &old[..begin], &old[end..]);
+    }
+    let Some(bots) = old.find(BOTS_BEGIN) else {
+        return format!("{}\n\n{region}\n", old.trim_end());
+    };
+    // The tournaments' heading sits just above their marker.
+    let before = old[..bots].trim_end();
+    let last_line = before.rfind('\n').map_or(0, |at| at + 1);
+    let cut = if before[last_line..].starts_with("## ") {
+        last_line
+    } else {
+        bots
+    };
+    format!("{}\n\n{region}\n\n{}", old[..cut].trim_end(), &old[cut..])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,6 +311,7 @@ mod tests {
             node: "v22.12.0".into(),
             machine: "AMD EPYC".into(),
             cores: 2,
+            memory: "23.4 GiB".into(),
         }
     }
 
@@ -369,5 +428,49 @@ mod tests {
             "{BOTS_BEGIN}\n## Bots\n\n| hard | +300 |\n{BOTS_END}\n"
         )));
         assert_eq!(keep_bots_region("no region", "new\n"), "new\n");
+    }
+
+    #[test]
+    fn the_bot_load_region_names_command_commit_and_machine() {
+        let region = bot_load_region(
+            &environment(),
+            "cargo xtask bench --bot-load",
+            "## Bots and people\n\n| what | p99 |\n|---|---|\n| people | 2.00 ms |\n",
+        );
+        assert_eq!(
+            region,
+            format!(
+                "{BOT_LOAD_BEGIN}\n\n## Bots and people\n\nMeasured by `cargo xtask bench \
+                 --bot-load` at commit `b37ece5` (release build; rustc 1.95.0 (59807616e \
+                 2026-04-14); 2 cores, AMD EPYC, 23.4 GiB of memory).\n\n| what | p99 |\n\
+                 |---|---|\n| people | 2.00 ms |\n\n{BOT_LOAD_END}\n"
+            )
+        );
+    }
+
+    #[test]
+    fn the_bot_load_region_is_replaced_alone() {
+        let region =
+            |figure: &str| format!("{BOT_LOAD_BEGIN}\n\n## Load\n\n{figure}\n\n{BOT_LOAD_END}\n");
+        let bots = format!("## Bots: tournaments\n\n{BOTS_BEGIN}\n| hard | +300 |\n{BOTS_END}\n");
+        // No region yet: it goes before the tournaments' heading.
+        let first = put_bot_load_region(
+            &format!("# Benchmarks\n\nfigures\n\n{bots}"),
+            &region("1 ms"),
+        );
+        assert_eq!(
+            first,
+            format!("# Benchmarks\n\nfigures\n\n{}\n{bots}", region("1 ms"))
+        );
+        // Then it is replaced where it is, everything else kept.
+        let second = put_bot_load_region(&first, &region("2 ms"));
+        assert_eq!(
+            second,
+            format!("# Benchmarks\n\nfigures\n\n{}\n{bots}", region("2 ms"))
+        );
+        assert_eq!(
+            put_bot_load_region("# Benchmarks\n", &region("3 ms")),
+            format!("# Benchmarks\n\n{}", region("3 ms"))
+        );
     }
 }

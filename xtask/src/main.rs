@@ -57,6 +57,10 @@ enum Task {
         /// Only the peer benchmark (boardgame.io against tenka serve), printed, not written.
         #[arg(long)]
         peer: bool,
+        /// Only the bot-load benchmark (people's moves on `tenka serve` while hard bots think);
+        /// its region of BENCHMARKS.md is replaced, the rest of the file kept.
+        #[arg(long, conflicts_with = "peer")]
+        bot_load: bool,
         /// How many times the throughput and server benchmarks run; each figure written is the
         /// median of the runs, and the header gives their spread.
         #[arg(long, default_value_t = 3)]
@@ -103,7 +107,21 @@ fn main() -> Result<()> {
             print!("{}", peer_bench()?);
             Ok(())
         }
-        Task::Bench { peer: false, runs } => bench(runs.max(1)),
+        Task::Bench { bot_load: true, .. } => {
+            build()?;
+            let command = "cargo xtask bench --bot-load";
+            let region =
+                bench_report::bot_load_region(&bench_environment(), command, &bot_load_bench()?);
+            let old = std::fs::read_to_string(root().join("BENCHMARKS.md")).unwrap_or_default();
+            std::fs::write(
+                root().join("BENCHMARKS.md"),
+                bench_report::put_bot_load_region(&old, &region),
+            )
+            .context("failed to write BENCHMARKS.md")?;
+            eprintln!("xtask: wrote the bot-load region of BENCHMARKS.md");
+            Ok(())
+        }
+        Task::Bench { runs, .. } => bench(runs.max(1)),
         Task::Mutants { args } => mutants(&args),
         Task::Fuzz {
             requests,
@@ -332,7 +350,29 @@ fn bench(runs: usize) -> Result<()> {
     print!("{peer}");
     results.push('\n');
     results.push_str(&peer);
-    let environment = bench_report::BenchEnvironment {
+    // Last, once: people's moves on `tenka serve` while hard bots think, in a region of its own
+    // that `cargo xtask bench --bot-load` may rewrite alone.
+    let environment = bench_environment();
+    let bot_load = bot_load_bench()?;
+    results.push('\n');
+    results.push_str(&bench_report::bot_load_region(
+        &environment,
+        "cargo xtask bench",
+        &bot_load,
+    ));
+    let report = format!("{}\n{results}", bench_report::header(&environment, &merged));
+    // The bot tournaments (`tenka arena --markdown`) are not rerun here: keep them.
+    let old = std::fs::read_to_string(root().join("BENCHMARKS.md")).unwrap_or_default();
+    let report = bench_report::keep_bots_region(&old, &report);
+    std::fs::write(root().join("BENCHMARKS.md"), report)
+        .context("failed to write BENCHMARKS.md")?;
+    eprintln!("xtask: wrote BENCHMARKS.md");
+    Ok(())
+}
+
+/// The commit, the tools and the machine the benchmarks run with.
+fn bench_environment() -> bench_report::BenchEnvironment {
+    bench_report::BenchEnvironment {
         commit: commit(),
         rustc: command_output("rustc", &["--version"]),
         node: node_version(),
@@ -345,15 +385,41 @@ fn bench(runs: usize) -> Result<()> {
             })
             .unwrap_or_else(|| "unknown CPU".into()),
         cores: std::thread::available_parallelism().map_or(0, |n| n.get()),
-    };
-    let report = format!("{}\n{results}", bench_report::header(&environment, &merged));
-    // The bot tournaments (`tenka arena --markdown`) are not rerun here: keep them.
-    let old = std::fs::read_to_string(root().join("BENCHMARKS.md")).unwrap_or_default();
-    let report = bench_report::keep_bots_region(&old, &report);
-    std::fs::write(root().join("BENCHMARKS.md"), report)
-        .context("failed to write BENCHMARKS.md")?;
-    eprintln!("xtask: wrote BENCHMARKS.md");
-    Ok(())
+        memory: std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|info| {
+                let kib: f64 = info
+                    .lines()
+                    .find_map(|l| l.strip_prefix("MemTotal:"))?
+                    .trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse()
+                    .ok()?;
+                Some(format!("{:.1} GiB", kib / (1024.0 * 1024.0)))
+            })
+            .unwrap_or_else(|| "unknown memory".into()),
+    }
+}
+
+/// The bot-load benchmark (`tests/benches/bot_load.rs`): a real `tenka serve`, people playing
+/// while hard bots think; returns its section as printed.
+fn bot_load_bench() -> Result<String> {
+    let mut command = cargo();
+    command.args(["bench", "--package", "tests", "--bench", "bot_load"]);
+    eprintln!("xtask: running {command:?}");
+    let output = command
+        .output()
+        .context("failed to run the `bot_load` benchmark")?;
+    if !output.status.success() {
+        bail!(
+            "the `bot_load` benchmark failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let printed = String::from_utf8_lossy(&output.stdout).into_owned();
+    print!("{printed}");
+    Ok(printed)
 }
 
 /// The first line a command prints, or `unknown` when it cannot run.
