@@ -157,6 +157,32 @@ fn regression_hard_answered_an_opening_with_a_move_that_loses_to_a_fork() {
 }
 
 #[test]
+fn a_bot_whose_deadline_passed_answers_after_one_look() {
+    // A server's bot that waited for a thinking slot has spent its time: it answers at once,
+    // as a bot of a single iteration would, and thinks as usual at its next decision.
+    let ruleset = tictactoe();
+    let (mut session, decision) = after(&ruleset, &[0]);
+    let hard = BotKind::Hard.level_settings().unwrap();
+    let mut late = InfoSetBot::new(decision.seat, &[3; 32], hard.clone());
+    late.think_until(std::time::Instant::now());
+    let one_look = InfoSetSettings {
+        iterations: 1,
+        min_actions: 0,
+        ..hard.clone()
+    };
+    let mut single = InfoSetBot::new(decision.seat, &[3; 32], one_look);
+    assert_eq!(
+        late.decide(&mut session, &decision).unwrap(),
+        single.decide(&mut session, &decision).unwrap()
+    );
+    // The deadline was for that decision only: the next one gets the whole budget, and a
+    // whole budget blocks the loss in one that a single look may miss.
+    let (mut session, decision) = after(&ruleset, &[0, 4, 1]);
+    let action = late.decide(&mut session, &decision).unwrap();
+    assert_eq!(cell_of(&decision, &action), 2);
+}
+
+#[test]
 fn every_level_takes_a_win_in_one() {
     // X (seat 0) holds the top left and top middle, O the middle row's first two: X to move
     // wins at the top right, and O would win at the middle right if X looked elsewhere.

@@ -188,6 +188,8 @@ pub struct InfoSetBot {
     /// none only where it cannot judge the position, as Shogun while a season's plans wait to
     /// be carried out: the first "none" alone tells nothing.)
     estimates: Option<bool>,
+    /// When the next decision's thinking must stop, if set ([`Bot::think_until`]).
+    deadline: Option<Instant>,
 }
 
 impl InfoSetBot {
@@ -201,6 +203,7 @@ impl InfoSetBot {
             settings,
             scratch: None,
             estimates: None,
+            deadline: None,
         }
     }
 
@@ -624,6 +627,10 @@ impl Bot for InfoSetBot {
         self.settings.name
     }
 
+    fn think_until(&mut self, deadline: Instant) {
+        self.deadline = Some(deadline);
+    }
+
     fn decide(&mut self, session: &mut Session, decision: &PendingDecision) -> Result<Action> {
         self.seat = decision.seat;
         // A decision with a single answer needs no thought.
@@ -631,6 +638,7 @@ impl Bot for InfoSetBot {
             return Ok(only);
         }
         let started = Instant::now();
+        let deadline = self.deadline.take();
         let mut tree = vec![Node::default()];
         let iterations = self.settings.iterations.max(1);
         let mut actions = 0u64;
@@ -641,10 +649,11 @@ impl Bot for InfoSetBot {
                 break;
             }
             if iteration > 0
-                && self
+                && (self
                     .settings
                     .think_time
                     .is_some_and(|limit| started.elapsed() >= limit)
+                    || deadline.is_some_and(|deadline| Instant::now() >= deadline))
             {
                 break;
             }

@@ -47,6 +47,11 @@ pub trait Bot: Send {
     /// Answers `decision`, one of `session`'s pending decisions. The bot may only use what the
     /// decision's seat may know: its view, and games determinized with [`Session::determinize`].
     fn decide(&mut self, session: &mut Session, decision: &PendingDecision) -> Result<Action>;
+
+    /// Its next [`Bot::decide`] stops thinking at `deadline` (after at least one look), however
+    /// long its own think time: a server's bot whose turn came while it waited for a thinking
+    /// slot has spent part of its time already. Bots that do not search ignore it.
+    fn think_until(&mut self, _deadline: std::time::Instant) {}
 }
 
 /// The kinds of bot, as named on the command line.

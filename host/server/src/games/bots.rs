@@ -112,6 +112,24 @@ impl Hub {
             if !pace.is_zero() {
                 tokio::time::sleep(pace).await;
             }
+            // The bot's time runs from here: a wait for a thinking slot is part of it, so a
+            // bot's move comes within its think time (and a little) however many bots queue.
+            let turn_started = std::time::Instant::now();
+            // A thinking bot thinks only in one of its few slots, so bots never hold every call
+            // slot; a random bot's move costs what a person's does. The slot is taken before the
+            // game's lock: a bot that waited for a slot holding the lock kept the game's people
+            // waiting too (their moves, and views not yet computed).
+            // Slots are handed out in turn by creator: one client's many games never keep
+            // another table's bot waiting for more than one move of each other creator.
+            let thinks = game
+                .seats()
+                .iter()
+                .any(|seat| seat.bot.as_deref().is_some_and(|bot| bot != "random"));
+            let _thinking = if thinks {
+                Some(self.bot_moves.acquire(game.turn_key()).await)
+            } else {
+                None
+            };
             let mut state = game.state.lock().await;
             if let Err(error) = self.ensure_loaded(game, &mut state).await {
                 tracing::warn!("game {}: bots cannot play: {error:#}", game.id());
@@ -171,17 +189,10 @@ impl Hub {
                     }
                 },
             };
+            let mut bot = bot;
+            bot.think_until(turn_started + self.config.bot_think_time);
             let Some(mut session) = state.session.take() else {
                 return;
-            };
-            // A thinking bot thinks only in one of its few slots, so bots never hold every call
-            // slot; a random bot's move costs what a person's does.
-            // Slots are handed out in turn by creator: one client's many games never keep
-            // another table's bot waiting for more than one move of each other creator.
-            let _thinking = if bot.name() == "random" {
-                None
-            } else {
-                Some(self.bot_moves.acquire(game.turn_key()).await)
             };
             let every = self.config.snapshot_every;
             let (queue, game_id, seq) = (
