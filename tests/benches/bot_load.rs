@@ -803,7 +803,7 @@ async fn run(server: &Server) -> Result<String> {
         "Spectators of the {BOT_GAMES} bot games, each asking for its game's view every {} ms \
          over the same window: {} views, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms (a view not \
          yet computed for the game's version waits for the game's lock, which the game's bot \
-         task holds while it waits for a thinking slot and while it thinks).\n\n",
+         task holds while it thinks, having taken its thinking slot first).\n\n",
         VIEW_EVERY.as_millis(),
         views.len(),
         quantile(&views, 0.5),
