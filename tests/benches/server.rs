@@ -52,6 +52,10 @@ const GOAL_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
 const GOAL_ACTIONS_PER_SECOND: f64 = 6_000.0;
 /// Linux's page size, the unit of /proc/self/statm.
 const PAGE_BYTES: u64 = 4096;
+/// Editor calls timed, with an edit and without.
+const EDITOR_CALLS: usize = 30;
+/// The editor's budget for one redraw of a Shogun-sized map (the issue's "live redraw").
+const GOAL_REDRAW: Duration = Duration::from_millis(100);
 const MIB: f64 = 1024.0 * 1024.0;
 
 /// This process's resident memory in bytes (second field of /proc/self/statm, in pages).
@@ -583,6 +587,73 @@ fn main() {
         },
         rate(served) / GOAL_ACTIONS_PER_SECOND,
         rate(sessions)
+    );
+    // --- The map editor's redraw ------------------------------------------------------------
+    // One call per redraw: the edit applied to the text (format-preserving), the ruleset's
+    // validate-map, the board drawn, places and findings outlined. The baseline sends the same
+    // text with no edit: checking and drawing alone.
+    let (checked, edited) = tokio.block_on(async {
+        let (mut checked, mut edited) = (Vec::new(), Vec::new());
+        for call in 0..EDITOR_CALLS {
+            let started = Instant::now();
+            let body = json!({ "toml": SUN, "edits": [] });
+            let (status, answer) = server
+                .call("POST", "/api/rulesets/shogun/editor", Some(body))
+                .await;
+            checked.push(started.elapsed());
+            assert_eq!(status, StatusCode::OK, "{answer}");
+            let edits = json!([{ "op": "move", "place": "mutsu", "x": 900 + call, "y": 95 }]);
+            let started = Instant::now();
+            let body = json!({ "toml": SUN, "edits": edits });
+            let (status, answer) = server
+                .call("POST", "/api/rulesets/shogun/editor", Some(body))
+                .await;
+            edited.push(started.elapsed());
+            assert_eq!(status, StatusCode::OK, "{answer}");
+            assert_ne!(
+                answer["toml"].as_str(),
+                Some(SUN),
+                "the move changed the text"
+            );
+            assert!(answer["svg"].is_string(), "the board is drawn: {answer}");
+        }
+        (checked, edited)
+    });
+    let quantile = |times: &[Duration], q: f64| {
+        let mut sorted = times.to_vec();
+        sorted.sort();
+        sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+    };
+    let ms = |time: Duration| time.as_secs_f64() * 1e3;
+    println!("\n## Map editor: one redraw of the sun map\n");
+    println!(
+        "{EDITOR_CALLS} calls of `POST /api/rulesets/shogun/editor` in process, each moving a \
+         province: the text rewritten keeping its comments, checked by the ruleset's \
+         `validate-map`, the board drawn and its places and findings outlined. The baseline \
+         sends the same text with no edit (check and draw alone), in the same run.\n"
+    );
+    println!("| what | median | p90 | max | ratio of medians |\n|---|---|---|---|---|");
+    let baseline = ms(quantile(&checked, 0.5));
+    for (what, times) in [
+        ("check and draw, no edit (baseline)", &checked),
+        ("a province moved (one redraw)", &edited),
+    ] {
+        println!(
+            "| {what} | {:.1} ms | {:.1} ms | {:.1} ms | {:.2}x |",
+            ms(quantile(times, 0.5)),
+            ms(quantile(times, 0.9)),
+            ms(quantile(times, 1.0)),
+            ms(quantile(times, 0.5)) / baseline
+        );
+    }
+    println!(
+        "\nBudget: a redraw under {} ms (p90): {}.",
+        GOAL_REDRAW.as_millis(),
+        if quantile(&edited, 0.9) < GOAL_REDRAW {
+            "met"
+        } else {
+            "not met"
+        }
     );
     eprintln!(
         "server bench: {:.1} s in all",

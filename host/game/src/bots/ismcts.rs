@@ -185,8 +185,8 @@ pub struct InfoSetBot {
     /// Whether the ruleset gives an estimate: known once one was given, or once a whole
     /// playout was asked after each of its actions and got none, so a ruleset without one
     /// costs a playout of calls and then plays every playout to the end. (A ruleset may give
-    /// none only where it cannot judge the position, as Shogun while a season's plans wait to
-    /// be carried out: the first "none" alone tells nothing.)
+    /// none only where it cannot judge the position, as while secret plans wait to be carried
+    /// out: the first "none" alone tells nothing.)
     estimates: Option<bool>,
     /// When the next decision's thinking must stop, if set ([`Bot::think_until`]).
     deadline: Option<Instant>,

@@ -34,9 +34,9 @@ pub const NORMAL_ITERATIONS: usize = 200;
 /// Iterations per decision of the hard level.
 pub const HARD_ITERATIONS: usize = 800;
 /// Where playouts run to the end, the hard level goes on past its iterations until it has
-/// played this many actions (see [`InfoSetSettings::min_actions`]): in tic-tac-toe, whose
-/// iterations are a few actions each, 800 left the bot blind to a fork now and then, and it
-/// lost one game in a few hundred to the search bot.
+/// played this many actions (see [`InfoSetSettings::min_actions`]): in the smallest example
+/// game, whose iterations are a few actions each, 800 left the bot blind to a fork now and
+/// then, and it lost one game in a few hundred to the search bot.
 pub const HARD_MIN_ACTIONS: u64 = 40_000;
 
 /// A player that answers decisions.
