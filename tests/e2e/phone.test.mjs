@@ -135,6 +135,10 @@ test('regression: the phone lobby cut the seat kinds and options short, in every
     for (const [lang, ruleset] of ['en', 'es', 'de', 'ro', 'ru'].flatMap((l) => rulesets.map((r) => [l, r]))) {
       await page.selectOption('#language', lang);
       await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+      // A new language draws the lobby again, which then loads its default ruleset's texts: a
+      // ruleset picked before that settles was replaced by the default (seen once under load).
+      await page.waitForLoadState('networkidle');
+      await page.waitForSelector('.panel.create[data-ruleset]:not([aria-busy])');
       await chooseRuleset(page, ruleset);
       await page.waitForSelector('[data-seat-kind]');
       await page.waitForTimeout(100);
