@@ -60,6 +60,8 @@ pub trait DynGame: Send {
     fn determinize(&self, seat: Seat, table: &mut dyn Table) -> Box<dyn DynGame>;
     /// See [`Game::evaluate`].
     fn evaluate(&self, seat: Seat) -> Option<f64>;
+    /// See [`Game::rollout_action`].
+    fn rollout_action(&self, seat: Seat, salt: u64) -> Option<Action>;
 }
 
 /// Wraps a [`Ruleset`] type as a [`DynRuleset`].
@@ -200,5 +202,9 @@ impl<G: Game + Send> DynGame for G {
 
     fn evaluate(&self, seat: Seat) -> Option<f64> {
         Game::evaluate(self, seat)
+    }
+
+    fn rollout_action(&self, seat: Seat, salt: u64) -> Option<Action> {
+        Game::rollout_action(self, seat, salt)
     }
 }

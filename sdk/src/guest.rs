@@ -201,6 +201,13 @@ impl ex::GuestGame for GameCell {
     fn evaluate(&self, seat: u32) -> Option<f64> {
         self.0.borrow().evaluate(seat)
     }
+
+    fn rollout_action(&self, seat: u32, salt: u64) -> Option<ex::Action> {
+        self.0
+            .borrow()
+            .rollout_action(seat, salt)
+            .map(action_to_wit)
+    }
 }
 
 wit::export!(Component with_types_in wit);
@@ -443,6 +450,15 @@ fn action_from_wit(a: ex::Action) -> sdk::Action {
         ex::Action::Number(n) => sdk::Action::Number(n),
         ex::Action::Assign(pairs) => sdk::Action::Assign(pairs),
         ex::Action::Back => sdk::Action::Back,
+    }
+}
+
+fn action_to_wit(a: sdk::Action) -> ex::Action {
+    match a {
+        sdk::Action::Choose(picks) => ex::Action::Choose(picks),
+        sdk::Action::Number(n) => ex::Action::Number(n),
+        sdk::Action::Assign(pairs) => ex::Action::Assign(pairs),
+        sdk::Action::Back => ex::Action::Back,
     }
 }
 

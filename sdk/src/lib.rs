@@ -23,6 +23,7 @@ mod line_index;
 mod options;
 mod random_action;
 mod ruleset;
+mod salt;
 mod table;
 mod types;
 
@@ -67,6 +68,7 @@ pub use crate::options::{OptionError, Options};
 pub use crate::random_action::random_action;
 pub use crate::ruleset::{Game, Ruleset};
 pub use crate::ruleset::{check_action_shape, check_answer, check_draft_shape};
+pub use crate::salt::Salt;
 pub use crate::table::{LogLevel, Table, TableExt};
 pub use crate::types::{
     Action, AssignDecision, AssignItem, AssignSlot, Audience, BoardPart, Choice, ChooseDecision,

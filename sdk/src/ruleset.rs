@@ -137,6 +137,17 @@ pub trait Game: Clone + 'static {
         let _ = seat;
         None
     }
+
+    /// A quick answer to `seat`'s pending decision, as a sensible player would give it without
+    /// thinking ahead: the rollout policy of search bots, which play it in their playouts and
+    /// weigh it first among the answers they try. `salt` varies the answer between calls (use
+    /// [`Salt`](crate::Salt) to draw from it); the same position and salt must give the same
+    /// answer. The default gives none, and bots answer at random. Must not need a table: it
+    /// changes nothing. An answer that does not fit the decision is ignored.
+    fn rollout_action(&self, seat: Seat, salt: u64) -> Option<Action> {
+        let _ = (seat, salt);
+        None
+    }
 }
 
 /// Checks that `action` answers `decision`: [`Action::Back`] only where the decision offers a

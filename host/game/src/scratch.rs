@@ -118,6 +118,30 @@ impl ScratchGame {
         self.with_game(|game| evaluate_keeping_the_table(game, seat))
     }
 
+    /// The ruleset's quick answer to `seat`'s pending decision (its rollout policy), varied by
+    /// `salt`; none when it gives none, when `seat` is not pending, or when the answer does not
+    /// fit the decision's shape (or goes back): the bot then answers at random. The table is
+    /// kept as it was, as for [`ScratchGame::evaluate`].
+    pub fn rollout_action(
+        &mut self,
+        seat: Seat,
+        salt: u64,
+    ) -> Result<Option<Action>, SessionError> {
+        let pending = self.pending()?;
+        let Some(decision) = pending.iter().find(|decision| decision.seat == seat) else {
+            return Ok(None);
+        };
+        let suggested = self.with_game(|game| {
+            let table = game.table().clone();
+            let suggested = game.rollout_action(seat, salt);
+            *game.table() = table;
+            suggested
+        })?;
+        Ok(suggested.filter(|action| {
+            *action != Action::Back && sdk::check_action_shape(&decision.kind, action).is_ok()
+        }))
+    }
+
     /// The real game's seats.
     pub fn seats(&self) -> u32 {
         self.seats

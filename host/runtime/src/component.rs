@@ -168,6 +168,12 @@ impl RunningGame for WasmGame {
         self.call("evaluate", |g, s, game| g.evaluate(s, game, seat))
     }
 
+    fn rollout_action(&mut self, seat: Seat, salt: u64) -> Result<Option<Action>, CallError> {
+        self.call("rollout-action", |g, s, game| {
+            g.rollout_action(s, game, seat, salt)
+        })
+    }
+
     fn result(&mut self) -> Result<Option<GameResult>, CallError> {
         let result = self.call("final-result", |g, s, game| g.final_result(s, game))?;
         self.ruleset.checked_result(result)

@@ -157,6 +157,10 @@ impl RunningGame for NativeGame {
         self.call("evaluate", |game, _| game.evaluate(seat))
     }
 
+    fn rollout_action(&mut self, seat: Seat, salt: u64) -> Result<Option<Action>, CallError> {
+        self.call("rollout-action", |game, _| game.rollout_action(seat, salt))
+    }
+
     fn result(&mut self) -> Result<Option<GameResult>, CallError> {
         let result = self.call("final-result", |game, _| game.result())?;
         self.ruleset.checked_result(result)

@@ -51,6 +51,9 @@ pub trait RunningGame: Send {
     ) -> Result<Result<Vec<PreviewNote>, Rejection>, CallError>;
     /// The ruleset's estimate for `seat`, as it returned it (unchecked range).
     fn evaluate(&mut self, seat: Seat) -> Result<Option<f64>, CallError>;
+    /// The ruleset's quick answer to `seat`'s pending decision (its rollout policy), as it
+    /// returned it: not yet checked against the decision.
+    fn rollout_action(&mut self, seat: Seat, salt: u64) -> Result<Option<Action>, CallError>;
     /// The result, once the game is over.
     fn result(&mut self) -> Result<Option<GameResult>, CallError>;
     /// The game's own snapshot bytes.

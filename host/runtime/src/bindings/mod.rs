@@ -586,6 +586,21 @@ impl Instance {
         }
     }
 
+    /// The ruleset's quick answer to `seat`'s pending decision, unchecked. Components before
+    /// 0.4.0 give none.
+    pub(crate) fn rollout_action(
+        &self,
+        store: &mut Store<StoreState>,
+        game: ResourceAny,
+        seat: s::Seat,
+        salt: u64,
+    ) -> wasmtime::Result<Option<s::Action>> {
+        match self {
+            Instance::V0_4(instance) => v0_4::rollout_action(instance, store, game, seat, salt),
+            Instance::V0_3(_) | Instance::V0_2(_) | Instance::V0_1(_) => Ok(None),
+        }
+    }
+
     /// What the map editor can change, unchecked. Components before 0.4.0 describe nothing.
     pub(crate) fn map_editor(
         &self,

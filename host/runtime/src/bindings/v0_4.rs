@@ -47,6 +47,26 @@ pub(crate) fn evaluate(
         .call_evaluate(store, game, seat)
 }
 
+/// The ruleset's quick answer for `seat`'s pending decision (0.4.0's `rollout-action`).
+pub(crate) fn rollout_action(
+    instance: &Ruleset,
+    store: &mut Store<StoreState>,
+    game: ResourceAny,
+    seat: s::Seat,
+    salt: u64,
+) -> wasmtime::Result<Option<s::Action>> {
+    let action = instance
+        .tenka_ruleset_rules()
+        .game()
+        .call_rollout_action(store, game, seat, salt)?;
+    Ok(action.map(|action| match action {
+        ex::Action::Choose(picks) => s::Action::Choose(picks),
+        ex::Action::Number(n) => s::Action::Number(n),
+        ex::Action::Assign(pairs) => s::Action::Assign(pairs),
+        ex::Action::Back => s::Action::Back,
+    }))
+}
+
 fn event_from_wit(e: ex::Event) -> s::Event {
     s::Event {
         text: message_from_wit(e.text),
