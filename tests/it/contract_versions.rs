@@ -3,7 +3,8 @@
 //! no map editor schema; the same ruleset built for the current contract shows what 0.2.0 added
 //! (board parts, previews, choice details, private decisions, events tied to their drops with
 //! summaries), through the runtime and through the server; Shogun shows what 0.3.0 added (a way
-//! back from a step, recorded and replayed) and what 0.4.0 added (its map editor schema).
+//! back from a step, recorded and replayed) and what 0.4.0 added (its map editor schema, and
+//! quick answers for bots' playouts).
 
 use host::NewGame as _;
 use std::sync::Arc;
@@ -290,6 +291,46 @@ fn a_0_3_0_component_goes_back_from_a_step_and_the_game_replays_bit_for_bit() {
     assert_eq!(backs, 1, "the one back, and none by a bot");
     let mut replayed = Session::replay(shogun_wasm(), &record).expect("the record replays");
     assert_eq!(replayed.record().unwrap(), record, "bit for bit");
+}
+
+#[test]
+fn a_0_4_0_component_gives_rollout_answers_and_a_0_3_0_one_none() {
+    use host::scratch::ScratchGame;
+    let mut session = shogun_from_position("planning_kai_and_musashi", 4);
+    let before = session.snapshot().unwrap();
+    let pending = session.pending().unwrap();
+    let plan = pending.iter().find(|d| d.seat == 0).expect("seat 0 plans");
+    let determinized = session.determinize(0, &[9; 32]).unwrap();
+    let mut scratch = ScratchGame::new(shogun_wasm(), determinized).unwrap();
+    let answer = scratch
+        .rollout_action(0, 17)
+        .unwrap()
+        .expect("Shogun answers a plan");
+    sdk::check_action_shape(&plan.kind, &answer).expect("the answer fits the plan");
+    assert_eq!(
+        scratch.rollout_action(0, 17).unwrap(),
+        Some(answer.clone()),
+        "the same salt, the same answer"
+    );
+    let answers: std::collections::HashSet<String> = (0..16)
+        .map(|salt| format!("{:?}", scratch.rollout_action(0, salt).unwrap()))
+        .collect();
+    assert!(answers.len() > 1, "the salt varies the plan");
+    assert_eq!(scratch.rollout_action(9, 17).unwrap(), None, "no such seat");
+    scratch.apply(0, &answer).expect("the rules take it");
+    assert_eq!(
+        session.snapshot().unwrap(),
+        before,
+        "the real game is untouched"
+    );
+
+    // A 0.3.0 component has no rollout answers: its bots play at random in their playouts.
+    let old = fixture_0_3_0();
+    let mut session = old.new_game(spec(3, 7)).unwrap();
+    let seat = session.pending().unwrap()[0].seat;
+    let determinized = session.determinize(seat, &[9; 32]).unwrap();
+    let mut scratch = ScratchGame::new(old, determinized).unwrap();
+    assert_eq!(scratch.rollout_action(seat, 17).unwrap(), None);
 }
 
 #[test]

@@ -18,6 +18,7 @@ pub mod estimate;
 pub mod moves;
 pub mod outcome;
 pub mod render;
+pub mod rollout;
 pub mod state;
 pub mod tell;
 pub mod view;
@@ -172,6 +173,10 @@ impl sdk::Game for HonshuGame {
 
     fn evaluate(&self, seat: Seat) -> Option<f64> {
         estimate::evaluate(&self.state, seat)
+    }
+
+    fn rollout_action(&self, seat: Seat, salt: u64) -> Option<Action> {
+        rollout::rollout_action(&self.state, seat, salt)
     }
 }
 

@@ -16,6 +16,7 @@ pub mod movement;
 pub mod names;
 pub mod preview;
 pub mod render;
+pub mod rollout;
 pub mod state;
 pub mod view;
 
@@ -184,6 +185,10 @@ impl sdk::Game for SekigaharaGame {
 
     fn evaluate(&self, seat: Seat) -> Option<f64> {
         estimate::evaluate(&self.state, seat)
+    }
+
+    fn rollout_action(&self, seat: Seat, salt: u64) -> Option<Action> {
+        rollout::rollout_action(&self.state, seat, salt)
     }
 }
 

@@ -16,6 +16,7 @@ pub mod outcome;
 pub mod position;
 pub mod preview;
 pub mod render;
+pub mod rollout;
 pub mod state;
 pub mod summary;
 pub mod tell;
@@ -225,6 +226,10 @@ impl sdk::Game for ShogunGame {
 
     fn evaluate(&self, seat: Seat) -> Option<f64> {
         estimate::evaluate(&self.state, seat)
+    }
+
+    fn rollout_action(&self, seat: Seat, salt: u64) -> Option<Action> {
+        rollout::rollout_action(&self.state, seat, salt)
     }
 }
 

@@ -1,0 +1,90 @@
+//! The rollout policy bots play in their playouts (`Game::rollout_action`): every answer it
+//! gives is one the rules take, and its placements build better maps than random ones.
+
+mod common;
+
+use common::*;
+use honshu::{HonshuGame, engine};
+use sdk::testing::ScriptedTable;
+use sdk::{Game, random_action};
+
+/// Plays a whole game in which the seats in `policy` answer with the rollout policy where it
+/// gives an answer, and everyone else at random; returns each seat's final map score and how
+/// many answers the policy gave.
+fn play(seats: u32, seed: u64, policy: &[u32]) -> (Vec<i64>, u32) {
+    let (mut game, mut table) = new_game(seats, seed, &[]);
+    let mut answered = 0;
+    let mut step = 0u64;
+    while let Some(decision) = game.pending().first().cloned() {
+        step += 1;
+        assert!(step < 20_000, "the game does not end");
+        let suggested = policy
+            .contains(&decision.seat)
+            .then(|| game.rollout_action(decision.seat, step ^ seed.rotate_left(17)))
+            .flatten();
+        if let Some(action) = suggested {
+            answered += 1;
+            if let Err(rejection) = game.apply(decision.seat, &action, &mut table) {
+                panic!("the rules refused {action:?} for {decision:?}: {rejection:?}");
+            }
+            continue;
+        }
+        random_until_taken(&mut game, &mut table, &decision);
+    }
+    let scores = game
+        .state
+        .players
+        .iter()
+        .map(|player| {
+            engine::score_map(
+                &player.map,
+                &game.state.settings.points,
+                game.state.scoring_card,
+            )
+            .total
+        })
+        .collect();
+    (scores, answered)
+}
+
+fn random_until_taken(
+    game: &mut HonshuGame,
+    table: &mut ScriptedTable,
+    decision: &sdk::PendingDecision,
+) {
+    for _ in 0..50 {
+        let action = random_action(&decision.kind, table);
+        if game.apply(decision.seat, &action, table).is_ok() {
+            return;
+        }
+    }
+    panic!("no random answer fitted {decision:?}");
+}
+
+#[test]
+fn the_rules_take_every_answer_of_the_rollout_policy() {
+    for (seats, seed) in [(2, 1), (3, 2), (4, 3), (5, 4)] {
+        let everyone: Vec<u32> = (0..seats).collect();
+        let (_, answered) = play(seats, seed, &everyone);
+        // Twelve cards placed a seat, three steps each (rotation, square, layer).
+        assert!(
+            answered >= seats * 12,
+            "{seats} seats: the policy answered {answered} times"
+        );
+    }
+}
+
+#[test]
+fn rollout_placements_build_better_maps_than_random_ones() {
+    // Five points a game better, at least: a few more squares of forest or town.
+    let (mut policy, mut random) = (0, 0);
+    for seed in 1..=6 {
+        let (scores, _) = play(2, seed, &[0]);
+        policy += scores[0];
+        random += scores[1];
+    }
+    assert!(
+        policy > random + 5 * 6,
+        "over six games the policy's maps scored {policy}, random maps {random}"
+    );
+}
