@@ -121,10 +121,7 @@ impl BotKind {
             }),
             BotKind::Normal => Some(InfoSetSettings::level("normal", NORMAL_ITERATIONS)),
             BotKind::Hard => Some(InfoSetSettings {
-                min_actions: std::env::var("EXP_MIN_ACTIONS")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or(HARD_MIN_ACTIONS),
+                min_actions: HARD_MIN_ACTIONS,
                 ..InfoSetSettings::level("hard", HARD_ITERATIONS)
             }),
         }
