@@ -257,6 +257,35 @@ fn a_level_never_disturbs_the_real_game_and_answers_alike_for_a_seed() {
     }
 }
 
+/// Asking a ruleset for rollout answers must not change what a bot plays where it gives none:
+/// tic-tac-toe gives none, and whole games of the normal level with its rollout policy on go
+/// move for move as with it off.
+#[test]
+fn a_ruleset_without_rollout_answers_gets_the_bots_it_had() {
+    let ruleset = tictactoe();
+    let settings = |rollout_policy| InfoSetSettings {
+        rollout_policy,
+        ..BotKind::Normal.level_settings().unwrap()
+    };
+    for seed in 0..3u8 {
+        let records: Vec<_> = [true, false]
+            .into_iter()
+            .map(|policy| {
+                let mut session = tictactoe_game(&ruleset, seed);
+                let mut bots: Vec<Box<dyn Bot>> = (0..2)
+                    .map(|seat| {
+                        Box::new(InfoSetBot::new(seat, &[seed; 32], settings(policy)))
+                            as Box<dyn Bot>
+                    })
+                    .collect();
+                play_out(&mut session, &mut bots, 100).unwrap();
+                session.record().unwrap()
+            })
+            .collect();
+        assert_eq!(records[0].actions, records[1].actions, "seed {seed}");
+    }
+}
+
 #[test]
 fn every_bot_kind_is_named_as_the_server_and_command_line_spell_it() {
     for kind in BotKind::ALL {

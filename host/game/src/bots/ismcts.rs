@@ -23,7 +23,14 @@
 //!   it started from; the estimate is cheap and says more. A ruleset without an estimate keeps
 //!   full playouts.
 //!
-//! Answers come from the decision's kind alone; nothing else is ever generated.
+//! - Where the ruleset offers a rollout policy (the contract's `rollout-action`, a quick
+//!   answer a sensible player would give), playouts play it instead of a random answer, and a
+//!   widened decision proposes it before sampled answers: a random plan of a whole season is
+//!   rarely worth weighing, a rule of thumb's plan often is. A ruleset without one keeps
+//!   random playouts and sampled answers.
+//!
+//! Answers come from the decision's kind alone, or from the ruleset's rollout policy; nothing
+//! else is ever generated.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -84,6 +91,9 @@ pub struct InfoSetSettings {
     /// A decision with at most this many answers has all of them weighed from the start; a
     /// larger one is widened progressively.
     pub enumerate_up_to: u64,
+    /// Whether playouts and wide decisions follow the ruleset's rollout answers (the contract's
+    /// `rollout-action`) where it gives them; without, they are random.
+    pub rollout_policy: bool,
     /// With a temperature, the answer is drawn from a softmax over the root's mean results
     /// instead of taken as the most tried: a weaker player's mistakes, most often near misses.
     pub temperature: Option<f64>,
@@ -102,6 +112,7 @@ impl InfoSetSettings {
             exploration: 0.7,
             regret_exploration: 0.1,
             enumerate_up_to: 64,
+            rollout_policy: true,
             temperature: None,
         }
     }
@@ -190,7 +201,19 @@ pub struct InfoSetBot {
     estimates: Option<bool>,
     /// When the next decision's thinking must stop, if set ([`Bot::think_until`]).
     deadline: Option<Instant>,
+    /// Whether the ruleset offers a rollout policy: known once it gave an answer, or once it
+    /// gave none [`POLICY_PATIENCE`] times in a row before ever giving one.
+    policy: Option<bool>,
+    /// The rollout policy's silent answers so far, while [`InfoSetBot::policy`] is unknown.
+    policy_silences: u32,
+    /// Where the salts of rollout answers come from: a stream of its own, derived from the
+    /// bot's seed, so asking a ruleset that gives none leaves the bot's choices as they were.
+    salts: sdk::Salt,
 }
+
+/// How many times a ruleset may give no rollout answer before the bot stops asking: a ruleset
+/// may offer answers for some decisions only (the large ones), so one silence tells little.
+const POLICY_PATIENCE: u32 = 256;
 
 impl InfoSetBot {
     /// A bot for `seat` whose choices come from `seed`.
@@ -204,6 +227,11 @@ impl InfoSetBot {
             scratch: None,
             estimates: None,
             deadline: None,
+            policy: None,
+            policy_silences: 0,
+            salts: sdk::Salt::new(u64::from_le_bytes([
+                seed[0], seed[1], seed[2], seed[3], seed[4], seed[5], seed[6], seed[7],
+            ])),
         }
     }
 
@@ -233,9 +261,10 @@ impl InfoSetBot {
         Ok(())
     }
 
-    /// Adds arms to `arms` for `kind`: every answer of a small decision, else one more sampled
-    /// answer whenever the visits have grown past what the current arms cover.
-    fn widen(&mut self, arms: &mut SeatArms, kind: &DecisionKind) {
+    /// Adds arms to `arms` for `seat`'s decision of `kind`: every answer of a small decision,
+    /// else one more answer whenever the visits have grown past what the current arms cover,
+    /// the ruleset's rollout answer when it offers a new one, else a sampled one.
+    fn widen(&mut self, arms: &mut SeatArms, seat: Seat, kind: &DecisionKind) -> Result<()> {
         if let Some(all) = enumerate(kind, self.settings.enumerate_up_to) {
             if arms.arms.len() < all.len() {
                 for action in all {
@@ -244,20 +273,51 @@ impl InfoSetBot {
                     }
                 }
             }
-            return;
+            return Ok(());
         }
         // Progressive widening: about 2·√visits arms, at least two.
         let wanted = (2.0 * f64::from(arms.visits + 1).sqrt()).ceil() as usize;
         if arms.arms.len() >= wanted.max(2) {
-            return;
+            return Ok(());
+        }
+        if let Some(action) = self.rollout_action(seat)?
+            && !arms.arms.iter().any(|arm| arm.action == action)
+        {
+            arms.arms.push(Arm::new(action));
+            return Ok(());
         }
         for _ in 0..4 {
             let action = sdk::random_action(kind, &mut self.table);
             if !arms.arms.iter().any(|arm| arm.action == action) {
                 arms.arms.push(Arm::new(action));
-                return;
+                return Ok(());
             }
         }
+        Ok(())
+    }
+
+    /// The ruleset's rollout answer for `seat` in the scratch game, salted from
+    /// [`InfoSetBot::salts`]; none when the ruleset offers none here (see [`InfoSetBot::policy`]).
+    fn rollout_action(&mut self, seat: Seat) -> Result<Option<Action>> {
+        if self.policy == Some(false) || !self.settings.rollout_policy {
+            return Ok(None);
+        }
+        let salt = self.salts.next_u64();
+        let Some(scratch) = self.scratch.as_mut() else {
+            return Ok(None);
+        };
+        let action = scratch.rollout_action(seat, salt)?;
+        match (&action, self.policy) {
+            (Some(_), _) => self.policy = Some(true),
+            (None, None) => {
+                self.policy_silences += 1;
+                if self.policy_silences >= POLICY_PATIENCE {
+                    self.policy = Some(false);
+                }
+            }
+            (None, Some(_)) => {}
+        }
+        Ok(action)
     }
 
     /// Picks an arm for `decision` at `node` among those not yet refused in this determinized game.
@@ -268,10 +328,13 @@ impl InfoSetBot {
         decision: &PendingDecision,
         secret: bool,
         refused: &[usize],
-    ) -> Option<Pick> {
+    ) -> Result<Option<Pick>> {
         let mut arms = tree[node].seats.remove(&decision.seat).unwrap_or_default();
         arms.secret |= secret;
-        self.widen(&mut arms, &decision.kind);
+        if let Err(error) = self.widen(&mut arms, decision.seat, &decision.kind) {
+            tree[node].seats.insert(decision.seat, arms);
+            return Err(error);
+        }
         let available: Vec<usize> = (0..arms.arms.len())
             .filter(|&i| !refused.contains(&i) && fits(&arms.arms[i].action, &decision.kind))
             .collect();
@@ -330,7 +393,7 @@ impl InfoSetBot {
             secret: arms.secret,
         });
         tree[node].seats.insert(decision.seat, arms);
-        outcome
+        Ok(outcome)
     }
 
     /// Regret matching's strategy over `available` arms, mixed with an even spread.
@@ -409,7 +472,7 @@ impl InfoSetBot {
                 let mut refused = Vec::new();
                 let mut applied = None;
                 while refused.len() < 8 {
-                    let Some(pick) = self.pick(tree, node, &decision, secret, &refused) else {
+                    let Some(pick) = self.pick(tree, node, &decision, secret, &refused)? else {
                         break;
                     };
                     let action = tree[node].seats[&decision.seat].arms[pick.arm]
@@ -430,7 +493,7 @@ impl InfoSetBot {
                 let Some((pick, action)) = applied else {
                     // Nothing the node proposes fits this determinized game: play on at random.
                     in_tree = false;
-                    if !self.random_step(&decision)? {
+                    if !self.playout_step(&decision)? {
                         break;
                     }
                     random_steps += 1;
@@ -459,7 +522,7 @@ impl InfoSetBot {
                     }
                 };
                 node = next;
-            } else if self.random_step(&decision)? {
+            } else if self.playout_step(&decision)? {
                 random_steps += 1;
             } else {
                 break;
@@ -515,9 +578,20 @@ impl InfoSetBot {
         Ok(Some(results))
     }
 
-    /// Plays one random answer to `decision` in the scratch game. `false` when no random
-    /// answer fits (the playout ends there, scored as it stands).
-    fn random_step(&mut self, decision: &PendingDecision) -> Result<bool> {
+    /// Plays one answer to `decision` in the scratch game: the ruleset's rollout answer when it
+    /// offers one that the rules take, else a random one. `false` when no answer fits (the
+    /// playout ends there, scored as it stands).
+    fn playout_step(&mut self, decision: &PendingDecision) -> Result<bool> {
+        if let Some(action) = self.rollout_action(decision.seat)? {
+            let Some(scratch) = self.scratch.as_mut() else {
+                return Ok(false);
+            };
+            match scratch.apply(decision.seat, &action) {
+                Ok(_) => return Ok(true),
+                Err(SessionError::Rejected(_)) => {}
+                Err(error) => return Err(error.into()),
+            }
+        }
         for _ in 0..10 {
             let action = sdk::random_action(&decision.kind, &mut self.table);
             let Some(scratch) = self.scratch.as_mut() else {
