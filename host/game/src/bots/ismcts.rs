@@ -582,18 +582,13 @@ impl InfoSetBot {
     /// offers one that the rules take, else a random one. `false` when no answer fits (the
     /// playout ends there, scored as it stands).
     fn playout_step(&mut self, decision: &PendingDecision) -> Result<bool> {
-        if let Some(action) = self.rollout_action(decision.seat)? {
-            let Some(scratch) = self.scratch.as_mut() else {
-                return Ok(false);
-            };
-            match scratch.apply(decision.seat, &action) {
-                Ok(_) => return Ok(true),
-                Err(SessionError::Rejected(_)) => {}
-                Err(error) => return Err(error.into()),
-            }
-        }
-        for _ in 0..10 {
-            let action = sdk::random_action(&decision.kind, &mut self.table);
+        let mut suggested = self.rollout_action(decision.seat)?;
+        // The suggestion first, then up to ten random answers.
+        let tries = 10 + usize::from(suggested.is_some());
+        for _ in 0..tries {
+            let action = suggested
+                .take()
+                .unwrap_or_else(|| sdk::random_action(&decision.kind, &mut self.table));
             let Some(scratch) = self.scratch.as_mut() else {
                 return Ok(false);
             };

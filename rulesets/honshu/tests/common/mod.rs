@@ -145,3 +145,18 @@ pub fn place(
     answer(game, table, seat, &[&format!("at:{},{}", at.0, at.1)]);
     answer(game, table, seat, &[layer])
 }
+
+/// Answers `decision` at random, trying again until the rules take an answer.
+pub fn random_answer(
+    game: &mut HonshuGame,
+    table: &mut ScriptedTable,
+    decision: &sdk::PendingDecision,
+) {
+    for _ in 0..50 {
+        let action = sdk::random_action(&decision.kind, table);
+        if game.apply(decision.seat, &action, table).is_ok() {
+            return;
+        }
+    }
+    panic!("no random answer fitted {decision:?}");
+}
