@@ -5,8 +5,8 @@ mod common;
 
 use common::*;
 use honshu::HonshuGame;
-use sdk::testing::ScriptedTable;
 use sdk::Game;
+use sdk::testing::ScriptedTable;
 
 fn estimates(game: &HonshuGame) -> Vec<f64> {
     (0..game.state.seats)
