@@ -1,5 +1,6 @@
-//! The rollout policy bots play in their playouts (`Game::rollout_action`): every answer it
-//! gives is one the rules take, and its placements build better maps than random ones.
+//! Honshu's rules of thumb for bots' playouts (`honshu::rollout`, not yet offered through
+//! `Game::rollout_action`): every answer is one the rules take, and its placements build better
+//! maps than random ones.
 
 mod common;
 
@@ -19,7 +20,13 @@ fn play(seats: u32, seed: u64, policy: &[u32]) -> (Vec<i64>, u32) {
         assert!(step < 20_000, "the game does not end");
         let suggested = policy
             .contains(&decision.seat)
-            .then(|| game.rollout_action(decision.seat, step ^ seed.rotate_left(17)))
+            .then(|| {
+                honshu::rollout::rollout_action(
+                    &game.state,
+                    decision.seat,
+                    step ^ seed.rotate_left(17),
+                )
+            })
             .flatten();
         if let Some(action) = suggested {
             answered += 1;
