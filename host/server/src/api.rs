@@ -62,7 +62,7 @@ pub async fn list_rulesets(State(state): State<AppState>) -> Json<Value> {
 }
 
 /// The ruleset with this id as the newest catalogue offers it.
-fn ruleset_entry(state: &AppState, id: &str) -> AppResult<Arc<RulesetEntry>> {
+pub(crate) fn ruleset_entry(state: &AppState, id: &str) -> AppResult<Arc<RulesetEntry>> {
     state
         .offer
         .current()

@@ -28,6 +28,17 @@ pub const EDITOR_CALLS: usize = 2;
 /// The longest map text the editor takes, in bytes (the API's body cap leaves a little less).
 pub const MAX_MAP_BYTES: usize = 60 * 1024;
 
+/// Refuses a map text longer than [`MAX_MAP_BYTES`], before anything reads it.
+pub(crate) fn check_map_size(toml: &str) -> Result<(), AppError> {
+    if toml.len() > MAX_MAP_BYTES {
+        return Err(AppError::BadRequest(format!(
+            "a map text may have at most {MAX_MAP_BYTES} bytes, not {}",
+            toml.len()
+        )));
+    }
+    Ok(())
+}
+
 /// The bounds of editor calls: per client address and per server.
 pub struct EditorLimits {
     per_address: Arc<AddressSlots>,
@@ -94,22 +105,13 @@ pub async fn edit(
     extensions: axum::http::Extensions,
     AppJson(request): AppJson<EditRequest>,
 ) -> Result<Json<Value>, AppError> {
-    let offer = state.offer.current();
-    let entry = offer
-        .ruleset(&id)
-        .cloned()
-        .ok_or_else(|| AppError::NotFound(format!("there is no ruleset `{id}`")))?;
+    let entry = super::api::ruleset_entry(&state, &id)?;
     if entry.info.maps.is_empty() && entry.maps.is_empty() && entry.editor.is_none() {
         return Err(AppError::BadRequest(format!(
             "ruleset `{id}` takes no map: its board comes with the game"
         )));
     }
-    if request.toml.len() > MAX_MAP_BYTES {
-        return Err(AppError::BadRequest(format!(
-            "a map text may have at most {MAX_MAP_BYTES} bytes, not {}",
-            request.toml.len()
-        )));
-    }
+    check_map_size(&request.toml)?;
     if request.edits.len() > editor::MAX_EDITS {
         return Err(AppError::BadRequest(format!(
             "at most {} edits at once, not {}",

@@ -23,7 +23,7 @@ use sha2::{Digest, Sha256};
 
 use super::AppState;
 use super::asking::Operator;
-use super::editor::MAX_MAP_BYTES;
+use super::editor::check_map_size;
 use super::error::{AppError, AppJson, AppPath};
 use tenka_game::maps::{EXAMPLES_FOLDER, MapOrigin};
 
@@ -80,22 +80,13 @@ pub async fn save(
              starting and ending with a letter or digit (like `my-island-2`)"
         )));
     }
-    let offer = state.offer.current();
-    let entry = offer
-        .ruleset(&id)
-        .cloned()
-        .ok_or_else(|| AppError::NotFound(format!("there is no ruleset `{id}`")))?;
+    let entry = super::api::ruleset_entry(&state, &id)?;
     if entry.info.maps.is_empty() && entry.maps.is_empty() {
         return Err(AppError::BadRequest(format!(
             "ruleset `{id}` takes no map: its board comes with the game"
         )));
     }
-    if request.toml.len() > MAX_MAP_BYTES {
-        return Err(AppError::BadRequest(format!(
-            "a map text may have at most {MAX_MAP_BYTES} bytes, not {}",
-            request.toml.len()
-        )));
-    }
+    check_map_size(&request.toml)?;
     if entry.info.maps.iter().any(|map| map.id == name) {
         return Err(AppError::Conflict(format!(
             "`{name}` is a map ruleset `{id}` ships: an example cannot replace it; choose \
