@@ -16,10 +16,10 @@
 //!
 //! The salt varies each score a little, so a search sees several good plans rather than one.
 
-use sdk::{Action, DecisionKind, PendingDecision, Salt, Seat};
+use sdk::{Action, AssignDecision, DecisionKind, PendingDecision, Salt, Seat};
 
 use crate::data::{ActionKind, ProvinceId};
-use crate::decide::{self, plan_items, planning_decision};
+use crate::decide::{self, plan_items};
 use crate::engine;
 use crate::moves::Move;
 use crate::state::{CardRef, Phase, Stage, State};
@@ -34,7 +34,12 @@ pub fn rollout_action(state: &State, seat: Seat, salt: u64) -> Option<Action> {
     let decision = decisions.iter().find(|decision| decision.seat == seat)?;
     let mut salt = Salt::new(salt);
     match &state.phase {
-        Phase::Planning => Some(Action::Assign(plan(state, seat, &mut salt))),
+        Phase::Planning => match &decision.kind {
+            DecisionKind::Assign(assign) => {
+                Some(Action::Assign(plan(state, seat, assign, &mut salt)))
+            }
+            _ => None,
+        },
         Phase::Actions { stage, .. } => match *stage {
             Stage::BattleTarget { from } => {
                 let to = battle_target(state, seat, from, &mut salt)?;
@@ -63,9 +68,8 @@ fn pick(state: &State, decision: &PendingDecision, mv: &Move) -> Option<Action> 
     Some(Action::Choose(vec![index as u32]))
 }
 
-/// A plan as placements of `seat`'s planning decision (see the module's comment).
-fn plan(state: &State, seat: Seat, salt: &mut Salt) -> Vec<(u32, u32)> {
-    let decision = planning_decision(state, seat);
+/// A plan as placements of `seat`'s planning `decision` (see the module's comment).
+fn plan(state: &State, seat: Seat, decision: &AssignDecision, salt: &mut Salt) -> Vec<(u32, u32)> {
     let items = plan_items(state, seat);
     let actions = state.board.cards().actions.len();
     let bid_slot = actions as u32;
