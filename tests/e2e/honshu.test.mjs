@@ -1,8 +1,9 @@
 // Honshu in the browser: a 3-player game against 2 random bots, created in the lobby without a
 // map and played by clicking through to the results page, with at least one card placed turned
-// a quarter turn or more. Only the generic decision controls are used (a choice on the board
-// where a part marks it with data-choice, else the decision panel's choice buttons), so the test
-// does not depend on how the board's parts are laid out.
+// a quarter turn or more, and one placement taken back a step with the decision's way back. Only
+// the generic decision controls are used (a choice on the board where a part marks it with
+// data-choice, else the decision panel's choice buttons and its way back), so the test does not
+// depend on how the board's parts are laid out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { api, createGame, launch, openPage, shot, enterGame } from './lib.mjs';
@@ -33,6 +34,18 @@ async function pick(page, index) {
   return response.status();
 }
 
+/** Goes back a step with the decision panel's way back; returns the response status. */
+async function goBack(page) {
+  const before = (await screenState(page)).version;
+  const responded = page.waitForResponse((r) => r.url().includes('/actions') && r.request().method() === 'POST', { timeout: 30000 });
+  await page.locator('.decision-panel [data-action="back"]').click();
+  const response = await responded;
+  if (response.status() === 200) {
+    await page.waitForFunction((v) => Number(document.querySelector('.game')?.dataset.version) > v, before, { timeout: 30000 });
+  }
+  return response.status();
+}
+
 test('honshu: a 3-player game with 2 bots is played by clicking to the results, a card placed turned', { timeout: 15 * 60 * 1000 }, async () => {
   const rulesets = await api('/api/rulesets');
   const honshu = rulesets.find((r) => r.id === 'honshu');
@@ -58,24 +71,40 @@ test('honshu: a 3-player game with 2 bots is played by clicking to the results, 
     const stats = newStats();
     const shots = new Set();
     let turned = 0;
+    let wentBack = false;
     let steps = 0;
     while (steps < 400) {
       await waitForTurn(page);
       if ((await screenState(page)).status === 'finished') break;
       const texts = await choiceTexts(page);
       const rotations = texts.map((t, i) => ({ t, i })).filter(({ t }) => /\b(90|180|270)\s*°/.test(t));
-      const placing = texts.some((t) => t.trim() === 'back');
+      // The position and the confirmation offer the way back; the rotation does not.
+      const back = page.locator('.decision-panel [data-action="back"]');
+      const placing = (await back.count()) > 0;
       if (rotations.length && turned === 0) {
         // The first placement that can be turned is turned.
         await shot(page, 'honshu-03-rotation');
         assert.equal(await pick(page, rotations[0].i), 200, 'a rotation is accepted');
         turned += 1;
       } else if (placing) {
-        // Position, then over/under: the first offered (never "back", which is listed last).
+        // Position, then over/under: the first offered.
         const key = texts.some((t) => /^confirm/.test(t.trim())) ? 'confirm' : 'position';
         if (!shots.has(key)) {
           shots.add(key);
           await shot(page, `honshu-04-${key}`);
+        }
+        if (key === 'position' && !wentBack) {
+          // Once, the way back: the card's rotation is asked again.
+          assert.equal((await back.textContent()).trim(), 'Turn the card another way');
+          assert.ok(!texts.some((t) => /back/i.test(t)), `going back is not a choice: ${texts}`);
+          assert.equal(await goBack(page), 200, 'going back is accepted');
+          await waitForTurn(page);
+          const again = await choiceTexts(page);
+          assert.ok(again.some((t) => /°/.test(t)), `the rotation is asked again: ${again}`);
+          assert.equal(await page.locator('.decision-panel [data-action="back"]').count(), 0, 'no way back from the rotation');
+          wentBack = true;
+          steps += 1;
+          continue;
         }
         assert.equal(await pick(page, 0), 200, `the ${key} step is accepted`);
       } else {
@@ -97,6 +126,7 @@ test('honshu: a 3-player game with 2 bots is played by clicking to the results, 
     const log = await api(`/api/games/${gameId}/log?since=0`);
     const keys = log.flatMap((entry) => (entry.events || []).map((event) => event.text.key));
     assert.ok(keys.includes('event.placed-over') || keys.includes('event.placed-under'));
+    assert.ok(wentBack && keys.includes('event.placing-back'), 'a placement went back a step');
     assert.equal(keys.filter((k) => k === 'event.final-score').length, 3);
     assert.deepEqual(stats.screenProblems || [], [], 'every screen of the game shows everything, and no "null"');
     console.log(`# honshu: ${steps} decisions, ${turned} turned on purpose, ${JSON.stringify({ ...stats, placements: undefined })}`);

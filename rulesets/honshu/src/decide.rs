@@ -6,7 +6,7 @@
 //!
 //! Placing a card is three small decisions, each drawn on the seat's map: the rotation, the
 //! position (the card's top-left square), then over or under, which is the confirmation. Until
-//! the last, nothing is placed and "back" undoes a step.
+//! the last, nothing is placed and the decision's way back undoes a step.
 
 use sdk::{
     Action, Choice, ChooseDecision, DecisionKind, Event, Message, MessageArg, PendingDecision,
@@ -271,7 +271,6 @@ pub(crate) fn placement_steps(state: &State, seat: Seat) -> Option<(u8, Vec<Step
             .map_or_else(Vec::new, |g| g.legal_origins(layout, rotation))
             .into_iter()
             .map(Step::At)
-            .chain([Step::Back])
             .collect(),
         (Some(rotation), Some(origin)) => {
             let (over, under) = grid
@@ -281,7 +280,6 @@ pub(crate) fn placement_steps(state: &State, seat: Seat) -> Option<(u8, Vec<Step
                 .into_iter()
                 .filter(|(legal, _)| *legal)
                 .map(|(_, layer)| Step::Layer(layer))
-                .chain([Step::Back])
                 .collect()
         }
     };
@@ -366,6 +364,7 @@ pub fn placement_decision(state: &State, seat: Seat) -> Option<PendingDecision> 
                         ),
                     }
                 }
+                // Never offered as a choice: the decision's way back (`back`) is the way back.
                 Step::Back => (Message::new("choice.back"), None),
             };
             Choice { id, label, detail }
@@ -376,7 +375,14 @@ pub fn placement_decision(state: &State, seat: Seat) -> Option<PendingDecision> 
         prompt,
         kind: choose(choices, 1, 1),
         private: false,
-        back: None,
+        // Going back is the contract's way back, not a choice: a bot or a random answer never
+        // takes it. Offered as a choice, it let the search bots go back and forth between a
+        // rotation and its positions for hundreds of actions.
+        back: match (draft.rotation, draft.origin) {
+            (None, _) => None,
+            (Some(_), None) => Some(Message::new("back.rotation")),
+            (Some(_), Some(_)) => Some(Message::new("back.position")),
+        },
     })
 }
 

@@ -118,6 +118,17 @@ impl Move {
             // Placing: the step's choices without their labels, the same list `pending` offers.
             let (_, steps, _) =
                 decide::placement_steps(state, seat).ok_or(Rejection::NotYourTurn)?;
+            if *action == Action::Back {
+                // The way back, offered once a step was taken (the SDK refuses it before).
+                let draft = state.players[seat as usize].draft;
+                return if draft.rotation.is_some() {
+                    Ok(Move::Place(Step::Back))
+                } else {
+                    Err(Rejection::Malformed(
+                        "there is no step to go back to".into(),
+                    ))
+                };
+            }
             let step = picked(&steps, action)?
                 .first()
                 .copied()

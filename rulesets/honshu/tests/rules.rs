@@ -7,7 +7,7 @@ use honshu::data::{Colour, Terrain};
 use honshu::engine::{legal_layers, placement_problem, score_map};
 use honshu::outcome::Outcome;
 use honshu::state::*;
-use sdk::{Game, OptionValue};
+use sdk::{Action, Game, OptionValue};
 
 /// A map from rows of letters: F forest, T town, L lake, W fallow, b/n/g/y production
 /// (blue, brown, grey, yellow, each with its resource), B/N/G/Y factory, `.` nothing.
@@ -190,7 +190,8 @@ fn placing_puts_resources_on_new_production_and_discards_covered_ones() {
         .expect("the deck has such a card");
     game.state.players[seat].to_place = Some(card);
     let pool = game.state.pool;
-    // The rotation, the position and the layer are separate steps; "back" undoes one.
+    // The rotation, the position and the layer are separate steps; the way back undoes one.
+    assert_eq!(game.pending()[0].back, None, "nothing to go back to");
     answer(&mut game, &mut table, 0, &["rotate:0"]);
     answer(&mut game, &mut table, 0, &["at:0,0"]);
     assert!(
@@ -199,7 +200,8 @@ fn placing_puts_resources_on_new_production_and_discards_covered_ones() {
             .is_some(),
         "nothing placed yet"
     );
-    answer(&mut game, &mut table, 0, &["back"]);
+    assert!(game.pending()[0].back.is_some(), "the way back is offered");
+    game.apply(0, &Action::Back, &mut table).unwrap();
     answer(&mut game, &mut table, 0, &["at:0,0"]);
     answer(&mut game, &mut table, 0, &["over"]);
     let cell = game.state.players[seat].map.cells[&(0, 0)];
@@ -438,4 +440,40 @@ fn point_values_are_options() {
     let (game, _) = new_game(3, 10, &[("lake-points", OptionValue::Integer(5))]);
     let sheet = score_map(&map_of(&["LL"]), &game.state.settings.points, None);
     assert_eq!(sheet.lakes, 5);
+}
+
+/// Placing offered "back" as one of its choices: the search bots, which weigh every choice,
+/// went back and forth between a rotation and its positions for hundreds of actions in some
+/// games. Going back is the decision's way back now (`PendingDecision::back`), which no bot and
+/// no random answer takes: a placement is three answers, and no choice undoes a step.
+#[test]
+fn regression_bots_went_back_and_forth_between_a_rotation_and_its_positions() {
+    for (seats, seed) in [(2, 11), (4, 12)] {
+        let (mut game, mut table) = new_game(seats, seed, &[]);
+        let mut placing_answers = 0u32;
+        let mut steps = 0u32;
+        while let Some(decision) = game.pending().first().cloned() {
+            steps += 1;
+            assert!(steps < 5_000, "the game does not end");
+            if game.state.phase == Phase::Place {
+                let ids = choice_ids(&game, decision.seat);
+                assert!(!ids.iter().any(|id| id == "back"), "{ids:?}");
+                let draft = game.state.players[decision.seat as usize].draft;
+                assert_eq!(
+                    decision.back.is_some(),
+                    draft.rotation.is_some(),
+                    "{decision:?}"
+                );
+                placing_answers += 1;
+            }
+            random_answer(&mut game, &mut table, &decision);
+        }
+        let placed: u32 = game
+            .state
+            .players
+            .iter()
+            .map(|player| player.map.placed.len() as u32 - 1)
+            .sum();
+        assert_eq!(placing_answers, 3 * placed, "{seats} seats, seed {seed}");
+    }
 }
