@@ -174,8 +174,10 @@ impl sdk::Game for HonshuGame {
     fn evaluate(&self, seat: Seat) -> Option<f64> {
         estimate::evaluate(&self.state, seat)
     }
-    // No `rollout_action` yet: with `rollout::rollout_action` offered, some tournaments of the
-    // levels ran many times slower than without (not yet diagnosed; see docs/rules/honshu.md).
+
+    fn rollout_action(&self, seat: Seat, salt: u64) -> Option<Action> {
+        rollout::rollout_action(&self.state, seat, salt)
+    }
 }
 
 /// The result of a finished game: most points first, then most visible fallow squares; seats

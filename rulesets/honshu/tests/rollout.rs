@@ -1,4 +1,4 @@
-//! Honshu's rules of thumb for bots' playouts (`honshu::rollout`, not yet offered through
+//! Honshu's rules of thumb for bots' playouts (`honshu::rollout`, offered through
 //! `Game::rollout_action`): every answer is one the rules take, and its placements build better
 //! maps than random ones.
 
@@ -20,13 +20,7 @@ fn play(seats: u32, seed: u64, policy: &[u32]) -> (Vec<i64>, u32) {
         assert!(step < 20_000, "the game does not end");
         let suggested = policy
             .contains(&decision.seat)
-            .then(|| {
-                honshu::rollout::rollout_action(
-                    &game.state,
-                    decision.seat,
-                    step ^ seed.rotate_left(17),
-                )
-            })
+            .then(|| game.rollout_action(decision.seat, step ^ seed.rotate_left(17)))
             .flatten();
         if let Some(action) = suggested {
             answered += 1;
