@@ -27,6 +27,7 @@ use super::moves::{
     SubmitAction, act, seat_for_token_hash, seat_holding, seat_with_token_hash, visible_events,
 };
 use super::offer::RulesetEntry;
+use super::ruleset_calls::LoadedRuleset;
 use super::storage::{
     InviteChange, NewCredentials, SeatReceipt, StoredAction, StoredGame, StoredSeat, now_millis,
 };
@@ -69,6 +70,24 @@ pub(crate) fn ruleset_entry(state: &AppState, id: &str) -> AppResult<Arc<Ruleset
         .ruleset(id)
         .cloned()
         .ok_or_else(|| AppError::NotFound(format!("there is no ruleset `{id}`")))
+}
+
+/// The loaded component of a catalogue entry. A reload may have replaced it between the lookup
+/// of the entry and this call: the client is told to try again.
+pub(crate) fn loaded_ruleset(
+    state: &AppState,
+    entry: &RulesetEntry,
+) -> AppResult<Arc<LoadedRuleset>> {
+    state
+        .hub
+        .runtime()
+        .ruleset_version(&entry.hash)
+        .ok_or_else(|| {
+            AppError::Unavailable(format!(
+                "ruleset `{}` is being reloaded; try again",
+                entry.info.id
+            ))
+        })
 }
 
 /// `GET /api/rulesets/{id}/catalogue/{lang}` query.

@@ -130,11 +130,7 @@ pub async fn edit(
             .map_err(|error| AppError::BadRequest(format!("{error:#}")))?,
         None => request.toml,
     };
-    let ruleset = state
-        .hub
-        .runtime()
-        .ruleset_version(&entry.hash)
-        .ok_or_else(|| AppError::Unavailable(format!("ruleset `{id}` was unloaded; try again")))?;
+    let ruleset = super::api::loaded_ruleset(&state, &entry)?;
     let info = entry.info.clone();
     let checked = text.clone();
     let (diagnostics, board) = state

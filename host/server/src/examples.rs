@@ -96,11 +96,7 @@ pub async fn save(
     let _admitted = state.editor.admit(&extensions)?;
     // One save at a time: the check for an existing example and the write belong together.
     let _saving = state.editor.saving.lock().await;
-    let ruleset = state
-        .hub
-        .runtime()
-        .ruleset_version(&entry.hash)
-        .ok_or_else(|| AppError::Unavailable(format!("ruleset `{id}` was unloaded; try again")))?;
+    let ruleset = super::api::loaded_ruleset(&state, &entry)?;
     let info = entry.info.clone();
     let folder = state
         .offer

@@ -552,16 +552,7 @@ pub async fn start(
         arms[1].label = format!("{} (baseline)", arms[1].label);
     }
 
-    let ruleset = state
-        .hub
-        .runtime()
-        .ruleset_version(&entry.hash)
-        .ok_or_else(|| {
-            AppError::Busy(format!(
-                "ruleset `{}` is being reloaded; try again",
-                info.id
-            ))
-        })?;
+    let ruleset = super::api::loaded_ruleset(&state, &entry)?;
     // A random seed stays below 2^53, so that a browser reads it exactly (JSON numbers are
     // doubles there) and can repeat the job with it.
     let seed = match request.seed {
