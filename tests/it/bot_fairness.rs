@@ -31,7 +31,7 @@ async fn create_from(
 }
 
 /// The version of a game in memory.
-async fn version(app: &TestApp, game: &str) -> u64 {
+async fn version_of(app: &TestApp, game: &str) -> u64 {
     app.state.hub.game(game).await.unwrap().standing().version
 }
 
@@ -39,7 +39,7 @@ async fn version(app: &TestApp, game: &str) -> u64 {
 async fn moves(app: &TestApp, games: &[String]) -> u64 {
     let mut total = 0;
     for game in games {
-        total += version(app, game).await;
+        total += version_of(app, game).await;
     }
     total
 }
@@ -70,7 +70,7 @@ async fn bot_turns(
         assert_eq!(status, StatusCode::OK, "{body}");
         let answered = body["version"].as_u64().unwrap();
         // The round is complete; the bot plans the next one.
-        while version(app, game).await <= answered {
+        while version_of(app, game).await <= answered {
             assert!(
                 start.elapsed() < Duration::from_secs(120),
                 "the bot never moved"
@@ -217,12 +217,111 @@ async fn regression_unwatched_bot_games_ran_at_full_speed() {
     // The watched game's bots waited the slower pace once, before its stream opened.
     tokio::time::sleep(Duration::from_millis(700)).await;
     let (fast, slow) = (
-        version(&app, &watched).await,
-        version(&app, &unwatched).await,
+        version_of(&app, &watched).await,
+        version_of(&app, &unwatched).await,
     );
     assert_eq!(fast, 10, "the watched game is over");
     assert!(
         slow <= 2,
         "the unwatched game went at {slow} moves in 0.7 s"
+    );
+}
+
+/// A decision with a single answer waited for a thinking slot like any other: a bot's forced
+/// step (tic-tac-toe's last free square) queued behind every other table's thinking bots. Now
+/// it takes none, while a decision with a choice still waits for a slot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_a_bots_forced_step_waited_for_a_thinking_slot() {
+    let dir = TempDir::new("bot-forced-step");
+    let runtime = crate::server_support::runtime();
+    runtime
+        .register_native(sdk::native::adapt::<tictactoe::TicTacToe>())
+        .unwrap();
+    let app = TestApp::start_on(&dir.0, None, runtime, |hub, _| hub.bot_moves = 1).await;
+    let (status, created) = app
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({ "ruleset": "tictactoe", "seats": [{ "kind": "bot", "bot": "hard" }, { "kind": "human", "creator": true }] })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let game = created["id"].as_str().unwrap().to_owned();
+    let token = created["seats"][1]["token"].as_str().unwrap().to_owned();
+
+    // The person (the second seat) always keeps the draw, so the hard bot's fifth mark is
+    // the last free square.
+    for turn in 0..4 {
+        let view = app.wait_for_turn(&game, &token).await;
+        assert_eq!(view["status"], "active", "{view}");
+        let mut board = [0u8; 9];
+        for (cell, mark) in view["state"]["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+        {
+            board[cell] = mark.as_u64().map_or(0, |seat| seat as u8 + 1);
+        }
+        let decision: sdk::PendingDecision =
+            serde_json::from_value(view["pending"][0].clone()).unwrap();
+        let sdk::DecisionKind::Choose(choose) = &decision.kind else {
+            panic!("tic-tac-toe asks to choose a square");
+        };
+        let drawing = choose
+            .choices
+            .iter()
+            .position(|choice| {
+                let cell: usize = choice.id.parse().unwrap();
+                board[cell] = 2;
+                let keeps = -crate::bot_levels::minimax(&mut board, 1) >= 0;
+                board[cell] = 0;
+                keeps
+            })
+            .expect("the second player can always keep the draw");
+        let version = view["version"].as_u64().unwrap();
+        // Every slot is held: at the first turn the bot's next mark has a choice and waits; at
+        // the last it is forced and comes at once.
+        let held = app.state.hub.bot_slots().acquire("another table").await;
+        let (status, body) = app
+            .call(
+                "POST",
+                &format!("/api/games/{game}/actions"),
+                Some(&token),
+                Some(json!({ "version": version, "action": { "choose": [drawing] } })),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let answered = body["version"].as_u64().unwrap();
+        if turn == 0 {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            assert_eq!(
+                version_of(&app, &game).await,
+                answered,
+                "a bot with a choice thought without a slot"
+            );
+        }
+        if turn == 3 {
+            let start = Instant::now();
+            while !app.state.hub.game(&game).await.unwrap().standing().finished {
+                assert!(
+                    start.elapsed() < Duration::from_secs(30),
+                    "the forced step waited for a slot"
+                );
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        }
+        drop(held);
+    }
+    let view = app.wait_for_turn(&game, &token).await;
+    assert_eq!(view["status"], "finished", "{view}");
+    assert!(
+        view["state"]["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|mark| !mark.is_null()),
+        "the game ended on the last square: {view}"
     );
 }

@@ -468,7 +468,7 @@ fn a_search_cut_at_once_takes_shoguns_winning_battle() {
 
 /// The value of a tic-tac-toe board for the player to move, with perfect play from here on:
 /// 1 a win, 0 a draw, -1 a loss. `board` holds 0 (free), 1 (first seat) or 2 (second seat).
-fn minimax(board: &mut [u8; 9], mover: u8) -> i32 {
+pub(crate) fn minimax(board: &mut [u8; 9], mover: u8) -> i32 {
     const LINES: [[usize; 3]; 8] = [
         [0, 1, 2],
         [3, 4, 5],

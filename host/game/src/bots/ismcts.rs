@@ -703,7 +703,7 @@ impl Bot for InfoSetBot {
     fn decide(&mut self, session: &mut Session, decision: &PendingDecision) -> Result<Action> {
         self.seat = decision.seat;
         // A decision with a single answer needs no thought.
-        if let Some(only) = enumerate(&decision.kind, 1).and_then(|all| all.into_iter().next()) {
+        if let Some(only) = super::only_answer(&decision.kind) {
             return Ok(only);
         }
         let started = Instant::now();
@@ -735,7 +735,7 @@ impl Bot for InfoSetBot {
 }
 
 /// Every answer to `kind` when there are at most `most` of them.
-fn enumerate(kind: &DecisionKind, most: u64) -> Option<Vec<Action>> {
+pub(super) fn enumerate(kind: &DecisionKind, most: u64) -> Option<Vec<Action>> {
     match kind {
         DecisionKind::Choose(choose) => {
             let available = choose.choices.len() as u32;

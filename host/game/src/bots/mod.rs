@@ -39,6 +39,11 @@ pub const HARD_ITERATIONS: usize = 800;
 /// then, and it lost one game in a few hundred to the search bot.
 pub const HARD_MIN_ACTIONS: u64 = 40_000;
 
+/// The one answer `kind` allows, if it allows a single one: no bot needs to think about it.
+pub fn only_answer(kind: &sdk::DecisionKind) -> Option<Action> {
+    ismcts::enumerate(kind, 1).and_then(|all| all.into_iter().next())
+}
+
 /// A player that answers decisions.
 pub trait Bot: Send {
     /// The bot's name, as the command line spells it.

@@ -2,6 +2,7 @@
 //! slots.
 
 use super::*;
+use tenka_game::bots::only_answer;
 
 impl Hub {
     /// How many games played by bots alone that `creator` started are in memory and running.
@@ -69,8 +70,31 @@ impl Hub {
         });
     }
 
+    /// Whether the decision a bot of `bots` answers next has a single answer, as far as the
+    /// game's cached pending decisions tell (unknown counts as not).
+    async fn bot_decision_forced(
+        &self,
+        game: &Arc<LiveGame>,
+        bots: &HashMap<Seat, String>,
+    ) -> bool {
+        let state = game.state.lock().await;
+        state
+            .session
+            .as_ref()
+            .and_then(Session::cached_pending)
+            .and_then(|pending| {
+                pending
+                    .iter()
+                    .find(|decision| bots.contains_key(&decision.seat))
+            })
+            .is_some_and(|decision| only_answer(&decision.kind).is_some())
+    }
+
     /// Plays bot moves while a bot seat has a pending decision.
     pub(super) async fn run_bots(self: &Arc<Self>, game: &Arc<LiveGame>) {
+        // Set once a move thought forced turned out not to be: from then on every move of this
+        // run waits for a slot, so a game that keeps changing under the look cannot loop.
+        let mut always_slot = false;
         loop {
             let bots: HashMap<Seat, String> = game
                 .seats()
@@ -125,7 +149,10 @@ impl Hub {
                 .seats()
                 .iter()
                 .any(|seat| seat.bot.as_deref().is_some_and(|bot| bot != "random"));
-            let _thinking = if thinks {
+            // A decision with a single answer needs no thought: its move takes no slot, so a
+            // forced step never queues behind other tables' thinking bots.
+            let forced = thinks && !always_slot && self.bot_decision_forced(game, &bots).await;
+            let thinking = if thinks && !forced {
                 Some(self.bot_moves.acquire(game.turn_key()).await)
             } else {
                 None
@@ -173,6 +200,11 @@ impl Hub {
                 }
                 return;
             };
+            if thinks && thinking.is_none() && only_answer(&decision.kind).is_none() {
+                // The game moved on between the look and the lock: think in a slot.
+                always_slot = true;
+                continue;
+            }
             let seat = decision.seat;
             let bot = match state.bots.remove(&seat) {
                 Some(bot) if Some(bot.name()) == bots.get(&seat).map(String::as_str) => bot,

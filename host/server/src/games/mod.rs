@@ -539,6 +539,12 @@ impl Hub {
         self.calls.clone()
     }
 
+    /// The slots bots think in ([`HubConfig::bot_moves`]): how many are free, and a way for an
+    /// operator's tool or a test to hold one.
+    pub fn bot_slots(&self) -> &Arc<FairSlots> {
+        &self.bot_moves
+    }
+
     /// Runs `work` with the session on the blocking pool and gives the session back. A panic
     /// inside the ruleset glue loses the session (it is rebuilt from storage on next use), never
     /// the server.
