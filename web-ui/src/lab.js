@@ -5,6 +5,7 @@
 // done. Nothing here knows a game: everything comes from the ruleset's schema.
 
 import { api, get, post } from './api.js';
+import { botKindLabel } from './botlevels.js';
 import { errorText, h, replace } from './dom.js';
 import { hasKey, loadCatalogue, locale, messageText, t } from './i18n.js';
 import { changedOptions, optionFieldset, optionProblem, standardVariant, variantDescription, variantName, variantOptions } from './lobby.js';
@@ -151,7 +152,7 @@ class Lab {
     playersSelect.addEventListener('change', () => (f.players = Number(playersSelect.value)));
     const gamesInput = h('input', { type: 'number', id: 'lab-games', min: 1, max: 10000, step: 1, value: f.games, required: true, 'aria-describedby': 'lab-games-hint' });
     gamesInput.addEventListener('input', () => (f.games = gamesInput.value === '' ? '' : Number(gamesInput.value)));
-    const botSelect = h('select', { id: 'lab-bot' }, BOTS.map((bot) => h('option', { value: bot, selected: bot === f.bot }, t(`lobby.kind-bot-${bot}`))));
+    const botSelect = h('select', { id: 'lab-bot' }, BOTS.map((bot) => h('option', { value: bot, selected: bot === f.bot }, botKindLabel(bot))));
     botSelect.addEventListener('change', () => (f.bot = botSelect.value));
 
     const running = this.job && ['running', 'cancelling'].includes(this.job.status);
