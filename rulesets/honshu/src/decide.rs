@@ -364,8 +364,6 @@ pub fn placement_decision(state: &State, seat: Seat) -> Option<PendingDecision> 
                         ),
                     }
                 }
-                // Never offered as a choice: the decision's way back (`back`) is the way back.
-                Step::Back => (Message::new("choice.back"), None),
             };
             Choice { id, label, detail }
         })
@@ -375,15 +373,20 @@ pub fn placement_decision(state: &State, seat: Seat) -> Option<PendingDecision> 
         prompt,
         kind: choose(choices, 1, 1),
         private: false,
-        // Going back is the contract's way back, not a choice: a bot or a random answer never
-        // takes it. Offered as a choice, it let the search bots go back and forth between a
-        // rotation and its positions for hundreds of actions.
-        back: match (draft.rotation, draft.origin) {
-            (None, _) => None,
-            (Some(_), None) => Some(Message::new("back.rotation")),
-            (Some(_), Some(_)) => Some(Message::new("back.position")),
-        },
+        back: way_back(draft),
     })
+}
+
+/// The label of the way back from the step `draft` has reached, once a step was taken. Going
+/// back is the contract's way back, not a choice: a bot or a random answer never takes it.
+/// Offered as a choice, it let the search bots go back and forth between a rotation and its
+/// positions for hundreds of actions.
+pub(crate) fn way_back(draft: Draft) -> Option<Message> {
+    match (draft.rotation, draft.origin) {
+        (None, _) => None,
+        (Some(_), None) => Some(Message::new("back.rotation")),
+        (Some(_), Some(_)) => Some(Message::new("back.position")),
+    }
 }
 
 /// The catalogue key that names a layer in a sentence.
@@ -421,6 +424,7 @@ fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Log, Rejection> 
     match (state.phase.clone(), mv) {
         (Phase::Over, _) => return Err(Rejection::NotYourTurn),
         (Phase::Place, Move::Place(step)) => place_step(state, seat, step, &mut log)?,
+        (Phase::Place, Move::PlaceBack) => place_back(state, seat, &mut log)?,
         (
             Phase::Trick {
                 mut plays,
@@ -666,21 +670,25 @@ fn close_trick_if_done(state: &mut State, log: &mut Log) {
     state.phase = Phase::Pick { plays, next: 0 };
 }
 
+/// Undoes the last step of `seat`'s placement: the position if chosen, else the rotation.
+fn place_back(state: &mut State, seat: Seat, log: &mut Log) -> Result<(), Rejection> {
+    let player = &mut state.players[seat as usize];
+    let card = player.to_place.ok_or(Rejection::NotYourTurn)?;
+    if player.draft.origin.is_some() {
+        player.draft.origin = None;
+    } else {
+        player.draft.rotation = None;
+    }
+    log.push(Outcome::PlacingBack { seat, card });
+    Ok(())
+}
+
 /// One step of a placement: a rotation, a position, or the confirming layer. Every step is
 /// told, so that no answer shows as an empty caption.
 fn place_step(state: &mut State, seat: Seat, step: Step, log: &mut Log) -> Result<(), Rejection> {
     let player = &mut state.players[seat as usize];
     let card = player.to_place.ok_or(Rejection::NotYourTurn)?;
     let layer = match step {
-        Step::Back => {
-            if player.draft.origin.is_some() {
-                player.draft.origin = None;
-            } else {
-                player.draft.rotation = None;
-            }
-            log.push(Outcome::PlacingBack { seat, card });
-            return Ok(());
-        }
         Step::Rotate(rotation) => {
             player.draft.rotation = Some(rotation);
             log.push(Outcome::PlacingRotated {

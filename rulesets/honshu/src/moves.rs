@@ -13,7 +13,8 @@ use crate::decide;
 use crate::state::{Layer, Pair, Phase, Square, State};
 
 /// One step of placing a card: the rotation, the position (the card's top-left square), then
-/// over or under, which is the confirmation; or back to the step before.
+/// over or under, which is the confirmation. Going back a step is no choice but the decision's
+/// way back ([`Move::PlaceBack`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
     /// Turn the card this many quarter turns clockwise.
@@ -22,8 +23,6 @@ pub enum Step {
     At(Square),
     /// Lay the card over or under the map: the placement is done.
     Layer(Layer),
-    /// Undo the last step.
-    Back,
 }
 
 impl Step {
@@ -47,7 +46,6 @@ impl Step {
             }
             Step::Layer(Layer::Over) => "over".into(),
             Step::Layer(Layer::Under) => "under".into(),
-            Step::Back => "back".into(),
         }
     }
 }
@@ -93,11 +91,13 @@ pub enum Move {
     Keep(u8),
     /// A step of placing the card taken.
     Place(Step),
+    /// Undo the last step of placing the card taken (the decision's way back).
+    PlaceBack,
 }
 
 impl Move {
     /// The id of the choice that answers with this move; `None` for a fee paid, which is two
-    /// choices.
+    /// choices, and for going back, which is none.
     pub fn choice_id(&self) -> Option<String> {
         Some(match self {
             Move::Play(card) | Move::Take(card) | Move::Keep(card) => format!("card:{card}"),
@@ -108,27 +108,22 @@ impl Move {
             Move::Pair(Pair::Revealed) => "pair:revealed".into(),
             Move::Pair(Pair::Played) => "pair:played".into(),
             Move::Place(step) => step.id(),
-            Move::PayFee(_) => return None,
+            Move::PayFee(_) | Move::PlaceBack => return None,
         })
     }
 
     /// The move `seat` answered with `action`, read through the decision pending for it.
     pub fn decode(state: &State, seat: Seat, action: &Action) -> Result<Move, Rejection> {
         if state.phase == Phase::Place {
+            if *action == Action::Back {
+                // Offered where the decision says so (and the SDK refuses it elsewhere).
+                return decide::way_back(state.players[seat as usize].draft)
+                    .map(|_| Move::PlaceBack)
+                    .ok_or_else(|| Rejection::Malformed("there is no step to go back to".into()));
+            }
             // Placing: the step's choices without their labels, the same list `pending` offers.
             let (_, steps, _) =
                 decide::placement_steps(state, seat).ok_or(Rejection::NotYourTurn)?;
-            if *action == Action::Back {
-                // The way back, offered once a step was taken (the SDK refuses it before).
-                let draft = state.players[seat as usize].draft;
-                return if draft.rotation.is_some() {
-                    Ok(Move::Place(Step::Back))
-                } else {
-                    Err(Rejection::Malformed(
-                        "there is no step to go back to".into(),
-                    ))
-                };
-            }
             let step = picked(&steps, action)?
                 .first()
                 .copied()
