@@ -31,7 +31,7 @@ async fn create_from(
 }
 
 /// The version of a game in memory.
-async fn version_of(app: &TestApp, game: &str) -> u64 {
+async fn version(app: &TestApp, game: &str) -> u64 {
     app.state.hub.game(game).await.unwrap().standing().version
 }
 
@@ -39,7 +39,7 @@ async fn version_of(app: &TestApp, game: &str) -> u64 {
 async fn moves(app: &TestApp, games: &[String]) -> u64 {
     let mut total = 0;
     for game in games {
-        total += version_of(app, game).await;
+        total += version(app, game).await;
     }
     total
 }
@@ -70,7 +70,7 @@ async fn bot_turns(
         assert_eq!(status, StatusCode::OK, "{body}");
         let answered = body["version"].as_u64().unwrap();
         // The round is complete; the bot plans the next one.
-        while version_of(app, game).await <= answered {
+        while version(app, game).await <= answered {
             assert!(
                 start.elapsed() < Duration::from_secs(120),
                 "the bot never moved"
@@ -217,8 +217,8 @@ async fn regression_unwatched_bot_games_ran_at_full_speed() {
     // The watched game's bots waited the slower pace once, before its stream opened.
     tokio::time::sleep(Duration::from_millis(700)).await;
     let (fast, slow) = (
-        version_of(&app, &watched).await,
-        version_of(&app, &unwatched).await,
+        version(&app, &watched).await,
+        version(&app, &unwatched).await,
     );
     assert_eq!(fast, 10, "the watched game is over");
     assert!(
@@ -280,7 +280,7 @@ async fn regression_a_bots_forced_step_waited_for_a_thinking_slot() {
                 keeps
             })
             .expect("the second player can always keep the draw");
-        let version = view["version"].as_u64().unwrap();
+        let seen = view["version"].as_u64().unwrap();
         // Every slot is held: at the first turn the bot's next mark has a choice and waits; at
         // the last it is forced and comes at once.
         let held = app.state.hub.bot_slots().acquire("another table").await;
@@ -289,7 +289,7 @@ async fn regression_a_bots_forced_step_waited_for_a_thinking_slot() {
                 "POST",
                 &format!("/api/games/{game}/actions"),
                 Some(&token),
-                Some(json!({ "version": version, "action": { "choose": [drawing] } })),
+                Some(json!({ "version": seen, "action": { "choose": [drawing] } })),
             )
             .await;
         assert_eq!(status, StatusCode::OK, "{body}");
@@ -297,7 +297,7 @@ async fn regression_a_bots_forced_step_waited_for_a_thinking_slot() {
         if turn == 0 {
             tokio::time::sleep(Duration::from_millis(300)).await;
             assert_eq!(
-                version_of(&app, &game).await,
+                version(&app, &game).await,
                 answered,
                 "a bot with a choice thought without a slot"
             );
