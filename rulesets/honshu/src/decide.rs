@@ -684,7 +684,8 @@ fn place_back(state: &mut State, seat: Seat, log: &mut Log) -> Result<(), Reject
 }
 
 /// One step of a placement: a rotation, a position, or the confirming layer. Every step is
-/// told, so that no answer shows as an empty caption.
+/// told, so that no answer shows as an empty caption; the steps before the confirmation are told
+/// to the placing seat alone (see [`crate::tell`]).
 fn place_step(state: &mut State, seat: Seat, step: Step, log: &mut Log) -> Result<(), Rejection> {
     let player = &mut state.players[seat as usize];
     let card = player.to_place.ok_or(Rejection::NotYourTurn)?;
