@@ -20,6 +20,7 @@ mod catalogue;
 mod dynamic;
 mod editor;
 mod line_index;
+mod log;
 mod options;
 mod random_action;
 mod ruleset;
@@ -64,6 +65,7 @@ pub use crate::editor::{
     ConnectionStorage, EditorConnection, EditorField, EditorPlaces, FieldKind, MapEditor, RowTable,
 };
 pub use crate::line_index::LineIndex;
+pub use crate::log::{Log, Tell};
 pub use crate::options::{OptionError, Options};
 pub use crate::random_action::random_action;
 pub use crate::ruleset::{Game, Ruleset};

@@ -13,6 +13,14 @@ fn colour_key(colour: Colour) -> String {
     format!("colour.{}", colour.name())
 }
 
+impl sdk::Tell for Outcome {
+    type Context = ();
+
+    fn tell(&self, (): &()) -> Vec<Event> {
+        events(self)
+    }
+}
+
 /// The events that tell `outcome`.
 pub fn events(outcome: &Outcome) -> Vec<Event> {
     let public = |message: Message| vec![Event::public(message)];

@@ -1255,7 +1255,7 @@ fn calendar(state: &State, decision: Option<&PendingDecision>) -> String {
     let mut doc = begin(width, 86.0 + events as f32 * 42.0 + 26.0, PAPER);
     let season = Message::new("render.year-season")
         .number("year", state.year)
-        .key("season", crate::tell::season_key(state.season));
+        .key("season", crate::summary::season_key(state.season));
     doc.text(4.0, 20.0, &season, r#"class="title""#);
     let phase = match state.phase {
         Phase::Draft => "render.phase-draft",

@@ -689,7 +689,7 @@ fn a_blind_draft_draw_is_told_only_to_the_drawer() {
     }
     let drawn = game.state.draft.as_ref().and_then(|d| d.taken);
     assert_eq!(
-        log.outcomes().collect::<Vec<_>>(),
+        log.outcomes().iter().collect::<Vec<_>>(),
         vec![&Outcome::DrewBlind {
             seat,
             province: drawn.expect("a card taken"),

@@ -102,8 +102,7 @@ pub fn act_told(
     game.play(seat, &action, table)
         .unwrap_or_else(|e| panic!("refused: {e:?}"))
         .outcomes()
-        .cloned()
-        .collect()
+        .to_vec()
 }
 
 /// Answers `seat`'s choose decision with the choice of this id; returns what happened.
