@@ -235,7 +235,7 @@ fn hands_pass_left_after_round_3_right_after_round_9_and_six_new_after_round_6()
         }
         let decision = game.pending()[0].clone();
         let action = sdk::random_action(&decision.kind, &mut table);
-        let log = game.play(decision.seat, &action).unwrap();
+        let log = honshu::decide::play(&mut game.state, decision.seat, &action).unwrap();
         if game.state.round != round {
             // The rules report the hands' move, then the new round.
             let moved: Vec<&Outcome> = log

@@ -99,7 +99,7 @@ pub fn act_told(
     action: Action,
     table: &mut ScriptedTable,
 ) -> Vec<Outcome> {
-    game.play(seat, &action, table)
+    shogun::decide::play(&mut game.state, seat, &action, table)
         .unwrap_or_else(|e| panic!("refused: {e:?}"))
         .outcomes()
         .to_vec()
