@@ -1,6 +1,6 @@
 //! What every ruleset must do, by the SDK's conformance suite: catalogues complete for every key
 //! the game emits, random games that end, snapshots that restore, the same seed the same game,
-//! rollout answers the rules take, and a blank deck the editor can start from.
+//! rollout answers the rules take, every variant named and described, and a blank deck the editor can start from.
 
 use sdk::OptionValue;
 use sdk::testing::Conformance;
@@ -12,5 +12,9 @@ fn honshu_conforms() {
         .setup(2, "", &[("scoring-card", choice("random"))])
         .setup(3, "", &[("province-side", choice("b"))])
         .setup(5, "", &[])
+        .variants(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../maps/honshu/variants"
+        ))
         .run::<honshu::Honshu>();
 }

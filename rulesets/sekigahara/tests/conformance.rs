@@ -1,7 +1,7 @@
 //! What every ruleset must do, by the SDK's conformance suite: catalogues complete for every key
 //! the game emits (asked of the games' own events, decisions, boards and results), random games
 //! that end, snapshots that restore, the same seed the same game, rollout answers the rules take,
-//! and a blank map the editor can start from.
+//! every variant named and described, and a blank map the editor can start from.
 
 use sdk::OptionValue;
 use sdk::testing::Conformance;
@@ -18,5 +18,9 @@ fn sekigahara_conforms() {
             SMALL,
             &[("retreat", OptionValue::Choice("eliminated".into()))],
         )
+        .variants(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../maps/sekigahara/variants"
+        ))
         .run::<sekigahara::Sekigahara>();
 }

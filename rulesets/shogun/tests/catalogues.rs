@@ -174,28 +174,3 @@ fn seat_panel_labels_fit_their_columns() {
         );
     }
 }
-
-#[test]
-fn every_variant_is_named_and_described_in_every_language() {
-    // The lobby names a variant, and says what it changes, from `variant.<id>` and
-    // `variant.<id>.description`, where the id is the variant file's name; a missing key shows
-    // the English text of the file to a German player.
-    let folder =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps/shogun/variants");
-    let mut ids: Vec<String> = std::fs::read_dir(&folder)
-        .expect("the variants folder")
-        .map(|entry| entry.expect("a folder entry").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
-        .map(|path| path.file_stem().unwrap().to_string_lossy().into_owned())
-        .collect();
-    ids.sort();
-    assert!(ids.len() >= 6, "variants found: {ids:?}");
-    for language in LANGUAGES {
-        let catalogue = catalogue(language);
-        for id in &ids {
-            for key in [format!("variant.{id}"), format!("variant.{id}.description")] {
-                assert!(catalogue.contains_key(&key), "`{language}` has no `{key}`");
-            }
-        }
-    }
-}

@@ -1,6 +1,6 @@
 //! What every ruleset must do, by the SDK's conformance suite: catalogues complete for every key
 //! the game emits, random games that end, snapshots that restore, the same seed the same game,
-//! rollout answers the rules take, and a blank map the editor can start from.
+//! rollout answers the rules take, every variant named and described, and a blank map the editor can start from.
 
 use sdk::OptionValue;
 use sdk::testing::Conformance;
@@ -17,5 +17,9 @@ fn shogun_conforms() {
         )
         .setup(5, SUN_MAP, &[])
         .seeds(1)
+        .variants(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../maps/shogun/variants"
+        ))
         .run::<shogun::Shogun>();
 }

@@ -15,7 +15,9 @@
 //! - the rollout policy's answers fit their decisions and the rules take them;
 //! - a snapshot restores to a game with the same snapshot and decisions;
 //! - the same seed plays the same game twice, answer for answer and event for event;
-//! - a blank map of the map editor is TOML the ruleset reads, and cannot be played as it is.
+//! - a blank map of the map editor is TOML the ruleset reads, and cannot be played as it is;
+//! - with [`Conformance::variants`], every variant file is named (`variant.<id>`) and described
+//!   (`variant.<id>.description`) in English, so in every language: the lobby shows both.
 
 use std::collections::BTreeSet;
 
@@ -38,6 +40,8 @@ pub struct Conformance {
     pub most_answers: usize,
     /// Boards are drawn for every viewer every this many answers (and at the start and end).
     pub render_every: usize,
+    /// The folder of the ruleset's variant files, whose names and descriptions are checked.
+    pub variants: Option<std::path::PathBuf>,
 }
 
 impl Default for Conformance {
@@ -47,6 +51,7 @@ impl Default for Conformance {
             seeds: 2,
             most_answers: 20_000,
             render_every: 40,
+            variants: None,
         }
     }
 }
@@ -80,6 +85,13 @@ impl Conformance {
         self
     }
 
+    /// Checks the variant files (`*.toml`) in `folder`; a test names it from its manifest
+    /// folder, `concat!(env!("CARGO_MANIFEST_DIR"), "/../../maps/<ruleset>/variants")`.
+    pub fn variants(mut self, folder: impl Into<std::path::PathBuf>) -> Conformance {
+        self.variants = Some(folder.into());
+        self
+    }
+
     /// Runs every check on `R`; panics with every finding.
     pub fn run<R: Ruleset>(&self)
     where
@@ -101,6 +113,9 @@ impl Conformance {
             seats: 0,
         };
         checker.blank_map(ruleset.as_ref());
+        if let Some(folder) = &self.variants {
+            checker.variants(folder);
+        }
         for setup in &self.setups {
             for seed in 1..=self.seeds {
                 let first = checker.play(ruleset.as_ref(), setup, seed, self);
@@ -238,6 +253,27 @@ impl Checker<'_> {
             self.findings.push(format!(
                 "the blank map's finding is past its last line: {diagnostic:?}"
             ));
+        }
+    }
+
+    /// Every variant file in `folder` is named and described.
+    fn variants(&mut self, folder: &std::path::Path) {
+        let ids: Vec<String> = std::fs::read_dir(folder)
+            .map(|entries| {
+                entries
+                    .filter_map(|entry| Some(entry.ok()?.path()))
+                    .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+                    .filter_map(|path| Some(path.file_stem()?.to_string_lossy().into_owned()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if ids.is_empty() {
+            self.findings
+                .push(format!("no variant file in {}", folder.display()));
+        }
+        for id in ids {
+            self.key(&format!("variant.{id}"));
+            self.key(&format!("variant.{id}.description"));
         }
     }
 
