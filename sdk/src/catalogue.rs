@@ -5,6 +5,72 @@ use std::collections::BTreeMap;
 use crate::plural::{self, Piece};
 use crate::{Message, MessageArg};
 
+/// A ruleset's catalogues, one TOML text per language, declared once with
+/// [`catalogues!`](crate::catalogues): both [`RulesetInfo::languages`](crate::RulesetInfo) and
+/// [`Ruleset::catalogue`](crate::Ruleset::catalogue) are read from it. English (`en`) comes
+/// first and has every key the ruleset emits.
+///
+/// Keep it in a `static`, so the English catalogue is parsed once per instance.
+pub struct Catalogues {
+    texts: &'static [(&'static str, &'static str)],
+    english: std::sync::OnceLock<Catalogue>,
+}
+
+impl Catalogues {
+    /// The catalogues of these (language, TOML text) pairs.
+    pub const fn new(texts: &'static [(&'static str, &'static str)]) -> Catalogues {
+        Catalogues {
+            texts,
+            english: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The languages, in the order declared.
+    pub fn languages(&self) -> Vec<String> {
+        self.texts
+            .iter()
+            .map(|(language, _)| (*language).to_string())
+            .collect()
+    }
+
+    /// The catalogue text of `language`, if the ruleset ships it.
+    pub fn get(&self, language: &str) -> Option<&'static str> {
+        self.texts
+            .iter()
+            .find(|(shipped, _)| *shipped == language)
+            .map(|(_, text)| *text)
+    }
+
+    /// The English catalogue, parsed on first use; empty if there is none or it does not read
+    /// (the catalogue check of `sdk::testing` reports both).
+    pub fn english(&self) -> &Catalogue {
+        self.english.get_or_init(|| {
+            self.get("en")
+                .and_then(|text| Catalogue::from_toml(text).ok())
+                .unwrap_or_default()
+        })
+    }
+}
+
+/// Declares a ruleset's catalogues once, as `language => path` pairs (paths relative to the
+/// file, as for `include_str!`), English first:
+///
+/// ```text
+/// pub static CATALOGUES: sdk::Catalogues = sdk::catalogues! {
+///     "en" => "../i18n/en.toml",
+///     "de" => "../i18n/de.toml",
+/// };
+/// ```
+///
+/// Hand it to [`Ruleset::catalogues`](crate::Ruleset::catalogues) and name its
+/// [`languages`](Catalogues::languages) in `info()`.
+#[macro_export]
+macro_rules! catalogues {
+    ($($language:literal => $path:literal),+ $(,)?) => {
+        $crate::Catalogues::new(&[$(($language, include_str!($path))),+])
+    };
+}
+
 /// Why a catalogue could not be read.
 #[derive(Debug, thiserror::Error)]
 #[error("catalogue: {0}")]
@@ -66,6 +132,18 @@ impl Catalogue {
     /// The template of a key.
     pub fn get(&self, key: &str) -> Option<&str> {
         self.templates.get(key).map(String::as_str)
+    }
+
+    /// A name as a message argument: the catalogue key `key` when this catalogue translates it,
+    /// else `text` as it is. A ruleset names the places of its printed board by key and those of
+    /// an authored map (which no catalogue knows) by the map's own name; ask the English
+    /// catalogue, which has every key the ruleset emits.
+    pub fn key_or_text(&self, key: String, text: &str) -> MessageArg {
+        if self.templates.contains_key(&key) {
+            MessageArg::Key(key)
+        } else {
+            MessageArg::Text(text.to_string())
+        }
     }
 
     /// Renders a message as text. A plural shows the form for its number in the catalogue's

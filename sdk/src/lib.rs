@@ -20,6 +20,7 @@ mod catalogue;
 mod dynamic;
 mod editor;
 mod line_index;
+mod log;
 mod options;
 mod random_action;
 mod ruleset;
@@ -27,7 +28,9 @@ mod salt;
 mod table;
 mod types;
 
+pub mod map_check;
 pub mod plural;
+pub mod snapshot;
 pub mod svg;
 pub mod tower;
 
@@ -59,12 +62,13 @@ mod allocator;
 static ALLOCATOR: allocator::SizeClassAllocator = allocator::SizeClassAllocator::new();
 
 // The author-facing API, in the order an author meets it.
-pub use crate::catalogue::{Catalogue, CatalogueError};
+pub use crate::catalogue::{Catalogue, CatalogueError, Catalogues};
 pub use crate::editor::{
     ConnectionStorage, EditorConnection, EditorField, EditorPlaces, FieldKind, MapEditor, RowTable,
 };
 pub use crate::line_index::LineIndex;
-pub use crate::options::{OptionError, Options};
+pub use crate::log::{Log, Tell};
+pub use crate::options::{FromOptions, OptionError, Options};
 pub use crate::random_action::random_action;
 pub use crate::ruleset::{Game, Ruleset};
 pub use crate::ruleset::{check_action_shape, check_answer, check_draft_shape};

@@ -2,6 +2,25 @@
 
 use crate::{Message, OptionKind, OptionSetting, OptionSpec, OptionValue};
 
+/// A ruleset's settings as a typed value, read from its options in one place: the schema that
+/// declares each option and the reading of each, side by side, so the rules never ask for an
+/// option by name. Name the schema in [`RulesetInfo::options`](crate::RulesetInfo) and read the
+/// settings once when a game starts.
+pub trait FromOptions: Sized {
+    /// The options, in the order clients show them.
+    fn schema() -> Vec<OptionSpec>;
+
+    /// The settings `options` (resolved against [`FromOptions::schema`]) choose.
+    fn from_options(options: &Options) -> Self;
+
+    /// The settings of the defaults: what a game without a variant plays with.
+    fn defaults() -> Self {
+        let options = Options::resolve(&Self::schema(), &[])
+            .expect("the defaults of a schema fit the schema");
+        Self::from_options(&options)
+    }
+}
+
 /// Why an option setting does not fit the schema.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum OptionError {

@@ -1,8 +1,8 @@
 //! The two traits a ruleset author implements.
 
 use crate::{
-    Action, BoardPart, Diagnostic, Event, GameResult, MapEditor, Options, PendingDecision,
-    PreviewNote, Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
+    Action, BoardPart, Catalogues, Diagnostic, Event, GameResult, MapEditor, Options,
+    PendingDecision, PreviewNote, Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
 };
 
 /// The rules of one board game. Register the implementing type with
@@ -25,11 +25,21 @@ pub trait Ruleset: 'static {
     /// list, or warnings only, means the map can be played.
     fn validate_map(map: &str) -> Vec<Diagnostic>;
 
+    /// The ruleset's message catalogues, declared once with
+    /// [`catalogues!`](crate::catalogues) in a `static`. The default has none, for a ruleset
+    /// that writes [`Ruleset::catalogue`] itself.
+    fn catalogues() -> &'static Catalogues {
+        static NONE: Catalogues = Catalogues::new(&[]);
+        &NONE
+    }
+
     /// The message catalogue for `language` as TOML text (`key = "template"`), or `None` when
-    /// the ruleset does not ship that language.
+    /// the ruleset does not ship that language. The default reads [`Ruleset::catalogues`].
     ///
     /// Called by clients to translate every [`Message`](crate::Message) the ruleset produces.
-    fn catalogue(language: &str) -> Option<&'static str>;
+    fn catalogue(language: &str) -> Option<&'static str> {
+        Self::catalogues().get(language)
+    }
 
     /// What the map editor can change in this ruleset's maps (see [`MapEditor`]), or `None`
     /// when they are edited as text only (the default).

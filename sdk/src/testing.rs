@@ -1,7 +1,11 @@
 //! Helpers for native tests of a ruleset: a [`Table`] with seeded random numbers and a battle
 //! tower whose output the test scripts, so a test can set up exactly the battle it is about, and
 //! [`check_catalogues`] for the message catalogues, and [`replay_digest`] to pin fixed-seed games
-//! before a rewrite of the rules.
+//! before a rewrite of the rules, and the [`Conformance`] suite every ruleset runs.
+
+mod conformance;
+
+pub use conformance::Conformance;
 
 use std::collections::VecDeque;
 

@@ -174,6 +174,16 @@ pub struct MapInfo {
     pub name: Message,
 }
 
+impl MapInfo {
+    /// The map `id`, named by the catalogue key `map.<id>`.
+    pub fn new(id: &str) -> MapInfo {
+        MapInfo {
+            id: id.to_owned(),
+            name: Message::new(format!("map.{id}")),
+        }
+    }
+}
+
 /// What the host and clients need to know about a ruleset.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RulesetInfo {
@@ -626,6 +636,30 @@ pub struct Placing {
     pub tie_breaks: Vec<i64>,
 }
 
+impl Placing {
+    /// Every seat placed by its score, then its tie breaks, highest first; seats equal on both
+    /// share the better rank, and are listed in seat order. `scores` gives each seat's score and
+    /// tie breaks.
+    pub fn ranked(scores: impl IntoIterator<Item = (Seat, i64, Vec<i64>)>) -> Vec<Placing> {
+        let mut scores: Vec<(Seat, i64, Vec<i64>)> = scores.into_iter().collect();
+        scores.sort_by(|a, b| (b.1, &b.2).cmp(&(a.1, &a.2)).then(a.0.cmp(&b.0)));
+        let mut placings: Vec<Placing> = Vec::with_capacity(scores.len());
+        for (i, (seat, score, tie_breaks)) in scores.into_iter().enumerate() {
+            let rank = match placings.last() {
+                Some(last) if last.score == score && last.tie_breaks == tie_breaks => last.rank,
+                _ => i as u32 + 1,
+            };
+            placings.push(Placing {
+                seat,
+                rank,
+                score,
+                tie_breaks,
+            });
+        }
+        placings
+    }
+}
+
 /// How a finished game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameResult {
@@ -689,6 +723,18 @@ mod tests {
             breakdown: Vec::new(),
             summary: Message::new("result"),
         }
+    }
+
+    #[test]
+    fn placings_rank_by_score_then_tie_breaks_and_share_equal_places() {
+        let placings = Placing::ranked([
+            (0, 5, vec![1]),
+            (1, 7, vec![0]),
+            (2, 5, vec![2]),
+            (3, 5, vec![1]),
+        ]);
+        let order: Vec<(Seat, u32)> = placings.iter().map(|p| (p.seat, p.rank)).collect();
+        assert_eq!(order, vec![(1, 1), (2, 2), (0, 3), (3, 3)]);
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //!   bounded call slots (`host/server/src/slots.rs`).
 //! - Only the runtime crate (`host/runtime/`) depends on wasmtime or names it; the game and server
 //!   crates run rulesets through its `RunningGame` trait.
-//! - No circle among the top-level modules of a host crate: each crate's modules form layers.
+//! - No circle among the top-level modules of a host crate, the SDK or a ruleset: each crate's
+//!   modules form layers.
 
 use std::path::{Path, PathBuf};
 
@@ -318,33 +319,35 @@ fn module_imports(sources: &[(String, String)], src: &str) -> Vec<(String, Vec<S
             continue;
         }
         let uses = modules.entry(top.clone()).or_default();
-        for line in text.lines() {
-            let code = line.split("//").next().unwrap_or("");
-            let mut names = Vec::new();
-            for prefix in [
-                "crate::",
-                if parts.len() == 1 {
-                    "super::"
+        let code: String = text
+            .lines()
+            .map(|line| line.split("//").next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut names = Vec::new();
+        for prefix in [
+            "crate::",
+            if parts.len() == 1 {
+                "super::"
+            } else {
+                "super::super::"
+            },
+        ] {
+            let mut rest = code.as_str();
+            while let Some(at) = rest.find(prefix) {
+                rest = &rest[at + prefix.len()..];
+                if rest.starts_with('{') {
+                    names.extend(grouped_names(rest));
                 } else {
-                    "super::super::"
-                },
-            ] {
-                let mut rest = code;
-                while let Some(at) = rest.find(prefix) {
-                    rest = &rest[at + prefix.len()..];
-                    let name: String = rest
-                        .chars()
-                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                        .collect();
-                    names.push(name);
+                    names.push(leading_name(rest));
                 }
             }
-            uses.extend(
-                names
-                    .into_iter()
-                    .filter(|name| *name != top && !name.is_empty()),
-            );
         }
+        uses.extend(
+            names
+                .into_iter()
+                .filter(|name| *name != top && !name.is_empty()),
+        );
     }
     let known: Vec<String> = modules.keys().cloned().collect();
     modules
@@ -357,6 +360,39 @@ fn module_imports(sources: &[(String, String)], src: &str) -> Vec<(String, Vec<S
             (module, uses)
         })
         .collect()
+}
+
+/// The identifier `text` starts with.
+fn leading_name(text: &str) -> String {
+    text.trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect()
+}
+
+/// The first name of each path in a group, `{a, b::{C, D}, e::F}` giving `a`, `b` and `e`.
+fn grouped_names(group: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut depth = 0;
+    for (at, c) in group.char_indices() {
+        match c {
+            '{' => {
+                depth += 1;
+                if depth == 1 {
+                    names.push(leading_name(&group[at + 1..]));
+                }
+            }
+            ',' if depth == 1 => names.push(leading_name(&group[at + 1..])),
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    names
 }
 
 /// The circles among modules, each as `a -> b -> a`.
@@ -389,10 +425,29 @@ fn import_circles(modules: &[(String, Vec<String>)]) -> Vec<String> {
     circles
 }
 
+/// The crates whose modules must form layers: the host's, the SDK and every ruleset (the
+/// test-only ones included: they are read as examples too).
+fn layered_crates() -> Vec<String> {
+    let rulesets = workspace_crates()
+        .into_iter()
+        .filter(|krate| krate.starts_with("rulesets/"));
+    HOST_CRATES
+        .iter()
+        .map(|krate| (*krate).to_owned())
+        .chain(["sdk".to_owned()])
+        .chain(rulesets)
+        .collect()
+}
+
 #[test]
-fn tidy_no_host_crate_has_an_import_circle() {
+fn tidy_no_crate_has_an_import_circle() {
     let mut circles = Vec::new();
-    for krate in HOST_CRATES {
+    let crates = layered_crates();
+    assert!(
+        crates.iter().any(|krate| krate.starts_with("rulesets/")),
+        "no ruleset found to check: {crates:?}"
+    );
+    for krate in crates {
         let src = format!("{krate}/src");
         for circle in import_circles(&module_imports(&rust_sources(&src), &src)) {
             circles.push(format!("{krate}: {circle}"));
@@ -400,7 +455,7 @@ fn tidy_no_host_crate_has_an_import_circle() {
     }
     assert!(
         circles.is_empty(),
-        "the host's modules form layers, yet these use each other:\n- {}",
+        "a crate's modules form layers, yet these use each other:\n- {}",
         circles.join("\n- ")
     );
 }
@@ -419,9 +474,23 @@ fn tidy_the_circle_check_notices_a_circle() {
             "use super::super::a::f;".to_owned(),
         ),
         ("c/src/d.rs".to_owned(), "use super::a::f;".to_owned()),
+        // A grouped import, over several lines, uses each module it names first.
+        (
+            "c/src/e.rs".to_owned(),
+            "use crate::{\n    d::{X, Y},\n    f,\n};".to_owned(),
+        ),
+        ("c/src/f.rs".to_owned(), "use super::{e, g::Z};".to_owned()),
     ];
     assert_eq!(
         import_circles(&module_imports(&sources, "c/src")),
-        vec!["a -> b -> a".to_owned()]
+        vec!["a -> b -> a".to_owned(), "e -> f -> e".to_owned()]
+    );
+}
+
+#[test]
+fn tidy_a_grouped_import_names_the_first_module_of_each_path() {
+    assert_eq!(
+        grouped_names("{a, b::{C, d}, e::F};\nuse g;"),
+        vec!["a", "b", "e"]
     );
 }

@@ -3,9 +3,9 @@
 //! another file of the same shape can replace it (see `docs/rules/honshu.md`).
 
 use std::collections::BTreeMap;
-use std::ops::Range;
 
-use sdk::{Diagnostic, LineIndex};
+use sdk::Diagnostic;
+use sdk::map_check::{Report, grammar_error};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
@@ -118,6 +118,16 @@ pub struct Deck {
 }
 
 impl Deck {
+    /// The deck a setup plays with: the shipped one for an empty text, else the deck file the
+    /// setup carries.
+    pub fn of_setup(map_text: &str) -> Result<Deck, sdk::SetupError> {
+        if map_text.trim().is_empty() {
+            Ok(Deck::standard())
+        } else {
+            Deck::from_toml(map_text).map_err(sdk::SetupError::Map)
+        }
+    }
+
     /// The shipped deck.
     pub fn standard() -> Deck {
         Deck::from_toml(STANDARD_DECK).expect("the shipped deck is checked by the tests")
@@ -176,22 +186,6 @@ struct RawProvince {
     b: Spanned<Vec<Spanned<String>>>,
 }
 
-struct Report<'a> {
-    index: LineIndex<'a>,
-    found: Vec<Diagnostic>,
-}
-
-impl Report<'_> {
-    fn error(&mut self, span: &Range<usize>, text: String) {
-        let (line, column) = self.index.start(span);
-        self.found.push(Diagnostic::error(line, column, text));
-    }
-    fn warning(&mut self, span: &Range<usize>, text: String) {
-        let (line, column) = self.index.start(span);
-        self.found.push(Diagnostic::warning(line, column, text));
-    }
-}
-
 /// Reads the six squares of a card side, reporting each bad one at its place.
 fn layout(
     report: &mut Report<'_>,
@@ -232,19 +226,10 @@ fn has_dry_corner(layout: &Layout) -> bool {
 }
 
 fn read(text: &str) -> (Option<Deck>, Vec<Diagnostic>) {
-    let mut report = Report {
-        index: LineIndex::new(text),
-        found: Vec::new(),
-    };
+    let mut report = Report::new(text);
     let raw: RawDeck = match toml::from_str(text) {
         Ok(raw) => raw,
-        Err(error) => {
-            let (line, column) = error
-                .span()
-                .map_or((0, 0), |span| report.index.start(&span));
-            let message = error.message().trim_end().to_string();
-            return (None, vec![Diagnostic::error(line, column, message)]);
-        }
+        Err(error) => return (None, vec![grammar_error(report.index(), &error)]),
     };
     if raw.deck.ruleset.get_ref() != "honshu" {
         report.error(
@@ -294,7 +279,7 @@ fn read(text: &str) -> (Option<Deck>, Vec<Diagnostic>) {
         .map(|n| n.to_string())
         .collect();
     if !missing.is_empty() {
-        report.found.push(Diagnostic::error(
+        report.push(Diagnostic::error(
             0,
             0,
             format!(
@@ -327,7 +312,7 @@ fn read(text: &str) -> (Option<Deck>, Vec<Diagnostic>) {
         }
     }
     if raw.province.len() < MIN_PROVINCES {
-        report.found.push(Diagnostic::error(
+        report.push(Diagnostic::error(
             0,
             0,
             format!(
@@ -336,10 +321,9 @@ fn read(text: &str) -> (Option<Deck>, Vec<Diagnostic>) {
             ),
         ));
     }
-    report.found.sort_by_key(|d| (d.line, d.column));
     let deck = (cards.len() == MAP_CARDS).then(|| Deck {
         cards: cards.into_values().collect(),
         provinces,
     });
-    (deck, report.found)
+    (deck, report.finish())
 }

@@ -444,14 +444,17 @@ fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Log, Rejection> 
                 }
                 let play = plays.last_mut().expect("a card was played");
                 play.resource = Some((colour, square));
-                log.push(Outcome::ResourcePlayed {
-                    seat,
-                    colour,
-                    value: play.value(),
-                });
+                log.push(
+                    &(),
+                    Outcome::ResourcePlayed {
+                        seat,
+                        colour,
+                        value: play.value(),
+                    },
+                );
             } else {
                 let card = plays.last().map_or(0, |p| p.card);
-                log.push(Outcome::NoResource { seat, card });
+                log.push(&(), Outcome::NoResource { seat, card });
             }
             state.phase = Phase::Trick {
                 plays,
@@ -472,7 +475,7 @@ fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Log, Rejection> 
                 card,
                 resource: None,
             });
-            log.push(Outcome::CardPlayed { seat, card });
+            log.push(&(), Outcome::CardPlayed { seat, card });
             let may_add = !playable_resources(state, seat, &plays[..plays.len() - 1]).is_empty();
             state.phase = Phase::Trick {
                 plays,
@@ -490,7 +493,7 @@ fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Log, Rejection> 
                 state.pool[colour.index()] += 1;
             }
             state.players[seat as usize].to_place = Some(card);
-            log.push(Outcome::CardTaken { seat, card });
+            log.push(&(), Outcome::CardTaken { seat, card });
             if plays.is_empty() {
                 engine::start_map_phase(state, &mut log);
             } else {
@@ -509,14 +512,17 @@ fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Log, Rejection> 
         ) => {
             take_from_hand(state, seat, card)?;
             committed[seat as usize] = Some(card);
-            log.push(Outcome::DuelCommitted { seat, card });
+            log.push(&(), Outcome::DuelCommitted { seat, card });
             if let [Some(a), Some(b)] = committed {
                 let played = [a, b];
                 let winner: Seat = if a > b { 0 } else { 1 };
-                log.push(Outcome::DuelRevealed {
-                    cards: played,
-                    winner,
-                });
+                log.push(
+                    &(),
+                    Outcome::DuelRevealed {
+                        cards: played,
+                        winner,
+                    },
+                );
                 let loser = 1 - winner;
                 let can_pay = state.players[loser as usize].map.resource_squares().len() >= 2;
                 state.phase = if can_pay {
@@ -549,7 +555,7 @@ fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Log, Rejection> 
             },
             Move::Fee(pay),
         ) => {
-            log.push(Outcome::FeeAnswered { seat, winner, pay });
+            log.push(&(), Outcome::FeeAnswered { seat, winner, pay });
             state.phase = if pay {
                 Phase::Fee {
                     revealed,
@@ -583,7 +589,7 @@ fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Log, Rejection> 
                     .ok_or_else(|| illegal("no-resource"))?;
                 state.pool[colour.index()] += 1;
             }
-            log.push(Outcome::FeePaid { seat });
+            log.push(&(), Outcome::FeePaid { seat });
             state.phase = Phase::PairPick {
                 revealed,
                 played,
@@ -606,10 +612,13 @@ fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Log, Rejection> 
             if chooser == 1 {
                 pairs.swap(0, 1);
             }
-            log.push(Outcome::PairTaken {
-                seat: chooser,
-                cards: mine,
-            });
+            log.push(
+                &(),
+                Outcome::PairTaken {
+                    seat: chooser,
+                    cards: mine,
+                },
+            );
             state.phase = Phase::Keep {
                 pairs,
                 kept: [None, None],
@@ -622,15 +631,18 @@ fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Log, Rejection> 
                     let other = if pair[0] == keep { pair[1] } else { pair[0] };
                     state.discard.push(other);
                     state.players[s].to_place = Some(keep);
-                    log.push(Outcome::Kept {
-                        seat: s as Seat,
-                        card: keep,
-                        discarded: other,
-                    });
+                    log.push(
+                        &(),
+                        Outcome::Kept {
+                            seat: s as Seat,
+                            card: keep,
+                            discarded: other,
+                        },
+                    );
                 }
                 engine::start_map_phase(state, &mut log);
             } else {
-                log.push(Outcome::KeepChosen { seat });
+                log.push(&(), Outcome::KeepChosen { seat });
                 state.phase = Phase::Keep { pairs, kept };
             }
         }
@@ -664,9 +676,12 @@ fn close_trick_if_done(state: &mut State, log: &mut Log) {
     }
     let plays = plays.clone();
     state.order = engine::order_from_trick(&plays);
-    log.push(Outcome::NewOrder {
-        first: state.order[0],
-    });
+    log.push(
+        &(),
+        Outcome::NewOrder {
+            first: state.order[0],
+        },
+    );
     state.phase = Phase::Pick { plays, next: 0 };
 }
 
@@ -679,28 +694,32 @@ fn place_back(state: &mut State, seat: Seat, log: &mut Log) -> Result<(), Reject
     } else {
         player.draft.rotation = None;
     }
-    log.push(Outcome::PlacingBack { seat, card });
+    log.push(&(), Outcome::PlacingBack { seat, card });
     Ok(())
 }
 
 /// One step of a placement: a rotation, a position, or the confirming layer. Every step is
-/// told, so that no answer shows as an empty caption.
+/// told, so that no answer shows as an empty caption; the steps before the confirmation are told
+/// to the placing seat alone (see [`crate::tell`]).
 fn place_step(state: &mut State, seat: Seat, step: Step, log: &mut Log) -> Result<(), Rejection> {
     let player = &mut state.players[seat as usize];
     let card = player.to_place.ok_or(Rejection::NotYourTurn)?;
     let layer = match step {
         Step::Rotate(rotation) => {
             player.draft.rotation = Some(rotation);
-            log.push(Outcome::PlacingRotated {
-                seat,
-                card,
-                rotation,
-            });
+            log.push(
+                &(),
+                Outcome::PlacingRotated {
+                    seat,
+                    card,
+                    rotation,
+                },
+            );
             return Ok(());
         }
         Step::At(origin) => {
             player.draft.origin = Some(origin);
-            log.push(Outcome::PlacingPosition { seat, card, origin });
+            log.push(&(), Outcome::PlacingPosition { seat, card, origin });
             return Ok(());
         }
         Step::Layer(layer) => layer,
@@ -725,12 +744,89 @@ fn place_step(state: &mut State, seat: Seat, step: Step, log: &mut Log) -> Resul
     );
     player.to_place = None;
     player.draft = Draft::default();
-    log.push(Outcome::Placed {
-        seat,
-        card,
-        layer,
-        resources,
-    });
+    log.push(
+        &(),
+        Outcome::Placed {
+            seat,
+            card,
+            layer,
+            resources,
+        },
+    );
     engine::finish_map_phase_if_done(state, log);
     Ok(())
+}
+
+impl Move {
+    /// The move `seat` answered with `action`, read through the decision pending for it.
+    pub fn decode(state: &State, seat: Seat, action: &Action) -> Result<Move, Rejection> {
+        if state.phase == Phase::Place {
+            if *action == Action::Back {
+                // Offered where the decision says so (and the SDK refuses it elsewhere).
+                return way_back(state.players[seat as usize].draft)
+                    .map(|_| Move::PlaceBack)
+                    .ok_or_else(|| Rejection::Malformed("there is no step to go back to".into()));
+            }
+            // Placing: the step's choices without their labels, the same list `pending` offers.
+            let (_, steps, _) = placement_steps(state, seat).ok_or(Rejection::NotYourTurn)?;
+            let step = picked(&steps, action)?
+                .first()
+                .copied()
+                .ok_or_else(|| Rejection::Malformed("a choice is expected".into()))?;
+            return Ok(Move::Place(step));
+        }
+        let decision = decision_of(state, seat).ok_or(Rejection::NotYourTurn)?;
+        let ids = picked_ids(&decision, action)?;
+        if let Phase::Fee { paying: true, .. } = state.phase {
+            return ids
+                .iter()
+                .map(|id| {
+                    id.strip_prefix("resource:")
+                        .and_then(crate::moves::parse_square)
+                        .filter(|&s| Move::Resource(Some(s)).choice_id().as_deref() == Some(id))
+                        .ok_or_else(|| Rejection::Malformed(format!("`{id}` is not a square")))
+                })
+                .collect::<Result<Vec<Square>, Rejection>>()
+                .map(Move::PayFee);
+        }
+        let id = ids
+            .first()
+            .ok_or_else(|| Rejection::Malformed("a choice is expected".into()))?;
+        Move::from_choice_id(&state.phase, id)
+            .filter(|mv| mv.choice_id().as_deref() == Some(id.as_str()))
+            .ok_or_else(|| Rejection::Malformed(format!("`{id}` is not a choice here")))
+    }
+}
+
+/// The ids of the choices picked.
+fn picked_ids(decision: &PendingDecision, action: &Action) -> Result<Vec<String>, Rejection> {
+    match (&decision.kind, action) {
+        (DecisionKind::Choose(choose), Action::Choose(picks)) => picks
+            .iter()
+            .map(|&i| {
+                choose
+                    .choices
+                    .get(i as usize)
+                    .map(|c| c.id.clone())
+                    .ok_or_else(|| Rejection::Malformed(format!("choice {i} does not exist")))
+            })
+            .collect(),
+        _ => Err(Rejection::Malformed("a choose action is expected".into())),
+    }
+}
+
+/// The placement steps picked, with the same refusals as [`picked_ids`].
+fn picked(steps: &[Step], action: &Action) -> Result<Vec<Step>, Rejection> {
+    match action {
+        Action::Choose(picks) => picks
+            .iter()
+            .map(|&i| {
+                steps
+                    .get(i as usize)
+                    .copied()
+                    .ok_or_else(|| Rejection::Malformed(format!("choice {i} does not exist")))
+            })
+            .collect(),
+        _ => Err(Rejection::Malformed("a choose action is expected".into())),
+    }
 }

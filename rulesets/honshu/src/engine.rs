@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use sdk::{Seat, SetupError, Table, TableExt};
 
 use crate::data::{COLOURS, Colour, Deck, Layout, MAP_CARDS, SQUARES, Terrain};
-use crate::outcome::{Log, Outcome};
+use crate::outcome::{Log, Outcome, PlacementOutcome};
 use crate::state::*;
 
 /// Starts a game: provinces dealt at random with a resource on each production square, a
@@ -339,17 +339,6 @@ pub fn bounds(map: &PersonalMap) -> Option<(i32, i32, i32, i32)> {
     )
 }
 
-/// What placing a card did to the resources.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PlacementOutcome {
-    /// Resources put on the new production squares.
-    pub gained: Vec<Colour>,
-    /// New production squares left empty because the pool ran out of their colour.
-    pub short: Vec<Colour>,
-    /// Resources covered and so returned to the pool.
-    pub discarded: Vec<Colour>,
-}
-
 /// Lays a card without checking the rules: the new visible production squares get a resource
 /// from the pool, covered resources go back to it.
 pub fn place_unchecked(
@@ -414,7 +403,7 @@ pub fn start_map_phase(state: &mut State, log: &mut Log) {
         if legal_rotations(&state.players[seat as usize].map, &layout).is_empty() {
             state.players[seat as usize].to_place = None;
             state.discard.push(card);
-            log.push(Outcome::Unplaceable { seat, card });
+            log.push(&(), Outcome::Unplaceable { seat, card });
         }
     }
     finish_map_phase_if_done(state, log);
@@ -435,12 +424,12 @@ pub fn finish_map_phase_if_done(state: &mut State, log: &mut Log) {
         9 => pass_hands(state, state.seats - 1, log),
         6 => {
             deal_hands(state);
-            log.push(Outcome::NewHands);
+            log.push(&(), Outcome::NewHands);
         }
         _ => {}
     }
     state.round += 1;
-    log.push(Outcome::Round { round: state.round });
+    log.push(&(), Outcome::Round { round: state.round });
     start_trick(state);
 }
 
@@ -458,7 +447,7 @@ fn pass_hands(state: &mut State, step: u32, log: &mut Log) {
         receiver.hand = hand;
         receiver.hand.sort_unstable();
     }
-    log.push(Outcome::HandsPassed { step });
+    log.push(&(), Outcome::HandsPassed { step });
 }
 
 /// A card left a seat's hand: it is no longer one its neighbour knows about.
@@ -607,8 +596,11 @@ fn score_game(state: &mut State, log: &mut Log) {
         .iter()
         .map(|p| score_map(&p.map, &state.settings.points, state.scoring_card))
         .collect();
-    log.push(Outcome::Scored {
-        sheets: state.scores.clone(),
-    });
+    log.push(
+        &(),
+        Outcome::Scored {
+            sheets: state.scores.clone(),
+        },
+    );
     state.phase = Phase::Over;
 }

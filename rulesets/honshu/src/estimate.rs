@@ -23,7 +23,7 @@ pub fn evaluate(state: &State, seat: Seat) -> Option<f64> {
     if seat >= state.seats {
         return None;
     }
-    if let Some(result) = crate::final_result(state) {
+    if let Some(result) = crate::view::result(state) {
         return Some(result.win_share(seat));
     }
     let scores: Vec<f64> = state

@@ -1,16 +1,14 @@
-//! A seat's answer as a typed move: decoded once from the contract's [`Action`], and the choice
+//! A seat's answer as a typed move: decoded once from the contract's [`Action`](sdk::Action), and the choice
 //! ids of every pending decision written from the same enum, so the two cannot drift (the shape
 //! of Shogun's `moves`).
 //!
 //! The contract carries answers as indices into the choices a decision offered; the ids of those
 //! choices are what a client, a stored game and a test see. [`Move::choice_id`] writes an id;
-//! [`Move::decode`] reads the answer back through the choices the pending decision offered and
-//! checks that the move it found writes that same id again.
+//! [`Move::decode`] (beside the decisions, in [`crate::decide`]) reads the answer back through
+//! the choices the pending decision offered and checks that the move it found writes that same
+//! id again.
 
-use sdk::{Action, DecisionKind, PendingDecision, Rejection, Seat};
-
-use crate::decide;
-use crate::state::{Layer, Pair, Phase, Square, State};
+use crate::state::{Layer, Pair, Phase, Square};
 
 /// One step of placing a card: the rotation, the position (the card's top-left square), then
 /// over or under, which is the confirmation. Going back a step is no choice but the decision's
@@ -112,48 +110,8 @@ impl Move {
         })
     }
 
-    /// The move `seat` answered with `action`, read through the decision pending for it.
-    pub fn decode(state: &State, seat: Seat, action: &Action) -> Result<Move, Rejection> {
-        if state.phase == Phase::Place {
-            if *action == Action::Back {
-                // Offered where the decision says so (and the SDK refuses it elsewhere).
-                return decide::way_back(state.players[seat as usize].draft)
-                    .map(|_| Move::PlaceBack)
-                    .ok_or_else(|| Rejection::Malformed("there is no step to go back to".into()));
-            }
-            // Placing: the step's choices without their labels, the same list `pending` offers.
-            let (_, steps, _) =
-                decide::placement_steps(state, seat).ok_or(Rejection::NotYourTurn)?;
-            let step = picked(&steps, action)?
-                .first()
-                .copied()
-                .ok_or_else(|| Rejection::Malformed("a choice is expected".into()))?;
-            return Ok(Move::Place(step));
-        }
-        let decision = decide::decision_of(state, seat).ok_or(Rejection::NotYourTurn)?;
-        let ids = picked_ids(&decision, action)?;
-        if let Phase::Fee { paying: true, .. } = state.phase {
-            return ids
-                .iter()
-                .map(|id| {
-                    id.strip_prefix("resource:")
-                        .and_then(parse_square)
-                        .filter(|&s| Move::Resource(Some(s)).choice_id().as_deref() == Some(id))
-                        .ok_or_else(|| Rejection::Malformed(format!("`{id}` is not a square")))
-                })
-                .collect::<Result<Vec<Square>, Rejection>>()
-                .map(Move::PayFee);
-        }
-        let id = ids
-            .first()
-            .ok_or_else(|| Rejection::Malformed("a choice is expected".into()))?;
-        Move::from_choice_id(&state.phase, id)
-            .filter(|mv| mv.choice_id().as_deref() == Some(id.as_str()))
-            .ok_or_else(|| Rejection::Malformed(format!("`{id}` is not a choice here")))
-    }
-
     /// The move a choice id names in `phase`.
-    fn from_choice_id(phase: &Phase, id: &str) -> Option<Move> {
+    pub(crate) fn from_choice_id(phase: &Phase, id: &str) -> Option<Move> {
         let card = || id.strip_prefix("card:")?.parse().ok();
         match phase {
             Phase::Trick {
@@ -181,40 +139,7 @@ impl Move {
     }
 }
 
-fn parse_square(text: &str) -> Option<Square> {
+pub(crate) fn parse_square(text: &str) -> Option<Square> {
     let (x, y) = text.split_once(',')?;
     Some((x.parse().ok()?, y.parse().ok()?))
-}
-
-/// The ids of the choices picked.
-fn picked_ids(decision: &PendingDecision, action: &Action) -> Result<Vec<String>, Rejection> {
-    match (&decision.kind, action) {
-        (DecisionKind::Choose(choose), Action::Choose(picks)) => picks
-            .iter()
-            .map(|&i| {
-                choose
-                    .choices
-                    .get(i as usize)
-                    .map(|c| c.id.clone())
-                    .ok_or_else(|| Rejection::Malformed(format!("choice {i} does not exist")))
-            })
-            .collect(),
-        _ => Err(Rejection::Malformed("a choose action is expected".into())),
-    }
-}
-
-/// The placement steps picked, with the same refusals as [`picked_ids`].
-fn picked(steps: &[Step], action: &Action) -> Result<Vec<Step>, Rejection> {
-    match action {
-        Action::Choose(picks) => picks
-            .iter()
-            .map(|&i| {
-                steps
-                    .get(i as usize)
-                    .copied()
-                    .ok_or_else(|| Rejection::Malformed(format!("choice {i} does not exist")))
-            })
-            .collect(),
-        _ => Err(Rejection::Malformed("a choose action is expected".into())),
-    }
 }

@@ -2,10 +2,9 @@
 //! ([`crate::engine`], [`crate::decide`]) say *what* happened; [`crate::tell`] alone says it in
 //! words (catalogue messages).
 
-use sdk::{Event, Seat};
+use sdk::Seat;
 
 use crate::data::Colour;
-use crate::engine::PlacementOutcome;
 use crate::state::{Layer, ScoreSheet, Square};
 
 /// One thing that happened, in the terms of the rules: seats, cards, squares and counts; no
@@ -69,37 +68,17 @@ pub enum Outcome {
     Scored { sheets: Vec<ScoreSheet> },
 }
 
-/// What the rules report during one call: the outcomes in order, and the events that tell them.
-#[derive(Debug, Default)]
-pub struct Log {
-    outcomes: Vec<Outcome>,
-    events: Vec<Event>,
+/// What placing a card did to the resources.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlacementOutcome {
+    /// Resources put on the new production squares.
+    pub gained: Vec<Colour>,
+    /// New production squares left empty because the pool ran out of their colour.
+    pub short: Vec<Colour>,
+    /// Resources covered and so returned to the pool.
+    pub discarded: Vec<Colour>,
 }
 
-impl Log {
-    /// An empty log for a new call.
-    pub fn new() -> Log {
-        Log::default()
-    }
-
-    /// Reports an outcome.
-    pub fn push(&mut self, outcome: Outcome) {
-        self.events.extend(crate::tell::events(&outcome));
-        self.outcomes.push(outcome);
-    }
-
-    /// The outcomes, in order.
-    pub fn outcomes(&self) -> &[Outcome] {
-        &self.outcomes
-    }
-
-    /// The events that tell the outcomes, in order.
-    pub fn events(&self) -> &[Event] {
-        &self.events
-    }
-
-    /// The events that tell the outcomes, in order.
-    pub fn into_events(self) -> Vec<Event> {
-        self.events
-    }
-}
+/// What the rules report during one call: the outcomes in order, and the events that tell them
+/// (worded by [`crate::tell`], through `sdk::Tell`).
+pub type Log = sdk::Log<Outcome>;

@@ -55,8 +55,8 @@ impl Panel {
     }
 }
 
-fn english() -> Catalogue {
-    Catalogue::from_toml(crate::CATALOGUE_EN).unwrap_or_else(|_| Catalogue::from_pairs([]))
+fn english() -> &'static Catalogue {
+    crate::CATALOGUES.english()
 }
 
 /// The English text of a message, for the document's own content (clients translate it).
@@ -632,11 +632,11 @@ pub fn panels(state: &State, viewer: Viewer) -> Vec<Panel> {
     }
     let mut panels: Vec<Panel> = seats
         .into_iter()
-        .map(|s| map_panel(state, s, viewer, &english))
+        .map(|s| map_panel(state, s, viewer, english))
         .collect();
-    panels.push(table_panel(state, viewer, &english));
+    panels.push(table_panel(state, viewer, english));
     if let Viewer::Seat(me) = viewer {
-        panels.push(hand_panel(state, me, &english));
+        panels.push(hand_panel(state, me, english));
     }
     panels
 }

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use sdk::{Options, Seat};
+use sdk::{FromOptions, OptionSpec, Options, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::data::{Colour, Deck, Layout, Terrain};
@@ -306,9 +306,27 @@ pub struct Settings {
     pub points: Points,
 }
 
-impl Settings {
-    /// The settings of a game with the options' values.
-    pub fn from_options(options: &Options) -> Settings {
+impl FromOptions for Settings {
+    fn schema() -> Vec<OptionSpec> {
+        let mut options = vec![
+            OptionSpec::choice("province-side", ["a", "b"], "a"),
+            OptionSpec::choice(
+                "scoring-card",
+                ["none", "random"]
+                    .into_iter()
+                    .chain(SCORING_CARDS.iter().map(|(name, _)| *name)),
+                "none",
+            ),
+        ];
+        options.extend(
+            POINT_OPTIONS
+                .iter()
+                .map(|(name, default)| OptionSpec::integer(name, 0, 20, *default)),
+        );
+        options
+    }
+
+    fn from_options(options: &Options) -> Settings {
         let scoring_card = match options.choice("scoring-card") {
             "none" => ScoringCardRule::None,
             "random" => ScoringCardRule::Random,

@@ -13,9 +13,18 @@ fn colour_key(colour: Colour) -> String {
     format!("colour.{}", colour.name())
 }
 
+impl sdk::Tell for Outcome {
+    type Context = ();
+
+    fn tell(&self, (): &()) -> Vec<Event> {
+        events(self)
+    }
+}
+
 /// The events that tell `outcome`.
 pub fn events(outcome: &Outcome) -> Vec<Event> {
     let public = |message: Message| vec![Event::public(message)];
+    let own = |seat: Seat, message: Message| vec![Event::private(seat, message)];
     // A placing step: who, and which card.
     let told = |key: &str, seat: Seat, card: u8| {
         Message::new(key).seat("player", seat).number("card", card)
@@ -73,17 +82,20 @@ pub fn events(outcome: &Outcome) -> Vec<Event> {
             card,
             discarded,
         } => public(told("event.kept", *seat, *card).number("discarded", *discarded)),
-        Outcome::PlacingBack { seat, card } => public(told("event.placing-back", *seat, *card)),
+        // A placement in progress is the placing seat's own business until it is confirmed:
+        // only that seat is told its steps, so others never watch a card being turned.
+        Outcome::PlacingBack { seat, card } => own(*seat, told("event.placing-back", *seat, *card)),
         Outcome::PlacingRotated {
             seat,
             card,
             rotation,
-        } => public(
+        } => own(
+            *seat,
             told("event.placing-rotated", *seat, *card)
                 .number("degrees", i64::from(*rotation) * 90),
         ),
         Outcome::PlacingPosition { seat, card, .. } => {
-            public(told("event.placing-position", *seat, *card))
+            own(*seat, told("event.placing-position", *seat, *card))
         }
         Outcome::Placed {
             seat,

@@ -2,7 +2,7 @@
 //! on. Hands are secret (a seat knows only its own, plus the cards it passed that are still in
 //! its neighbour's hand), as are the draw pile and a 2-player duel card not yet revealed.
 
-use sdk::{Seat, Table, TableExt, Viewer};
+use sdk::{GameResult, Message, Placing, ScoreLine, Seat, Table, TableExt, Viewer};
 use serde_json::{Value, json};
 
 use crate::state::*;
@@ -158,4 +158,43 @@ pub fn determinize(state: &State, seat: Seat, table: &mut dyn Table) -> State {
         *card = deal.next().expect("as many cards as slots");
     }
     copy
+}
+
+/// The result of a finished game: most points first, then most visible fallow squares; seats
+/// equal on both share the place.
+pub fn result(state: &State) -> Option<GameResult> {
+    if !state.is_over() {
+        return None;
+    }
+    let placings = Placing::ranked((0..state.seats).map(|seat| {
+        let sheet = &state.scores[seat as usize];
+        (seat, sheet.total, vec![sheet.fallow])
+    }));
+    let mut breakdown = Vec::new();
+    for (seat, sheet) in state.scores.iter().enumerate() {
+        for (label, points) in sheet.lines() {
+            breakdown.push(ScoreLine {
+                seat: seat as Seat,
+                label: Message::new(label),
+                points,
+            });
+        }
+    }
+    let winners = placings.iter().filter(|p| p.rank == 1).count();
+    let summary = if winners > 1 {
+        Message::new("summary.shared").number("points", placings[0].score)
+    } else if placings.len() > 1 && placings[1].score == placings[0].score {
+        Message::new("summary.fallow")
+            .seat("player", placings[0].seat)
+            .number("points", placings[0].score)
+    } else {
+        Message::new("summary.points")
+            .seat("player", placings[0].seat)
+            .number("points", placings[0].score)
+    };
+    Some(GameResult {
+        placings,
+        breakdown,
+        summary,
+    })
 }

@@ -48,19 +48,6 @@ fn play(seats: u32, seed: u64, policy: &[u32]) -> (Vec<i64>, u32) {
 }
 
 #[test]
-fn the_rules_take_every_answer_of_the_rollout_policy() {
-    for (seats, seed) in [(2, 1), (3, 2), (4, 3), (5, 4)] {
-        let everyone: Vec<u32> = (0..seats).collect();
-        let (_, answered) = play(seats, seed, &everyone);
-        // Twelve cards placed a seat, three steps each (rotation, square, layer).
-        assert!(
-            answered >= seats * 12,
-            "{seats} seats: the policy answered {answered} times"
-        );
-    }
-}
-
-#[test]
 fn rollout_placements_build_better_maps_than_random_ones() {
     // Five points a game better, at least: a few more squares of forest or town.
     let (mut policy, mut random) = (0, 0);

@@ -235,7 +235,7 @@ fn hands_pass_left_after_round_3_right_after_round_9_and_six_new_after_round_6()
         }
         let decision = game.pending()[0].clone();
         let action = sdk::random_action(&decision.kind, &mut table);
-        let log = game.play(decision.seat, &action).unwrap();
+        let log = honshu::decide::play(&mut game.state, decision.seat, &action).unwrap();
         if game.state.round != round {
             // The rules report the hands' move, then the new round.
             let moved: Vec<&Outcome> = log
@@ -476,4 +476,54 @@ fn regression_bots_went_back_and_forth_between_a_rotation_and_its_positions() {
             .sum();
         assert_eq!(placing_answers, 3 * placed, "{seats} seats, seed {seed}");
     }
+}
+
+/// The log told every seat and spectator each step of a placement as it was taken ("turns card
+/// 12 by 270°", then "by 90°" as the player changed their mind), before the placement was
+/// confirmed. A step in progress is the placing seat's alone; the others learn the placement
+/// once it is laid.
+#[test]
+fn regression_rotation_told_before_placement_confirmed() {
+    use sdk::{Audience, Viewer};
+    let (mut game, mut table) = new_game(3, 5, &[]);
+    game.state.phase = Phase::Place;
+    game.state.players[0].map = map_of(&["gT", "TT", "TT"]);
+    for player in &mut game.state.players[1..] {
+        player.to_place = None;
+    }
+    let card = (1..=60u8)
+        .find(|&c| !game.state.deck.card(c).contains(&Terrain::Lake))
+        .expect("the deck has a card without a lake");
+    game.state.players[0].to_place = Some(card);
+    let others = [Viewer::Seat(1), Viewer::Seat(2), Viewer::Spectator];
+    let seen_by_others = |events: &[sdk::Event]| {
+        events
+            .iter()
+            .filter(|e| others.iter().any(|&viewer| e.audience.includes(viewer)))
+            .count()
+    };
+    let rotations = choice_ids(&game, 0);
+    assert!(
+        rotations.len() > 1,
+        "the card turns several ways: {rotations:?}"
+    );
+    let (first, last) = (&rotations[rotations.len() - 1], &rotations[0]);
+    let mut in_progress = answer(&mut game, &mut table, 0, &[first]);
+    in_progress.extend(game.apply(0, &Action::Back, &mut table).unwrap());
+    in_progress.extend(answer(&mut game, &mut table, 0, &[last]));
+    let position = choice_ids(&game, 0)[0].clone();
+    in_progress.extend(answer(&mut game, &mut table, 0, &[&position]));
+    assert_eq!(seen_by_others(&in_progress), 0, "{in_progress:?}");
+    assert!(
+        in_progress
+            .iter()
+            .all(|e| e.audience == Audience::Seats(vec![0])),
+        "the placing seat still sees each of its own steps: {in_progress:?}"
+    );
+    let layer = choice_ids(&game, 0)[0].clone();
+    let confirmed = answer(&mut game, &mut table, 0, &[&layer]);
+    assert!(
+        seen_by_others(&confirmed) > 0,
+        "the confirmed placement is told to everyone: {confirmed:?}"
+    );
 }

@@ -70,10 +70,10 @@
 //! copies = 1                          # optional, default 1
 //! ```
 
-use sdk::{Diagnostic, LineIndex};
+use sdk::Diagnostic;
+use sdk::map_check::{Report, grammar_error, is_colour, is_kebab_id};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::Range;
 use toml::Spanned;
 
 /// The id the `[map] ruleset` field must have.
@@ -431,62 +431,14 @@ pub fn validate_map(text: &str) -> Vec<Diagnostic> {
     }
 }
 
+/// Reads the board of a setup, or says why it cannot be played.
+pub fn board_of_setup(map: &str) -> Result<Board, sdk::SetupError> {
+    Board::from_toml(map)
+        .map(|(board, _)| board)
+        .map_err(sdk::SetupError::Map)
+}
+
 // ----- checking -----
-
-struct Report<'a> {
-    index: LineIndex<'a>,
-    found: Vec<Diagnostic>,
-}
-
-impl Report<'_> {
-    fn error(&mut self, span: &Range<usize>, text: String) {
-        let (line, column) = self.index.start(span);
-        self.found.push(Diagnostic::error(line, column, text));
-    }
-
-    fn warning(&mut self, span: &Range<usize>, text: String) {
-        let (line, column) = self.index.start(span);
-        self.found.push(Diagnostic::warning(line, column, text));
-    }
-
-    fn has_errors(&self) -> bool {
-        self.found.iter().any(Diagnostic::is_error)
-    }
-
-    fn finish(mut self) -> Vec<Diagnostic> {
-        self.found.sort_by_key(|d| (d.line, d.column));
-        self.found
-    }
-}
-
-fn grammar_error(index: &LineIndex<'_>, error: &toml::de::Error) -> Diagnostic {
-    let (line, column) = error.span().map_or((0, 0), |span| index.start(&span));
-    let mut message = error.message().trim_end().to_string();
-    if let Some(source) = index
-        .line_text(line)
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-    {
-        message = format!("{message} (in `{source}`)");
-    }
-    Diagnostic::error(line, column, message)
-}
-
-fn is_kebab_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.split('-').all(|word| {
-            !word.is_empty()
-                && word
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        })
-}
-
-fn is_colour(colour: &str) -> bool {
-    colour.len() == 7
-        && colour.starts_with('#')
-        && colour[1..].bytes().all(|b| b.is_ascii_hexdigit())
-}
 
 /// Collects the ids of one table, reporting bad and duplicate ones; maps id to index.
 fn index_ids<'a>(
@@ -532,14 +484,10 @@ fn lookup(
 }
 
 fn read_board(text: &str) -> Result<(Board, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let index = LineIndex::new(text);
+    let mut report = Report::new(text);
     let raw: RawFile = match toml::from_str(text) {
         Ok(raw) => raw,
-        Err(e) => return Err(vec![grammar_error(&index, &e)]),
-    };
-    let mut report = Report {
-        index,
-        found: Vec::new(),
+        Err(e) => return Err(vec![grammar_error(report.index(), &e)]),
     };
     let header = raw.map.get_ref();
     if !is_kebab_id(header.id.get_ref()) {

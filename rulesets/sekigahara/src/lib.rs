@@ -21,16 +21,20 @@ pub mod state;
 pub mod view;
 
 use sdk::{
-    Action, BoardPart, Diagnostic, Event, GameResult, MapInfo, Message, OptionSpec, Options,
-    PendingDecision, Placing, PreviewNote, Rejection, RulesetInfo, ScoreLine, Seat, Setup,
-    SetupError, Table, Viewer,
+    Action, BoardPart, Diagnostic, Event, FromOptions, GameResult, MapInfo, Options,
+    PendingDecision, PreviewNote, Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
 };
 
-use crate::data::Board;
-use crate::state::{Ending, Settings, State};
+use crate::state::{Settings, State};
 
-/// The English message catalogue: every key the ruleset emits.
-pub const CATALOGUE_EN: &str = include_str!("../i18n/en.toml");
+/// The message catalogues; English has every key the ruleset emits.
+pub static CATALOGUES: sdk::Catalogues = sdk::catalogues! {
+    "en" => "../i18n/en.toml",
+    "ru" => "../i18n/ru.toml",
+    "es" => "../i18n/es.toml",
+    "de" => "../i18n/de.toml",
+    "ro" => "../i18n/ro.toml",
+};
 
 /// The map id of the shipped board.
 pub const MAP_ID: &str = "japan-1600";
@@ -45,64 +49,19 @@ pub struct SekigaharaGame {
     pub state: State,
 }
 
-/// Reads the board of a setup, or says why it cannot be played.
-pub fn read_board(map: &str) -> Result<Board, SetupError> {
-    Board::from_toml(map)
-        .map(|(board, _)| board)
-        .map_err(SetupError::Map)
-}
-
-/// The settings the options choose.
-pub fn settings_from(options: &Options) -> Settings {
-    Settings {
-        initiative_lower_impact: options.choice("battle-initiative") == "lower-impact",
-        turned_clan_bonus: options.boolean("turned-clan-bonus"),
-        casualty_divisor: options.integer("casualty-divisor") as u32,
-        loser_min_loss: options.integer("loser-min-loss") as u32,
-        retreat: options.choice("retreat") == "adjacent",
-        siege_limit: options.integer("siege-limit") as u32,
-        reshuffle: options.boolean("reshuffle"),
-        castle_refuge: options.boolean("castle-refuge"),
-        siege_bonus: options.integer("siege-bonus") as u32,
-    }
-}
-
 impl sdk::Ruleset for Sekigahara {
     type Game = SekigaharaGame;
 
     fn info() -> RulesetInfo {
-        let defaults = Settings::default();
         RulesetInfo {
             id: "sekigahara".into(),
             name: "Sekigahara".into(),
             version: env!("CARGO_PKG_VERSION").into(),
             min_seats: 2,
             max_seats: 2,
-            maps: vec![MapInfo {
-                id: MAP_ID.into(),
-                name: Message::new("map.japan-1600"),
-            }],
-            options: vec![
-                OptionSpec::choice(
-                    "battle-initiative",
-                    ["lower-impact", "alternate"],
-                    "lower-impact",
-                ),
-                OptionSpec::boolean("turned-clan-bonus", defaults.turned_clan_bonus),
-                OptionSpec::integer(
-                    "casualty-divisor",
-                    1,
-                    30,
-                    i64::from(defaults.casualty_divisor),
-                ),
-                OptionSpec::integer("loser-min-loss", 0, 3, i64::from(defaults.loser_min_loss)),
-                OptionSpec::choice("retreat", ["adjacent", "eliminated"], "adjacent"),
-                OptionSpec::integer("siege-limit", 0, 8, i64::from(defaults.siege_limit)),
-                OptionSpec::boolean("reshuffle", defaults.reshuffle),
-                OptionSpec::boolean("castle-refuge", defaults.castle_refuge),
-                OptionSpec::integer("siege-bonus", 0, 10, i64::from(defaults.siege_bonus)),
-            ],
-            languages: ["en", "ru", "es", "de", "ro"].map(String::from).to_vec(),
+            maps: vec![MapInfo::new(MAP_ID)],
+            options: Settings::schema(),
+            languages: CATALOGUES.languages(),
         }
     }
 
@@ -114,15 +73,8 @@ impl sdk::Ruleset for Sekigahara {
         Some(editor::schema())
     }
 
-    fn catalogue(language: &str) -> Option<&'static str> {
-        match language {
-            "en" => Some(CATALOGUE_EN),
-            "ru" => Some(include_str!("../i18n/ru.toml")),
-            "es" => Some(include_str!("../i18n/es.toml")),
-            "de" => Some(include_str!("../i18n/de.toml")),
-            "ro" => Some(include_str!("../i18n/ro.toml")),
-            _ => None,
-        }
+    fn catalogues() -> &'static sdk::Catalogues {
+        &CATALOGUES
     }
 
     fn create(
@@ -130,16 +82,14 @@ impl sdk::Ruleset for Sekigahara {
         options: &Options,
         table: &mut dyn Table,
     ) -> Result<SekigaharaGame, SetupError> {
-        let board = read_board(&setup.map)?;
-        let mut state = engine::new_game(board, settings_from(options), table);
+        let board = data::board_of_setup(&setup.map)?;
+        let mut state = engine::new_game(board, Settings::from_options(options), table);
         engine::advance(&mut state, table);
         Ok(SekigaharaGame { state })
     }
 
     fn restore(bytes: &[u8]) -> Result<SekigaharaGame, String> {
-        postcard::from_bytes(bytes)
-            .map(|state| SekigaharaGame { state })
-            .map_err(|e| format!("not a Sekigahara snapshot: {e}"))
+        sdk::snapshot::read(bytes).map(|state| SekigaharaGame { state })
     }
 }
 
@@ -170,11 +120,11 @@ impl sdk::Game for SekigaharaGame {
     }
 
     fn result(&self) -> Option<GameResult> {
-        final_result(&self.state)
+        view::result(&self.state)
     }
 
     fn snapshot(&self) -> Vec<u8> {
-        postcard::to_allocvec(&self.state).unwrap_or_default()
+        sdk::snapshot::write(&self.state)
     }
 
     fn determinize(&self, seat: Seat, table: &mut dyn Table) -> Self {
@@ -190,50 +140,6 @@ impl sdk::Game for SekigaharaGame {
     fn rollout_action(&self, seat: Seat, salt: u64) -> Option<Action> {
         rollout::rollout_action(&self.state, seat, salt)
     }
-}
-
-/// The result of a finished game: the winner first; the score is the points at the end.
-pub fn final_result(state: &State) -> Option<GameResult> {
-    let (winner, ending) = state.ending?;
-    let placings = [winner, state::other(winner)]
-        .into_iter()
-        .enumerate()
-        .map(|(i, side)| Placing {
-            seat: side as u32,
-            rank: i as u32 + 1,
-            score: i64::from(state.points(side)),
-            tie_breaks: Vec::new(),
-        })
-        .collect();
-    let breakdown = (0..2)
-        .flat_map(|side| {
-            let (castles, resources) = state.holdings(side);
-            [
-                ScoreLine {
-                    seat: side as u32,
-                    label: Message::new("score.castles"),
-                    points: 2 * i64::from(castles),
-                },
-                ScoreLine {
-                    seat: side as u32,
-                    label: Message::new("score.resources"),
-                    points: i64::from(resources),
-                },
-            ]
-        })
-        .collect();
-    let summary = Message::new(match ending {
-        Ending::Commander => "result.commander",
-        Ending::Disk => "result.disk",
-        Ending::Points => "result.points",
-    })
-    .seat("side", winner as u32)
-    .number("points", i64::from(state.points(winner)));
-    Some(GameResult {
-        placings,
-        breakdown,
-        summary,
-    })
 }
 
 sdk::register_ruleset!(Sekigahara);

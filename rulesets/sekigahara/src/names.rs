@@ -3,27 +3,19 @@
 //! own board).
 
 use sdk::{Catalogue, Message, MessageArg};
-use std::collections::BTreeSet;
-use std::sync::LazyLock;
 
 use crate::state::State;
 
 /// The catalogue key of a template that shows a name as it is.
 pub const NAME_KEY: &str = "name";
 
-static ENGLISH_KEYS: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
-    Catalogue::from_toml(crate::CATALOGUE_EN)
-        .map(|catalogue| catalogue.pairs().map(|(key, _)| key.to_string()).collect())
-        .unwrap_or_default()
-});
+/// The English catalogue, which has every key the ruleset emits.
+fn english() -> &'static Catalogue {
+    crate::CATALOGUES.english()
+}
 
 fn arg(kind: &str, id: &str, name: &str) -> MessageArg {
-    let key = format!("{kind}.{id}");
-    if ENGLISH_KEYS.contains(&key) {
-        MessageArg::Key(key)
-    } else {
-        MessageArg::Text(name.to_string())
-    }
+    english().key_or_text(format!("{kind}.{id}"), name)
 }
 
 /// The catalogue key of an area, used as its `data-place` and as a `key` message argument.
@@ -53,7 +45,7 @@ pub fn clan(state: &State, clan: usize) -> MessageArg {
 pub fn block(state: &State, block: usize) -> Message {
     let def = &state.board.blocks[block];
     let key = format!("block.{}", def.id);
-    if ENGLISH_KEYS.contains(&key) {
+    if english().get(&key).is_some() {
         Message::new(key)
     } else if let Some(name) = &def.name {
         Message::new(NAME_KEY).text(NAME_KEY, name.clone())
@@ -71,9 +63,9 @@ pub fn block_arg(state: &State, b: usize) -> MessageArg {
     // A block without a name of its own is told by its clan and mon, in the reader's language
     // when the catalogue names that clan (the shipped board), else as the board file writes it.
     let unit = format!("unit.{}-{}", state.board.clans[def.clan].id, def.mon);
-    if ENGLISH_KEYS.contains(&key) {
+    if english().get(&key).is_some() {
         MessageArg::Key(key)
-    } else if def.name.is_none() && ENGLISH_KEYS.contains(&unit) {
+    } else if def.name.is_none() && english().get(&unit).is_some() {
         MessageArg::Key(unit)
     } else {
         MessageArg::Text(

@@ -1,6 +1,7 @@
 //! The whole state of a game: plain data, serialised as the snapshot.
 
 use crate::data::Board;
+use sdk::{FromOptions, OptionSpec, Options};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::sync::Arc;
 
@@ -91,6 +92,46 @@ impl Default for Settings {
             reshuffle: true,
             castle_refuge: true,
             siege_bonus: 0,
+        }
+    }
+}
+
+impl FromOptions for Settings {
+    fn schema() -> Vec<OptionSpec> {
+        let defaults = Settings::default();
+        vec![
+            OptionSpec::choice(
+                "battle-initiative",
+                ["lower-impact", "alternate"],
+                "lower-impact",
+            ),
+            OptionSpec::boolean("turned-clan-bonus", defaults.turned_clan_bonus),
+            OptionSpec::integer(
+                "casualty-divisor",
+                1,
+                30,
+                i64::from(defaults.casualty_divisor),
+            ),
+            OptionSpec::integer("loser-min-loss", 0, 3, i64::from(defaults.loser_min_loss)),
+            OptionSpec::choice("retreat", ["adjacent", "eliminated"], "adjacent"),
+            OptionSpec::integer("siege-limit", 0, 8, i64::from(defaults.siege_limit)),
+            OptionSpec::boolean("reshuffle", defaults.reshuffle),
+            OptionSpec::boolean("castle-refuge", defaults.castle_refuge),
+            OptionSpec::integer("siege-bonus", 0, 10, i64::from(defaults.siege_bonus)),
+        ]
+    }
+
+    fn from_options(options: &Options) -> Settings {
+        Settings {
+            initiative_lower_impact: options.choice("battle-initiative") == "lower-impact",
+            turned_clan_bonus: options.boolean("turned-clan-bonus"),
+            casualty_divisor: options.integer("casualty-divisor") as u32,
+            loser_min_loss: options.integer("loser-min-loss") as u32,
+            retreat: options.choice("retreat") == "adjacent",
+            siege_limit: options.integer("siege-limit") as u32,
+            reshuffle: options.boolean("reshuffle"),
+            castle_refuge: options.boolean("castle-refuge"),
+            siege_bonus: options.integer("siege-bonus") as u32,
         }
     }
 }

@@ -5,7 +5,7 @@
 //! (deployed in the battle under way, shown for a muster A, declared as a leader) or standing in
 //! the box. Spectators see both sides as an opponent would.
 
-use sdk::{Table, TableExt, Viewer};
+use sdk::{GameResult, Message, Placing, ScoreLine, Table, TableExt, Viewer};
 use serde_json::{Value, json};
 
 use crate::state::*;
@@ -186,4 +186,48 @@ pub fn determinize(state: &State, seat: usize, table: &mut dyn Table) -> State {
     }
     out.decks[opponent] = pool;
     out
+}
+
+/// The result of a finished game: the winner first; the score is the points at the end.
+pub fn result(state: &State) -> Option<GameResult> {
+    let (winner, ending) = state.ending?;
+    let placings = [winner, other(winner)]
+        .into_iter()
+        .enumerate()
+        .map(|(i, side)| Placing {
+            seat: side as u32,
+            rank: i as u32 + 1,
+            score: i64::from(state.points(side)),
+            tie_breaks: Vec::new(),
+        })
+        .collect();
+    let breakdown = (0..2)
+        .flat_map(|side| {
+            let (castles, resources) = state.holdings(side);
+            [
+                ScoreLine {
+                    seat: side as u32,
+                    label: Message::new("score.castles"),
+                    points: 2 * i64::from(castles),
+                },
+                ScoreLine {
+                    seat: side as u32,
+                    label: Message::new("score.resources"),
+                    points: i64::from(resources),
+                },
+            ]
+        })
+        .collect();
+    let summary = Message::new(match ending {
+        Ending::Commander => "result.commander",
+        Ending::Disk => "result.disk",
+        Ending::Points => "result.points",
+    })
+    .seat("side", winner as u32)
+    .number("points", i64::from(state.points(winner)));
+    Some(GameResult {
+        placings,
+        breakdown,
+        summary,
+    })
 }

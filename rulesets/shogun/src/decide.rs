@@ -685,3 +685,38 @@ fn then(step: usize, turn: usize, stage: Stage) -> Phase {
         },
     }
 }
+
+impl Move {
+    /// The move `seat` answered with `action`, checked against the decision pending for it.
+    pub fn decode(state: &State, seat: Seat, action: &Action) -> Result<Move, Rejection> {
+        let decisions = pending(state);
+        let decision = decisions
+            .iter()
+            .find(|d| d.seat == seat)
+            .ok_or(Rejection::NotYourTurn)?;
+        // The SDK checks shapes too; checking here keeps native callers of the rules just as safe.
+        sdk::check_answer(decision, action)?;
+        match (&decision.kind, action) {
+            (_, Action::Back) => Ok(Move::Back),
+            (DecisionKind::Assign(_), Action::Assign(placements))
+                if state.phase == Phase::Planning =>
+            {
+                Ok(Move::Plan(plan_from(state, seat, placements)))
+            }
+            (DecisionKind::Number(_), Action::Number(n)) if *n >= 1 => Ok(Move::Armies(*n as u32)),
+            (DecisionKind::Number(_), _) => Err(Rejection::Malformed(
+                "expected a number of at least 1".into(),
+            )),
+            (DecisionKind::Choose(c), Action::Choose(picks)) if picks.len() == 1 => {
+                let id = &c.choices[picks[0] as usize].id;
+                Move::from_choice_id(state, id)
+                    .filter(|mv| mv.choice_id(&state.board).as_deref() == Some(id.as_str()))
+                    .ok_or_else(|| Rejection::Malformed(format!("`{id}` is not a choice here")))
+            }
+            (DecisionKind::Choose(_), _) => Err(Rejection::Malformed("expected one choice".into())),
+            _ => Err(Rejection::Malformed(
+                "the answer does not fit the decision".into(),
+            )),
+        }
+    }
+}

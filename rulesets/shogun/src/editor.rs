@@ -58,21 +58,3 @@ pub fn schema() -> MapEditor {
     ))
     .with_blank_map(BLANK_MAP)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_empty_map_reads_and_lacks_only_places() {
-        let findings = <crate::Shogun as sdk::Ruleset>::validate_map(BLANK_MAP);
-        assert!(!findings.is_empty(), "an empty map cannot be played");
-        assert!(
-            findings
-                .iter()
-                .all(|d| d.line != 0 || !d.text.contains("TOML")),
-            "the empty map reads: {findings:?}"
-        );
-        assert!(schema().places.is_some());
-    }
-}

@@ -1,15 +1,15 @@
-//! A seat's answer as a typed move: decoded once from the contract's [`Action`], and the choice
+//! A seat's answer as a typed move: decoded once from the contract's [`Action`](sdk::Action), and the choice
 //! ids of every pending decision built from the same enum, so the two cannot drift.
 //!
 //! The contract carries answers as indices into the choices a decision offered; the ids of those
 //! choices are what a client, a stored game and a test see. [`Move::choice_id`] writes an id,
-//! [`Move::decode`] reads the answer back through the choices the pending decision offered, and
-//! checks that the move it found writes that same id again.
+//! [`Move::decode`] (beside the decisions, in [`crate::decide`]) reads the answer back through
+//! the choices the pending decision offered, and checks that the move it found writes that same
+//! id again.
 
-use sdk::{Action, Choice, DecisionKind, Message, Rejection, Seat};
+use sdk::{Choice, Message};
 
 use crate::data::{Board, ProvinceId};
-use crate::decide;
 use crate::state::{Phase, Plan, Stage, State};
 
 /// Which province card a seat takes in the draft.
@@ -72,41 +72,8 @@ impl Move {
         Choice::new(self.choice_id(board).unwrap_or_default(), label)
     }
 
-    /// The move `seat` answered with `action`, checked against the decision pending for it.
-    pub fn decode(state: &State, seat: Seat, action: &Action) -> Result<Move, Rejection> {
-        let decisions = decide::pending(state);
-        let decision = decisions
-            .iter()
-            .find(|d| d.seat == seat)
-            .ok_or(Rejection::NotYourTurn)?;
-        // The SDK checks shapes too; checking here keeps native callers of the rules just as safe.
-        sdk::check_answer(decision, action)?;
-        match (&decision.kind, action) {
-            (_, Action::Back) => Ok(Move::Back),
-            (DecisionKind::Assign(_), Action::Assign(placements))
-                if state.phase == Phase::Planning =>
-            {
-                Ok(Move::Plan(decide::plan_from(state, seat, placements)))
-            }
-            (DecisionKind::Number(_), Action::Number(n)) if *n >= 1 => Ok(Move::Armies(*n as u32)),
-            (DecisionKind::Number(_), _) => Err(Rejection::Malformed(
-                "expected a number of at least 1".into(),
-            )),
-            (DecisionKind::Choose(c), Action::Choose(picks)) if picks.len() == 1 => {
-                let id = &c.choices[picks[0] as usize].id;
-                Move::from_choice_id(state, id)
-                    .filter(|mv| mv.choice_id(&state.board).as_deref() == Some(id.as_str()))
-                    .ok_or_else(|| Rejection::Malformed(format!("`{id}` is not a choice here")))
-            }
-            (DecisionKind::Choose(_), _) => Err(Rejection::Malformed("expected one choice".into())),
-            _ => Err(Rejection::Malformed(
-                "the answer does not fit the decision".into(),
-            )),
-        }
-    }
-
     /// The move a choice id names in the game's current phase and stage.
-    fn from_choice_id(state: &State, id: &str) -> Option<Move> {
+    pub(crate) fn from_choice_id(state: &State, id: &str) -> Option<Move> {
         let province = || {
             id.strip_prefix("province:")
                 .and_then(|name| state.board.province_by_id(name))

@@ -6,37 +6,19 @@
 //! label goes through the catalogue's `name = "{name}"`), so players never see a raw key.
 //!
 //! Whether a key is catalogued is read from the English catalogue, which has every key the
-//! ruleset emits; it is parsed once per process, not per message.
+//! ruleset emits; it is parsed once per instance, not per message.
 
-use std::collections::BTreeSet;
-use std::sync::LazyLock;
-
-use sdk::{Catalogue, Message, MessageArg};
+use sdk::{Message, MessageArg};
 
 /// The catalogue key of a whole label that is a name given as plain text.
 pub const NAME_KEY: &str = "name";
 
-/// Every key of the English catalogue.
-static ENGLISH_KEYS: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
-    Catalogue::from_toml(crate::CATALOGUE_EN)
-        .map(|catalogue| catalogue.pairs().map(|(key, _)| key.to_string()).collect())
-        .unwrap_or_default()
-});
-
-/// Whether the ruleset's catalogues translate this key.
-pub fn is_catalogued(key: &str) -> bool {
-    ENGLISH_KEYS.contains(key)
-}
-
 /// A place as a message argument: the catalogue key `<kind>.<id>` when the catalogues translate
 /// it, else the map's own `name` as plain text.
 pub fn place_arg(kind: &str, id: &str, name: &str) -> MessageArg {
-    let key = format!("{kind}.{id}");
-    if is_catalogued(&key) {
-        MessageArg::Key(key)
-    } else {
-        MessageArg::Text(name.to_string())
-    }
+    crate::CATALOGUES
+        .english()
+        .key_or_text(format!("{kind}.{id}"), name)
 }
 
 /// A place as a whole message (a choice label, a text on the board), chosen as [`place_arg`]
@@ -51,6 +33,7 @@ pub fn place_label(kind: &str, id: &str, name: &str) -> Message {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sdk::Catalogue;
 
     #[test]
     fn a_printed_province_is_named_by_its_key_and_another_by_its_own_name() {

@@ -2,10 +2,10 @@
 //! battle-tower drop it explains. The rules ([`crate::engine`], [`crate::decide`]) say *what*
 //! happened; [`crate::tell`] alone says it in words (catalogue messages).
 
-use sdk::{Event, ScoreLine, Seat};
+use sdk::{ScoreLine, Seat};
 
 use crate::data::ProvinceId;
-use crate::state::{Battle, CardRef, State};
+use crate::state::{Battle, CardRef};
 
 /// Why a planned action was skipped in full (decision 12).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -199,74 +199,7 @@ pub enum Outcome {
     GameOver,
 }
 
-/// An outcome with the drop it explains (an index into the drops of the call, from 0).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Told {
-    /// What happened.
-    pub outcome: Outcome,
-    /// The drop through the battle tower it explains, if any.
-    pub drop: Option<u32>,
-}
-
-/// What the rules report during one call: the outcomes in order, and the events that tell them,
-/// each told from the state as it stood when it happened.
-#[derive(Debug, Default)]
-pub struct Log {
-    told: Vec<Told>,
-    events: Vec<Event>,
-    /// Drops made through the tower so far in this call.
-    drops: u32,
-}
-
-impl Log {
-    /// An empty log for a new call.
-    pub fn new() -> Log {
-        Log::default()
-    }
-
-    /// Reports an outcome that explains no drop.
-    pub fn push(&mut self, state: &State, outcome: Outcome) {
-        self.push_with_drop(state, outcome, None);
-    }
-
-    /// Reports an outcome that explains a drop (when there was one).
-    pub fn push_with_drop(&mut self, state: &State, outcome: Outcome, drop: Option<u32>) {
-        self.events.extend(
-            crate::tell::events(state, &outcome)
-                .into_iter()
-                .map(|event| event.with_drops(drop)),
-        );
-        self.told.push(Told { outcome, drop });
-    }
-
-    /// Counts a drop made through the tower and returns its index in this call.
-    pub fn count_drop(&mut self) -> u32 {
-        self.drops += 1;
-        self.drops - 1
-    }
-
-    /// Whether nothing was reported yet.
-    pub fn is_empty(&self) -> bool {
-        self.told.is_empty()
-    }
-
-    /// The outcomes with their drops, in order.
-    pub fn told(&self) -> &[Told] {
-        &self.told
-    }
-
-    /// The outcomes, in order.
-    pub fn outcomes(&self) -> impl Iterator<Item = &Outcome> {
-        self.told.iter().map(|told| &told.outcome)
-    }
-
-    /// The events that tell the outcomes, in order.
-    pub fn events(&self) -> &[Event] {
-        &self.events
-    }
-
-    /// The events that tell the outcomes, in order.
-    pub fn into_events(self) -> Vec<Event> {
-        self.events
-    }
-}
+/// What the rules report during one call: the outcomes in order, each with the drop it explains,
+/// and the events that tell them, each told from the state as it stood when it happened (by
+/// [`crate::tell`], through `sdk::Tell`).
+pub type Log = sdk::Log<Outcome>;

@@ -144,3 +144,17 @@ pub fn plan_notes(
     }
     notes
 }
+
+/// The notes as the contract carries them.
+pub fn notes(notes: Vec<Note>) -> Vec<sdk::PreviewNote> {
+    notes
+        .into_iter()
+        .map(|note| sdk::PreviewNote {
+            level: match note.level {
+                Level::Info => sdk::NoteLevel::Info,
+                Level::Warning => sdk::NoteLevel::Warning,
+            },
+            text: note.text,
+        })
+        .collect()
+}

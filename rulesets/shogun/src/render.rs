@@ -92,9 +92,24 @@ fn part(id: &str, kind: Kind, title: Option<&str>, svg: String) -> Part {
 /// The English catalogue, for the documents' fallback texts: parsed once per instance, not
 /// once per drawing (parsing it was most of a render's time).
 fn english() -> &'static Catalogue {
-    static ENGLISH: std::sync::LazyLock<Catalogue> =
-        std::sync::LazyLock::new(|| Catalogue::from_toml(crate::CATALOGUE_EN).unwrap_or_default());
-    &ENGLISH
+    crate::CATALOGUES.english()
+}
+
+/// The board as `viewer` sees it, as the contract's parts.
+pub fn board_parts(state: &State, viewer: Viewer) -> Vec<sdk::BoardPart> {
+    parts(state, viewer)
+        .into_iter()
+        .map(|part| sdk::BoardPart {
+            id: part.id,
+            kind: match part.kind {
+                Kind::Map => sdk::PartKind::Map,
+                Kind::Seat(seat) => sdk::PartKind::Seat(seat),
+                Kind::Table => sdk::PartKind::Table,
+            },
+            title: part.title,
+            svg: part.svg,
+        })
+        .collect()
 }
 
 /// The board as `viewer` sees it, in parts: the map first, then the seats (the viewer's own
@@ -121,7 +136,7 @@ pub fn parts(state: &State, viewer: Viewer) -> Vec<Part> {
             seat_panel(state, seat, viewer),
         ));
     }
-    if let Some(result) = crate::final_result(state) {
+    if let Some(result) = crate::view::result(state) {
         out.push(part(
             "result",
             Kind::Table,
@@ -1255,7 +1270,7 @@ fn calendar(state: &State, decision: Option<&PendingDecision>) -> String {
     let mut doc = begin(width, 86.0 + events as f32 * 42.0 + 26.0, PAPER);
     let season = Message::new("render.year-season")
         .number("year", state.year)
-        .key("season", crate::tell::season_key(state.season));
+        .key("season", crate::summary::season_key(state.season));
     doc.text(4.0, 20.0, &season, r#"class="title""#);
     let phase = match state.phase {
         Phase::Draft => "render.phase-draft",
@@ -1271,7 +1286,7 @@ fn calendar(state: &State, decision: Option<&PendingDecision>) -> String {
         &Message::new(phase),
         r##"class="title" fill="#4a4033" text-anchor="end""##,
     );
-    let status = match (decision, crate::final_result(state)) {
+    let status = match (decision, crate::view::result(state)) {
         (Some(decision), _) => Some(decision.prompt.clone()),
         (None, Some(result)) => Some(result.summary),
         _ => None,

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::data::{Board, ProvinceId};
-use sdk::{Message, MessageArg, Options, ScoreLine, Seat};
+use sdk::{FromOptions, Message, MessageArg, OptionSpec, Options, ScoreLine, Seat};
 
 /// The default of the `tower-lodge-chance` option: at this value each shelf keeps the lodge chance
 /// the card data gives it.
@@ -31,6 +31,51 @@ pub struct Settings {
     pub tower_release_chance: f64,
     /// The most rice a player may hold; 0 means no cap.
     pub rice_cap: u32,
+}
+
+/// What a game's options choose: the settings the rules read, and the event deck the board
+/// plays with (which changes the board's cards, not the settings).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    /// The settings the rules read.
+    pub settings: Settings,
+    /// The `event-deck` option: `standard`, or an `[[event-deck]]` of the card set.
+    pub event_deck: String,
+}
+
+impl Variant {
+    /// The board a setup's map plays with the event deck `options` choose, and the settings they
+    /// choose, or why the map cannot be played.
+    pub fn read(map: &str, options: &Options) -> Result<(Board, Settings), sdk::SetupError> {
+        let variant = Variant::from_options(options);
+        let board = crate::data::read_board(map, &variant.event_deck)?;
+        Ok((board, variant.settings))
+    }
+}
+
+impl FromOptions for Variant {
+    fn schema() -> Vec<OptionSpec> {
+        vec![
+            OptionSpec::choice("setup", ["draft", "beginner"], "draft"),
+            OptionSpec::integer("years", 1, 2, 2),
+            OptionSpec::boolean("events", true),
+            OptionSpec::decimal("tower-lodge-chance", 0.0, 1.0, DEFAULT_LODGE_CHANCE),
+            OptionSpec::decimal("tower-release-chance", 0.0, 1.0, DEFAULT_RELEASE_CHANCE),
+            OptionSpec::integer("rice-cap", 0, 99, 0),
+            OptionSpec::choice(
+                "event-deck",
+                crate::data::event_deck_choices(),
+                crate::data::STANDARD_EVENT_DECK,
+            ),
+        ]
+    }
+
+    fn from_options(options: &Options) -> Variant {
+        Variant {
+            settings: Settings::from_options(options),
+            event_deck: options.choice("event-deck").to_string(),
+        }
+    }
 }
 
 impl Settings {

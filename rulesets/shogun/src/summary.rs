@@ -6,6 +6,15 @@ use sdk::{Message, ScoreLine, Seat, Summary, SummaryLine};
 
 use crate::state::State;
 
+/// The catalogue key of a season (0 spring, 1 summer, 2 autumn).
+pub fn season_key(season: u32) -> &'static str {
+    match season {
+        0 => "season.spring",
+        1 => "season.summer",
+        _ => "season.autumn",
+    }
+}
+
 fn seat_line(seat: Seat, label: Message, value: i64) -> SummaryLine {
     SummaryLine {
         seat: Some(seat),
@@ -43,7 +52,7 @@ pub fn season(state: &State) -> Summary {
     }
     Summary {
         title: Message::new("summary.season")
-            .key("season", crate::tell::season_key(state.season))
+            .key("season", season_key(state.season))
             .number("year", state.year),
         lines,
     }

@@ -7,15 +7,7 @@ use sdk::{Event, Message};
 use crate::data::ProvinceId;
 use crate::outcome::{BattleEnd, Outcome, SkipReason};
 use crate::state::{CardRef, State};
-
-/// The catalogue key of a season (0 spring, 1 summer, 2 autumn).
-pub fn season_key(season: u32) -> &'static str {
-    match season {
-        0 => "season.spring",
-        1 => "season.summer",
-        _ => "season.autumn",
-    }
-}
+use crate::summary::season_key;
 
 /// The catalogue key of why an action was skipped.
 pub fn reason_key(reason: SkipReason) -> &'static str {
@@ -27,6 +19,14 @@ pub fn reason_key(reason: SkipReason) -> &'static str {
         SkipReason::NoSpace => "reason.no-space",
         SkipReason::OneArmy => "reason.one-army",
         SkipReason::NoTarget => "reason.no-target",
+    }
+}
+
+impl sdk::Tell for Outcome {
+    type Context = State;
+
+    fn tell(&self, state: &State) -> Vec<Event> {
+        events(state, self)
     }
 }
 

@@ -4,7 +4,7 @@
 //! order of the event deck and the draft deck, and the tower's contents (only its per-owner
 //! counts are public, as they follow from what went in and what came out).
 
-use sdk::{Seat, Table, TableExt, Viewer};
+use sdk::{GameResult, Message, Placing, Seat, Table, TableExt, Viewer};
 use serde_json::{Value, json};
 
 use crate::state::{CardRef, Phase, Plan, Stage, State};
@@ -261,4 +261,35 @@ fn redraw_plan(
         }
     }
     new_plan
+}
+
+/// The result of a finished game: most VP first, then most chests (decision 27); seats equal on
+/// both share the place.
+pub fn result(state: &State) -> Option<GameResult> {
+    if !state.is_over() {
+        return None;
+    }
+    let placings = Placing::ranked((0..state.seats).map(|seat| {
+        let p = &state.players[seat as usize];
+        (seat, i64::from(p.vp), vec![i64::from(p.chests)])
+    }));
+    let winners: Vec<&Placing> = placings.iter().filter(|p| p.rank == 1).collect();
+    let summary = if winners.len() > 1 {
+        Message::new("summary.shared")
+            .number("vp", winners[0].score)
+            .number("chests", winners[0].tie_breaks[0])
+    } else if placings.len() > 1 && placings[1].score == placings[0].score {
+        Message::new("summary.chests")
+            .seat("player", placings[0].seat)
+            .number("vp", placings[0].score)
+    } else {
+        Message::new("summary.vp")
+            .seat("player", placings[0].seat)
+            .number("vp", placings[0].score)
+    };
+    Some(GameResult {
+        placings,
+        breakdown: state.score_lines.clone(),
+        summary,
+    })
 }

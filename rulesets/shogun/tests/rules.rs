@@ -606,7 +606,7 @@ fn the_catalogue_has_every_key() {
     let catalogue = sdk::Catalogue::from_toml(Shogun::catalogue("en").unwrap()).unwrap();
     let mut keys: Vec<String> = Vec::new();
     for map in [SUN_MAP, MOON_MAP] {
-        let board = shogun::read_board(map).unwrap();
+        let board = shogun::data::read_board(map, "standard").unwrap();
         keys.extend(board.provinces.iter().map(|p| format!("province.{}", p.id)));
         keys.extend(board.regions.iter().map(|r| format!("region.{}", r.id)));
         let cards = board.cards();
@@ -677,7 +677,7 @@ fn a_blind_draft_draw_is_told_only_to_the_drawer() {
     let mut game = Shogun::create(&setup(4, SUN_MAP), &options(&[]), &mut table).unwrap();
     let seat = game.pending()[0].seat;
     let action = choice(&game, seat, "blind");
-    let log = game.play(seat, &action, &mut table).unwrap();
+    let log = shogun::decide::play(&mut game.state, seat, &action, &mut table).unwrap();
     // Everyone learns that a card was drawn blind; only the drawer learns which.
     for event in log.events() {
         let names_province = event.text.args.iter().any(|(name, _)| name == "province");
@@ -689,7 +689,7 @@ fn a_blind_draft_draw_is_told_only_to_the_drawer() {
     }
     let drawn = game.state.draft.as_ref().and_then(|d| d.taken);
     assert_eq!(
-        log.outcomes().collect::<Vec<_>>(),
+        log.outcomes().iter().collect::<Vec<_>>(),
         vec![&Outcome::DrewBlind {
             seat,
             province: drawn.expect("a card taken"),

@@ -58,7 +58,7 @@ impl Ruleset for TicTacToe {
             max_seats: 2,
             maps: Vec::new(), // No map: the board is always three by three.
             options: Vec::new(),
-            languages: vec!["en".into()],
+            languages: Self::catalogues().languages(),
         }
     }
 
@@ -66,8 +66,9 @@ impl Ruleset for TicTacToe {
         Vec::new()
     }
 
-    fn catalogue(language: &str) -> Option<&'static str> {
-        (language == "en").then_some(include_str!("../catalogue.en.toml"))
+    fn catalogues() -> &'static Catalogues {
+        static CATALOGUES: Catalogues = sdk::catalogues! { "en" => "../catalogue.en.toml" };
+        &CATALOGUES
     }
 
     fn create(_: &Setup, _: &Options, _: &mut dyn Table) -> Result<Board, SetupError> {

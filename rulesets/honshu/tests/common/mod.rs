@@ -86,7 +86,7 @@ pub fn answer(
 /// report it.
 pub fn answer_told(game: &mut HonshuGame, seat: u32, ids: &[&str]) -> Vec<Outcome> {
     let action = action(game, seat, ids);
-    game.play(seat, &action)
+    honshu::decide::play(&mut game.state, seat, &action)
         .unwrap_or_else(|e| panic!("seat {seat} {ids:?} refused: {e}"))
         .outcomes()
         .to_vec()

@@ -8,6 +8,7 @@ use super::raw::{RawCards, RawMap, RawProvince};
 use super::*;
 use sdk::Diagnostic;
 use sdk::LineIndex;
+use sdk::map_check::{grammar_error, is_colour, is_kebab_id};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use toml::Spanned;
@@ -34,119 +35,78 @@ enum Origin {
     DefaultCards,
 }
 
-/// Collects diagnostics with their places.
+/// Collects diagnostics with their places: in the map, or in the default card set.
 struct Report<'a> {
-    map: LineIndex<'a>,
+    map: sdk::map_check::Report<'a>,
     cards: LineIndex<'a>,
-    found: Vec<Diagnostic>,
 }
 
 impl<'a> Report<'a> {
     fn new(map_text: &'a str) -> Self {
         Report {
-            map: LineIndex::new(map_text),
+            map: sdk::map_check::Report::new(map_text),
             cards: LineIndex::new(DEFAULT_CARDS),
-            found: Vec::new(),
         }
     }
 
     fn push(&mut self, error: bool, origin: Origin, span: &Range<usize>, text: String) {
-        let diagnostic = match origin {
-            Origin::Map => {
-                let (line, column) = self.map.start(span);
-                make(error, line, column, text)
-            }
+        match (origin, error) {
+            (Origin::Map, true) => self.map.error(span, text),
+            (Origin::Map, false) => self.map.warning(span, text),
             // The map file does not contain the default cards: point at the whole file and name
             // the default file's own line in the text.
-            Origin::DefaultCards => {
+            (Origin::DefaultCards, _) => {
                 let (line, column) = self.cards.start(span);
-                make(
-                    error,
-                    0,
-                    0,
-                    format!(
-                        "{text} (in the default card set, {CARDS_FILE} line {line}, column {column}; \
-                         override it in the map's [cards] section)"
-                    ),
-                )
+                let text = format!(
+                    "{text} (in the default card set, {CARDS_FILE} line {line}, column {column}; \
+                     override it in the map's [cards] section)"
+                );
+                self.map.push(if error {
+                    Diagnostic::error(0, 0, text)
+                } else {
+                    Diagnostic::warning(0, 0, text)
+                });
             }
-        };
-        self.found.push(diagnostic);
+        }
     }
 
     fn error(&mut self, span: &Range<usize>, text: String) {
-        self.push(true, Origin::Map, span, text);
+        self.map.error(span, text);
     }
 
     fn warning(&mut self, span: &Range<usize>, text: String) {
-        self.push(false, Origin::Map, span, text);
+        self.map.warning(span, text);
     }
 
     fn error_count(&self) -> usize {
-        self.found.iter().filter(|d| d.is_error()).count()
+        self.map.error_count()
     }
 
     fn has_errors(&self) -> bool {
-        self.found.iter().any(Diagnostic::is_error)
+        self.map.has_errors()
     }
 
-    fn finish(mut self) -> Vec<Diagnostic> {
-        self.found.sort_by_key(|d| (d.line, d.column));
-        self.found
+    fn finish(self) -> Vec<Diagnostic> {
+        self.map.finish()
     }
 }
 
-fn make(error: bool, line: u32, column: u32, text: String) -> Diagnostic {
-    if error {
-        Diagnostic::error(line, column, text)
-    } else {
-        Diagnostic::warning(line, column, text)
-    }
-}
-
-/// A TOML grammar error as a diagnostic at its place.
-fn grammar_error(index: &LineIndex<'_>, error: &toml::de::Error, file: Option<&str>) -> Diagnostic {
-    let (line, column) = error.span().map_or((0, 0), |span| index.start(&span));
-    let mut message = error.message().trim_end().to_string();
-    // Quote the offending line, so that a message like "expected u32" names its field too.
-    if let Some(source) = index
-        .line_text(line)
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-    {
-        message = format!("{message} (in `{source}`)");
-    }
-    match file {
-        None => Diagnostic::error(line, column, message),
-        Some(file) => Diagnostic::error(
-            0,
-            0,
-            format!("{file} line {line}, column {column}: {message}"),
+/// A TOML grammar error in the default card file, at its place in that file.
+fn cards_grammar_error(error: &toml::de::Error) -> Diagnostic {
+    let found = grammar_error(&LineIndex::new(DEFAULT_CARDS), error);
+    Diagnostic::error(
+        0,
+        0,
+        format!(
+            "{CARDS_FILE} line {}, column {}: {}",
+            found.line, found.column, found.text
         ),
-    }
-}
-
-/// Whether `id` is kebab-case ASCII: lowercase letters and digits in words joined by single `-`.
-fn is_kebab_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.split('-').all(|word| {
-            !word.is_empty()
-                && word
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        })
-}
-
-fn is_colour(colour: &str) -> bool {
-    colour.len() == 7
-        && colour.starts_with('#')
-        && colour[1..].bytes().all(|b| b.is_ascii_hexdigit())
+    )
 }
 
 /// Parses the embedded default card file.
 fn parse_default_cards() -> Result<RawCards, Diagnostic> {
-    toml::from_str::<RawCards>(DEFAULT_CARDS)
-        .map_err(|e| grammar_error(&LineIndex::new(DEFAULT_CARDS), &e, Some(CARDS_FILE)))
+    toml::from_str::<RawCards>(DEFAULT_CARDS).map_err(|e| cards_grammar_error(&e))
 }
 
 /// The default card set, checked against no particular board. The crate's tests prove the file
@@ -162,7 +122,7 @@ pub(super) fn default_cards() -> Cards {
 pub(super) fn read_board(text: &str) -> Result<(Board, Vec<Diagnostic>), Vec<Diagnostic>> {
     let mut raw: RawMap = match toml::from_str(text) {
         Ok(raw) => raw,
-        Err(e) => return Err(vec![grammar_error(&LineIndex::new(text), &e, None)]),
+        Err(e) => return Err(vec![grammar_error(&LineIndex::new(text), &e)]),
     };
     let default = match parse_default_cards() {
         Ok(default) => default,
@@ -238,7 +198,7 @@ fn check_regions(raw: &RawMap, report: &mut Report<'_>) -> BTreeMap<String, Regi
         }
         if let Some(&first) = ids.get(id) {
             let first_span = raw.region[first].get_ref().id.span();
-            let (line, _) = report.map.start(&first_span);
+            let (line, _) = report.map.index().start(&first_span);
             report.error(
                 &region.id.span(),
                 format!("region `{id}` is listed twice (first at line {line})"),
@@ -282,7 +242,7 @@ fn check_provinces(
         }
         if let Some(&first) = ids.get(id) {
             let first_span = raw.province[first].get_ref().id.span();
-            let (line, _) = report.map.start(&first_span);
+            let (line, _) = report.map.index().start(&first_span);
             report.error(
                 &province.id.span(),
                 format!("province `{id}` is listed twice (first at line {line}); a province belongs to one region"),
@@ -1304,32 +1264,6 @@ fn build_board(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ids_must_be_kebab_case_ascii() {
-        for good in ["awa-boso", "kai", "shogun-sun", "event-11"] {
-            assert!(is_kebab_id(good), "{good}");
-        }
-        for bad in [
-            "",
-            "Awa-Boso",
-            "awa_boso",
-            "-kai",
-            "kai-",
-            "awa--boso",
-            "nō",
-        ] {
-            assert!(!is_kebab_id(bad), "{bad}");
-        }
-    }
-
-    #[test]
-    fn colours_are_hash_and_six_hex_digits() {
-        assert!(is_colour("#8b5a2b"));
-        assert!(!is_colour("8b5a2b"));
-        assert!(!is_colour("#8b5a2"));
-        assert!(!is_colour("#8b5a2g"));
-    }
 
     #[test]
     fn the_default_card_file_is_complete_and_consistent() {

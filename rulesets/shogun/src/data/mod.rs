@@ -199,6 +199,17 @@ impl Board {
     }
 }
 
+/// The board a setup plays: its map, with the event deck the options chose, or why it cannot be
+/// played.
+pub fn read_board(map: &str, event_deck: &str) -> Result<Board, sdk::SetupError> {
+    let mut board = match Board::from_toml(map) {
+        Ok((board, _warnings)) => board,
+        Err(diagnostics) => return Err(sdk::SetupError::Map(diagnostics)),
+    };
+    board.use_event_deck(event_deck)?;
+    Ok(board)
+}
+
 /// Checks a map file: every error and warning, each with its line and column. This is what the
 /// ruleset's `validate_map` returns; an empty list means a clean map.
 pub fn validate_map(text: &str) -> Vec<sdk::Diagnostic> {

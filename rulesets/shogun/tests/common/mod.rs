@@ -99,11 +99,10 @@ pub fn act_told(
     action: Action,
     table: &mut ScriptedTable,
 ) -> Vec<Outcome> {
-    game.play(seat, &action, table)
+    shogun::decide::play(&mut game.state, seat, &action, table)
         .unwrap_or_else(|e| panic!("refused: {e:?}"))
         .outcomes()
-        .cloned()
-        .collect()
+        .to_vec()
 }
 
 /// Answers `seat`'s choose decision with the choice of this id; returns what happened.

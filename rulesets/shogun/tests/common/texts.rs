@@ -235,8 +235,8 @@ pub const MOST_FINDINGS: usize = 40;
 
 /// Plays a whole game of `R` from `setup` with random legal answers drawn from a table seeded
 /// with `seed`, checking every text at every step and that every answer is told to every viewer
-/// (an answer nobody is told of shows as an empty "made a move" caption). Returns the findings,
-/// each once.
+/// (an answer nobody is told of shows as an empty "made a move" caption), or to its own seat
+/// alone for a step the others may not see yet. Returns the findings, each once.
 pub fn check_whole_game<R: Ruleset>(setup: &sdk::Setup, seed: [u8; 32]) -> Vec<String> {
     let catalogues = Catalogues::of::<R>();
     let mut table = sdk::testing::SeededTable::new(seed);
@@ -257,7 +257,16 @@ pub fn check_whole_game<R: Ruleset>(setup: &sdk::Setup, seed: [u8; 32]) -> Vec<S
                 findings.extend(catalogues.check(&message, &format!("{context}, event")));
             }
         }
+        // A step only its seat is told of (a placement before it is confirmed) is that seat's
+        // alone: the others learn of it when it is done.
+        let own_step = !events.is_empty()
+            && events
+                .iter()
+                .all(|event| event.audience == Audience::Seats(vec![decision.seat]));
         for viewer in viewers(seats) {
+            if own_step && viewer != Viewer::Seat(decision.seat) {
+                continue;
+            }
             if !events.iter().any(|event| sees(event, viewer)) {
                 findings.push(format!(
                     "{viewer:?} is told nothing of an answer to `{}`",
