@@ -439,7 +439,34 @@ fn described_routes() -> Value {
                         { "type": "object", "additionalProperties": false, "required": ["kind"], "properties": { "kind": { "const": "human" }, "name": display_name(), "creator": { "type": "boolean", "default": false, "description": "The creator plays this seat: its token is in the answer. Otherwise the answer holds an invite code for it." } } },
                         { "type": "object", "additionalProperties": false, "required": ["kind", "bot"], "properties": { "kind": { "const": "bot" }, "bot": { "enum": ["random", "search", "easy", "normal", "hard"] } } }
                     ] } },
-                    "seed": { "type": "string", "description": "64 hex digits; only on servers that allow fixed seeds." }
+                    "seed": { "type": "string", "description": "64 hex digits; only on servers that allow fixed seeds." },
+                    "pace": { "$ref": "#/components/schemas/Pace" }
+                }},
+                "Pace": { "description": "A table's pace, chosen at creation. `untimed` (the default): no clock. `live`: a bank per player plus an increment per move. `turn-based`: a time per move plus a bank of extra days. A seat out of time is handed to `bot` (default: the level of the table's first bot, else `normal`); its person may take it back.", "oneOf": [
+                    { "type": "object", "additionalProperties": false, "required": ["kind"], "properties": { "kind": { "const": "untimed" } } },
+                    { "type": "object", "additionalProperties": false, "required": ["kind", "bank_seconds"], "properties": {
+                        "kind": { "const": "live" },
+                        "bank_seconds": { "type": "integer", "minimum": 30, "maximum": 14_400 },
+                        "increment_seconds": { "type": "integer", "minimum": 0, "maximum": 600, "default": 0 },
+                        "bot": { "enum": ["random", "search", "easy", "normal", "hard"] }
+                    }},
+                    { "type": "object", "additionalProperties": false, "required": ["kind", "move_hours"], "properties": {
+                        "kind": { "const": "turn-based" },
+                        "move_hours": { "type": "integer", "minimum": 1, "maximum": 336 },
+                        "extra_days": { "type": "integer", "minimum": 0, "maximum": 30, "default": 0 },
+                        "bot": { "enum": ["random", "search", "easy", "normal", "hard"] }
+                    }}
+                ] },
+                "Clocks": { "type": ["object", "null"], "description": "Each seat's clock at a timed table (`null` when untimed), as of the server's `now` (ms since the Unix epoch). A seat's clock runs while it owes an answer and a person plays it.", "properties": {
+                    "now": { "type": "integer" },
+                    "seats": { "type": "array", "items": { "type": "object", "required": ["seat", "remaining_ms", "bank_ms", "running", "deadline", "timed_out"], "properties": {
+                        "seat": { "type": "integer" },
+                        "remaining_ms": { "type": "integer", "description": "Time left: until the deadline when running, else the next move's time plus the bank." },
+                        "bank_ms": { "type": "integer", "description": "The bank as of when the clock last stopped." },
+                        "running": { "type": "boolean" },
+                        "deadline": { "type": ["integer", "null"], "description": "When a running seat runs out (ms since the Unix epoch)." },
+                        "timed_out": { "type": "boolean", "description": "The seat ran out of time and was handed to a bot." }
+                    }}}
                 }},
                 "CreatedGame": { "type": "object", "required": ["id", "version", "host_token", "seats", "spectator_url"], "properties": {
                     "id": { "type": "string" }, "version": { "type": "integer" },
@@ -485,7 +512,9 @@ fn described_routes() -> Value {
                     "seats": { "type": "array", "items": { "type": "object" } },
                     "version": { "type": "integer" },
                     "status": { "enum": ["active", "finished"] },
-                    "created_at": { "type": "integer", "description": "Milliseconds since the Unix epoch." }
+                    "created_at": { "type": "integer", "description": "Milliseconds since the Unix epoch." },
+                    "pace": { "$ref": "#/components/schemas/Pace" },
+                    "clocks": { "$ref": "#/components/schemas/Clocks" }
                 }},
                 "View": { "type": "object", "properties": {
                     "version": { "type": "integer" },
@@ -497,7 +526,9 @@ fn described_routes() -> Value {
                     "parts": { "type": "array", "description": "The board in parts, each sanitized SVG: `{ id, kind: \"map\" | {\"seat\": n} | \"table\", title: Message|null, svg }`. A 0.1.0 ruleset gives one map part, `board`.", "items": { "type": "object", "properties": { "id": { "type": "string" }, "kind": {}, "title": {}, "svg": { "type": "string" } } } },
                     "result": { "type": "object" },
                     "seed": { "type": "string", "description": "Only once the game is over." },
-                    "seed_commitment": { "type": "string", "description": "SHA-256 of the seed, hex." }
+                    "seed_commitment": { "type": "string", "description": "SHA-256 of the seed, hex." },
+                    "pace": { "$ref": "#/components/schemas/Pace" },
+                    "clocks": { "$ref": "#/components/schemas/Clocks" }
                 }},
                 "LogEntry": { "type": "object", "properties": {
                     "version": { "type": "integer" }, "seat": { "type": "integer" },

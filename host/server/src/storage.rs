@@ -15,8 +15,10 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Row};
 use tokio::sync::{mpsc, oneshot};
 
+mod clocks;
 mod writer;
 
+pub use clocks::{ClockRow, ClockWrite};
 pub use writer::CommitCounters;
 use writer::{Answer, Write};
 
@@ -115,10 +117,23 @@ impl WriteQueue {
         action: StoredAction,
         ends_game: bool,
     ) -> anyhow::Result<Queued<Insert>> {
+        self.queue_timed_action(id, action, ends_game, None)
+    }
+
+    /// [`WriteQueue::queue_action`] with the game's clock as the action leaves it, written in
+    /// the same commit (only if the action is stored).
+    pub fn queue_timed_action(
+        &self,
+        id: &str,
+        action: StoredAction,
+        ends_game: bool,
+        clock: Option<ClockWrite>,
+    ) -> anyhow::Result<Queued<Insert>> {
         self.queue(|answer| Write::Action {
             game_id: id.to_owned(),
             action,
             ends_game,
+            clock,
             created_at: now_millis(),
             answer,
         })
@@ -413,11 +428,23 @@ impl Storage {
         seats: &[StoredSeat],
         credentials: &NewCredentials,
     ) -> anyhow::Result<()> {
+        self.create_timed_game(game, seats, credentials, None).await
+    }
+
+    /// [`Storage::create_game_with`] with the table's clock, stored in the same transaction.
+    pub async fn create_timed_game(
+        &self,
+        game: &StoredGame,
+        seats: &[StoredSeat],
+        credentials: &NewCredentials,
+        clock: Option<ClockRow>,
+    ) -> anyhow::Result<()> {
         self.writer
             .queue(|answer| Write::Game {
                 game: Box::new(game.clone()),
                 seats: seats.to_vec(),
                 credentials: credentials.clone(),
+                clock,
                 answer,
             })?
             .durable()
