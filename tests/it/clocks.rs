@@ -1,8 +1,8 @@
 //! Table clocks over the HTTP API, on a manual clock (no test waits for real time to pass): a
 //! live bank with its increment, a turn-based move's deadline, a seat out of time handed to a
 //! bot and taken back, a clock that survives a restart, a simultaneous decision where only the
-//! seats still owing an answer run, an expiry acted on once when two servers race for it, and
-//! hostile paces refused.
+//! seats still owing an answer run (and a game left to bots finishing on its own), an expiry
+//! acted on once when two servers race for it, and hostile paces refused.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -300,6 +300,21 @@ async fn at_a_simultaneous_decision_only_the_seat_still_to_answer_runs_out() {
     assert_eq!(seat_clock(&seen, 0)["timed_out"], false);
     assert_eq!(seat_clock(&seen, 1)["timed_out"], true);
     assert_eq!(app.state.hub.expiries_claimed(), 1);
+
+    // The bot planned, so the next round runs the first seat's last second; once that is gone
+    // too, bots play every seat and the game finishes on its own.
+    let seen = wait_for(&app, &game, "the next round", |view| {
+        seat_clock(view, 0)["running"] == true
+    })
+    .await;
+    assert_eq!(seat_clock(&seen, 0)["remaining_ms"], 1_000, "{seen}");
+    clock.advance(Duration::from_secs(1));
+    let finished = app.wait_until_finished(&game).await;
+    assert!(
+        bot_plays(&finished, 0) && bot_plays(&finished, 1),
+        "{finished}"
+    );
+    assert_eq!(app.state.hub.expiries_claimed(), 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
