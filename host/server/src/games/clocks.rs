@@ -240,9 +240,16 @@ impl Hub {
                 return;
             }
         };
+        // A clock another process wrote since this one last looked may come with seats it
+        // handed over.
+        let changed = game.clock().map(|known| known.version) != Some(clock.version);
         game.set_clock(Some(clock.clone()));
         let expired = clock.expired(self.config.clock.now_millis());
         if expired.is_empty() || game.standing().finished {
+            drop(state);
+            if changed && let Err(error) = self.reload_seats(&game).await {
+                tracing::warn!("game {id}: {error}");
+            }
             self.arm_clock(&game);
             return;
         }
