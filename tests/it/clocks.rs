@@ -13,6 +13,7 @@ use host::server::clocks::ManualClock;
 use host::server::storage::ClockWrite;
 use serde_json::{Value, json};
 
+use crate::server_postgres::Cluster;
 use crate::server_support::{RULESET, TempDir, TestApp};
 
 /// Where every manual clock starts: some day in 2026, in milliseconds since the epoch.
@@ -22,8 +23,13 @@ const HOUR: Duration = Duration::from_secs(3600);
 
 /// A server on the SQLite database in `dir` reading the time from `clock`.
 async fn start(dir: &Path, clock: &Arc<ManualClock>) -> TestApp {
+    start_on(dir, None, clock).await
+}
+
+/// A server on `database` (or SQLite in `dir`) reading the time from `clock`.
+async fn start_on(dir: &Path, database: Option<&str>, clock: &Arc<ManualClock>) -> TestApp {
     let clock = clock.clone();
-    TestApp::start_configured(dir, None, move |hub, _| hub.clock = clock).await
+    TestApp::start_configured(dir, database, move |hub, _| hub.clock = clock).await
 }
 
 /// Creates a secret-draw game of two people (both the creator's) at `pace`; the id and the two
@@ -439,4 +445,50 @@ async fn hostile_paces_are_refused_with_a_reason_and_change_nothing() {
     let seen = view(&app, body["id"].as_str().unwrap()).await;
     assert_eq!(seen["pace"]["bot"], "easy", "{seen}");
     assert_eq!(seen["pace"]["extra_days"], 0);
+}
+
+#[test]
+fn on_postgres_a_move_stores_its_clock_and_of_two_servers_one_acts_on_an_expiry() {
+    let cluster = Cluster::start();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let dirs = [TempDir::new("clocks-pg-a"), TempDir::new("clocks-pg-b")];
+        let clock = ManualClock::new(START);
+        let one = start_on(&dirs[0].0, Some(&cluster.url), &clock).await;
+        let (game, [first, _]) = create(
+            &one,
+            json!({ "kind": "live", "bank_seconds": 60, "increment_seconds": 5, "bot": "random" }),
+        )
+        .await;
+        let other = start_on(&dirs[1].0, Some(&cluster.url), &clock).await;
+        view(&other, &game).await;
+
+        // A move through one server; the other reads the clock the move's commit stored.
+        clock.advance(Duration::from_secs(10));
+        assert_eq!(answer(&one, &game, &first).await, StatusCode::OK);
+        let seen = view(&other, &game).await;
+        assert_eq!(seat_clock(&seen, 0)["bank_ms"], 55_000, "{seen}");
+        assert_eq!(seat_clock(&seen, 0)["running"], false);
+        assert_eq!(seat_clock(&seen, 1)["deadline"], START + 60_000);
+
+        // Both servers' timers fire for the second seat; one of them hands it to the bot.
+        clock.advance(Duration::from_secs(50));
+        for app in [&one, &other] {
+            wait_for(app, &game, "the seat out of time went to a bot", |view| {
+                bot_plays(view, 1)
+            })
+            .await;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(
+            one.state.hub.expiries_claimed() + other.state.hub.expiries_claimed(),
+            1,
+            "one expiry, acted on once"
+        );
+        assert!(!bot_plays(&view(&one, &game).await, 0));
+    });
 }
