@@ -206,11 +206,14 @@ async fn a_turn_based_seat_out_of_time_is_played_by_a_bot_until_its_person_takes
         StatusCode::FORBIDDEN,
         "the bot plays the seat now"
     );
-    // The log says who acted: the bot answered for seat 1.
+    // The log says who chose each move: the person for seat 0, the bot for seat 1.
     let (_, log) = app
         .call("GET", &format!("/api/games/{game}/log"), None, None)
         .await;
+    assert_eq!(log[0]["seat"], 0, "{log}");
+    assert_eq!(log[0].get("bot"), None, "{log}");
     assert_eq!(log[1]["seat"], 1, "{log}");
+    assert_eq!(log[1]["bot"], "random", "{log}");
 
     // Its person comes back and takes the seat back with the seat's token.
     let (status, body) = app
@@ -240,6 +243,15 @@ async fn a_turn_based_seat_out_of_time_is_played_by_a_bot_until_its_person_takes
         "the bank is spent; each move still has its own 24 hours"
     );
     assert_eq!(answer(&app, &game, &second).await, StatusCode::OK);
+    let (_, log) = app
+        .call("GET", &format!("/api/games/{game}/log"), None, None)
+        .await;
+    let last = log.as_array().unwrap().last().unwrap();
+    assert_eq!(
+        (last["seat"].as_u64(), last.get("bot")),
+        (Some(1), None),
+        "its person chose it: {log}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -962,6 +962,9 @@ fn log_entry(action: &StoredAction, viewer: Viewer) -> AppResult<Value> {
     if tower.as_array().is_some_and(|drops| !drops.is_empty()) {
         entry["tower"] = tower;
     }
+    if let Some(bot) = &action.bot {
+        entry["bot"] = Value::String(bot.clone());
+    }
     Ok(entry)
 }
 

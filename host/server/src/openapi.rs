@@ -532,6 +532,7 @@ fn described_routes() -> Value {
                 }},
                 "LogEntry": { "type": "object", "properties": {
                     "version": { "type": "integer" }, "seat": { "type": "integer" },
+                    "bot": { "type": "string", "description": "The bot that chose this action for the seat (a bot's seat, or a person's seat handed to a bot or run out of time); absent when the seat's person did." },
                     "events": { "type": "array", "description": "One step each; `drops` index this entry's `tower` list (the drops the step explains), `summary` is a stage to pause on (`{ title, lines: [{ seat, label, value }] }`).", "items": { "type": "object", "properties": { "text": { "$ref": "#/components/schemas/Message" }, "drops": { "type": "array", "items": { "type": "integer" } }, "summary": {} } } },
                     "tower": { "type": "array", "description": "Cubes dropped into and come out of the battle tower (never what stays inside)." }
                 }}

@@ -92,6 +92,8 @@ pub struct StoredAction {
     pub events_json: String,
     /// The tower drops it caused, as JSON.
     pub tower_json: String,
+    /// The bot that chose the action for the seat; `None` when its person did.
+    pub bot: Option<String>,
 }
 
 /// The outcome of storing an action.
@@ -585,7 +587,7 @@ impl Storage {
     /// The actions after version `after`, in order.
     pub async fn actions_since(&self, id: &str, after: u64) -> anyhow::Result<Vec<StoredAction>> {
         let rows = sqlx::query(
-            "SELECT seq, seat, action_json, events_json, tower_json FROM actions \
+            "SELECT seq, seat, action_json, events_json, tower_json, bot FROM actions \
              WHERE game_id = $1 AND seq > $2 ORDER BY seq",
         )
         .bind(id)
@@ -600,6 +602,7 @@ impl Storage {
                     action_json: row.try_get(2)?,
                     events_json: row.try_get(3)?,
                     tower_json: row.try_get(4)?,
+                    bot: row.try_get(5)?,
                 })
             })
             .collect()
@@ -1111,6 +1114,7 @@ mod tests {
             action_json: "{\"number\":1}".to_owned(),
             events_json: "[]".to_owned(),
             tower_json: "[]".to_owned(),
+            bot: None,
         }
     }
 

@@ -14,3 +14,8 @@ CREATE TABLE clocks (
 );
 
 CREATE INDEX clocks_deadline ON clocks (deadline);
+
+-- Who chose each action when it was not the seat's person: the bot playing the seat then (a
+-- bot's seat, or a person's seat handed to a bot, by its person, its host or its clock running
+-- out). NULL for a person's action and for every action stored before this.
+ALTER TABLE actions ADD COLUMN bot TEXT;

@@ -237,6 +237,7 @@ impl Hub {
                 state.version + 1,
                 self.clock_tick(game),
             );
+            let bot_name = bot.name().to_owned();
             let moved = self
                 .blocking(move || {
                     let mut bot = bot;
@@ -250,6 +251,7 @@ impl Hub {
                                 action_json: serde_json::to_string(&action)
                                     .context("failed to encode an action")?,
                                 clock,
+                                bot: Some(bot_name),
                             };
                             let after = AfterApply::of(&mut session, &applied, write, every);
                             Ok((applied, after))

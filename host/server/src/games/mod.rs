@@ -272,6 +272,8 @@ struct ActionWrite {
     action_json: String,
     /// A timed table's clock before the action, brought up to date with it.
     clock: Option<clocks::ClockTick>,
+    /// The bot that chose the action, when one did.
+    bot: Option<String>,
 }
 
 impl ActionWrite {
@@ -290,6 +292,7 @@ impl ActionWrite {
                 .context("failed to encode events")?,
             tower_json: serde_json::to_string(&calls::tower_log(&applied.tower))
                 .context("failed to encode tower drops")?,
+            bot: self.bot,
         };
         let clock = clock.map(|clock| ClockWrite {
             state_json: clock.state_json(),

@@ -81,6 +81,7 @@ impl Hub {
             seat,
             action_json: serde_json::to_string(&action).context("failed to encode an action")?,
             clock: self.clock_tick(game),
+            bot: None,
         };
         let every = self.config.snapshot_every;
         // One trip to the blocking pool per move: the action, its write queued, then what the

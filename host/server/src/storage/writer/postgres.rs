@@ -16,9 +16,9 @@ use super::{Batch, CommitCounters, Done, MAX_BATCH, Write};
 macro_rules! batch_insert {
     () => {
         "INSERT INTO actions (game_id, seq, seat, action_json, events_json, tower_json, \
-         created_at) \
+         created_at, bot) \
          SELECT value->>0, (value->>1)::bigint, (value->>2)::bigint, value->>3, value->>4, \
-         value->>5, (value->>6)::bigint \
+         value->>5, (value->>6)::bigint, value->>7 \
          FROM json_array_elements($1::json) \
          ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id, seq"
     };
@@ -232,6 +232,7 @@ async fn store_actions(
                 action.events_json,
                 action.tower_json,
                 created_at,
+                action.bot,
             ])),
             _ => None,
         })

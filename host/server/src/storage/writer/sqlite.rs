@@ -184,7 +184,8 @@ fn store_actions(
 ) -> anyhow::Result<HashSet<(String, u64)>> {
     let mut insert = connection.prepare_cached(
         "INSERT INTO actions (game_id, seq, seat, action_json, events_json, tower_json, \
-         created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (game_id, seq) DO NOTHING",
+         created_at, bot) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
+         ON CONFLICT (game_id, seq) DO NOTHING",
     )?;
     // A game marked finished already keeps its first time.
     let mut finish = connection.prepare_cached(
@@ -217,6 +218,7 @@ fn store_actions(
                 action.events_json,
                 action.tower_json,
                 created_at,
+                action.bot,
             ])
             .context("failed to store actions")?;
         if inserted == 1 {
