@@ -64,6 +64,15 @@ async fn view(app: &TestApp, game: &str) -> Value {
     view
 }
 
+/// The game's log as the spectator sees it.
+async fn game_log(app: &TestApp, game: &str) -> Value {
+    let (status, log) = app
+        .call("GET", &format!("/api/games/{game}/log"), None, None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{log}");
+    log
+}
+
 /// A seat's clock in a view.
 fn seat_clock(view: &Value, seat: usize) -> &Value {
     &view["clocks"]["seats"][seat]
@@ -108,17 +117,40 @@ fn bot_plays(view: &Value, seat: usize) -> bool {
     view["seats"][seat]["bot"].is_string()
 }
 
+/// A server on a fresh SQLite database with its manual clock at [`START`], and a game of two
+/// people at `pace` on it.
+struct Table {
+    _dir: TempDir,
+    clock: Arc<ManualClock>,
+    app: TestApp,
+    game: String,
+    tokens: [String; 2],
+}
+
+impl Table {
+    async fn new(label: &str, pace: Value) -> Table {
+        let dir = TempDir::new(label);
+        let clock = ManualClock::new(START);
+        let app = start(&dir.0, &clock).await;
+        let (game, tokens) = create(&app, pace).await;
+        Table {
+            _dir: dir,
+            clock,
+            app,
+            game,
+            tokens,
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_live_clock_runs_only_while_its_seat_owes_an_answer_and_gains_its_increment() {
-    let dir = TempDir::new("clocks-live");
-    let clock = ManualClock::new(START);
-    let app = start(&dir.0, &clock).await;
-    let (game, [first, second]) = create(
-        &app,
+    let table = Table::new(
+        "clocks-live",
         json!({ "kind": "live", "bank_seconds": 60, "increment_seconds": 5, "bot": "random" }),
     )
     .await;
-    let seen = view(&app, &game).await;
+    let seen = view(&table.app, &table.game).await;
     assert_eq!(
         seen["pace"],
         json!({ "kind": "live", "bank_seconds": 60, "increment_seconds": 5, "bot": "random" })
@@ -129,17 +161,20 @@ async fn a_live_clock_runs_only_while_its_seat_owes_an_answer_and_gains_its_incr
         assert_eq!(seat_clock(&seen, seat)["deadline"], START + 60_000);
     }
 
-    clock.advance(Duration::from_secs(10));
-    assert_eq!(answer(&app, &game, &first).await, StatusCode::OK);
-    let seen = view(&app, &game).await;
+    table.clock.advance(Duration::from_secs(10));
+    assert_eq!(
+        answer(&table.app, &table.game, &table.tokens[0]).await,
+        StatusCode::OK
+    );
+    let seen = view(&table.app, &table.game).await;
     // The seat that answered stops, charged 10 s and given its 5 s; the other runs on.
     assert_eq!(seat_clock(&seen, 0)["running"], false, "{seen}");
     assert_eq!(seat_clock(&seen, 0)["remaining_ms"], 55_000);
     assert_eq!(seat_clock(&seen, 1)["running"], true);
     assert_eq!(seat_clock(&seen, 1)["remaining_ms"], 50_000);
 
-    clock.advance(Duration::from_secs(20));
-    let seen = view(&app, &game).await;
+    table.clock.advance(Duration::from_secs(20));
+    let seen = view(&table.app, &table.game).await;
     assert_eq!(
         seat_clock(&seen, 0)["remaining_ms"],
         55_000,
@@ -148,8 +183,11 @@ async fn a_live_clock_runs_only_while_its_seat_owes_an_answer_and_gains_its_incr
     assert_eq!(seat_clock(&seen, 1)["remaining_ms"], 30_000);
 
     // The round is complete: both owe the next plan and run again from their banks.
-    assert_eq!(answer(&app, &game, &second).await, StatusCode::OK);
-    let seen = view(&app, &game).await;
+    assert_eq!(
+        answer(&table.app, &table.game, &table.tokens[1]).await,
+        StatusCode::OK
+    );
+    let seen = view(&table.app, &table.game).await;
     assert_eq!(seat_clock(&seen, 1)["bank_ms"], 35_000, "60 - 30 + 5 s");
     for (seat, bank) in [(0, 55_000), (1, 35_000)] {
         assert_eq!(seat_clock(&seen, seat)["running"], true, "{seen}");
@@ -160,72 +198,71 @@ async fn a_live_clock_runs_only_while_its_seat_owes_an_answer_and_gains_its_incr
         );
     }
     // The lobby shows the table's pace.
-    let (_, games) = app.call("GET", "/api/games", None, None).await;
+    let (_, games) = table.app.call("GET", "/api/games", None, None).await;
     let listed = games
         .as_array()
         .unwrap()
         .iter()
-        .find(|listed| listed["id"] == game.as_str())
+        .find(|listed| listed["id"] == table.game.as_str())
         .unwrap();
     assert_eq!(listed["pace"]["kind"], "live");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_turn_based_seat_out_of_time_is_played_by_a_bot_until_its_person_takes_it_back() {
-    let dir = TempDir::new("clocks-turns");
-    let clock = ManualClock::new(START);
-    let app = start(&dir.0, &clock).await;
-    let (game, [first, second]) = create(
-        &app,
+    let table = Table::new(
+        "clocks-turns",
         json!({ "kind": "turn-based", "move_hours": 24, "extra_days": 1, "bot": "random" }),
     )
     .await;
     let day = 24 * 3_600_000;
     // A move may take its 24 hours and the bank's extra day on top.
-    let seen = view(&app, &game).await;
+    let seen = view(&table.app, &table.game).await;
     assert_eq!(seat_clock(&seen, 1)["deadline"], START + 2 * day);
 
     // The first seat takes 30 hours: 6 come from its bank.
-    clock.advance(30 * HOUR);
-    assert_eq!(answer(&app, &game, &first).await, StatusCode::OK);
-    let seen = view(&app, &game).await;
+    table.clock.advance(30 * HOUR);
+    assert_eq!(
+        answer(&table.app, &table.game, &table.tokens[0]).await,
+        StatusCode::OK
+    );
+    let seen = view(&table.app, &table.game).await;
     assert_eq!(seat_clock(&seen, 0)["bank_ms"], day - 6 * 3_600_000);
     assert!(!bot_plays(&seen, 1), "the second seat has 18 hours left");
 
     // The second seat's 48 hours run out: a bot takes the seat at once, and the game goes on:
     // it plans for this round and the next.
-    clock.advance(18 * HOUR);
-    let seen = wait_for(&app, &game, "a bot took the seat", |view| {
+    table.clock.advance(18 * HOUR);
+    let seen = wait_for(&table.app, &table.game, "a bot took the seat", |view| {
         bot_plays(view, 1) && view["version"] == 3
     })
     .await;
     assert_eq!(seat_clock(&seen, 1)["timed_out"], true, "{seen}");
     assert_eq!(seat_clock(&seen, 1)["running"], false);
     assert_eq!(
-        answer(&app, &game, &second).await,
+        answer(&table.app, &table.game, &table.tokens[1]).await,
         StatusCode::FORBIDDEN,
         "the bot plays the seat now"
     );
     // The log says who chose each move: the person for seat 0, the bot for seat 1.
-    let (_, log) = app
-        .call("GET", &format!("/api/games/{game}/log"), None, None)
-        .await;
+    let log = game_log(&table.app, &table.game).await;
     assert_eq!(log[0]["seat"], 0, "{log}");
     assert_eq!(log[0].get("bot"), None, "{log}");
     assert_eq!(log[1]["seat"], 1, "{log}");
     assert_eq!(log[1]["bot"], "random", "{log}");
 
     // Its person comes back and takes the seat back with the seat's token.
-    let (status, body) = app
+    let (status, body) = table
+        .app
         .call(
             "POST",
-            &format!("/api/games/{game}/seats/1/bot"),
-            Some(&second),
+            &format!("/api/games/{}/seats/1/bot", table.game),
+            Some(&table.tokens[1]),
             Some(json!({ "bot": null })),
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let seen = view(&app, &game).await;
+    let seen = view(&table.app, &table.game).await;
     assert!(!bot_plays(&seen, 1));
     assert_eq!(
         seat_clock(&seen, 1)["running"],
@@ -233,8 +270,11 @@ async fn a_turn_based_seat_out_of_time_is_played_by_a_bot_until_its_person_takes
         "it owes nothing yet"
     );
     // Once the round is complete, the seat owes the next plan and its clock runs again.
-    assert_eq!(answer(&app, &game, &first).await, StatusCode::OK);
-    let seen = view(&app, &game).await;
+    assert_eq!(
+        answer(&table.app, &table.game, &table.tokens[0]).await,
+        StatusCode::OK
+    );
+    let seen = view(&table.app, &table.game).await;
     assert_eq!(seat_clock(&seen, 1)["timed_out"], false, "{seen}");
     assert_eq!(seat_clock(&seen, 1)["running"], true, "{seen}");
     assert_eq!(
@@ -242,10 +282,11 @@ async fn a_turn_based_seat_out_of_time_is_played_by_a_bot_until_its_person_takes
         day,
         "the bank is spent; each move still has its own 24 hours"
     );
-    assert_eq!(answer(&app, &game, &second).await, StatusCode::OK);
-    let (_, log) = app
-        .call("GET", &format!("/api/games/{game}/log"), None, None)
-        .await;
+    assert_eq!(
+        answer(&table.app, &table.game, &table.tokens[1]).await,
+        StatusCode::OK
+    );
+    let log = game_log(&table.app, &table.game).await;
     let last = log.as_array().unwrap().last().unwrap();
     assert_eq!(
         (last["seat"].as_u64(), last.get("bot")),
@@ -296,20 +337,23 @@ async fn a_clock_survives_a_restart_and_still_fires_after_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_a_simultaneous_decision_only_the_seat_still_to_answer_runs_out() {
-    let dir = TempDir::new("clocks-simultaneous");
-    let clock = ManualClock::new(START);
-    let app = start(&dir.0, &clock).await;
-    let (game, [first, _]) = create(
-        &app,
+    let table = Table::new(
+        "clocks-simultaneous",
         json!({ "kind": "live", "bank_seconds": 30, "bot": "random" }),
     )
     .await;
-    clock.advance(Duration::from_secs(29));
-    assert_eq!(answer(&app, &game, &first).await, StatusCode::OK);
-    clock.advance(Duration::from_secs(1));
-    let seen = wait_for(&app, &game, "the late seat went to a bot", |view| {
-        bot_plays(view, 1)
-    })
+    table.clock.advance(Duration::from_secs(29));
+    assert_eq!(
+        answer(&table.app, &table.game, &table.tokens[0]).await,
+        StatusCode::OK
+    );
+    table.clock.advance(Duration::from_secs(1));
+    let seen = wait_for(
+        &table.app,
+        &table.game,
+        "the late seat went to a bot",
+        |view| bot_plays(view, 1),
+    )
     .await;
     assert!(
         !bot_plays(&seen, 0),
@@ -317,22 +361,22 @@ async fn at_a_simultaneous_decision_only_the_seat_still_to_answer_runs_out() {
     );
     assert_eq!(seat_clock(&seen, 0)["timed_out"], false);
     assert_eq!(seat_clock(&seen, 1)["timed_out"], true);
-    assert_eq!(app.state.hub.expiries_claimed(), 1);
+    assert_eq!(table.app.state.hub.expiries_claimed(), 1);
 
     // The bot planned, so the next round runs the first seat's last second; once that is gone
     // too, bots play every seat and the game finishes on its own.
-    let seen = wait_for(&app, &game, "the next round", |view| {
+    let seen = wait_for(&table.app, &table.game, "the next round", |view| {
         seat_clock(view, 0)["running"] == true
     })
     .await;
     assert_eq!(seat_clock(&seen, 0)["remaining_ms"], 1_000, "{seen}");
-    clock.advance(Duration::from_secs(1));
-    let finished = app.wait_until_finished(&game).await;
+    table.clock.advance(Duration::from_secs(1));
+    let finished = table.app.wait_until_finished(&table.game).await;
     assert!(
         bot_plays(&finished, 0) && bot_plays(&finished, 1),
         "{finished}"
     );
-    assert_eq!(app.state.hub.expiries_claimed(), 2);
+    assert_eq!(table.app.state.hub.expiries_claimed(), 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
