@@ -4,6 +4,8 @@
 use axum::Json;
 use serde_json::{Value, json};
 
+use super::clocks::bounds;
+
 fn error_response(description: &str) -> Value {
     json!({
         "description": description,
@@ -446,14 +448,14 @@ fn described_routes() -> Value {
                     { "type": "object", "additionalProperties": false, "required": ["kind"], "properties": { "kind": { "const": "untimed" } } },
                     { "type": "object", "additionalProperties": false, "required": ["kind", "bank_seconds"], "properties": {
                         "kind": { "const": "live" },
-                        "bank_seconds": { "type": "integer", "minimum": 30, "maximum": 14_400 },
-                        "increment_seconds": { "type": "integer", "minimum": 0, "maximum": 600, "default": 0 },
+                        "bank_seconds": { "type": "integer", "minimum": bounds::BANK_SECONDS.start(), "maximum": bounds::BANK_SECONDS.end() },
+                        "increment_seconds": { "type": "integer", "minimum": bounds::INCREMENT_SECONDS.start(), "maximum": bounds::INCREMENT_SECONDS.end(), "default": 0 },
                         "bot": { "enum": ["random", "search", "easy", "normal", "hard"] }
                     }},
                     { "type": "object", "additionalProperties": false, "required": ["kind", "move_hours"], "properties": {
                         "kind": { "const": "turn-based" },
-                        "move_hours": { "type": "integer", "minimum": 1, "maximum": 336 },
-                        "extra_days": { "type": "integer", "minimum": 0, "maximum": 30, "default": 0 },
+                        "move_hours": { "type": "integer", "minimum": bounds::MOVE_HOURS.start(), "maximum": bounds::MOVE_HOURS.end() },
+                        "extra_days": { "type": "integer", "minimum": bounds::EXTRA_DAYS.start(), "maximum": bounds::EXTRA_DAYS.end(), "default": 0 },
                         "bot": { "enum": ["random", "search", "easy", "normal", "hard"] }
                     }}
                 ] },
