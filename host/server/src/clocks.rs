@@ -285,9 +285,12 @@ impl TableClock {
     /// Brings every seat's clock to `now`: `mover` has just answered (its time is charged and
     /// it gets the increment), `running` are the seats that owe an answer now with a person
     /// playing them. A seat that stops is charged what it used beyond the move's own time; a
-    /// seat that starts runs from `now`; a mover that owes an answer again starts anew.
+    /// seat that starts runs from `now`; a mover that owes an answer again starts anew. The
+    /// increment never takes a bank past its starting size, so quick moves do not pile up more
+    /// time than the table began with (as the larger peers run their clocks).
     pub fn settle(&mut self, now: i64, mover: Option<Seat>, running: &[Seat]) {
         let (move_ms, increment_ms) = (self.pace.move_ms, self.pace.increment_ms);
+        let most = self.pace.bank_ms;
         for (index, clock) in self.seats.iter_mut().enumerate() {
             let seat = index as Seat;
             let runs = running.contains(&seat);
@@ -298,7 +301,7 @@ impl TableClock {
                 let over = (now - since - move_ms).max(0);
                 clock.bank_ms = (clock.bank_ms - over).max(0);
                 if moved {
-                    clock.bank_ms = clock.bank_ms.saturating_add(increment_ms);
+                    clock.bank_ms = (clock.bank_ms + increment_ms).min(most.max(clock.bank_ms));
                 }
                 clock.since = None;
             }
@@ -488,6 +491,9 @@ mod tests {
         assert_eq!(clock.seats[1].since, Some(11_000));
         assert_eq!(clock.expired(71_000), vec![1]);
         assert!(clock.expired(70_999).is_empty());
+        // A quick move earns its increment only up to the bank the table started with.
+        clock.settle(12_000, Some(1), &[0]);
+        assert_eq!(clock.seats[1].bank_ms, 60_000, "59 s + 5 s, capped at 60 s");
     }
 
     #[test]

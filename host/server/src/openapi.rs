@@ -444,7 +444,7 @@ fn described_routes() -> Value {
                     "seed": { "type": "string", "description": "64 hex digits; only on servers that allow fixed seeds." },
                     "pace": { "$ref": "#/components/schemas/Pace" }
                 }},
-                "Pace": { "description": "A table's pace, chosen at creation. `untimed` (the default): no clock. `live`: a bank per player plus an increment per move. `turn-based`: a time per move plus a bank of extra days. A seat out of time is handed to `bot` (default: the level of the table's first bot, else `normal`); its person may take it back.", "oneOf": [
+                "Pace": { "description": "A table's pace, chosen at creation. `untimed` (the default): no clock. `live`: a bank per player plus an increment per move (up to the starting bank). `turn-based`: a time per move plus a bank of extra days. A seat out of time is handed to `bot` (default: the level of the table's first bot, else `normal`); its person may take it back.", "oneOf": [
                     { "type": "object", "additionalProperties": false, "required": ["kind"], "properties": { "kind": { "const": "untimed" } } },
                     { "type": "object", "additionalProperties": false, "required": ["kind", "bank_seconds"], "properties": {
                         "kind": { "const": "live" },
