@@ -5,6 +5,7 @@ mod bot_fairness; // One client's bot games cannot stall another table's bots.
 mod bot_levels; // The easy, normal and hard bots on tutorial-sized positions.
 mod bots; // The random and search bots.
 mod cli; // The `tenka` command line.
+mod clocks; // Table clocks: live and turn-based paces, expiry to a bot, restarts, races.
 mod contract_versions; // A 0.1.0 component still plays and replays; what 0.2.0 added.
 mod editor; // The map editor's endpoint: edits, placed findings, hostile texts.
 mod examples; // Saving a map as an example: the operator token, refusals, the bytes, the offer.

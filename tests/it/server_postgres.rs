@@ -70,15 +70,18 @@ fn run_pg(program: &Path, args: &[&str]) {
 }
 
 /// A throw-away cluster, stopped and deleted when dropped.
-struct Cluster {
+/// A throw-away PostgreSQL cluster, stopped when dropped.
+pub struct Cluster {
     bin: PathBuf,
     data: String,
     _dir: TempDir,
-    url: String,
+    /// Where to connect.
+    pub url: String,
 }
 
 impl Cluster {
-    fn start() -> Cluster {
+    /// Starts one (installing PostgreSQL first if it is missing).
+    pub fn start() -> Cluster {
         let bin = postgres_bin();
         let dir = TempDir::new("postgres");
         if is_root() {

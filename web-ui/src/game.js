@@ -4,6 +4,7 @@
 import { ApiError, follow, get, post } from './api.js';
 import { BoardParts, partsOf } from './board.js';
 import { tableBotLevel } from './botlevels.js';
+import { clockBadge } from './clocks.js';
 import { DecisionController } from './decisions.js';
 import { errorText, h, replace, toast } from './dom.js';
 import { loadCatalogue, messageText, onLanguageChange, t } from './i18n.js';
@@ -361,7 +362,7 @@ class GameScreen {
       if (info.seat === viewer) tags.push(h('span', { class: 'tag you' }, t('game.you')));
       if (this.mode === 'hotseat' && this.localSeats.some((s) => s.seat === info.seat)) tags.push(h('span', { class: 'tag' }, t('game.on-this-device')));
       const state = waiting.has(info.seat) ? h('span', { class: 'thinking', title: t('game.to-move') }, '… ', t('game.to-move')) : null;
-      list.append(h('li', { class: `player${waiting.has(info.seat) ? ' waiting' : ''}`, 'data-seat': info.seat }, seatChip(this.seats, info.seat), ...tags, state));
+      list.append(h('li', { class: `player${waiting.has(info.seat) ? ' waiting' : ''}`, 'data-seat': info.seat }, seatChip(this.seats, info.seat), ...tags, state, clockBadge(view.clocks, info.seat)));
     }
     const controls = [];
     if (this.mode === 'play' && viewer !== null && view.status !== 'finished') {

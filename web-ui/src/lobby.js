@@ -10,6 +10,7 @@ import { invitesPanel, inviteRow } from './invites.js';
 import { mapOptions } from './maps.js';
 import { seatChip, seatName, seatSymbol } from './seats.js';
 import { botKindAbout, botKindLabel, DEFAULT_BOT_LEVEL, LOBBY_BOTS } from './botlevels.js';
+import { defaultPace, paceFieldset, paceLabel, paceProblem, paceRequest } from './clocks.js';
 import { localSeats } from './seatnames.js';
 import { myGames, saveHost, saveSeat, seatsOf } from './store.js';
 
@@ -416,6 +417,7 @@ class Lobby {
       field('new-count', t('lobby.players'), countSelect),
       seatRows,
       optionFields,
+      paceFieldset((f.pace ||= defaultPace())),
       h('details', { class: 'advanced' }, h('summary', {}, t('lobby.advanced')), field('new-seed', t('lobby.seed'), seedInput, t('lobby.seed-hint'))),
       h('p', { class: 'form-error', role: 'alert', hidden: true }),
       // Kept in sight at the bottom of the window however long the form is.
@@ -436,7 +438,7 @@ class Lobby {
     const problem = optionProblem(ruleset, f.options);
     if (problem) return problem;
     if (f.seed && !/^[0-9a-fA-F]{64}$/.test(f.seed)) return t('lobby.error-seed');
-    return null;
+    return paceProblem(f.pace || defaultPace());
   }
 
   async create(form) {
@@ -463,6 +465,8 @@ class Lobby {
     if (f.variant) body.variant = f.variant;
     if (Object.keys(options).length) body.options = options;
     if (f.seed) body.seed = f.seed.toLowerCase();
+    const pace = paceRequest(f.pace || defaultPace());
+    if (pace) body.pace = pace;
     const button = form.querySelector('[data-action="create"]');
     button.disabled = true;
     try {
@@ -547,7 +551,7 @@ class Lobby {
       const links = seats.map((s) => h('a', { class: 'button small', href: `#/play/${encodeURIComponent(entry.id)}?seat=${s.seat}`, title: t('lobby.play-as', { seat: seatName(game.seats, s.seat) }) }, seatChip(game.seats, s.seat)));
       if (seats.length > 1) links.push(h('a', { class: 'button small secondary', href: `#/hotseat/${encodeURIComponent(entry.id)}` }, t('lobby.hotseat-short')));
       if (game.status === 'finished') links.push(h('a', { class: 'button small secondary', href: `#/replay/${encodeURIComponent(entry.id)}` }, t('lobby.replay')));
-      const row = h('li', { class: 'game-row', 'data-game': entry.id }, what(game), h('span', { class: `badge ${game.status}` }, status(game)), h('span', { class: 'game-links' }, links));
+      const row = h('li', { class: 'game-row', 'data-game': entry.id }, what(game), h('span', { class: `badge ${game.status}` }, status(game)), h('span', { class: 'badge pace', 'data-pace': (game.pace || {}).kind }, paceLabel(game.pace)), h('span', { class: 'game-links' }, links));
       if (entry.host && game.status !== 'finished' && game.seats.some((s) => s.kind === 'human' && !seats.some((own) => own.seat === s.seat))) {
         // The creator's invite controls, fetched when asked for.
         const toggle = h('button', { type: 'button', class: 'button small secondary', 'aria-expanded': 'false', 'data-invites': entry.id }, t('lobby.invites'));
@@ -578,6 +582,7 @@ class Lobby {
           what(game),
           h('span', { class: 'game-seats' }, (game.seats || []).map((s) => seatChip(game.seats, s.seat, { withName: false }))),
           h('span', { class: `badge ${game.status}` }, status(game)),
+          h('span', { class: 'badge pace', 'data-pace': (game.pace || {}).kind }, paceLabel(game.pace)),
           h('span', { class: 'game-links' }, links),
         ),
       );

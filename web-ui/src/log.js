@@ -34,7 +34,13 @@ export function logStep(step, rulesetId, seats) {
 
 /** The items of one log entry, one per step. */
 export function logEntry(entry, rulesetId, seats) {
-  return entrySteps(entry).map((step) => logStep(step, rulesetId, seats));
+  const items = entrySteps(entry).map((step) => logStep(step, rulesetId, seats));
+  // A person's seat played by a bot (handed over, or out of time) says so on the entry's first step.
+  const seat = (seats || []).find((s) => s && s.seat === entry.seat);
+  if (entry.bot && items.length && seat && seat.kind === 'human') {
+    items[0].querySelector('.log-head').append(h('span', { class: 'tag log-bot', title: t('log.by-bot', { bot: entry.bot }) }, t('game.bot')));
+  }
+  return items;
 }
 
 /** A log list: appends entries, skipping versions it already shows. */

@@ -21,6 +21,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::AppState;
 use super::asking::{Acting, Hosting, TheGame, Viewing, request_token, require_host, seat_of};
+use super::clocks::{PaceRequest, TableClock, pace_json};
 use super::error::{AppError, AppJson, AppPath as Path, AppQuery as Query, AppResult};
 use super::games::{LiveGame, Update};
 use super::moves::{
@@ -202,6 +203,21 @@ pub struct CreateGame {
     /// A fixed seed as 64 hex digits; accepted only when the server allows fixed seeds.
     #[serde(default)]
     pub seed: Option<String>,
+    /// The table's pace: `untimed` (the default), `live` or `turn-based`.
+    #[serde(default)]
+    pub pace: Option<PaceRequest>,
+}
+
+/// The bot a timed table hands a seat out of time to, unless its pace names one: the level of
+/// the table's first bot, or `normal` at a table of people.
+fn table_level(seats: &[SeatRequest]) -> &str {
+    seats
+        .iter()
+        .find_map(|seat| match seat {
+            SeatRequest::Bot { bot } if BOT_NAMES.contains(&bot.as_str()) => Some(bot.as_str()),
+            _ => None,
+        })
+        .unwrap_or("normal")
 }
 
 /// Turns a plain JSON option value into the typed value its spec asks for.
@@ -289,7 +305,13 @@ fn live_game_json(game: &LiveGame) -> Value {
         standing.finished,
     );
     json["ruleset_hash"] = Value::from(game.ruleset.hash().0);
+    json["pace"] = pace_json(game.pace().as_ref());
     json
+}
+
+/// Each seat's clock at a timed table, as of `now`; `null` for an untimed game.
+fn clocks_json(game: &LiveGame, now: i64) -> Value {
+    game.clock().map_or(Value::Null, |clock| clock.to_json(now))
 }
 
 /// The client a request comes from, as games' creators are told apart: an IPv4 address, or the
@@ -320,6 +342,12 @@ pub async fn create_game(
     AppJson(request): AppJson<CreateGame>,
 ) -> AppResult<Response> {
     let entry = ruleset_entry(&state, &request.ruleset)?;
+    let pace = match &request.pace {
+        Some(pace) => pace
+            .check(table_level(&request.seats), &BOT_NAMES)
+            .map_err(AppError::BadRequest)?,
+        None => None,
+    };
     let seat_count = request.seats.len() as u32;
     if !(entry.info.min_seats..=entry.info.max_seats).contains(&seat_count) {
         return Err(AppError::BadRequest(format!(
@@ -450,9 +478,10 @@ pub async fn create_game(
         created_at: now_millis(),
         finished_at: None,
     };
+    let clock = pace.map(|pace| TableClock::new(pace, seat_count));
     let game = state
         .hub
-        .create(stored, seats, &credentials, creator_of(&extensions))
+        .create_timed(stored, seats, &credentials, creator_of(&extensions), clock)
         .await?;
     let body = json!({
         "id": id,
@@ -467,19 +496,30 @@ pub async fn create_game(
 /// `GET /api/games`
 pub async fn list_games(State(state): State<AppState>) -> AppResult<Json<Value>> {
     let listed = state.hub.storage().list_games(200).await?;
+    let paces = state.hub.storage().newest_paces(200).await?;
     Ok(Json(Value::Array(
         listed
             .iter()
             .map(|(stored, seats, version)| {
-                game_json(stored, seats, *version, stored.finished_at.is_some())
+                let mut json = game_json(stored, seats, *version, stored.finished_at.is_some());
+                let pace = paces
+                    .get(&stored.id)
+                    .and_then(|pace| serde_json::from_str(pace).ok());
+                json["pace"] = pace_json(pace.as_ref());
+                json
             })
             .collect(),
     )))
 }
 
 /// `GET /api/games/{id}`
-pub async fn get_game(TheGame(game): TheGame) -> AppResult<Json<Value>> {
-    Ok(Json(live_game_json(&game)))
+pub async fn get_game(
+    State(state): State<AppState>,
+    TheGame(game): TheGame,
+) -> AppResult<Json<Value>> {
+    let mut json = live_game_json(&game);
+    json["clocks"] = clocks_json(&game, state.hub.now_millis());
+    Ok(Json(json))
 }
 
 /// `POST /api/games/{id}/claim` body.
@@ -868,6 +908,8 @@ pub async fn view(
         "state": view.state,
         "parts": view.parts,
         "seed_commitment": super::ruleset_calls::seed_commitment(&game.stored.seed),
+        "pace": pace_json(game.pace().as_ref()),
+        "clocks": clocks_json(&game, state.hub.now_millis()),
     });
     // The seed is revealed once the game is over (no decision pending), so players can check the
     // commitment; a ruleset that returns a result early reveals neither the result nor the seed.
@@ -919,6 +961,9 @@ fn log_entry(action: &StoredAction, viewer: Viewer) -> AppResult<Value> {
     });
     if tower.as_array().is_some_and(|drops| !drops.is_empty()) {
         entry["tower"] = tower;
+    }
+    if let Some(bot) = &action.bot {
+        entry["bot"] = Value::String(bot.clone());
     }
     Ok(entry)
 }

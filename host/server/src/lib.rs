@@ -10,6 +10,7 @@
 
 pub mod api;
 pub mod asking;
+pub mod clocks;
 pub mod connections;
 pub mod editor;
 pub mod error;

@@ -4,6 +4,8 @@
 use axum::Json;
 use serde_json::{Value, json};
 
+use super::clocks::bounds;
+
 fn error_response(description: &str) -> Value {
     json!({
         "description": description,
@@ -439,7 +441,34 @@ fn described_routes() -> Value {
                         { "type": "object", "additionalProperties": false, "required": ["kind"], "properties": { "kind": { "const": "human" }, "name": display_name(), "creator": { "type": "boolean", "default": false, "description": "The creator plays this seat: its token is in the answer. Otherwise the answer holds an invite code for it." } } },
                         { "type": "object", "additionalProperties": false, "required": ["kind", "bot"], "properties": { "kind": { "const": "bot" }, "bot": { "enum": ["random", "search", "easy", "normal", "hard"] } } }
                     ] } },
-                    "seed": { "type": "string", "description": "64 hex digits; only on servers that allow fixed seeds." }
+                    "seed": { "type": "string", "description": "64 hex digits; only on servers that allow fixed seeds." },
+                    "pace": { "$ref": "#/components/schemas/Pace" }
+                }},
+                "Pace": { "description": "A table's pace, chosen at creation. `untimed` (the default): no clock. `live`: a bank per player plus an increment per move (up to the starting bank). `turn-based`: a time per move plus a bank of extra days. A seat out of time is handed to `bot` (default: the level of the table's first bot, else `normal`); its person may take it back.", "oneOf": [
+                    { "type": "object", "additionalProperties": false, "required": ["kind"], "properties": { "kind": { "const": "untimed" } } },
+                    { "type": "object", "additionalProperties": false, "required": ["kind", "bank_seconds"], "properties": {
+                        "kind": { "const": "live" },
+                        "bank_seconds": { "type": "integer", "minimum": bounds::BANK_SECONDS.start(), "maximum": bounds::BANK_SECONDS.end() },
+                        "increment_seconds": { "type": "integer", "minimum": bounds::INCREMENT_SECONDS.start(), "maximum": bounds::INCREMENT_SECONDS.end(), "default": 0 },
+                        "bot": { "enum": ["random", "search", "easy", "normal", "hard"] }
+                    }},
+                    { "type": "object", "additionalProperties": false, "required": ["kind", "move_hours"], "properties": {
+                        "kind": { "const": "turn-based" },
+                        "move_hours": { "type": "integer", "minimum": bounds::MOVE_HOURS.start(), "maximum": bounds::MOVE_HOURS.end() },
+                        "extra_days": { "type": "integer", "minimum": bounds::EXTRA_DAYS.start(), "maximum": bounds::EXTRA_DAYS.end(), "default": 0 },
+                        "bot": { "enum": ["random", "search", "easy", "normal", "hard"] }
+                    }}
+                ] },
+                "Clocks": { "type": ["object", "null"], "description": "Each seat's clock at a timed table (`null` when untimed), as of the server's `now` (ms since the Unix epoch). A seat's clock runs while it owes an answer and a person plays it.", "properties": {
+                    "now": { "type": "integer" },
+                    "seats": { "type": "array", "items": { "type": "object", "required": ["seat", "remaining_ms", "bank_ms", "running", "deadline", "timed_out"], "properties": {
+                        "seat": { "type": "integer" },
+                        "remaining_ms": { "type": "integer", "description": "Time left: until the deadline when running, else the next move's time plus the bank." },
+                        "bank_ms": { "type": "integer", "description": "The bank as of when the clock last stopped." },
+                        "running": { "type": "boolean" },
+                        "deadline": { "type": ["integer", "null"], "description": "When a running seat runs out (ms since the Unix epoch)." },
+                        "timed_out": { "type": "boolean", "description": "The seat ran out of time and was handed to a bot." }
+                    }}}
                 }},
                 "CreatedGame": { "type": "object", "required": ["id", "version", "host_token", "seats", "spectator_url"], "properties": {
                     "id": { "type": "string" }, "version": { "type": "integer" },
@@ -485,7 +514,9 @@ fn described_routes() -> Value {
                     "seats": { "type": "array", "items": { "type": "object" } },
                     "version": { "type": "integer" },
                     "status": { "enum": ["active", "finished"] },
-                    "created_at": { "type": "integer", "description": "Milliseconds since the Unix epoch." }
+                    "created_at": { "type": "integer", "description": "Milliseconds since the Unix epoch." },
+                    "pace": { "$ref": "#/components/schemas/Pace" },
+                    "clocks": { "$ref": "#/components/schemas/Clocks" }
                 }},
                 "View": { "type": "object", "properties": {
                     "version": { "type": "integer" },
@@ -497,10 +528,13 @@ fn described_routes() -> Value {
                     "parts": { "type": "array", "description": "The board in parts, each sanitized SVG: `{ id, kind: \"map\" | {\"seat\": n} | \"table\", title: Message|null, svg }`. A 0.1.0 ruleset gives one map part, `board`.", "items": { "type": "object", "properties": { "id": { "type": "string" }, "kind": {}, "title": {}, "svg": { "type": "string" } } } },
                     "result": { "type": "object" },
                     "seed": { "type": "string", "description": "Only once the game is over." },
-                    "seed_commitment": { "type": "string", "description": "SHA-256 of the seed, hex." }
+                    "seed_commitment": { "type": "string", "description": "SHA-256 of the seed, hex." },
+                    "pace": { "$ref": "#/components/schemas/Pace" },
+                    "clocks": { "$ref": "#/components/schemas/Clocks" }
                 }},
                 "LogEntry": { "type": "object", "properties": {
                     "version": { "type": "integer" }, "seat": { "type": "integer" },
+                    "bot": { "type": "string", "description": "The bot that chose this action for the seat (a bot's seat, or a person's seat handed to a bot or run out of time); absent when the seat's person did." },
                     "events": { "type": "array", "description": "One step each; `drops` index this entry's `tower` list (the drops the step explains), `summary` is a stage to pause on (`{ title, lines: [{ seat, label, value }] }`).", "items": { "type": "object", "properties": { "text": { "$ref": "#/components/schemas/Message" }, "drops": { "type": "array", "items": { "type": "integer" } }, "summary": {} } } },
                     "tower": { "type": "array", "description": "Cubes dropped into and come out of the battle tower (never what stays inside)." }
                 }}

@@ -15,8 +15,10 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Row};
 use tokio::sync::{mpsc, oneshot};
 
+mod clocks;
 mod writer;
 
+pub use clocks::{ClockRow, ClockWrite};
 pub use writer::CommitCounters;
 use writer::{Answer, Write};
 
@@ -90,6 +92,8 @@ pub struct StoredAction {
     pub events_json: String,
     /// The tower drops it caused, as JSON.
     pub tower_json: String,
+    /// The bot that chose the action for the seat; `None` when its person did.
+    pub bot: Option<String>,
 }
 
 /// The outcome of storing an action.
@@ -115,10 +119,23 @@ impl WriteQueue {
         action: StoredAction,
         ends_game: bool,
     ) -> anyhow::Result<Queued<Insert>> {
+        self.queue_timed_action(id, action, ends_game, None)
+    }
+
+    /// [`WriteQueue::queue_action`] with the game's clock as the action leaves it, written in
+    /// the same commit (only if the action is stored).
+    pub fn queue_timed_action(
+        &self,
+        id: &str,
+        action: StoredAction,
+        ends_game: bool,
+        clock: Option<ClockWrite>,
+    ) -> anyhow::Result<Queued<Insert>> {
         self.queue(|answer| Write::Action {
             game_id: id.to_owned(),
             action,
             ends_game,
+            clock,
             created_at: now_millis(),
             answer,
         })
@@ -413,11 +430,23 @@ impl Storage {
         seats: &[StoredSeat],
         credentials: &NewCredentials,
     ) -> anyhow::Result<()> {
+        self.create_timed_game(game, seats, credentials, None).await
+    }
+
+    /// [`Storage::create_game_with`] with the table's clock, stored in the same transaction.
+    pub async fn create_timed_game(
+        &self,
+        game: &StoredGame,
+        seats: &[StoredSeat],
+        credentials: &NewCredentials,
+        clock: Option<ClockRow>,
+    ) -> anyhow::Result<()> {
         self.writer
             .queue(|answer| Write::Game {
                 game: Box::new(game.clone()),
                 seats: seats.to_vec(),
                 credentials: credentials.clone(),
+                clock,
                 answer,
             })?
             .durable()
@@ -558,7 +587,7 @@ impl Storage {
     /// The actions after version `after`, in order.
     pub async fn actions_since(&self, id: &str, after: u64) -> anyhow::Result<Vec<StoredAction>> {
         let rows = sqlx::query(
-            "SELECT seq, seat, action_json, events_json, tower_json FROM actions \
+            "SELECT seq, seat, action_json, events_json, tower_json, bot FROM actions \
              WHERE game_id = $1 AND seq > $2 ORDER BY seq",
         )
         .bind(id)
@@ -573,6 +602,7 @@ impl Storage {
                     action_json: row.try_get(2)?,
                     events_json: row.try_get(3)?,
                     tower_json: row.try_get(4)?,
+                    bot: row.try_get(5)?,
                 })
             })
             .collect()
@@ -1084,6 +1114,7 @@ mod tests {
             action_json: "{\"number\":1}".to_owned(),
             events_json: "[]".to_owned(),
             tower_json: "[]".to_owned(),
+            bot: None,
         }
     }
 

@@ -29,7 +29,11 @@ impl Hub {
         if let Ok(mut seats) = game.seats.write()
             && let Some(stored) = seats.iter_mut().find(|stored| stored.seat == seat)
         {
-            stored.bot = bot;
+            stored.bot = bot.clone();
+        }
+        // A seat a bot plays has no running clock; one given back to its person runs again.
+        if let Err(error) = self.seat_clock_changed(game, seat, bot.is_none()).await {
+            tracing::warn!("game {}: a seat's clock: {error:#}", game.id());
         }
         self.seats_changed(game).await;
         Ok(())
@@ -227,11 +231,13 @@ impl Hub {
                 return;
             };
             let every = self.config.snapshot_every;
-            let (queue, game_id, seq) = (
+            let (queue, game_id, seq, clock) = (
                 self.storage.write_queue(),
                 game.id().to_owned(),
                 state.version + 1,
+                self.clock_tick(game),
             );
+            let bot_name = bot.name().to_owned();
             let moved = self
                 .blocking(move || {
                     let mut bot = bot;
@@ -244,6 +250,8 @@ impl Hub {
                                 seat,
                                 action_json: serde_json::to_string(&action)
                                     .context("failed to encode an action")?,
+                                clock,
+                                bot: Some(bot_name),
                             };
                             let after = AfterApply::of(&mut session, &applied, write, every);
                             Ok((applied, after))

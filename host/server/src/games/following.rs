@@ -43,6 +43,8 @@ impl Hub {
                     if let Ok(mut current) = game.seats.write() {
                         *current = seats;
                     }
+                    // A seat handed over may have stopped or started its clock.
+                    self.refresh_clock(&game).await;
                     game.publish(Update::Seats);
                 }
                 Err(error) => tracing::warn!("game {id}: {error:#}"),

@@ -23,18 +23,20 @@ use sdk::{Action, BoardPart, Event, GameResult, PendingDecision, PreviewNote, Se
 use tokio::sync::broadcast;
 
 mod bots;
+mod clocks;
 mod following;
 mod moves;
 mod residency;
 mod views;
 
+use super::clocks::{Clock, SystemClock, TableClock, Timers};
 use super::error::{AppError, AppResult};
 use super::fair::FairSlots;
 use super::ruleset_calls::{self as calls, LoadedRuleset, Runtime, Session};
 use super::slots::CallSlots;
 use super::storage::{
-    DatabaseKind, Insert, NewCredentials, Queued, Storage, StoredAction, StoredGame, StoredSeat,
-    WriteQueue, now_millis,
+    ClockWrite, DatabaseKind, Insert, NewCredentials, Queued, Storage, StoredAction, StoredGame,
+    StoredSeat, WriteQueue, now_millis,
 };
 use tenka_game::bots::Bot;
 use tenka_game::session::Applied;
@@ -74,6 +76,8 @@ pub struct HubConfig {
     pub unwatched_bot_pace: Duration,
     /// How many games played by bots alone one client address may have running at once.
     pub bot_games_per_creator: usize,
+    /// Where table clocks read the time: the system clock, or a manual one in tests.
+    pub clock: Arc<dyn Clock>,
 }
 
 impl Default for HubConfig {
@@ -91,6 +95,7 @@ impl Default for HubConfig {
             bot_think_time: Duration::from_secs(2),
             unwatched_bot_pace: Duration::from_secs(2),
             bot_games_per_creator: 4,
+            clock: Arc::new(SystemClock),
         }
     }
 }
@@ -254,6 +259,8 @@ struct AfterApply {
     stored: anyhow::Result<Queued<Insert>>,
     pending: Result<Vec<PendingDecision>, tenka_game::session::SessionError>,
     snapshot: Option<anyhow::Result<Vec<u8>>>,
+    /// The table's clock as the action leaves it (timed tables).
+    clock: Option<TableClock>,
 }
 
 /// Where and as what an applied action is stored.
@@ -263,11 +270,20 @@ struct ActionWrite {
     seq: u64,
     seat: Seat,
     action_json: String,
+    /// A timed table's clock before the action, brought up to date with it.
+    clock: Option<clocks::ClockTick>,
+    /// The bot that chose the action, when one did.
+    bot: Option<String>,
 }
 
 impl ActionWrite {
-    /// Queues the action with what it produced.
-    fn queue(self, applied: &Applied, ends_game: bool) -> anyhow::Result<Queued<Insert>> {
+    /// Queues the action with what it produced, and the clock as it leaves it.
+    fn queue(
+        self,
+        applied: &Applied,
+        ends_game: bool,
+        clock: Option<&TableClock>,
+    ) -> anyhow::Result<Queued<Insert>> {
         let record = StoredAction {
             seq: self.seq,
             seat: self.seat,
@@ -276,8 +292,14 @@ impl ActionWrite {
                 .context("failed to encode events")?,
             tower_json: serde_json::to_string(&calls::tower_log(&applied.tower))
                 .context("failed to encode tower drops")?,
+            bot: self.bot,
         };
-        self.queue.queue_action(&self.game_id, record, ends_game)
+        let clock = clock.map(|clock| ClockWrite {
+            state_json: clock.state_json(),
+            deadline: clock.deadline(),
+        });
+        self.queue
+            .queue_timed_action(&self.game_id, record, ends_game, clock)
     }
 }
 
@@ -289,14 +311,18 @@ impl AfterApply {
     fn of(
         session: &mut Session,
         applied: &Applied,
-        write: ActionWrite,
+        mut write: ActionWrite,
         snapshot_every: u64,
     ) -> AfterApply {
         let version = write.seq;
         let seat = write.seat;
         let pending = session.pending();
         let ends_game = matches!(&pending, Ok(decisions) if decisions.is_empty());
-        let stored = write.queue(applied, ends_game);
+        let clock = write
+            .clock
+            .take()
+            .and_then(|tick| tick.after(seat, pending.as_ref().ok()?));
+        let stored = write.queue(applied, ends_game, clock.as_ref());
         let snapshot = version
             .is_multiple_of(snapshot_every.max(1))
             .then(|| calls::snapshot(session));
@@ -308,6 +334,7 @@ impl AfterApply {
             stored,
             pending,
             snapshot,
+            clock,
         }
     }
 }
@@ -348,6 +375,8 @@ pub struct LiveGame {
     /// Who created the game (a client address), while this process knows it: the key its bots
     /// take their turns under. A game loaded from storage has none and takes turns as itself.
     creator: Option<String>,
+    /// A timed table's clock as last stored; `None` for an untimed game.
+    clock: Mutex<Option<TableClock>>,
 }
 
 impl LiveGame {
@@ -434,6 +463,7 @@ impl LiveGame {
             bots: Mutex::new(BotSchedule::default()),
             last_used: AtomicI64::new(now_millis()),
             running: AtomicBool::new(false),
+            clock: Mutex::new(None),
         }
     }
 
@@ -494,6 +524,10 @@ pub struct Hub {
     parking: AtomicBool,
     /// How many games are marked running (`LiveGame::running`).
     running_games: AtomicUsize,
+    /// Every timed game's earliest deadline, for the timer task.
+    timers: Arc<Timers>,
+    /// How many clock expiries this process claimed and acted on.
+    expiries: AtomicUsize,
 }
 
 /// One ruleset version's messages in one language, as (key, template) pairs.
@@ -510,7 +544,7 @@ fn is_language_tag(language: &str) -> bool {
 impl Hub {
     /// A hub over a database and a runtime with the rulesets loaded.
     pub fn new(storage: Storage, runtime: Arc<Runtime>, config: HubConfig) -> Arc<Hub> {
-        Arc::new_cyclic(|myself| Hub {
+        let hub = Arc::new_cyclic(|myself| Hub {
             myself: myself.clone(),
             parking: AtomicBool::new(false),
             running_games: AtomicUsize::new(0),
@@ -523,7 +557,11 @@ impl Hub {
             kept_components: Mutex::new(HashSet::new()),
             cached_bytes: AtomicUsize::new(0),
             catalogues: Mutex::new(HashMap::new()),
-        })
+            timers: Arc::default(),
+            expiries: AtomicUsize::new(0),
+        });
+        hub.start_timer();
+        hub
     }
 
     /// Runs ruleset work on the blocking pool once a call slot is free ([`CallSlots::run`]).
@@ -657,13 +695,16 @@ impl Hub {
         let seats = self.storage.seats(id).await?;
         let version = self.storage.version(id).await?;
         let finished = stored.finished_at.is_some();
+        let clock = self.stored_clock(id).await?;
         let game = LiveGame::new(stored, ruleset, seats, None);
+        game.set_clock(clock);
         game.set_standing(Standing {
             version,
             finished,
             waiting_for: Vec::new(),
         });
         let game = self.admit(Arc::new(game))?;
+        self.arm_clock(&game);
         // A game loaded for the first time may be waiting for its bots (after a restart).
         self.schedule_bots(&game);
         Ok(game)
@@ -679,6 +720,19 @@ impl Hub {
         seats: Vec<StoredSeat>,
         credentials: &NewCredentials,
         creator: Option<String>,
+    ) -> AppResult<Arc<LiveGame>> {
+        self.create_timed(stored, seats, credentials, creator, None)
+            .await
+    }
+
+    /// [`Hub::create`] with a table clock (`None`: untimed), stored with the game.
+    pub async fn create_timed(
+        self: &Arc<Self>,
+        stored: StoredGame,
+        seats: Vec<StoredSeat>,
+        credentials: &NewCredentials,
+        creator: Option<String>,
+        clock: Option<TableClock>,
     ) -> AppResult<Arc<LiveGame>> {
         if let Some(creator) = &creator
             && seats.iter().all(|seat| seat.bot.is_some())
@@ -718,15 +772,39 @@ impl Hub {
             .blocking(move || calls::start(&spec_ruleset, &spec_game, seat_count))
             .await
             .context("starting a game failed")??;
+        // The clocks start with the game: the seats that owe the first answer run from now.
+        let mut session = session;
+        let clock = match clock {
+            Some(clock) => {
+                let (back, pending) = self
+                    .blocking(move || {
+                        let pending = session.pending();
+                        (session, pending)
+                    })
+                    .await?;
+                session = back;
+                let pending = pending.map_err(calls::into_anyhow)?;
+                let now = self.config.clock.now_millis();
+                Some(clocks::started(clock, now, &seats, &pending))
+            }
+            None => None,
+        };
         self.storage
-            .create_game_with(&stored, &seats, credentials)
+            .create_timed_game(
+                &stored,
+                &seats,
+                credentials,
+                clock.as_ref().map(clocks::row),
+            )
             .await?;
         let game = Arc::new(LiveGame::new(stored, ruleset, seats, creator));
+        game.set_clock(clock);
         {
             let mut state = game.state.lock().await;
             state.session = Some(session);
             self.refresh_standing(&game, &mut state).await?;
         }
+        self.arm_clock(&game);
         let game = self.admit(game)?;
         self.schedule_bots(&game);
         Ok(game)
@@ -793,6 +871,7 @@ impl Hub {
                 state.version = last;
                 // Whoever noticed first, the standing and the subscribers learn of it now.
                 self.refresh_standing(game, state).await?;
+                self.refresh_clock(game).await;
                 game.publish(Update::Version(last));
                 Ok(true)
             }

@@ -80,6 +80,8 @@ impl Hub {
             seq: state.version + 1,
             seat,
             action_json: serde_json::to_string(&action).context("failed to encode an action")?,
+            clock: self.clock_tick(game),
+            bot: None,
         };
         let every = self.config.snapshot_every;
         // One trip to the blocking pool per move: the action, its write queued, then what the
@@ -128,6 +130,7 @@ impl Hub {
                 state.session = None;
                 self.ensure_loaded(game, state).await?;
                 self.refresh_standing(game, state).await?;
+                self.refresh_clock(game).await;
                 return Err(AppError::Stale {
                     version: state.version,
                 });
@@ -138,6 +141,9 @@ impl Hub {
             }
         }
         state.version = seq;
+        if let Some(clock) = after.clock {
+            game.set_clock(Some(clock));
+        }
         match after.snapshot {
             Some(Ok(bytes)) => {
                 // Stored in the background: a snapshot only makes loading faster, and it is
@@ -157,10 +163,12 @@ impl Hub {
         // commit): from here on the move stands, whatever fails. A ruleset failing to say what
         // the game waits for next is logged, the session is rebuilt from storage on next use,
         // and the mover still hears "accepted".
-        if let Err(error) = after.pending.map(|pending| {
+        let summarized = after.pending.map(|pending| {
             state.decisions.update(seq, &pending, Some(after.seat));
             summarize(game, seq, &pending)
-        }) {
+        });
+        self.arm_clock(game);
+        if let Err(error) = summarized {
             let error = calls::into_anyhow(error);
             tracing::warn!("game {}: after storing action {seq}: {error:#}", game.id());
             state.session = None;

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use tokio::sync::oneshot;
 
-use super::{Insert, NewCredentials, StoredAction, StoredGame, StoredSeat};
+use super::{ClockRow, ClockWrite, Insert, NewCredentials, StoredAction, StoredGame, StoredSeat};
 
 /// The writer's answer to one write: its outcome, or the error that failed its batch.
 pub(super) type Answer<T> = oneshot::Sender<Result<T, Arc<anyhow::Error>>>;
@@ -32,6 +32,8 @@ pub(super) enum Write {
         game: Box<StoredGame>,
         seats: Vec<StoredSeat>,
         credentials: NewCredentials,
+        /// A timed table's clock.
+        clock: Option<ClockRow>,
         answer: Answer<()>,
     },
     /// An accepted action. One that ends its game marks the game finished with it, in the same
@@ -40,6 +42,8 @@ pub(super) enum Write {
         game_id: String,
         action: StoredAction,
         ends_game: bool,
+        /// The game's clock as the action leaves it (timed tables), written with the action.
+        clock: Option<ClockWrite>,
         created_at: i64,
         answer: Answer<Insert>,
     },

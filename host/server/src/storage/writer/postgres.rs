@@ -16,9 +16,9 @@ use super::{Batch, CommitCounters, Done, MAX_BATCH, Write};
 macro_rules! batch_insert {
     () => {
         "INSERT INTO actions (game_id, seq, seat, action_json, events_json, tower_json, \
-         created_at) \
+         created_at, bot) \
          SELECT value->>0, (value->>1)::bigint, (value->>2)::bigint, value->>3, value->>4, \
-         value->>5, (value->>6)::bigint \
+         value->>5, (value->>6)::bigint, value->>7 \
          FROM json_array_elements($1::json) \
          ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id, seq"
     };
@@ -41,8 +41,14 @@ pub(in crate::storage) async fn write_batches(
 /// Runs a batch's statements, in one transaction when there is more than one, and commits: what
 /// each part came to, or the error that failed them all (no connection, a failed commit).
 async fn commit_batch(pool: &AnyPool, batch: &Batch) -> anyhow::Result<Done> {
+    // Actions that carry a clock are two statements (the actions, then their clocks), which
+    // must be stored together.
+    let timed = batch
+        .actions
+        .iter()
+        .any(|write| matches!(write, Write::Action { clock: Some(_), .. }));
     let statements = usize::from(!batch.games.is_empty()) * 2
-        + usize::from(!batch.actions.is_empty())
+        + usize::from(!batch.actions.is_empty()) * (1 + usize::from(timed))
         + usize::from(!batch.snapshots.is_empty());
     let transaction = statements > 1;
     let mut connection = pool.acquire().await.context("no database connection")?;
@@ -104,6 +110,7 @@ async fn store_games(tx: &mut sqlx::AnyConnection, games: &[Write]) -> anyhow::R
             game,
             seats,
             credentials,
+            clock,
             ..
         } = write
         else {
@@ -155,6 +162,19 @@ async fn store_games(tx: &mut sqlx::AnyConnection, games: &[Write]) -> anyhow::R
             .execute(&mut *tx)
             .await
             .context("failed to store an invite")?;
+        }
+        if let Some(clock) = clock {
+            sqlx::query(
+                "INSERT INTO clocks (game_id, pace_json, state_json, deadline, version) \
+                 VALUES ($1, $2, $3, $4, 0)",
+            )
+            .bind(&game.id)
+            .bind(&clock.pace_json)
+            .bind(&clock.state_json)
+            .bind(clock.deadline)
+            .execute(&mut *tx)
+            .await
+            .context("failed to store a clock")?;
         }
     }
     Ok(())
@@ -212,6 +232,7 @@ async fn store_actions(
                 action.events_json,
                 action.tower_json,
                 created_at,
+                action.bot,
             ])),
             _ => None,
         })
@@ -249,9 +270,33 @@ async fn store_actions(
              WHERE games.id = value->>0 AND games.finished_at IS NULL";
         sqlx::query(statement)
             .bind(serde_json::to_string(&ended).context("failed to encode ended games")?)
-            .execute(connection)
+            .execute(&mut *connection)
             .await
             .context("failed to mark games finished")?;
+    }
+    let clocks: Vec<(&str, &str, Option<i64>)> = batch
+        .iter()
+        .filter_map(|write| match write {
+            Write::Action {
+                game_id,
+                action,
+                clock: Some(clock),
+                ..
+            } if stored.contains(&(game_id.clone(), action.seq)) => {
+                Some((game_id.as_str(), clock.state_json.as_str(), clock.deadline))
+            }
+            _ => None,
+        })
+        .collect();
+    if !clocks.is_empty() {
+        let statement = "UPDATE clocks SET state_json = value->>1, \
+             deadline = (value->>2)::bigint, version = clocks.version + 1 \
+             FROM json_array_elements($1::json) WHERE clocks.game_id = value->>0";
+        sqlx::query(statement)
+            .bind(serde_json::to_string(&clocks).context("failed to encode clocks")?)
+            .execute(connection)
+            .await
+            .context("failed to store clocks")?;
     }
     Ok(stored)
 }

@@ -118,6 +118,7 @@ fn store_games(connection: &Connection, games: &[Write]) -> anyhow::Result<()> {
             game,
             seats,
             credentials,
+            clock,
             ..
         } = write
         else {
@@ -156,6 +157,20 @@ fn store_games(connection: &Connection, games: &[Write]) -> anyhow::Result<()> {
                 .execute(params![game.id, seat, code_hash, game.created_at])
                 .context("failed to store an invite")?;
         }
+        if let Some(clock) = clock {
+            connection
+                .prepare_cached(
+                    "INSERT INTO clocks (game_id, pace_json, state_json, deadline, version) \
+                     VALUES (?1, ?2, ?3, ?4, 0)",
+                )?
+                .execute(params![
+                    game.id,
+                    clock.pace_json,
+                    clock.state_json,
+                    clock.deadline
+                ])
+                .context("failed to store a clock")?;
+        }
     }
     Ok(())
 }
@@ -169,11 +184,16 @@ fn store_actions(
 ) -> anyhow::Result<HashSet<(String, u64)>> {
     let mut insert = connection.prepare_cached(
         "INSERT INTO actions (game_id, seq, seat, action_json, events_json, tower_json, \
-         created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (game_id, seq) DO NOTHING",
+         created_at, bot) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
+         ON CONFLICT (game_id, seq) DO NOTHING",
     )?;
     // A game marked finished already keeps its first time.
     let mut finish = connection.prepare_cached(
         "UPDATE games SET finished_at = ?1 WHERE id = ?2 AND finished_at IS NULL",
+    )?;
+    let mut clocks = connection.prepare_cached(
+        "UPDATE clocks SET state_json = ?1, deadline = ?2, version = version + 1 \
+         WHERE game_id = ?3",
     )?;
     let mut stored = HashSet::with_capacity(actions.len());
     for write in actions {
@@ -181,6 +201,7 @@ fn store_actions(
             game_id,
             action,
             ends_game,
+            clock,
             created_at,
             ..
         } = write
@@ -197,6 +218,7 @@ fn store_actions(
                 action.events_json,
                 action.tower_json,
                 created_at,
+                action.bot,
             ])
             .context("failed to store actions")?;
         if inserted == 1 {
@@ -204,6 +226,11 @@ fn store_actions(
                 finish
                     .execute(params![created_at, game_id])
                     .context("failed to mark a game finished")?;
+            }
+            if let Some(clock) = clock {
+                clocks
+                    .execute(params![clock.state_json, clock.deadline, game_id])
+                    .context("failed to store a clock")?;
             }
             stored.insert((game_id.clone(), action.seq));
         }

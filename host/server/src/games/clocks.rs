@@ -1,0 +1,297 @@
+//! Table clocks in play: each move brings its game's clock up to date in the move's own commit,
+//! a seat handed to a bot or taken back stops or starts its clock, and the timer task acts on
+//! an expiry by handing the seat out of time to the table's bot, claimed so that of several
+//! server processes exactly one does.
+
+use super::*;
+use crate::clocks::Pace;
+use crate::storage::ClockRow;
+
+/// A timed table's clock before a move, with what settling it after the move needs.
+pub(super) struct ClockTick {
+    clock: TableClock,
+    /// When the move was made.
+    now: i64,
+    /// The seats bots play: their clocks do not run.
+    bots: Vec<Seat>,
+}
+
+/// The seats that owe an answer in `pending` and are played by a person.
+fn running(pending: &[PendingDecision], bots: &[Seat]) -> Vec<Seat> {
+    let mut seats: Vec<Seat> = pending
+        .iter()
+        .map(|decision| decision.seat)
+        .filter(|seat| !bots.contains(seat))
+        .collect();
+    seats.dedup();
+    seats
+}
+
+/// The seats bots play now.
+fn bot_seats(seats: &[StoredSeat]) -> Vec<Seat> {
+    seats
+        .iter()
+        .filter(|seat| seat.bot.is_some())
+        .map(|seat| seat.seat)
+        .collect()
+}
+
+impl ClockTick {
+    /// The clock after `mover` answered, the game now waiting for `pending`; its version is
+    /// the one the move's commit gives the stored clock.
+    pub(super) fn after(mut self, mover: Seat, pending: &[PendingDecision]) -> Option<TableClock> {
+        let running = running(pending, &self.bots);
+        self.clock.settle(self.now, Some(mover), &running);
+        self.clock.version += 1;
+        Some(self.clock)
+    }
+}
+
+/// A new table's clock, started at `now` for the seats the first decision waits for.
+pub(super) fn started(
+    clock: TableClock,
+    now: i64,
+    seats: &[StoredSeat],
+    pending: &[PendingDecision],
+) -> TableClock {
+    let mut clock = clock;
+    clock.settle(now, None, &running(pending, &bot_seats(seats)));
+    clock
+}
+
+/// A new table's clock as stored with its game.
+pub(super) fn row(clock: &TableClock) -> ClockRow {
+    ClockRow {
+        pace_json: clock.pace_json(),
+        state_json: clock.state_json(),
+        deadline: clock.deadline(),
+    }
+}
+
+impl LiveGame {
+    /// The table's clock as last stored; `None` for an untimed game.
+    pub fn clock(&self) -> Option<TableClock> {
+        self.clock.lock().ok().and_then(|clock| clock.clone())
+    }
+
+    /// The table's pace; `None` for an untimed game.
+    pub fn pace(&self) -> Option<Pace> {
+        self.clock().map(|clock| clock.pace)
+    }
+
+    pub(super) fn set_clock(&self, clock: Option<TableClock>) {
+        if let Ok(mut current) = self.clock.lock() {
+            *current = clock;
+        }
+    }
+}
+
+impl Hub {
+    /// The time as the table clocks read it.
+    pub fn now_millis(&self) -> i64 {
+        self.config.clock.now_millis()
+    }
+
+    /// How many clock expiries this process claimed and acted on.
+    pub fn expiries_claimed(&self) -> usize {
+        self.expiries.load(Ordering::Relaxed)
+    }
+
+    /// Starts the timer task (when there is a runtime to run it on): it first arms every
+    /// deadline stored (a restart neither stops nor resets a clock), then acts on each expiry.
+    pub(super) fn start_timer(self: &Arc<Self>) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let (timers, clock, hub) = (
+            self.timers.clone(),
+            self.config.clock.clone(),
+            Arc::downgrade(self),
+        );
+        runtime.spawn(async move {
+            let stored = match hub.upgrade() {
+                Some(hub) => hub.storage.clock_deadlines().await,
+                None => return,
+            };
+            match stored {
+                Ok(deadlines) => {
+                    for (game, deadline) in deadlines {
+                        timers.arm(&game, Some(deadline));
+                    }
+                }
+                Err(error) => tracing::warn!("clocks are not running: {error:#}"),
+            }
+            timers
+                .run(clock, |game| {
+                    let Some(hub) = hub.upgrade() else {
+                        return false;
+                    };
+                    tokio::spawn(async move { hub.expire(&game).await });
+                    true
+                })
+                .await;
+        });
+    }
+
+    /// A game's clock as stored, if it is timed.
+    pub(super) async fn stored_clock(&self, id: &str) -> anyhow::Result<Option<TableClock>> {
+        self.storage
+            .clock(id)
+            .await?
+            .map(|(pace, state, version)| TableClock::from_stored(&pace, &state, version))
+            .transpose()
+    }
+
+    /// The clock a move of `game` settles, as it is before the move.
+    pub(super) fn clock_tick(&self, game: &LiveGame) -> Option<ClockTick> {
+        Some(ClockTick {
+            clock: game.clock()?,
+            now: self.config.clock.now_millis(),
+            bots: bot_seats(&game.seats()),
+        })
+    }
+
+    /// Sets the timer to the game's earliest deadline (none once it is over).
+    pub(super) fn arm_clock(&self, game: &LiveGame) {
+        let deadline = game
+            .clock()
+            .filter(|_| !game.standing().finished)
+            .and_then(|clock| clock.deadline());
+        self.timers.arm(game.id(), deadline);
+    }
+
+    /// Reads a timed game's clock again after another process changed the game.
+    pub(super) async fn refresh_clock(&self, game: &LiveGame) {
+        if game.clock().is_none() {
+            return;
+        }
+        match self.stored_clock(game.id()).await {
+            Ok(clock) => {
+                game.set_clock(clock);
+                self.arm_clock(game);
+            }
+            Err(error) => tracing::warn!("game {}: {error:#}", game.id()),
+        }
+    }
+
+    /// After `seat` was handed to a bot or (`returned`) back to its person: the seat's clock
+    /// stops or starts, and is stored.
+    pub(super) async fn seat_clock_changed(
+        &self,
+        game: &Arc<LiveGame>,
+        seat: Seat,
+        returned: bool,
+    ) -> anyhow::Result<()> {
+        if game.clock().is_none() {
+            return Ok(());
+        }
+        // Under the game's lock, so no move settles the clock meanwhile.
+        let mut state = game.state.lock().await;
+        self.ensure_loaded(game, &mut state).await?;
+        let Some(mut clock) = self.stored_clock(game.id()).await? else {
+            return Ok(());
+        };
+        if returned {
+            clock.returned(seat);
+        }
+        let standing = game.standing();
+        let running: Vec<Seat> = if standing.finished {
+            Vec::new()
+        } else {
+            let bots = bot_seats(&game.seats());
+            (standing.waiting_for.into_iter())
+                .filter(|seat| !bots.contains(seat))
+                .collect()
+        };
+        clock.settle(self.config.clock.now_millis(), None, &running);
+        let write = ClockWrite {
+            state_json: clock.state_json(),
+            deadline: clock.deadline(),
+        };
+        clock.version = self.storage.save_clock(game.id(), &write).await?;
+        game.set_clock(Some(clock));
+        self.arm_clock(game);
+        Ok(())
+    }
+
+    /// Acts on a timer that fired for game `id`: each running seat whose time is up is handed
+    /// to the table's bot. The expiry is claimed against the stored clock's version, in the
+    /// transaction that hands the seats over: of several processes (or a move racing the
+    /// timer) exactly one changes anything.
+    pub(super) async fn expire(self: &Arc<Self>, id: &str) {
+        let game = match self.game(id).await {
+            Ok(game) => game,
+            Err(error) => {
+                tracing::warn!("game {id}: a clock's expiry: {error}");
+                return;
+            }
+        };
+        let mut state = game.state.lock().await;
+        if let Err(error) = self.ensure_loaded(&game, &mut state).await {
+            tracing::warn!("game {id}: a clock's expiry: {error:#}");
+            return;
+        }
+        // The stored clock is the truth: another process may have moved or claimed meanwhile.
+        let clock = match self.stored_clock(id).await {
+            Ok(Some(clock)) => clock,
+            Ok(None) => return,
+            Err(error) => {
+                tracing::warn!("game {id}: a clock's expiry: {error:#}");
+                return;
+            }
+        };
+        // A clock another process wrote since this one last looked may come with seats it
+        // handed over.
+        let changed = game.clock().map(|known| known.version) != Some(clock.version);
+        game.set_clock(Some(clock.clone()));
+        let expired = clock.expired(self.config.clock.now_millis());
+        if expired.is_empty() || game.standing().finished {
+            drop(state);
+            if changed && let Err(error) = self.reload_seats(&game).await {
+                tracing::warn!("game {id}: {error}");
+            }
+            self.arm_clock(&game);
+            return;
+        }
+        let mut next = clock.clone();
+        next.time_out(&expired);
+        let write = ClockWrite {
+            state_json: next.state_json(),
+            deadline: next.deadline(),
+        };
+        let claimed = self
+            .storage
+            .claim_expiry(id, clock.version, &write, &expired, &next.pace.bot)
+            .await;
+        drop(state);
+        match claimed {
+            Ok(true) => {
+                next.version = clock.version + 1;
+                game.set_clock(Some(next));
+                self.expiries.fetch_add(1, Ordering::Relaxed);
+                tracing::info!(
+                    "game {id}: seats {expired:?} ran out of time and are played by a bot"
+                );
+                if let Err(error) = self.reload_seats(&game).await {
+                    tracing::warn!("game {id}: {error}");
+                }
+            }
+            // Another process (or a move) changed the clock first: look again from what it
+            // stored, seats included (the winner may have handed them over).
+            Ok(false) => {
+                self.refresh_clock(&game).await;
+                if let Err(error) = self.reload_seats(&game).await {
+                    tracing::warn!("game {id}: {error}");
+                }
+            }
+            Err(error) => {
+                // Tried again in a while, not at once: the database may be down.
+                tracing::warn!("game {id}: a clock's expiry: {error:#}");
+                let retry = self.config.clock.now_millis() + 1_000;
+                self.timers.arm(id, Some(retry));
+                return;
+            }
+        }
+        self.arm_clock(&game);
+    }
+}
