@@ -5,40 +5,15 @@
 
 use std::io::{Read as _, Write as _};
 use std::net::TcpStream;
-use std::process::Command;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::server_support::{
-    RULESET, ServerProcess, TempDir, answer_rng, random_answer, write_maps,
-};
+use crate::server_support::{RULESET, ServerProcess, TempDir, answer_rng, dechunk, random_answer};
 
 /// A server with rate limits off but for the given account options.
 fn server(dir: &TempDir, account_args: &[&str]) -> ServerProcess {
-    let maps = write_maps(&dir.0);
-    let mut command = Command::new(env!("CARGO_BIN_EXE_tenka-test-server"));
-    command
-        .args([
-            "--addr",
-            "127.0.0.1:0",
-            "--bot-pace-ms",
-            "0",
-            "--requests-per-second",
-            "0",
-            "--actions-per-second",
-            "0",
-            "--games-per-minute",
-            "0",
-        ])
-        .args(account_args)
-        .arg("--data")
-        .arg(dir.0.join("data"))
-        .arg("--maps")
-        .arg(&maps)
-        .arg("--web")
-        .arg(dir.0.join("no-web-ui"));
-    ServerProcess::spawn(command)
+    crate::server_connections::start(dir, account_args)
 }
 
 /// An answer: status, the raw head and body, and the body as JSON (`Null` if not JSON).
@@ -116,21 +91,6 @@ fn call(
         json: serde_json::from_str(&body).unwrap_or(Value::Null),
         body,
     }
-}
-
-fn dechunk(mut rest: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, tail)) = rest.split_once("\r\n") {
-        let Ok(size) = usize::from_str_radix(size.trim(), 16) else {
-            break;
-        };
-        if size == 0 || tail.len() < size {
-            break;
-        }
-        out.push_str(&tail[..size]);
-        rest = tail[size..].trim_start_matches("\r\n");
-    }
-    out
 }
 
 /// A signed-in browser: its session cookie and CSRF token.

@@ -503,7 +503,8 @@ pub fn http(
     ))
 }
 
-fn dechunk(mut rest: &str) -> String {
+/// The body of a chunked answer.
+pub fn dechunk(mut rest: &str) -> String {
     let mut out = String::new();
     while let Some((size, tail)) = rest.split_once("\r\n") {
         let Ok(size) = usize::from_str_radix(size.trim(), 16) else {

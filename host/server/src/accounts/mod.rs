@@ -171,11 +171,21 @@ pub struct Credentials {
 
 impl std::fmt::Debug for Credentials {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Credentials")
-            .field("name", &self.name)
-            .field("password", &"..")
-            .finish()
+        hiding_secret(f, "Credentials", ("name", &self.name), "password")
     }
+}
+
+/// A body's `Debug` with its secret left out, so no log line ever carries it.
+fn hiding_secret(
+    f: &mut std::fmt::Formatter<'_>,
+    name: &str,
+    (shown, value): (&str, &str),
+    secret: &str,
+) -> std::fmt::Result {
+    f.debug_struct(name)
+        .field(shown, &value)
+        .field(secret, &"..")
+        .finish()
 }
 
 fn account_json(account: &Account) -> Value {
@@ -349,10 +359,7 @@ pub struct HeldSeat {
 
 impl std::fmt::Debug for HeldSeat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HeldSeat")
-            .field("game", &self.game)
-            .field("token", &"..")
-            .finish()
+        hiding_secret(f, "HeldSeat", ("game", &self.game), "token")
     }
 }
 

@@ -61,17 +61,14 @@ pub async fn create_account(
     if inserted != 1 {
         return Ok(false);
     }
-    sqlx::query(
-        "INSERT INTO account_sessions (id_hash, account_id, created_at, expires_at) \
-         VALUES ($1, $2, $3, $4)",
+    insert_session(
+        &mut tx,
+        &account.id,
+        session_hash,
+        account.created_at,
+        expires_at,
     )
-    .bind(session_hash)
-    .bind(&account.id)
-    .bind(account.created_at)
-    .bind(expires_at)
-    .execute(&mut *tx)
-    .await
-    .context("failed to store a session")?;
+    .await?;
     tx.commit().await.context("failed to commit an account")?;
     Ok(true)
 }
@@ -87,17 +84,8 @@ pub async fn account_for_sign_in(
             .fetch_optional(storage.pool())
             .await
             .context("failed to read an account")?;
-    row.map(|row| {
-        Ok((
-            Account {
-                id: row.try_get(0)?,
-                name: row.try_get(1)?,
-                created_at: row.try_get(2)?,
-            },
-            row.try_get(3)?,
-        ))
-    })
-    .transpose()
+    row.map(|row| Ok((account_of(&row)?, row.try_get(3)?)))
+        .transpose()
 }
 
 /// Starts a session of `account_id`; forgets expired sessions on the way.
@@ -113,18 +101,39 @@ pub async fn start_session(
         .execute(storage.pool())
         .await
         .context("failed to forget expired sessions")?;
+    let mut connection = storage.pool().acquire().await?;
+    insert_session(&mut connection, account_id, session_hash, now, expires_at).await
+}
+
+/// Stores a session by its digest.
+async fn insert_session(
+    connection: &mut sqlx::AnyConnection,
+    account_id: &str,
+    session_hash: &str,
+    created_at: i64,
+    expires_at: i64,
+) -> anyhow::Result<()> {
     sqlx::query(
         "INSERT INTO account_sessions (id_hash, account_id, created_at, expires_at) \
          VALUES ($1, $2, $3, $4)",
     )
     .bind(session_hash)
     .bind(account_id)
-    .bind(now)
+    .bind(created_at)
     .bind(expires_at)
-    .execute(storage.pool())
+    .execute(connection)
     .await
     .context("failed to store a session")?;
     Ok(())
+}
+
+/// An account from a row of `id, name, created_at`.
+fn account_of(row: &sqlx::any::AnyRow) -> anyhow::Result<Account> {
+    Ok(Account {
+        id: row.try_get(0)?,
+        name: row.try_get(1)?,
+        created_at: row.try_get(2)?,
+    })
 }
 
 /// The account of a live session.
@@ -141,14 +150,7 @@ pub async fn session_account(
     .fetch_optional(storage.pool())
     .await
     .context("failed to read a session")?;
-    row.map(|row| {
-        Ok(Account {
-            id: row.try_get(0)?,
-            name: row.try_get(1)?,
-            created_at: row.try_get(2)?,
-        })
-    })
-    .transpose()
+    row.as_ref().map(account_of).transpose()
 }
 
 /// Ends a session (signing out, or a new sign-in from the same browser).
