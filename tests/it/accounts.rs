@@ -16,6 +16,18 @@ fn server(dir: &TempDir, account_args: &[&str]) -> ServerProcess {
     crate::server_connections::start(dir, account_args)
 }
 
+/// [`server`] on a PostgreSQL `database`, or SQLite without one.
+fn server_on(dir: &TempDir, database: Option<&str>, account_args: &[&str]) -> ServerProcess {
+    let mut args = account_args.to_vec();
+    args.extend(
+        database
+            .map(|url| ["--database", url])
+            .into_iter()
+            .flatten(),
+    );
+    server(dir, &args)
+}
+
 /// An answer: status, the raw head and body, and the body as JSON (`Null` if not JSON).
 struct Answer {
     status: u16,
@@ -247,8 +259,12 @@ const PASSWORD: &str = "a long enough passphrase";
 
 #[test]
 fn an_account_signs_up_in_and_out_and_its_password_hash_never_shows() {
+    an_account_signs_up_in_and_out_and_its_password_hash_never_shows_on(None);
+}
+
+fn an_account_signs_up_in_and_out_and_its_password_hash_never_shows_on(database: Option<&str>) {
     let dir = TempDir::new("accounts-lifecycle");
-    let server = server(&dir, &["--sign-ins-per-minute", "0"]);
+    let server = server_on(&dir, database, &["--sign-ins-per-minute", "0"]);
     let addr = server.addr.as_str();
     let mut bodies = Vec::new();
 
@@ -398,8 +414,12 @@ fn an_account_signs_up_in_and_out_and_its_password_hash_never_shows() {
 
 #[test]
 fn a_session_set_before_sign_in_is_never_promoted() {
+    a_session_set_before_sign_in_is_never_promoted_on(None);
+}
+
+fn a_session_set_before_sign_in_is_never_promoted_on(database: Option<&str>) {
     let dir = TempDir::new("accounts-fixation");
-    let server = server(&dir, &["--sign-ins-per-minute", "0"]);
+    let server = server_on(&dir, database, &["--sign-ins-per-minute", "0"]);
     let addr = server.addr.as_str();
     sign_up(addr, "victim", PASSWORD);
 
@@ -444,8 +464,14 @@ fn a_session_set_before_sign_in_is_never_promoted() {
 
 #[test]
 fn a_change_made_with_the_cookie_needs_the_csrf_token_and_changes_nothing_without() {
+    a_change_made_with_the_cookie_needs_the_csrf_token_and_changes_nothing_without_on(None);
+}
+
+fn a_change_made_with_the_cookie_needs_the_csrf_token_and_changes_nothing_without_on(
+    database: Option<&str>,
+) {
     let dir = TempDir::new("accounts-csrf");
-    let server = server(&dir, &["--sign-ins-per-minute", "0"]);
+    let server = server_on(&dir, database, &["--sign-ins-per-minute", "0"]);
     let addr = server.addr.as_str();
     let browser = sign_up(addr, "careful", PASSWORD);
     let (game, tokens) = two_seat_game(addr, 2);
@@ -550,8 +576,12 @@ fn sign_ins_are_throttled_per_account_and_per_address() {
 
 #[test]
 fn one_account_never_sees_or_takes_another_accounts_seats() {
+    one_account_never_sees_or_takes_another_accounts_seats_on(None);
+}
+
+fn one_account_never_sees_or_takes_another_accounts_seats_on(database: Option<&str>) {
     let dir = TempDir::new("accounts-isolation");
-    let server = server(&dir, &["--sign-ins-per-minute", "0"]);
+    let server = server_on(&dir, database, &["--sign-ins-per-minute", "0"]);
     let addr = server.addr.as_str();
     let alice = sign_up(addr, "alice", PASSWORD);
     let bob = sign_up(addr, "bob", PASSWORD);
@@ -653,8 +683,14 @@ fn one_account_never_sees_or_takes_another_accounts_seats() {
 
 #[test]
 fn an_attached_seat_plays_from_a_new_device_and_my_games_puts_the_longest_waiting_first() {
+    an_attached_seat_plays_from_a_new_device_and_my_games_puts_the_longest_waiting_first_on(None);
+}
+
+fn an_attached_seat_plays_from_a_new_device_and_my_games_puts_the_longest_waiting_first_on(
+    database: Option<&str>,
+) {
     let dir = TempDir::new("accounts-my-games");
-    let server = server(&dir, &["--sign-ins-per-minute", "0"]);
+    let server = server_on(&dir, database, &["--sign-ins-per-minute", "0"]);
     let addr = server.addr.as_str();
     let guest = sign_up(addr, "traveller", PASSWORD);
     let pause = || std::thread::sleep(Duration::from_millis(30));
@@ -772,5 +808,18 @@ fn the_openapi_document_describes_the_account_routes() {
     assert_eq!(
         document["components"]["securitySchemes"]["sessionCookie"]["in"],
         "cookie"
+    );
+}
+
+#[test]
+fn accounts_work_the_same_on_postgresql() {
+    let cluster = crate::server_postgres::Cluster::start();
+    let database = Some(cluster.url.as_str());
+    an_account_signs_up_in_and_out_and_its_password_hash_never_shows_on(database);
+    a_session_set_before_sign_in_is_never_promoted_on(database);
+    a_change_made_with_the_cookie_needs_the_csrf_token_and_changes_nothing_without_on(database);
+    one_account_never_sees_or_takes_another_accounts_seats_on(database);
+    an_attached_seat_plays_from_a_new_device_and_my_games_puts_the_longest_waiting_first_on(
+        database,
     );
 }

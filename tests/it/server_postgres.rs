@@ -70,15 +70,15 @@ fn run_pg(program: &Path, args: &[&str]) {
 }
 
 /// A throw-away cluster, stopped and deleted when dropped.
-struct Cluster {
+pub(crate) struct Cluster {
     bin: PathBuf,
     data: String,
     _dir: TempDir,
-    url: String,
+    pub(crate) url: String,
 }
 
 impl Cluster {
-    fn start() -> Cluster {
+    pub(crate) fn start() -> Cluster {
         let bin = postgres_bin();
         let dir = TempDir::new("postgres");
         if is_root() {
