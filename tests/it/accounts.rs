@@ -3,13 +3,13 @@
 //! attached from guest tokens, played from a new device, and listed in My games in order; and one
 //! account never seeing another's seats.
 
-use std::io::{Read as _, Write as _};
-use std::net::TcpStream;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::server_support::{RULESET, ServerProcess, TempDir, answer_rng, dechunk, random_answer};
+use crate::server_support::{
+    RULESET, ServerProcess, TempDir, answer_rng, http_with_headers, random_answer,
+};
 
 /// A server with rate limits off but for the given account options.
 fn server(dir: &TempDir, account_args: &[&str]) -> ServerProcess {
@@ -66,40 +66,10 @@ fn call(
     headers: &[(&str, &str)],
     body: Option<&Value>,
 ) -> Answer {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .unwrap();
-    let body = body.map(Value::to_string).unwrap_or_default();
-    let mut request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    if !body.is_empty() {
-        request.push_str("Content-Type: application/json\r\n");
-    }
-    for (name, value) in headers {
-        request.push_str(&format!("{name}: {value}\r\n"));
-    }
-    request.push_str("\r\n");
-    request.push_str(&body);
-    stream.write_all(request.as_bytes()).unwrap();
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).unwrap();
-    let text = String::from_utf8_lossy(&response).into_owned();
-    let (head, rest) = text.split_once("\r\n\r\n").expect("a whole answer");
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let body = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        dechunk(rest)
-    } else {
-        rest.to_owned()
-    };
+    let (status, head, body) = http_with_headers(addr, method, path, headers, body).unwrap();
     Answer {
         status,
-        head: head.to_owned(),
+        head,
         json: serde_json::from_str(&body).unwrap_or(Value::Null),
         body,
     }
