@@ -1,4 +1,5 @@
 //! Integration tests, one module per area.
+mod accounts; // Accounts: sign-up, sessions, CSRF, throttles, attached seats, My games.
 mod api_fuzz; // Requests built from the OpenAPI document, mutated: no 5xx, no change when refused.
 mod balance_report; // `tenka simulate --report`: the self-contained balance report.
 mod bot_fairness; // One client's bot games cannot stall another table's bots.

@@ -15,7 +15,7 @@ use crate::server_support::{
 };
 
 /// Starts the test server with the connection options `extra`.
-fn start(dir: &TempDir, extra: &[&str]) -> ServerProcess {
+pub(crate) fn start(dir: &TempDir, extra: &[&str]) -> ServerProcess {
     let maps = write_maps(&dir.0);
     let mut command = Command::new(env!("CARGO_BIN_EXE_tenka-test-server"));
     command.args(["--addr", "127.0.0.1:0", "--bot-pace-ms", "0", "--no-watch"]);

@@ -69,8 +69,7 @@ fn run_pg(program: &Path, args: &[&str]) {
     assert!(status.success(), "{} {args:?} failed", program.display());
 }
 
-/// A throw-away cluster, stopped and deleted when dropped.
-/// A throw-away PostgreSQL cluster, stopped when dropped.
+/// A throw-away PostgreSQL cluster, stopped and deleted when dropped.
 pub struct Cluster {
     bin: PathBuf,
     data: String,

@@ -462,6 +462,27 @@ pub fn http(
     token: Option<&str>,
     body: Option<&Value>,
 ) -> std::io::Result<(u16, Value)> {
+    let authorization = token.map(|token| format!("Bearer {token}"));
+    let headers: Vec<(&str, &str)> = authorization
+        .iter()
+        .map(|value| ("Authorization", value.as_str()))
+        .collect();
+    let (status, _, payload) = http_with_headers(addr, method, path, &headers, body)?;
+    Ok((
+        status,
+        serde_json::from_str(&payload).unwrap_or(Value::Null),
+    ))
+}
+
+/// A blocking HTTP/1.1 request with these headers; returns the status, the answer's head and
+/// its body (dechunked), or an error when the server cannot be reached or hangs up.
+pub fn http_with_headers(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> std::io::Result<(u16, String, String)> {
     let mut stream = TcpStream::connect(addr)?;
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
     let body = body.map(Value::to_string).unwrap_or_default();
@@ -472,8 +493,8 @@ pub fn http(
     if !body.is_empty() {
         request.push_str("Content-Type: application/json\r\n");
     }
-    if let Some(token) = token {
-        request.push_str(&format!("Authorization: Bearer {token}\r\n"));
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
     }
     request.push_str("\r\n");
     request.push_str(&body);
@@ -497,10 +518,7 @@ pub fn http(
     } else {
         rest.to_owned()
     };
-    Ok((
-        status,
-        serde_json::from_str(&payload).unwrap_or(Value::Null),
-    ))
+    Ok((status, head.to_owned(), payload))
 }
 
 fn dechunk(mut rest: &str) -> String {

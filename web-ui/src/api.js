@@ -11,9 +11,10 @@ export class ApiError extends Error {
   }
 }
 
-/** Calls the API: `path` starts with `/api/`; a `token` authenticates a seat. */
-export async function api(method, path, { token, body } = {}) {
-  const headers = { Accept: 'application/json' };
+/** Calls the API: `path` starts with `/api/`; a `token` authenticates a seat; `headers` adds
+ * headers of the caller's (an account's CSRF token). */
+export async function api(method, path, { token, body, headers: extra } = {}) {
+  const headers = { Accept: 'application/json', ...extra };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response;

@@ -569,7 +569,7 @@ class Lobby {
       }
       mineList.append(row);
     }
-    replace(this.mine, h('h2', { id: 'mine-title' }, t('lobby.your-games')), mine.length ? mineList : h('p', { class: 'hint' }, t('lobby.none')));
+    replace(this.mine, h('h2', { id: 'mine-title' }, t('lobby.your-games')), h('p', { class: 'hint' }, h('a', { href: '#/my-games', 'data-action': 'my-games' }, t('lobby.my-games-everywhere'))), mine.length ? mineList : h('p', { class: 'hint' }, t('lobby.none')));
 
     const allList = h('ul', { class: 'game-list' });
     for (const game of [...games].sort((a, b) => (Number(b.created_at) || 0) - (Number(a.created_at) || 0)).slice(0, 50)) {

@@ -3,10 +3,11 @@
 // links of games made before invites), #/join/{id}?code= (an invite link), #/watch/{id},
 // #/hotseat/{id}, #/replay/{id}, #/maps, #/lab (?ruleset=&map= preselect, ?job= follows a job),
 // #/editor?ruleset=&map= (the map editor, starting from that map; &blank=1: from the ruleset's
-// empty map).
+// empty map), #/account (sign up, in and out; add this browser's seats), #/my-games.
 
 import { h, replace, toast } from './dom.js';
 import { initI18n, language, LANGUAGES, onLanguageChange, setLanguage, t } from './i18n.js';
+import { mountAccount, mountMyGames } from './account.js';
 import { mountGame } from './game.js';
 import { mountJoin } from './invites.js';
 import { mountLab } from './lab.js';
@@ -45,6 +46,8 @@ async function route() {
     else if (page === 'replay' && id) screen = await mountReplay(app, { gameId: id });
     else if (page === 'lab') screen = await mountLab(app, { ruleset: params.get('ruleset'), map: params.get('map'), job: params.get('job') });
     else if (page === 'editor') screen = await mountEditor(app, { ruleset: params.get('ruleset'), map: params.get('map'), blank: params.get('blank') === '1' });
+    else if (page === 'account') screen = await mountAccount(app);
+    else if (page === 'my-games') screen = await mountMyGames(app);
     else if (page === 'maps') screen = await mountMaps(app, { ruleset: params.get('ruleset'), map: params.get('map') });
     else replace(app, h('div', { class: 'panel' }, h('h1', {}, t('error.no-page')), h('a', { class: 'button', href: '#/' }, t('results.lobby'))));
   } catch (err) {
@@ -66,7 +69,7 @@ function renderHeader(page) {
   replace(
     header,
     h('a', { class: 'brand', href: '#/' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }), 'Tenka'),
-    h('nav', { 'aria-label': t('header.navigation') }, link('#/', t('header.games'), 'lobby'), link('#/maps', t('header.maps'), 'maps'), link('#/lab', t('header.lab'), 'lab')),
+    h('nav', { 'aria-label': t('header.navigation') }, link('#/', t('header.games'), 'lobby'), link('#/maps', t('header.maps'), 'maps'), link('#/lab', t('header.lab'), 'lab'), link('#/my-games', t('header.my-games'), 'my-games'), link('#/account', t('header.account'), 'account')),
     h('label', { class: 'language-switch' }, h('span', { class: 'language-label' }, t('header.language')), select),
   );
 }
@@ -95,7 +98,7 @@ async function boot() {
     if (skip) skip.textContent = t('header.skip');
     // Screens without their own language handling are simply drawn again (the lab keeps its
     // job in the address, so it picks it up again).
-    if (!parts[0] || parts[0] === 'maps' || parts[0] === 'lab') route();
+    if (!parts[0] || ['maps', 'lab', 'account', 'my-games'].includes(parts[0])) route();
   });
   window.addEventListener('hashchange', route);
   await route();

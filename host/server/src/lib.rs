@@ -8,6 +8,7 @@
 //! changed files while the server runs, [`openapi`] is the API's description and [`ruleset_calls`] the
 //! narrow seam to the runtime.
 
+pub mod accounts;
 pub mod api;
 pub mod asking;
 pub mod clocks;
@@ -94,6 +95,8 @@ pub struct AppState {
     pub lab: Arc<lab::Lab>,
     /// The map editor's bounds.
     pub editor: Arc<editor::EditorLimits>,
+    /// Accounts: settings, sign-in limits, password hashing slots.
+    pub accounts: Arc<accounts::Accounts>,
 }
 
 impl AppState {
@@ -126,6 +129,7 @@ impl AppState {
             stream_slots: connections::AddressSlots::new(config.streams_per_address),
             lab: Arc::new(lab::Lab::new(config.lab.clone())),
             editor: Arc::default(),
+            accounts: Arc::default(),
             config: Arc::new(config),
         })
     }
@@ -175,6 +179,16 @@ pub fn app(state: AppState) -> Router {
         .route("/lab/{id}", get(lab::status).delete(lab::cancel))
         .route("/lab/{id}/report", get(lab::report))
         .route("/openapi.json", get(openapi::document))
+        .route("/accounts", post(accounts::sign_up))
+        .route("/accounts/sign-in", post(accounts::sign_in))
+        .route("/accounts/sign-out", post(accounts::sign_out))
+        .route("/me", get(accounts::me))
+        .route("/me/seats", post(accounts::attach_seats))
+        .route("/me/games", get(accounts::my_games))
+        .route(
+            "/me/games/{id}/seats/{seat}/token",
+            post(accounts::seat_token),
+        )
         .layer(deadline)
         .merge(
             // Streams and sockets outlive their request: each holds one of its address's slots.
@@ -429,6 +443,16 @@ pub struct ServeArgs {
     /// saving examples is off.
     #[arg(long, value_name = "PATH")]
     pub operator_token_file: Option<PathBuf>,
+    /// Mark the account session cookie `Secure`: give it when the server is reached over HTTPS
+    /// (directly or behind a proxy), so the browser never sends the cookie in clear.
+    #[arg(long)]
+    pub secure_cookies: bool,
+    /// Sign-in and sign-up attempts one client address may make per minute (0: no limit).
+    #[arg(long, default_value_t = 10)]
+    pub sign_ins_per_minute: u32,
+    /// Sign-in attempts one account may get per hour, from any address (0: no limit).
+    #[arg(long, default_value_t = 20)]
+    pub sign_ins_per_account_per_hour: u32,
 }
 
 /// The environment variable that may hold the operator token instead of a file.
@@ -514,7 +538,14 @@ pub async fn serve(
     if let Some(open_files) = connections::raise_open_file_limit() {
         tracing::info!("open-file limit: {open_files}");
     }
-    let state = AppState::new(storage.clone(), runtime, maps_dir, hub_config, config).await?;
+    let mut state = AppState::new(storage.clone(), runtime, maps_dir, hub_config, config).await?;
+    state.accounts = Arc::new(accounts::Accounts::new(accounts::AccountSettings {
+        secure_cookies: args.secure_cookies,
+        sign_ins_per_minute: args.sign_ins_per_minute,
+        sign_ins_per_account_per_hour: args.sign_ins_per_account_per_hour,
+        ..accounts::AccountSettings::default()
+    }));
+    accounts::spawn_forgetting(state.accounts.clone());
     if !args.no_watch
         && let Err(error) = reload::watch(state.offer.clone())
     {

@@ -543,6 +543,7 @@ fn described_routes() -> Value {
     });
     document["paths"]["/api/rulesets/{id}/editor"] = editor_path();
     document["paths"]["/api/rulesets/{id}/examples/{name}"] = examples_path();
+    add_accounts(&mut document);
     document["components"]["schemas"]["SavedExample"] = json!({ "type": "object", "required": ["ruleset", "id", "origin", "hash", "offered", "replaced", "diagnostics"], "properties": {
         "ruleset": { "type": "string" },
         "id": { "type": "string", "description": "The example's map id (its name)." },
@@ -553,6 +554,121 @@ fn described_routes() -> Value {
         "diagnostics": { "type": "array", "description": "The ruleset's findings (warnings only)." }
     }});
     document
+}
+
+/// The accounts' routes (`accounts/`): sign-up, sign-in, sign-out, the account, attaching
+/// seats, My games and a seat's token for this device.
+fn add_accounts(document: &mut Value) {
+    let credentials = json!({ "type": "object", "additionalProperties": false, "required": ["name", "password"], "properties": {
+        "name": { "type": "string", "minLength": 3, "maxLength": 32, "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]*$", "description": "Case does not count: `Ann` and `ann` are one account." },
+        "password": { "type": "string", "minLength": 10, "maxLength": 128 }
+    }});
+    let signed_in = json_response(
+        "Signed in: `Set-Cookie` holds the session (HttpOnly, SameSite=Strict, Path=/api; Secure with `--secure-cookies`).",
+        json!({ "$ref": "#/components/schemas/SignedIn" }),
+    );
+    let session = json!([{ "sessionCookie": [] }]);
+    let change = "A change made with the session cookie: needs the session's CSRF token in `X-CSRF-Token`, else 403 and nothing changes.";
+    let paths = &mut document["paths"];
+    paths["/api/accounts"] = json!({ "post": {
+        "summary": "Create an account and sign this browser in (a new session; any session the browser's cookie named before is ended). Rate-limited per client address.",
+        "requestBody": json_body(credentials.clone()),
+        "responses": {
+            "201": signed_in.clone(),
+            "400": error_response("A name or password outside the bounds."),
+            "409": error_response("The name is taken (in any case).")
+        }
+    }});
+    paths["/api/accounts/sign-in"] = json!({ "post": {
+        "summary": "Sign in with a new session (never the one the browser's cookie named before, which is ended). Rate-limited per client address and per account.",
+        "requestBody": json_body(credentials),
+        "responses": {
+            "200": signed_in,
+            "400": error_response("A name or password outside the bounds."),
+            "403": error_response("Wrong account name or password (which one is not told).")
+        }
+    }});
+    paths["/api/accounts/sign-out"] = json!({ "post": {
+        "summary": format!("End this session; the cookie is cleared. {change}"),
+        "security": session.clone(),
+        "parameters": [csrf_header()],
+        "responses": {
+            "200": json_response("Signed out.", json!({ "type": "object", "properties": { "signed_out": { "const": true } } })),
+            "403": error_response("Not signed in, or no CSRF token.")
+        }
+    }});
+    paths["/api/me"] = json!({ "get": {
+        "summary": "The signed-in account and its session's CSRF token.",
+        "security": session.clone(),
+        "responses": {
+            "200": json_response("The account.", json!({ "$ref": "#/components/schemas/SignedIn" })),
+            "403": error_response("Not signed in.")
+        }
+    }});
+    paths["/api/me/seats"] = json!({ "post": {
+        "summary": format!("Attach to the account the seats whose tokens this browser holds. Each token is checked against its game; one of no seat, or of a seat another account has, is refused and changes nothing. {change}"),
+        "security": session.clone(),
+        "parameters": [csrf_header()],
+        "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["seats"], "properties": {
+            "seats": { "type": "array", "maxItems": 64, "items": { "type": "object", "additionalProperties": false, "required": ["game", "token"], "properties": {
+                "game": { "type": "string", "minLength": 1, "maxLength": 64 },
+                "token": { "type": "string", "maxLength": 128 }
+            }}}
+        }})),
+        "responses": {
+            "200": json_response("What became of each seat, in order.", json!({ "type": "object", "properties": { "seats": { "type": "array", "items": { "type": "object", "required": ["game", "outcome"], "properties": {
+                "game": { "type": "string" }, "seat": { "type": "integer" },
+                "outcome": { "enum": ["attached", "already", "refused"] },
+                "message": { "type": "string" }
+            }}}}})),
+            "400": error_response("More than 64 seats, or a game id or token too long."),
+            "403": error_response("Not signed in, or no CSRF token.")
+        }
+    }});
+    paths["/api/me/games"] = json!({ "get": {
+        "summary": "The account's games (at most 200): those waiting for one of its seats first, the longest waiting first; then the running ones, the most recently moved first; then the finished ones with their results, the most recently finished first.",
+        "security": session.clone(),
+        "responses": {
+            "200": json_response("The games.", json!({ "type": "object", "properties": { "games": { "type": "array", "items": { "$ref": "#/components/schemas/MyGame" } } } })),
+            "403": error_response("Not signed in.")
+        }
+    }});
+    paths["/api/me/games/{id}/seats/{seat}/token"] = json!({ "post": {
+        "summary": format!("A fresh token for a seat attached to the account, for this browser: the seat's earlier token stops working everywhere, as a claim does. {change}"),
+        "security": session,
+        "parameters": [
+            path_param("id", "The game's id."),
+            { "name": "seat", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 0, "maximum": u32::MAX } },
+            csrf_header()
+        ],
+        "responses": {
+            "200": json_response("The seat's new token.", json!({ "$ref": "#/components/schemas/SeatToken" })),
+            "403": error_response("Not signed in, or no CSRF token."),
+            "404": error_response("No seat of this account has this game and number.")
+        }
+    }});
+    document["components"]["securitySchemes"]["sessionCookie"] = json!({ "type": "apiKey", "in": "cookie", "name": "tenka_session", "description": "An account's session, set by sign-up and sign-in." });
+    document["components"]["schemas"]["SignedIn"] = json!({ "type": "object", "required": ["account", "csrf_token"], "properties": {
+        "account": { "type": "object", "required": ["id", "name", "created_at"], "properties": { "id": { "type": "string" }, "name": { "type": "string" }, "created_at": { "type": "integer" } } },
+        "csrf_token": { "type": "string", "description": "Send it in `X-CSRF-Token` with every change made with the session cookie." }
+    }});
+    document["components"]["schemas"]["MyGame"] = json!({ "type": "object", "required": ["id", "seat", "status"], "properties": {
+        "id": { "type": "string" }, "ruleset": { "type": "string" }, "map": { "type": "string" },
+        "variant": { "type": ["string", "null"] },
+        "seat": { "type": "integer", "description": "The account's seat." },
+        "seat_name": { "type": ["string", "null"] },
+        "seats": { "type": "array", "items": { "type": "object" } },
+        "status": { "enum": ["waiting", "running", "finished", "unavailable"] },
+        "waiting_since": { "type": "integer", "description": "Only when waiting: milliseconds since the Unix epoch." },
+        "last_change": { "type": "integer" },
+        "result": { "type": "object", "description": "Only when finished." },
+        "version": { "type": "integer" }, "created_at": { "type": "integer" }, "attached_at": { "type": "integer" }
+    }});
+}
+
+/// The CSRF header of a change made with the session cookie.
+fn csrf_header() -> Value {
+    json!({ "name": "X-CSRF-Token", "in": "header", "required": true, "description": "The session's CSRF token (from sign-in or `GET /api/me`).", "schema": { "type": "string" } })
 }
 
 /// `GET /api/openapi.json`

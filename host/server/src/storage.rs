@@ -861,6 +861,8 @@ impl Storage {
         for statement in [
             "DELETE FROM invites WHERE game_id = $1 AND seat = $2",
             "DELETE FROM seat_receipts WHERE game_id = $1 AND seat = $2",
+            // The seat goes to someone else: no account keeps it.
+            "DELETE FROM account_seats WHERE game_id = $1 AND seat = $2",
         ] {
             sqlx::query(statement)
                 .bind(id)
