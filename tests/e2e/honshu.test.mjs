@@ -123,10 +123,16 @@ test('honshu: a 3-player game with 2 bots is played by clicking to the results, 
     const placed = view.state.players[0].map.placed;
     assert.equal(placed.length, 13, 'the province card and one card per round');
     assert.ok(placed.some((p) => p.rotation !== 0), 'a card of seat 0 lies turned');
-    const log = await api(`/api/games/${gameId}/log?since=0`);
+    // A placement's steps are told to the placing seat alone: the way back is in seat 0's log and
+    // not in a spectator's.
+    const token = await page.evaluate((id) => JSON.parse(localStorage.getItem('tenka.games.v1'))[id].seats['0'], gameId);
+    const log = await api(`/api/games/${gameId}/log?since=0`, { token });
     const keys = log.flatMap((entry) => (entry.events || []).map((event) => event.text.key));
+    const spectated = await api(`/api/games/${gameId}/log?since=0`);
+    const spectatorKeys = spectated.flatMap((entry) => (entry.events || []).map((event) => event.text.key));
     assert.ok(keys.includes('event.placed-over') || keys.includes('event.placed-under'));
     assert.ok(wentBack && keys.includes('event.placing-back'), 'a placement went back a step');
+    assert.ok(!spectatorKeys.includes('event.placing-back'), 'a spectator is not told a placement step');
     assert.equal(keys.filter((k) => k === 'event.final-score').length, 3);
     assert.deepEqual(stats.screenProblems || [], [], 'every screen of the game shows everything, and no "null"');
     console.log(`# honshu: ${steps} decisions, ${turned} turned on purpose, ${JSON.stringify({ ...stats, placements: undefined })}`);
