@@ -118,7 +118,7 @@ export function clockBadge(clocks, seat) {
   if (!clock) return null;
   const text = h('span', { class: 'clock-time' }, formatRemaining(clock.remaining_ms));
   const state = clock.timed_out ? t('pace.timed-out') : clock.running ? t('pace.running') : t('pace.stopped');
-  const element = h('span', { class: `seat-clock${clock.running ? ' running' : ''}${clock.timed_out ? ' timed-out' : ''}`, 'data-clock-seat': seat, title: state, 'aria-label': `${state}: ${formatRemaining(clock.remaining_ms)}` }, '⏱ ', text);
+  const element = h('span', { class: `seat-clock${clock.running ? ' running' : ''}${clock.timed_out ? ' timed-out' : ''}`, 'data-clock-seat': seat, title: state, 'aria-label': `${state}: ${formatRemaining(clock.remaining_ms)}` }, h('span', { 'aria-hidden': 'true' }, '◷ '), text);
   if (clock.running && clock.deadline != null) {
     ticking.add({ element, text, endsAt: Date.now() + (clock.deadline - clocks.now) });
     if (!ticker) ticker = setInterval(tick, 1000);
