@@ -16,14 +16,10 @@ pub(super) struct ClockTick {
     bots: Vec<Seat>,
 }
 
-/// The seats that owe an answer in `pending` and are played by a person.
-fn running(pending: &[PendingDecision], bots: &[Seat]) -> Vec<Seat> {
-    let mut seats: Vec<Seat> = pending
-        .iter()
-        .map(|decision| decision.seat)
-        .filter(|seat| !bots.contains(seat))
-        .collect();
-    seats.dedup();
+/// The seats among `waiting` (those that owe an answer) played by a person: their clocks run.
+fn running(waiting: Vec<Seat>, bots: &[Seat]) -> Vec<Seat> {
+    let mut seats = waiting;
+    seats.retain(|seat| !bots.contains(seat));
     seats
 }
 
@@ -40,7 +36,7 @@ impl ClockTick {
     /// The clock after `mover` answered, the game now waiting for `pending`; its version is
     /// the one the move's commit gives the stored clock.
     pub(super) fn after(mut self, mover: Seat, pending: &[PendingDecision]) -> Option<TableClock> {
-        let running = running(pending, &self.bots);
+        let running = running(waiting_seats(pending), &self.bots);
         self.clock.settle(self.now, Some(mover), &running);
         self.clock.version += 1;
         Some(self.clock)
@@ -55,7 +51,11 @@ pub(super) fn started(
     pending: &[PendingDecision],
 ) -> TableClock {
     let mut clock = clock;
-    clock.settle(now, None, &running(pending, &bot_seats(seats)));
+    clock.settle(
+        now,
+        None,
+        &running(waiting_seats(pending), &bot_seats(seats)),
+    );
     clock
 }
 
@@ -195,13 +195,10 @@ impl Hub {
             clock.returned(seat);
         }
         let standing = game.standing();
-        let running: Vec<Seat> = if standing.finished {
+        let running = if standing.finished {
             Vec::new()
         } else {
-            let bots = bot_seats(&game.seats());
-            (standing.waiting_for.into_iter())
-                .filter(|seat| !bots.contains(seat))
-                .collect()
+            running(standing.waiting_for, &bot_seats(&game.seats()))
         };
         clock.settle(self.config.clock.now_millis(), None, &running);
         let write = ClockWrite {

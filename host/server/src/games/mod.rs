@@ -232,13 +232,19 @@ impl ViewData {
     }
 }
 
+/// The seats that owe an answer in `pending`, each once, in order.
+fn waiting_seats(pending: &[PendingDecision]) -> Vec<Seat> {
+    let mut seats: Vec<Seat> = pending.iter().map(|decision| decision.seat).collect();
+    seats.sort_unstable();
+    seats.dedup();
+    seats
+}
+
 /// Sets the public standing from the decisions `game` is waiting for at `version`; true if that
 /// finished a game the summary had as running.
 fn summarize(game: &LiveGame, version: u64, pending: &[PendingDecision]) -> bool {
     let over = pending.is_empty();
-    let mut waiting_for: Vec<Seat> = pending.iter().map(|decision| decision.seat).collect();
-    waiting_for.sort_unstable();
-    waiting_for.dedup();
+    let waiting_for = waiting_seats(pending);
     let was_finished = game.standing().finished;
     game.set_standing(Standing {
         version,
