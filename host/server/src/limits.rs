@@ -6,6 +6,7 @@
 //! limit is answered 429 with `Retry-After` and changes nothing. A move on the move socket counts
 //! as a request of its address and an action of its seat ([`Limiter::admit_move`]).
 
+use std::hash::Hash;
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -64,7 +65,10 @@ enum Client {
     Token(String),
 }
 
-type Buckets = RateLimiter<Client, DefaultKeyedStateStore<Client>, DefaultClock>;
+/// Rate buckets kept per key (a client here, an address or an account name for sign-ins).
+pub(crate) type KeyedBuckets<K> = RateLimiter<K, DefaultKeyedStateStore<K>, DefaultClock>;
+
+type Buckets = KeyedBuckets<Client>;
 
 /// The buckets of one server.
 pub struct Limiter {
@@ -73,7 +77,13 @@ pub struct Limiter {
     games: Option<Buckets>,
 }
 
-fn buckets(per: Duration, count: u32, burst: u32) -> Option<Buckets> {
+/// `count` tokens every `per`, refilled continuously, up to `burst` (at least `count`) at once;
+/// none (no limit) when `count` is 0.
+pub(crate) fn buckets<K: Hash + Eq + Clone>(
+    per: Duration,
+    count: u32,
+    burst: u32,
+) -> Option<KeyedBuckets<K>> {
     let count = NonZeroU32::new(count)?;
     let burst = NonZeroU32::new(burst.max(count.get()))?;
     let quota = Quota::with_period(per / count.get())?.allow_burst(burst);
@@ -113,6 +123,14 @@ impl Limiter {
     }
 }
 
+/// The address a request comes from; in-process callers (tests, tools) have none and share
+/// one bucket.
+pub(crate) fn peer_address(extensions: &axum::http::Extensions) -> IpAddr {
+    extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::from([0, 0, 0, 0]), |info| info.0.ip())
+}
+
 /// The client a bucket is kept for: the address, an IPv6 one by its /64.
 fn client_of(address: IpAddr) -> Client {
     Client::Address(client_address(address))
@@ -147,31 +165,29 @@ impl Limiter {
 }
 
 /// The refusal of a request that must `wait` (answered with whole seconds, at least one).
-fn over_the_limit(wait: Duration) -> AppError {
+pub(crate) fn over_the_limit(wait: Duration) -> AppError {
     AppError::RateLimited {
         retry_after: wait.as_secs().max(1),
     }
 }
 
-/// Takes one token from `buckets` for `client`, or says how long to wait.
-fn take(buckets: Option<&Buckets>, client: &Client) -> Result<(), Duration> {
+/// Takes one token from `buckets` for `key`, or says how long to wait.
+pub(crate) fn take<K: Hash + Eq + Clone>(
+    buckets: Option<&KeyedBuckets<K>>,
+    key: &K,
+) -> Result<(), Duration> {
     let Some(buckets) = buckets else {
         return Ok(());
     };
     buckets
-        .check_key(client)
+        .check_key(key)
         .map_err(|not_until| not_until.wait_time_from(DefaultClock::default().now()))
 }
 
 /// Middleware of the API: counts the request against its address, an action against its seat's
 /// token, and a new game against the address's games per minute.
 pub async fn limit(State(limiter): State<Arc<Limiter>>, request: Request, next: Next) -> Response {
-    // In-process callers (tests, tools) have no address: they share one bucket.
-    let address = request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::from([0, 0, 0, 0]), |info| info.0.ip());
-    let client = client_of(address);
+    let client = client_of(peer_address(request.extensions()));
     let mut verdict = take(limiter.requests.as_ref(), &client);
     let path = request.uri().path();
     if verdict.is_ok() && request.method() == Method::POST {

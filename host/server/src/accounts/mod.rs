@@ -18,18 +18,13 @@ pub mod passwords;
 pub mod sessions;
 pub mod store;
 
-use std::net::{IpAddr, SocketAddr};
-use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::{Extensions, HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use governor::clock::{Clock, DefaultClock};
-use governor::state::keyed::DefaultKeyedStateStore;
-use governor::{Quota, RateLimiter};
 use sdk::Viewer;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -38,6 +33,7 @@ use self::sessions::{SignedIn, SignedInChange};
 use self::store::{Account, Attached};
 use crate::AppState;
 use crate::error::{AppError, AppJson, AppPath, AppResult};
+use crate::limits::{self, KeyedBuckets, buckets};
 use crate::slots::CallSlots;
 use crate::storage::now_millis;
 use crate::tokens;
@@ -66,7 +62,7 @@ impl Default for AccountSettings {
     }
 }
 
-type Buckets = RateLimiter<String, DefaultKeyedStateStore<String>, DefaultClock>;
+type Buckets = KeyedBuckets<String>;
 
 /// The accounts' settings, sign-in buckets and hashing slots.
 pub struct Accounts {
@@ -86,19 +82,18 @@ pub const MAX_ATTACH: usize = 64;
 /// The most games "My games" lists.
 pub const MAX_MY_GAMES: u32 = 200;
 
-fn buckets(period: Duration, count: u32) -> Option<Buckets> {
-    let count = NonZeroU32::new(count)?;
-    let quota = Quota::with_period(period / count.get())?.allow_burst(count);
-    Some(RateLimiter::keyed(quota))
-}
-
 impl Accounts {
     /// The accounts with these settings.
     pub fn new(settings: AccountSettings) -> Accounts {
         Accounts {
-            per_address: buckets(Duration::from_secs(60), settings.sign_ins_per_minute),
+            per_address: buckets(
+                Duration::from_secs(60),
+                settings.sign_ins_per_minute,
+                settings.sign_ins_per_minute,
+            ),
             per_account: buckets(
                 Duration::from_secs(3600),
+                settings.sign_ins_per_account_per_hour,
                 settings.sign_ins_per_account_per_hour,
             ),
             hashing: CallSlots::new(HASHING_SLOTS),
@@ -142,23 +137,12 @@ pub fn spawn_forgetting(accounts: Arc<Accounts>) {
 
 /// Takes one attempt from `buckets` for `key`, or refuses with how long to wait.
 fn take(buckets: Option<&Buckets>, key: String) -> AppResult<()> {
-    let Some(buckets) = buckets else {
-        return Ok(());
-    };
-    buckets.check_key(&key).map_err(|not_until| {
-        let wait = not_until.wait_time_from(DefaultClock::default().now());
-        AppError::RateLimited {
-            retry_after: wait.as_secs().max(1),
-        }
-    })
+    limits::take(buckets, &key).map_err(limits::over_the_limit)
 }
 
 /// The client address a request comes from (in-process callers share one).
 fn address_of(extensions: &Extensions) -> String {
-    let address = extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::from([0, 0, 0, 0]), |info| info.0.ip());
-    crate::limits::client_address(address).to_string()
+    limits::client_address(limits::peer_address(extensions)).to_string()
 }
 
 /// `POST /api/accounts` and `POST /api/accounts/sign-in` body. Its `Debug` hides the password.
