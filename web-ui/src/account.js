@@ -6,6 +6,7 @@
 
 import { api, ApiError, get } from './api.js';
 import { errorText, h, replace, toast } from './dom.js';
+import { clockBadge, paceLabel } from './clocks.js';
 import { loadCatalogue, locale, t } from './i18n.js';
 import { myGames as heldGames, saveSeat } from './store.js';
 
@@ -195,8 +196,17 @@ export async function mountMyGames(root) {
       button.disabled = false;
     }
   };
+  // The seat's place when the result ranks it, else the plain "Finished".
+  const finishedPlace = (game) => {
+    const placings = (game.result && game.result.placings) || [];
+    const mine = placings.find((p) => p.seat === game.seat);
+    const text = mine ? t('my-games.place', { rank: mine.rank, count: placings.length }) : heading.finished;
+    return h('span', { class: `badge finished${mine && mine.rank === 1 ? ' winner' : ''}` }, text);
+  };
   const row = (game) => {
     const ruleset = rulesets.find((r) => r.id === game.ruleset);
+    // Who else sits at the table, so that two games of one ruleset can be told apart.
+    const others = (game.seats || []).filter((s) => s.seat !== game.seat).map((s) => s.name).filter(Boolean);
     const links = [];
     if (game.status === 'waiting' || game.status === 'running') {
       const button = h('button', { type: 'button', class: 'button small', 'data-play': game.id }, t('my-games.play'));
@@ -208,8 +218,11 @@ export async function mountMyGames(root) {
       'li',
       { class: 'game-row', 'data-game': game.id, 'data-status': game.status },
       h('span', { class: 'game-what' }, ruleset ? ruleset.name : game.ruleset || game.id, game.seat_name ? ` · ${t('my-games.seat', { name: game.seat_name })}` : ''),
-      h('span', { class: `badge ${game.status === 'finished' ? 'finished' : 'active'}` }, heading[game.status] || game.status),
+      others.length ? h('span', { class: 'game-who' }, t('my-games.against', { names: others.join(', ') })) : null,
+      game.pace && game.pace.kind !== 'untimed' ? h('span', { class: 'game-pace' }, paceLabel(game.pace)) : null,
+      game.status === 'finished' ? finishedPlace(game) : null,
       game.status === 'waiting' ? h('span', { class: 'game-when' }, t('my-games.waiting-since', { time: when(game.waiting_since) })) : null,
+      game.status === 'waiting' || game.status === 'running' ? clockBadge(game.clocks, game.seat) : null,
       h('span', { class: 'game-links' }, links),
     );
   };

@@ -434,6 +434,8 @@ pub async fn my_games(
             "created_at": game.stored.created_at,
             "last_change": last_change,
             "attached_at": seat.attached_at,
+            "pace": crate::clocks::pace_json(game.pace().as_ref()),
+            "clocks": game.clock().map_or(Value::Null, |clock| clock.to_json(state.hub.now_millis())),
         });
         let (group, key) = if standing.finished {
             entry["status"] = json!("finished");
