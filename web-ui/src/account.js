@@ -8,6 +8,7 @@ import { api, ApiError, get } from './api.js';
 import { errorText, h, replace, toast } from './dom.js';
 import { clockBadge, paceLabel } from './clocks.js';
 import { loadCatalogue, locale, t } from './i18n.js';
+import { localSeats } from './seatnames.js';
 import { myGames as heldGames, saveSeat } from './store.js';
 
 /** The signed-in account and its CSRF token, or null. */
@@ -206,7 +207,9 @@ export async function mountMyGames(root) {
   const row = (game) => {
     const ruleset = rulesets.find((r) => r.id === game.ruleset);
     // Who else sits at the table, so that two games of one ruleset can be told apart.
-    const others = (game.seats || []).filter((s) => s.seat !== game.seat).map((s) => s.name).filter(Boolean);
+    const seats = localSeats(game.seats || []);
+    const others = seats.filter((s) => s.seat !== game.seat).map((s) => s.name).filter(Boolean);
+    const mine = seats.find((s) => s.seat === game.seat);
     const links = [];
     if (game.status === 'waiting' || game.status === 'running') {
       const button = h('button', { type: 'button', class: 'button small', 'data-play': game.id }, t('my-games.play'));
@@ -217,7 +220,7 @@ export async function mountMyGames(root) {
     return h(
       'li',
       { class: 'game-row', 'data-game': game.id, 'data-status': game.status },
-      h('span', { class: 'game-what' }, ruleset ? ruleset.name : game.ruleset || game.id, game.seat_name ? ` · ${t('my-games.seat', { name: game.seat_name })}` : ''),
+      h('span', { class: 'game-what' }, ruleset ? ruleset.name : game.ruleset || game.id, mine && mine.name ? ` · ${t('my-games.seat', { name: mine.name })}` : ''),
       others.length ? h('span', { class: 'game-who' }, t('my-games.against', { names: others.join(', ') })) : null,
       game.pace && game.pace.kind !== 'untimed' ? h('span', { class: 'game-pace' }, paceLabel(game.pace)) : null,
       game.status === 'finished' ? finishedPlace(game) : null,
