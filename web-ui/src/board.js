@@ -152,13 +152,15 @@ export class Board {
   constructor({ zoomable = true, partId = 'board' } = {}) {
     this.zoomable = zoomable;
     this.partId = partId;
-    this.element = h('section', { class: zoomable ? 'board' : 'board-part', 'aria-label': t('game.board'), 'data-part': partId });
+    // The board is a region named "Board"; a panel beside it is named by its own heading (one
+    // region per name, so a screen reader's list of regions tells them apart).
+    this.element = h('section', zoomable ? { class: 'board', 'aria-label': t('game.board'), 'data-part': partId } : { class: 'board-part', 'data-part': partId });
     this.toolbar = h('div', { class: 'board-tools' });
     // Focusable, so + and − zoom and Shift+arrows pan from the keyboard.
     this.host = h('div', zoomable ? { class: 'board-canvas', tabindex: '0', role: 'group', 'aria-label': t('board.keys') } : { class: 'part-canvas' });
     // The decision asked on the board itself: its prompt, and for numbers the picker.
     this.banner = h('div', { class: 'board-banner', hidden: true, 'aria-live': 'polite' });
-    this.heading = h('h2', { class: 'part-title', hidden: true });
+    this.heading = h('h2', { class: 'part-title', hidden: true, id: `part-title-${partId}` });
     this.shadow = this.host.attachShadow({ mode: 'open' });
     this.style = h('link', { rel: 'stylesheet', href: 'board.css' });
     this.shadow.append(this.style);
@@ -194,6 +196,10 @@ export class Board {
   setTitle(text) {
     this.heading.textContent = text || '';
     this.heading.hidden = !text;
+    if (!this.zoomable) {
+      if (text) this.element.setAttribute('aria-labelledby', this.heading.id);
+      else this.element.removeAttribute('aria-labelledby');
+    }
   }
 
   /** After the layout settles: the panel's readable width, and large enough targets. */

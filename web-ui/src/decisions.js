@@ -34,6 +34,28 @@ export function checkAssignment(body, placements) {
  * the answer and resolves to true when the server took it; `preview(action)` resolves to the
  * ruleset's notes on an answer being composed (or null when there is no preview).
  */
+/**
+ * A board button's accessible name: the choice's label, led by the words drawn on the part when
+ * the label does not hold them in the order drawn, so that what a person sees is what voice
+ * control and a screen reader call it (WCAG 2.5.3, label in name). The drawn words are also
+ * parted by spaces in the document (SVG shows none), so its text reads "Uesugi plain 1", not
+ * "Uesugiplain1".
+ */
+function nameWithVisibleText(el, label) {
+  const texts = [...el.querySelectorAll('text')];
+  for (const node of texts) {
+    const next = node.nextSibling;
+    if (!(next && next.nodeType === Node.TEXT_NODE && /^\s+$/.test(next.nodeValue))) node.after(document.createTextNode(' '));
+  }
+  const drawn = texts.map((node) => node.textContent.trim()).filter(Boolean);
+  const words = (text) => text.toLocaleLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const shown = words(drawn.join(' '));
+  // A parenthetical is not heard as part of a name ("Mōri sword (3)" is called "Mōri sword").
+  const named = words(label.replace(/\([^)]*\)/g, ' '));
+  const held = !shown.length || named.some((_, start) => shown.every((word, i) => named[start + i] === word));
+  return held ? label : `${drawn.join(' ')} — ${label}`;
+}
+
 export class DecisionController {
   constructor({ decision, board, panel, rulesetId, seats, send, preview }) {
     this.decision = decision;
@@ -192,7 +214,11 @@ export class DecisionController {
   makeInteractive(el, label, onActivate) {
     el.setAttribute('tabindex', '0');
     el.setAttribute('role', 'button');
-    el.setAttribute('aria-label', label);
+    el.setAttribute('aria-label', nameWithVisibleText(el, label));
+    // A drawing that holds buttons is a group: an image's children are hidden from assistive
+    // technology, buttons included.
+    const svg = el.ownerSVGElement;
+    if (svg && svg.getAttribute('role') === 'img') svg.setAttribute('role', 'group');
     el.classList.add('tk-interactive');
     if (!el.querySelector(':scope > title')) {
       const title = document.createElementNS(SVG_NS, 'title');

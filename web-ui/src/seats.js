@@ -36,6 +36,8 @@ export function seatChip(seats, seat, { withName = true } = {}) {
     name.textContent = seatName(seats, seat);
     chip.append(name);
   } else {
+    // A symbol alone is an image of the seat: a plain span may not carry a name of its own.
+    chip.setAttribute('role', 'img');
     chip.setAttribute('aria-label', seatName(seats, seat));
   }
   return chip;
