@@ -2,7 +2,8 @@
 // and in), My games, and each ruleset's game at its first decision as its seat, a spectator and
 // a replay see it, at 1280x800 and 390x844. No screen may have a serious or critical violation;
 // every finding (of any impact) is written to artifacts/axe/report.md, which docs/accessibility.md
-// quotes.
+// quotes. On the phone every visible text of every screen, boards and panels included, is drawn at
+// 11 CSS px or more at the default zoom.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -24,6 +25,37 @@ async function violations(page) {
   });
 }
 
+/**
+ * Every visible text on the page (the boards' shadow roots included) drawn under 11 CSS px at the
+ * default zoom: a text node's element by its computed size, an SVG text by its size on screen.
+ */
+async function tinyTexts(page) {
+  return page.evaluate(() => {
+    const tiny = [];
+    const look = (root) => {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.nodeValue.trim();
+        const el = node.parentElement;
+        if (!text || !el || el.closest('title, style, script, option, [hidden], [aria-hidden="true"] title')) continue;
+        const rects = el.getClientRects();
+        if (!rects.length || [...rects].every((r) => r.width === 0 || r.height === 0)) continue;
+        const style = getComputedStyle(el);
+        if (style.visibility === 'hidden' || style.display === 'none' || Number(style.opacity) === 0) continue;
+        let px = parseFloat(style.fontSize);
+        if (el instanceof SVGElement && el.getScreenCTM()) {
+          const ctm = el.getScreenCTM();
+          px *= Math.hypot(ctm.a, ctm.b);
+        }
+        if (px < 11 - 0.05) tiny.push(`"${text.slice(0, 24)}" ${px.toFixed(1)} px (${el.tagName.toLowerCase()}.${String(el.className?.baseVal ?? el.className).split(' ')[0]})`);
+      }
+      for (const host of root.querySelectorAll('*')) if (host.shadowRoot) look(host.shadowRoot);
+    };
+    look(document.body);
+    return tiny;
+  });
+}
+
 /** A game with the first seat played here and bots elsewhere, created through the API. */
 async function gameFor(ruleset) {
   const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
@@ -35,7 +67,7 @@ async function gameFor(ruleset) {
   return { id: game.id, token };
 }
 
-test('axe-core finds no serious or critical violation on any screen', { timeout: 15 * 60 * 1000 }, async () => {
+test('axe-core finds no serious or critical violation on any screen, and a phone no text under 11 px', { timeout: 15 * 60 * 1000 }, async () => {
   const rulesets = await api('/api/rulesets');
   const games = [];
   for (const ruleset of rulesets) games.push({ ruleset, ...(await gameFor(ruleset)) });
@@ -53,6 +85,7 @@ test('axe-core finds no serious or critical violation on any screen', { timeout:
     screens.push([`${game.ruleset.id}: replay`, `#/replay/${game.id}`, 'main']);
   }
   const findings = [];
+  const small = [];
   const browser = await launch();
   try {
     for (const [width, height] of SIZES) {
@@ -69,6 +102,7 @@ test('axe-core finds no serious or critical violation on any screen', { timeout:
         await page.waitForSelector(ready, { timeout: 30000 });
         await page.waitForTimeout(300);
         for (const v of await violations(page)) findings.push({ screen: name, size: `${width}x${height}`, ...v });
+        if (width < 500) for (const text of await tinyTexts(page)) small.push(`${name}: ${text}`);
       };
       for (const [name, hash, ready] of screens) await visit(name, hash, ready);
       // Signed in: the account page and My games with the games above attached.
@@ -82,6 +116,7 @@ test('axe-core finds no serious or critical violation on any screen', { timeout:
       await page.waitForFunction(() => (document.querySelector('.form-status')?.textContent || '').trim().length > 0);
       for (const v of await violations(page)) findings.push({ screen: 'account, signed in', size: `${width}x${height}`, ...v });
       await visit('my games', '#/my-games', '.my-games');
+      if (width < 500) fs.writeFileSync(path.join(OUT, 'tiny-texts.txt'), small.join('\n'));
       page.check();
       await page.context().close();
     }
@@ -93,6 +128,7 @@ test('axe-core finds no serious or critical violation on any screen', { timeout:
   for (const f of findings) lines.push(`| ${f.screen} | ${f.size} | ${f.id} | ${f.impact} | ${f.count} | ${f.targets.slice(0, 2).join('; ').replaceAll('|', '\\|')} | ${f.why.replaceAll('|', '\\|')} |`);
   const checked = screens.map(([name]) => name).concat(['account, signed in', 'my games']);
   fs.writeFileSync(path.join(OUT, 'report.md'), `# axe-core findings\n\nScreens checked at ${SIZES.map((s) => s.join('x')).join(' and ')}: ${checked.join(', ')}.\n\n${findings.length ? lines.join('\n') : 'No violation of any impact.'}\n`);
+  assert.deepEqual(small.slice(0, 20), [], 'no text on any screen is drawn under 11 px on a phone at the default zoom');
   const serious = findings.filter((f) => f.impact === 'serious' || f.impact === 'critical');
   assert.deepEqual(serious.map((f) => `${f.screen} ${f.size}: ${f.id} (${f.impact}, ${f.count}): ${f.targets[0]}`), [], 'no serious or critical violation');
 });

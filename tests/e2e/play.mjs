@@ -187,11 +187,14 @@ export async function screenProblems(page) {
       const frame = host.getBoundingClientRect();
       const drawing = svg.getBoundingClientRect();
       const name = part.dataset.part;
-      if (drawing.right > frame.right + 1 || drawing.left < frame.left - 1) problems.push(`part ${name}: drawn ${Math.round(drawing.width)} px wide in a ${Math.round(frame.width)} px frame`);
+      // A frame that scrolls sideways shows the whole drawing, a swipe at a time.
+      const scrolls = ['auto', 'scroll'].includes(getComputedStyle(host).overflowX) && host.scrollWidth >= drawing.width - 1;
+      const [left, right] = scrolls ? [drawing.left, drawing.right] : [Math.max(frame.left, drawing.left), Math.min(frame.right, drawing.right)];
+      if (!scrolls && (drawing.right > frame.right + 1 || drawing.left < frame.left - 1)) problems.push(`part ${name}: drawn ${Math.round(drawing.width)} px wide in a ${Math.round(frame.width)} px frame`);
       for (const text of svg.querySelectorAll('text')) {
         if (!text.textContent.trim() || !shown(text)) continue;
         const r = text.getBoundingClientRect();
-        if (r.right > Math.min(frame.right, drawing.right) + 1 || r.left < Math.max(frame.left, drawing.left) - 1) {
+        if (r.right > right + 1 || r.left < left - 1) {
           problems.push(`part ${name}: "${text.textContent.trim().slice(0, 40)}" is cut at the edge`);
           break;
         }

@@ -216,10 +216,12 @@ export class Board {
     if (this.zoomable) this.legibleLabels();
     if (!this.zoomable) {
       this.containDrawing();
-      // A panel always fits its frame's width: nothing of it is ever cut off. How wide it would
+      // A panel first fits its frame's width: nothing of it is ever cut off. How wide it would
       // like to be (for MIN_TEXT_PX text, or the width its drawing asks for) decides where it
       // goes (BoardParts.place): a frame too narrow for it makes it span the width under the map.
       this.svg.style.width = '100%';
+      this.host.classList.remove('part-scrolls');
+      this.host.removeAttribute('tabindex');
       const width = this.svg.getBoundingClientRect().width;
       const smallest = smallestTextPx(this.svg);
       const forText = smallest < Infinity && width ? Math.ceil((width * MIN_TEXT_PX) / smallest) : 0;
@@ -227,6 +229,14 @@ export class Board {
       const wanted = Math.max(forText, Number.isFinite(asked) ? asked : 0);
       this.wantedWidth = wanted;
       if (this.onWanted) this.onWanted(this);
+      // Where no frame is wide enough (a phone), the panel is drawn at its readable size and
+      // its frame scrolls sideways: every text at MIN_TEXT_PX at the default zoom, nothing cut.
+      if (forText > this.host.clientWidth + 1) {
+        this.svg.style.width = `${forText}px`;
+        this.host.classList.add('part-scrolls');
+        // Reachable from the keyboard too: arrow keys scroll a focused frame.
+        this.host.setAttribute('tabindex', '0');
+      }
       const shownWidth = this.svg.getBoundingClientRect().width;
       this.enlargeButton.hidden = !(forText > shownWidth + 1);
       this.enlargeButton.setAttribute('aria-label', t('board.enlarge'));

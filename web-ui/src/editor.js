@@ -9,7 +9,7 @@
 // answer: this module knows no game.
 
 import { ApiError, get, post } from './api.js';
-import { sanitizeSvg, translateSvg } from './board.js';
+import { MIN_TEXT_PX, sanitizeSvg, smallestTextPx, translateSvg } from './board.js';
 import { errorText, h, replace, toast } from './dom.js';
 import { exampleSaveButton } from './examplesave.js';
 import { loadCatalogue, messageText, t } from './i18n.js';
@@ -313,6 +313,7 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId, blank 
     board.setAttribute('preserveAspectRatio', 'xMidYMid meet');
     board.classList.add('tk-board', 'editor-svg');
     shadow.append(board);
+    legibleOnPhone(board);
     const places = (answer.places || []).filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
     if (!places.length) return;
     // Where the ruleset drew each place: the centre of its `data-place` element.
@@ -386,6 +387,24 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId, blank 
       overlay.append(g);
     }
     board.append(overlay);
+  }
+
+  /**
+   * On a phone the whole map in the screen's width shows its names at 5 px: there the map is
+   * drawn with its smallest text at MIN_TEXT_PX (at most four screens wide) and its frame
+   * scrolls, a swipe on the map moving it and a drag on a handle moving the place.
+   */
+  function legibleOnPhone(board) {
+    board.style.width = '';
+    boardHost.classList.remove('editor-scrolls');
+    boardHost.removeAttribute('tabindex');
+    const width = board.getBoundingClientRect().width;
+    if (window.innerWidth > 600 || !width) return;
+    const smallest = smallestTextPx(board);
+    if (!(smallest < MIN_TEXT_PX)) return;
+    board.style.width = `${Math.ceil(Math.min((width * MIN_TEXT_PX) / smallest, width * 4))}px`;
+    boardHost.classList.add('editor-scrolls');
+    boardHost.setAttribute('tabindex', '0');
   }
 
   function blankBoard() {
@@ -746,7 +765,8 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId, blank 
 
 /** The editor's marks on the board, inside the board's own shadow root. */
 const EDITOR_BOARD_CSS = `
-.editor-svg { width: 100%; height: auto; display: block; touch-action: none; }
+.editor-svg { width: 100%; height: auto; display: block; touch-action: pan-x pan-y; }
+.editor-handle { touch-action: none; }
 .editor-svg.editor-stale > :not(.editor-overlay) { opacity: 0.45; }
 .editor-handle { cursor: grab; }
 .editor-handle circle { fill: #ffffff; fill-opacity: 0.55; stroke: #1f2933; stroke-width: 2; vector-effect: non-scaling-stroke; }
