@@ -61,3 +61,58 @@ test('the lobby and a decision are operable with the keyboard alone', { timeout:
     await browser.close();
   }
 });
+
+test('a whole tic-tac-toe game is played with the keyboard alone, from the lobby to the results', { timeout: 5 * 60 * 1000 }, async (t) => {
+  const rulesets = await (await fetch(`${BASE}/api/rulesets`)).json();
+  if (!rulesets.some((r) => r.id === 'tictactoe')) return t.skip('the server loads no tic-tac-toe');
+  const browser = await launch();
+  try {
+    const page = await openPage(browser);
+    await page.goto(`${BASE}/#/`);
+    await page.waitForSelector('.panel.create:not([aria-busy])');
+    // The ruleset list: Tab to it, then arrow keys until tic-tac-toe; the form follows.
+    assert.ok(await tabTo(page, () => document.activeElement?.id === 'new-ruleset'), 'Tab reaches the ruleset list');
+    for (let i = 0; i < 10 && (await page.evaluate(() => document.getElementById('new-ruleset').value)) !== 'tictactoe'; i += 1) {
+      await page.keyboard.press('ArrowDown');
+      await page.waitForSelector('.panel.create:not([aria-busy])');
+    }
+    await page.waitForSelector('.panel.create[data-ruleset="tictactoe"]:not([aria-busy])');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'new-ruleset', 'the focus stays on the ruleset list while the form changes');
+    // The second seat to a bot, by keyboard.
+    assert.ok(await tabTo(page, () => document.activeElement?.id === 'seat-1-kind'), 'Tab reaches the second seat');
+    for (let i = 0; i < 10 && !(await page.evaluate(() => document.activeElement.value.startsWith('bot:'))); i += 1) await page.keyboard.press('ArrowDown');
+    assert.ok(await tabTo(page, () => document.activeElement?.dataset.action === 'create'), 'Tab reaches the create button');
+    await page.keyboard.press('Enter');
+    let moves = 0;
+    for (;;) {
+      await waitForTurn(page);
+      if (await page.evaluate(() => document.querySelector('.game')?.dataset.status === 'finished')) break;
+      const before = await page.evaluate(() => Number(document.querySelector('.game').dataset.version));
+      // A free square on the board or in the choice list, reached with Tab, marked by a focus ring.
+      // The focused element, inside a board's shadow root when the focus is there.
+      const square = () => {
+        let el = document.activeElement;
+        while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+        const style = el && getComputedStyle(el);
+        return el && (el.matches('[role="button"][data-choice]') || el.hasAttribute('data-choice-button')) ? { ring: style.outlineStyle !== 'none' || style.filter !== 'none' } : null;
+      };
+      assert.ok(await tabTo(page, square), `Tab reaches a free square (move ${moves + 1})`);
+      const { ring } = await page.evaluate(square);
+      assert.ok(ring, 'the focused square shows that it has the focus');
+      await page.keyboard.press('Enter');
+      if (await page.locator('.decision-panel [data-action="send"]:not([disabled])').count()) {
+        assert.ok(await tabTo(page, () => document.activeElement?.dataset.action === 'send'), 'Tab reaches the send button');
+        await page.keyboard.press('Enter');
+      }
+      await page.waitForFunction((v) => Number(document.querySelector('.game').dataset.version) > v, before);
+      moves += 1;
+      assert.ok(moves <= 5, 'a tic-tac-toe seat moves at most five times');
+    }
+    await page.waitForSelector('.results');
+    assert.ok(moves >= 3, `the seat played a whole game (${moves} moves)`);
+    await shot(page, 'keyboard-02-tictactoe-results');
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});

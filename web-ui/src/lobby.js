@@ -309,6 +309,9 @@ class Lobby {
     // controls are disabled meanwhile, so a choice made then (a seat count picked at once) is not
     // made on a form about to be replaced by the new ruleset's defaults.
     this.createPanel.setAttribute('aria-busy', 'true');
+    // Disabling the focused list would drop a keyboard user's focus to the page's top: the new
+    // form gives it back to the control of the same id.
+    const focused = this.createPanel.contains(document.activeElement) ? document.activeElement.id : '';
     for (const control of this.createPanel.querySelectorAll('select, input, button, textarea')) control.disabled = true;
     await loadCatalogue(id);
     this.createPanel.removeAttribute('aria-busy');
@@ -324,10 +327,11 @@ class Lobby {
       options: Object.fromEntries((ruleset.options || []).map((o) => [o.name, plainValue(o.default)])),
       seed: '',
     };
-    this.renderCreate();
+    this.renderCreate(focused);
   }
 
-  renderCreate() {
+  /** Draws the form; the control of id `focusId` (else the one focused now) keeps the focus. */
+  renderCreate(focusId = this.createPanel.contains(document.activeElement) ? document.activeElement.id : '') {
     const ruleset = this.ruleset();
     const f = this.form;
     // Which ruleset the form is for, for scripts and tests (the select says so too, once drawn).
@@ -428,6 +432,7 @@ class Lobby {
       this.create(form);
     });
     replace(this.createPanel, h('h1', { id: 'create-title' }, t('lobby.new-game')), form);
+    if (focusId) document.getElementById(focusId)?.focus();
   }
 
   /** Checks the form; returns an error text or null. */
