@@ -62,7 +62,7 @@ test('the lobby and a decision are operable with the keyboard alone', { timeout:
   }
 });
 
-test('a whole tic-tac-toe game is played with the keyboard alone, from the lobby to the results', { timeout: 5 * 60 * 1000 }, async (t) => {
+test('regression_lobby_focus_lost_on_ruleset_change: a whole tic-tac-toe game is played with the keyboard alone, from the lobby to the results', { timeout: 5 * 60 * 1000 }, async (t) => {
   const rulesets = await (await fetch(`${BASE}/api/rulesets`)).json();
   if (!rulesets.some((r) => r.id === 'tictactoe')) return t.skip('the server loads no tic-tac-toe');
   const browser = await launch();
