@@ -2,13 +2,13 @@
 // Enter and Space; every control reached shows a focus ring.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, openPage, pickRuleset, shot, chooseRuleset } from './lib.mjs';
-import { waitForTurn } from './play.mjs';
+import { BASE, api, launch, openPage, pickRuleset, shot, chooseRuleset } from './lib.mjs';
+import { rng, waitForTurn } from './play.mjs';
 
-async function tabTo(page, predicate, limit = 80) {
+async function tabTo(page, predicate, limit = 80, argument = undefined) {
   for (let i = 0; i < limit; i += 1) {
     await page.keyboard.press('Tab');
-    if (await page.evaluate(predicate)) return true;
+    if (await page.evaluate(predicate, argument)) return true;
   }
   return false;
 }
@@ -111,6 +111,105 @@ test('regression_lobby_focus_lost_on_ruleset_change: a whole tic-tac-toe game is
     await page.waitForSelector('.results');
     assert.ok(moves >= 3, `the seat played a whole game (${moves} moves)`);
     await shot(page, 'keyboard-02-tictactoe-results');
+    page.check();
+  } finally {
+    await browser.close();
+  }
+});
+
+/**
+ * Answers the decision on screen with the keyboard alone: Tab to a control, then Enter, Space,
+ * arrows or digits; `random` picks among the choices. Returns false when there was none.
+ */
+async function answerByKeyboard(page, random) {
+  const focusOn = async (selector, index = 0, limit = 400) => {
+    const found = await tabTo(page, ([sel, i]) => [...document.querySelectorAll(sel)].indexOf(document.activeElement) === i, limit, [selector, index]);
+    assert.ok(found, `Tab reaches ${selector} #${index}`);
+    const ring = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle !== 'none');
+    assert.ok(ring, `the focused ${selector} shows a focus ring`);
+  };
+  if (await page.locator('dialog.summary-dialog[open]').count()) {
+    await focusOn('dialog.summary-dialog[open] button');
+    await page.keyboard.press('Enter');
+    return true;
+  }
+  const kind = await page.evaluate(() => ['choose', 'number', 'assign'].find((k) => document.querySelector(`.decision-panel:not([hidden]) form.decision-${k}`)));
+  if (!kind) return false;
+  const send = '.decision-panel [data-action="send"]';
+  if (kind === 'choose') {
+    const count = await page.locator('.decision-panel [data-choice-button]').count();
+    const multi = (await page.locator(send).count()) > 0;
+    if (!multi) {
+      await focusOn('.decision-panel [data-choice-button]', Math.floor(random() * count));
+      await page.keyboard.press('Enter');
+      return true;
+    }
+    const min = Number(await page.locator('.decision-panel form.decision').getAttribute('data-min')) || 1;
+    const picks = [...Array(count).keys()].sort(() => random() - 0.5).slice(0, Math.max(1, min)).sort((a, b) => a - b);
+    for (const pick of picks) {
+      await focusOn('.decision-panel [data-choice-button]', pick);
+      await page.keyboard.press('Space');
+    }
+  } else if (kind === 'number') {
+    const quick = await page.locator('.decision-panel [data-number]').count();
+    if (quick) {
+      await focusOn('.decision-panel [data-number]', quick - 1);
+      await page.keyboard.press('Enter');
+      return true;
+    }
+    await focusOn('#decision-number');
+    await page.keyboard.press('ArrowUp');
+  } else {
+    const slots = await page.locator('[data-slot-select]').count();
+    for (let slot = 0; slot < slots; slot += 1) {
+      await focusOn('[data-slot-select]', slot);
+      // Down the list to an item no other slot holds yet.
+      for (let i = 0; i < 12; i += 1) {
+        const free = await page.evaluate(() => {
+          const mine = document.activeElement;
+          const taken = [...document.querySelectorAll('[data-slot-select]')].filter((s) => s !== mine).map((s) => s.value);
+          return mine.value !== '' && !taken.includes(mine.value);
+        });
+        if (free) break;
+        await page.keyboard.press('ArrowDown');
+      }
+    }
+  }
+  await focusOn(send);
+  await page.keyboard.press('Enter');
+  return true;
+}
+
+test('the first week of the block wargame is played with the keyboard alone', { timeout: 8 * 60 * 1000 }, async (t) => {
+  const rulesets = await api('/api/rulesets');
+  const ruleset = rulesets.find((r) => r.id === 'sekigahara');
+  if (!ruleset) return t.skip('the server loads no block wargame');
+  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
+  const game = await api('/api/games', { method: 'POST', body: { ruleset: ruleset.id, map, seats: [{ kind: 'human', name: 'Ana', creator: true }, { kind: 'bot', bot: 'random' }], seed: '6b6579'.padEnd(64, '0') } });
+  const token = game.seats.find((s) => s.seat === 0).token;
+  const browser = await launch();
+  try {
+    const page = await openPage(browser);
+    await page.goto(`${BASE}/#/`);
+    await page.evaluate(([id, tok]) => {
+      localStorage.setItem('tenka.pace', 'instant');
+      localStorage.setItem('tenka.games.v1', JSON.stringify({ [id]: { seats: { 0: tok } } }));
+    }, [game.id, token]);
+    await page.goto(`${BASE}/#/play/${game.id}?seat=0`);
+    const random = rng(1600);
+    let answered = 0;
+    for (;;) {
+      const { state, status } = await api(`/api/games/${game.id}/view`);
+      if (status === 'finished' || (state && state.week >= 2)) break;
+      await waitForTurn(page);
+      const before = await page.evaluate(() => Number(document.querySelector('.game').dataset.version));
+      if (!(await answerByKeyboard(page, random))) continue;
+      await page.waitForFunction((v) => Number(document.querySelector('.game')?.dataset.version) > v || !!document.querySelector('.decision-error:not([hidden]), dialog.summary-dialog[open]') || !document.querySelector('.decision-panel:not([hidden]) form.decision'), before, { timeout: 30000 });
+      answered += 1;
+      assert.ok(answered < 200, 'the first week ends within 200 answers');
+    }
+    assert.ok(answered >= 3, `the seat answered the first week's decisions by keyboard (${answered})`);
+    await shot(page, 'keyboard-03-block-wargame-week-2');
     page.check();
   } finally {
     await browser.close();
