@@ -99,6 +99,7 @@ fn main() -> Result<()> {
         Task::Build => build(),
         Task::Lint => lint(),
         Task::Test { no_browser } => {
+            WHOLE_SUITE.store(true, std::sync::atomic::Ordering::Relaxed);
             lint()?;
             test(!no_browser)
         }
@@ -153,9 +154,20 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// Set by `cargo xtask test`: the whole suite builds without incremental compilation.
+static WHOLE_SUITE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 fn cargo() -> Command {
     let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     command.current_dir(root());
+    // The whole suite is mostly a cold build (CI's always is): incremental compilation only
+    // slows it and left some 8 GB of session data in the target folder, on a CI disk that is
+    // limited. A developer's own `CARGO_INCREMENTAL` wins.
+    if WHOLE_SUITE.load(std::sync::atomic::Ordering::Relaxed)
+        && std::env::var_os("CARGO_INCREMENTAL").is_none()
+    {
+        command.env("CARGO_INCREMENTAL", "0");
+    }
     command
 }
 
