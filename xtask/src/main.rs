@@ -100,8 +100,11 @@ fn main() -> Result<()> {
         Task::Lint => lint(),
         Task::Test { no_browser } => {
             WHOLE_SUITE.store(true, std::sync::atomic::Ordering::Relaxed);
-            lint()?;
-            test(!no_browser)
+            let mut phases = Phases::default();
+            phases.time("lint (fmt, clippy, docs, tidy)", lint)?;
+            let outcome = test(!no_browser, &mut phases);
+            phases.report();
+            outcome
         }
         Task::Bench { peer: true, .. } => {
             build()?;
@@ -310,19 +313,75 @@ fn lint() -> Result<()> {
     run(tidy)
 }
 
-fn test(browser: bool) -> Result<()> {
-    build_rulesets()?;
-    // Every workspace member, the rulesets' native tests included.
-    let mut command = cargo();
-    command.args(["test", "--workspace", "--no-fail-fast"]);
-    run(command)?;
+fn test(browser: bool, phases: &mut Phases) -> Result<()> {
+    phases.time("ruleset components (wasm32)", build_rulesets)?;
+    // Every workspace member, the rulesets' native tests included: compiled first, then run,
+    // so the time of each is told apart.
+    phases.time("test build", || {
+        let mut command = cargo();
+        command.args(["test", "--workspace", "--no-run"]);
+        run(command)
+    })?;
+    phases.time("Rust tests", || {
+        let mut command = cargo();
+        command.args(["test", "--workspace", "--no-fail-fast"]);
+        run(command)
+    })?;
     let e2e = root().join("tests/e2e/run.sh");
     if browser && e2e.exists() {
-        let mut command = Command::new("bash");
-        command.current_dir(root()).arg(e2e);
-        run(command)?;
+        phases.time("browser tests", || {
+            let mut command = Command::new("bash");
+            command.current_dir(root()).arg(&e2e);
+            run(command)
+        })?;
     }
     Ok(())
+}
+
+/// How long each part of `cargo xtask test` took, and how large `target/` came out: what a CI
+/// run on two cores and a limited disk is measured by (issue 36).
+#[derive(Default)]
+struct Phases {
+    done: Vec<(&'static str, Duration)>,
+}
+
+impl Phases {
+    fn time(&mut self, name: &'static str, work: impl FnOnce() -> Result<()>) -> Result<()> {
+        let started = Instant::now();
+        let outcome = work();
+        self.done.push((name, started.elapsed()));
+        outcome
+    }
+
+    fn report(&self) {
+        eprintln!("xtask: where the time went");
+        let mut total = Duration::ZERO;
+        for (name, took) in &self.done {
+            total += *took;
+            eprintln!("xtask:   {name:<32} {:>6.0} s", took.as_secs_f64());
+        }
+        eprintln!("xtask:   {:<32} {:>6.0} s", "in all", total.as_secs_f64());
+        let target = root().join("target");
+        eprintln!(
+            "xtask: target/ holds {:.1} GiB",
+            folder_bytes(&target) as f64 / f64::from(1u32 << 30)
+        );
+    }
+}
+
+/// The bytes of every file below `path` (links not followed; unreadable entries count 0).
+fn folder_bytes(path: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|entry| match entry.file_type() {
+            Ok(kind) if kind.is_dir() => folder_bytes(&entry.path()),
+            Ok(kind) if kind.is_file() => entry.metadata().map_or(0, |meta| meta.len()),
+            _ => 0,
+        })
+        .sum()
 }
 
 fn bench(runs: usize) -> Result<()> {
