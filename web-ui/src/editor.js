@@ -350,7 +350,12 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId, blank 
       }
     }
     const view = (board.getAttribute('viewBox') || '0 0 1000 700').split(/[\s,]+/).map(Number);
-    const radius = Math.max(view[2], view[3]) / 110;
+    // Under a finger (a touch screen, a phone's width) a handle is at least 24 CSS px across,
+    // whatever the scale; under a mouse it stays small enough to leave the names readable.
+    const ctm = board.getScreenCTM();
+    const perUnit = ctm ? Math.hypot(ctm.a, ctm.b) : 0;
+    const finger = matchMedia('(pointer: coarse)').matches || window.innerWidth <= 600;
+    const radius = Math.max(Math.max(view[2], view[3]) / 110, finger && perUnit ? 12 / perUnit : 0);
     const marked = new Map();
     for (const d of answer.diagnostics || []) if (d.place && (d.severity === 'error' || !marked.has(d.place))) marked.set(d.place, d);
     const overlay = document.createElementNS(SVG_NS, 'g');
