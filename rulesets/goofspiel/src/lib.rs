@@ -40,7 +40,7 @@ impl sdk::Ruleset for Goofspiel {
         }
     }
 
-    /// The game is played without a map: no map text is ever right.
+    /// The game is played without a map: there is nothing in one to check.
     fn validate_map(_map: &str) -> Vec<sdk::Diagnostic> {
         Vec::new()
     }
