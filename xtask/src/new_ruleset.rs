@@ -99,9 +99,12 @@ impl Names {
             .into_iter()
             .find(|form| words.contains(*form))
         {
-            bail!(
-                "`{name}` would become `{word}`, a name the template's code already uses; choose another"
-            );
+            let used = if word == name {
+                String::new()
+            } else {
+                format!(" (as `{word}`)")
+            };
+            bail!("`{name}` is a name the template's code already uses{used}; choose another");
         }
         let title = name[..1].to_ascii_uppercase() + &name[1..].replace('-', " ");
         Ok(Names {
