@@ -28,8 +28,12 @@ fn variants() -> Vec<Vec<(String, OptionValue)>> {
         let options = options.into_iter().flatten().map(|(name, value)| {
             let spec = schema.iter().find(|spec| &spec.name == name);
             let spec = spec.unwrap_or_else(|| panic!("{path:?}: no option `{name}`"));
-            let text = value.as_str().map_or_else(|| value.to_string(), str::to_owned);
-            let value = spec.parse(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            let text = value
+                .as_str()
+                .map_or_else(|| value.to_string(), str::to_owned);
+            let value = spec
+                .parse(&text)
+                .unwrap_or_else(|e| panic!("{path:?}: {e}"));
             (name.clone(), value)
         });
         variants.push(options.collect());
