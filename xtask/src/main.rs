@@ -9,6 +9,8 @@
 //! - `fuzz`: the long run of the API fuzzer, the connection flood, and schemathesis against a
 //!   real `tenka serve`, its answers checked against the OpenAPI document the server serves.
 //! - `mutants`: mutation testing of the Shogun rules with cargo-mutants (slow; not part of CI).
+//! - `new-ruleset NAME`: a new ruleset crate from the template (`xtask/template/`) that builds,
+//!   lists, simulates and plays before its author writes a rule.
 
 use std::{
     io::BufRead as _,
@@ -21,6 +23,11 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 
 mod bench_report;
+mod new_ruleset;
+/// The ruleset template as it is, compiled for the test that runs the conformance suite on it.
+#[cfg(test)]
+#[path = "../template/src/lib.rs"]
+mod template_ruleset;
 #[cfg(test)]
 mod tidy;
 
@@ -65,6 +72,12 @@ enum Task {
         /// median of the runs, and the header gives their spread.
         #[arg(long, default_value_t = 3)]
         runs: usize,
+    },
+    /// Write a new ruleset crate, rulesets/NAME (and maps/NAME/variants), from the template: a
+    /// placeholder game that builds, lists, simulates and plays before its first rule.
+    NewRuleset {
+        /// The ruleset's folder, package and id: lowercase words joined by hyphens (`my-game`).
+        name: String,
     },
     /// Mutation testing of the Shogun rules (engine.rs, decide.rs) against the shogun package's
     /// tests; installs cargo-mutants when it is missing. Results go to target/mutants.out.
@@ -127,6 +140,7 @@ fn main() -> Result<()> {
         }
         Task::Bench { runs, .. } => bench(runs.max(1)),
         Task::Mutants { args } => mutants(&args),
+        Task::NewRuleset { name } => new_ruleset(&name),
         Task::Fuzz {
             requests,
             schemathesis_examples,
@@ -264,6 +278,26 @@ fn build() -> Result<()> {
     let mut command = cargo();
     command.args(["build", "--release", "--package", "host", "--bin", "tenka"]);
     run(command)
+}
+
+fn new_ruleset(name: &str) -> Result<()> {
+    for path in new_ruleset::create(&root(), name)? {
+        eprintln!("xtask: wrote {path}");
+    }
+    // The names change length as they fill the template: keep the new crate formatted.
+    let mut format = cargo();
+    format.args(["fmt", "--package", name]);
+    if let Err(error) = run(format) {
+        eprintln!("xtask: the new crate is not formatted ({error:#}); run `cargo fmt` later");
+    }
+    eprintln!(
+        "xtask: rulesets/{name} plays the template's placeholder game. Next:\n  \
+         cargo test -p {name}\n  \
+         cargo xtask build && target/release/tenka rulesets && target/release/tenka simulate --ruleset {name} --players 2 --games 10\n  \
+         cargo xtask serve   (then pick it in the lobby)\n\
+         and write your rules in rulesets/{name}/src/ (docs/sdk.md, \"A new ruleset in an afternoon\")."
+    );
+    Ok(())
 }
 
 fn serve(args: &[String]) -> Result<()> {
