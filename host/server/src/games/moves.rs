@@ -168,6 +168,7 @@ impl Hub {
             summarize(game, seq, &pending)
         });
         self.arm_clock(game);
+        crate::notices::observe(&self.storage, self.now_millis(), game);
         if let Err(error) = summarized {
             let error = calls::into_anyhow(error);
             tracing::warn!("game {}: after storing action {seq}: {error:#}", game.id());
