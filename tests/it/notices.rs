@@ -143,14 +143,21 @@ impl Account {
                 Some(json!({ "seats": [{ "game": game, "token": token }] })),
             )
             .await;
-        assert_eq!(answer.json()["seats"][0]["outcome"], "attached", "{}", answer.text);
+        assert_eq!(
+            answer.json()["seats"][0]["outcome"],
+            "attached",
+            "{}",
+            answer.text
+        );
         let answer = self
             .call(
                 app,
                 "PUT",
                 "/api/me/notice-settings",
-                Some(json!({ "email": self.email, "mail": true, "your_turn": true,
-                    "replaced": true, "ended": true, "reminders": true })),
+                Some(
+                    json!({ "email": self.email, "mail": true, "your_turn": true,
+                    "replaced": true, "ended": true, "reminders": true }),
+                ),
             )
             .await;
         assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
@@ -173,7 +180,10 @@ async fn create(app: &TestApp, pace: Value) -> (String, [String; 2]) {
         .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     let token = |seat: usize| body["seats"][seat]["token"].as_str().unwrap().to_owned();
-    (body["id"].as_str().unwrap().to_owned(), [token(0), token(1)])
+    (
+        body["id"].as_str().unwrap().to_owned(),
+        [token(0), token(1)],
+    )
 }
 
 /// Plans a number for the seat of `token`.
@@ -237,7 +247,10 @@ impl Table {
 
 /// The number of mails in `state` in health figures.
 fn mails_in(health: &Value, state: &str) -> i64 {
-    health["mails"].get(state).and_then(Value::as_i64).unwrap_or(0)
+    health["mails"]
+        .get(state)
+        .and_then(Value::as_i64)
+        .unwrap_or(0)
 }
 
 /// Waits (in real time, for the server's tasks, never for its clock) until `app`'s health
@@ -251,7 +264,10 @@ async fn health_until(app: &TestApp, what: &str, done: impl Fn(&Value) -> bool) 
         if done(&health) {
             return health;
         }
-        assert!(std::time::Instant::now() < deadline, "never {what}: {health}");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "never {what}: {health}"
+        );
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
@@ -265,7 +281,10 @@ fn assert_says_nothing_private(mail: &ReceivedMail, other: &Account) {
     let text = &mail.data;
     assert!(!text.contains(&other.email), "{text}");
     assert!(!text.contains(&other.name), "{text}");
-    assert!(!text.contains("choose"), "no decision or view in a mail: {text}");
+    assert!(
+        !text.contains("choose"),
+        "no decision or view in a mail: {text}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -280,10 +299,13 @@ async fn a_turn_mail_reaches_its_account_with_a_one_time_link_and_a_signed_unsub
     answer(&table.app, &table.game, &table.tokens[0]).await;
     let mails = table.sink.wait_for(1).await;
     let mail = &mails[0];
-    assert_eq!(mail.to, [botan.email.clone()]);
+    assert_eq!(mail.to, std::slice::from_ref(&botan.email));
     assert_eq!(mail.from, "tenka@example.test");
     let subject = mail.header("subject").unwrap();
-    assert!(subject.starts_with("Your turn in secret-draw game"), "{subject}");
+    assert!(
+        subject.starts_with("Your turn in secret-draw game"),
+        "{subject}"
+    );
     assert!(subject.contains(&table.game), "{subject}");
     assert_says_nothing_private(mail, aoi);
     assert_eq!(
@@ -292,18 +314,29 @@ async fn a_turn_mail_reaches_its_account_with_a_one_time_link_and_a_signed_unsub
     );
     let unsubscribe = mail.header("list-unsubscribe").unwrap();
     let unsubscribe = unsubscribe.trim_matches(['<', '>']).to_owned();
-    assert_eq!(mail.link(PUBLIC).unwrap().contains("/api/notices/open/"), true);
+    assert!(mail.link(PUBLIC).unwrap().contains("/api/notices/open/"));
 
     // The page shows the notice, unseen, to its account only.
-    let page = botan.call(&table.app, "GET", "/api/me/notices", None).await.json();
+    let page = botan
+        .call(&table.app, "GET", "/api/me/notices", None)
+        .await
+        .json();
     assert_eq!(page["unseen"], 1, "{page}");
     assert_eq!(page["notices"][0]["kind"], "your-turn");
     assert_eq!(page["notices"][0]["game"], table.game.as_str());
-    let theirs = aoi.call(&table.app, "GET", "/api/me/notices", None).await.json();
+    let theirs = aoi
+        .call(&table.app, "GET", "/api/me/notices", None)
+        .await
+        .json();
     assert_eq!(theirs["unseen"], 0, "{theirs}");
     let id = page["notices"][0]["id"].clone();
     let seen = botan
-        .call(&table.app, "POST", "/api/me/notices/seen", Some(json!({ "up_to": id })))
+        .call(
+            &table.app,
+            "POST",
+            "/api/me/notices/seen",
+            Some(json!({ "up_to": id })),
+        )
         .await;
     assert_eq!(seen.json()["marked"], 1, "{}", seen.text);
     let forged = send(
@@ -314,7 +347,11 @@ async fn a_turn_mail_reaches_its_account_with_a_one_time_link_and_a_signed_unsub
         Some(json!({ "up_to": id })),
     )
     .await;
-    assert_eq!(forged.status, StatusCode::FORBIDDEN, "no CSRF token, no change");
+    assert_eq!(
+        forged.status,
+        StatusCode::FORBIDDEN,
+        "no CSRF token, no change"
+    );
 
     // The link opens a page whose button signs in once, then leads to the game.
     let open = mail.link(&format!("{PUBLIC}/api/notices/open/")).unwrap();
@@ -329,9 +366,18 @@ async fn a_turn_mail_reaches_its_account_with_a_one_time_link_and_a_signed_unsub
         None,
     )
     .await;
-    assert_eq!(cross_site.status, StatusCode::FORBIDDEN, "another site cannot post it");
+    assert_eq!(
+        cross_site.status,
+        StatusCode::FORBIDDEN,
+        "another site cannot post it"
+    );
     let signed_in = send(&table.app, "POST", path_of(&open), &[], None).await;
-    assert_eq!(signed_in.status, StatusCode::SEE_OTHER, "{}", signed_in.text);
+    assert_eq!(
+        signed_in.status,
+        StatusCode::SEE_OTHER,
+        "{}",
+        signed_in.text
+    );
     assert_eq!(
         signed_in.headers["location"],
         format!("/#/my-games?game={}", table.game).as_str()
@@ -343,7 +389,10 @@ async fn a_turn_mail_reaches_its_account_with_a_one_time_link_and_a_signed_unsub
     assert_eq!(me.json()["account"]["name"], "botan", "{}", me.text);
     let again = send(&table.app, "POST", path_of(&open), &[], None).await;
     assert_eq!(again.status, StatusCode::SEE_OTHER);
-    assert!(again.headers.get("set-cookie").is_none(), "a link signs in once");
+    assert!(
+        again.headers.get("set-cookie").is_none(),
+        "a link signs in once"
+    );
 
     // Unsubscribing: a forged or altered link is refused and changes nothing.
     let valid = path_of(&unsubscribe).to_owned();
@@ -382,7 +431,7 @@ async fn a_turn_mail_reaches_its_account_with_a_one_time_link_and_a_signed_unsub
     // The second seat plans: a new round waits for both; the first seat's person is told.
     answer(&table.app, &table.game, &table.tokens[1]).await;
     let mails = table.sink.wait_for(2).await;
-    assert_eq!(mails[1].to, [aoi.email.clone()]);
+    assert_eq!(mails[1].to, std::slice::from_ref(&aoi.email));
     assert_says_nothing_private(&mails[1], botan);
     table
         .health_until("two mails sent", |h| mails_in(h, "sent") == 2)
@@ -403,7 +452,11 @@ async fn a_reminder_is_sent_once_when_a_quarter_of_the_seats_time_is_left() {
     let health = table
         .health_until("the turn's mail sent", |h| mails_in(h, "sent") == 1)
         .await;
-    assert_eq!(mails_in(&health, "queued"), 1, "the reminder waits: {health}");
+    assert_eq!(
+        mails_in(&health, "queued"),
+        1,
+        "the reminder waits: {health}"
+    );
 
     // At 7 hours left the reminder is not due: the outbox still holds it.
     table.clock.advance(17 * HOUR);
@@ -415,13 +468,15 @@ async fn a_reminder_is_sent_once_when_a_quarter_of_the_seats_time_is_left() {
     table.clock.advance(HOUR);
     let mails = table.sink.wait_for(2).await;
     let reminder = &mails[1];
-    assert_eq!(reminder.to, [table.accounts[1].email.clone()]);
+    assert_eq!(reminder.to, std::slice::from_ref(&table.accounts[1].email));
     let subject = reminder.header("subject").unwrap();
     assert!(subject.starts_with("Your time is running out"), "{subject}");
 
     table.clock.advance(HOUR);
     let health = table
-        .health_until("the reminder recorded as sent", |h| mails_in(h, "sent") == 2)
+        .health_until("the reminder recorded as sent", |h| {
+            mails_in(h, "sent") == 2
+        })
         .await;
     assert_eq!(mails_in(&health, "queued"), 0, "once per turn: {health}");
     assert_eq!(table.sink.mails().len(), 2);
@@ -445,13 +500,17 @@ async fn a_reminder_for_a_turn_already_played_is_dropped() {
     // are due an hour later.
     table.clock.advance(17 * HOUR + HOUR / 2);
     table
-        .health_until("the stale reminder dropped", |h| mails_in(h, "dropped") == 1)
+        .health_until("the stale reminder dropped", |h| {
+            mails_in(h, "dropped") == 1
+        })
         .await;
     let subjects: Vec<String> = (table.sink.mails().iter())
         .filter_map(|mail| mail.header("subject"))
         .collect();
     assert!(
-        !subjects.iter().any(|subject| subject.contains("running out")),
+        !subjects
+            .iter()
+            .any(|subject| subject.contains("running out")),
         "{subjects:?}"
     );
 }
@@ -497,22 +556,34 @@ async fn two_servers_on_one_database_send_each_mail_once() {
     })
     .await;
     assert_eq!(settled["mails"]["sent"], 6, "{settled}");
-    let mails = if sink.mails().len() > mails.len() { sink.mails() } else { mails };
+    let mails = if sink.mails().len() > mails.len() {
+        sink.mails()
+    } else {
+        mails
+    };
     assert_eq!(mails.len(), 6, "each mail once: {mails:#?}");
     let mut subjects: Vec<String> = mails.iter().filter_map(|m| m.header("subject")).collect();
     subjects.sort();
     subjects.dedup();
     assert_eq!(subjects.len(), 6, "one mail per game: {subjects:?}");
-    assert!(mails.iter().all(|mail| mail.to == [accounts[1].email.clone()]));
+    assert!(
+        mails
+            .iter()
+            .all(|mail| mail.to == [accounts[1].email.clone()])
+    );
 }
 
 /// Has `app` look at a game again (as after a change it heard of), through a seat hand-over
 /// of nobody: a no-op that runs the same path.
 async fn notices_observed_again(app: &TestApp, game: &str) {
     let live = app.state.hub.game(game).await.unwrap();
-    host::server::notices::store::observe(app.state.hub.storage(), app.state.hub.now_millis(), &live)
-        .await
-        .unwrap();
+    host::server::notices::store::observe(
+        app.state.hub.storage(),
+        app.state.hub.now_millis(),
+        &live,
+    )
+    .await
+    .unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -583,7 +654,10 @@ async fn the_health_figures_count_paces_stalled_tables_and_how_games_finished() 
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
-    let (game, token) = (body["id"].as_str().unwrap(), body["seats"][0]["token"].as_str().unwrap());
+    let (game, token) = (
+        body["id"].as_str().unwrap(),
+        body["seats"][0]["token"].as_str().unwrap(),
+    );
     let (status, body) = app
         .call(
             "POST",
@@ -599,7 +673,10 @@ async fn the_health_figures_count_paces_stalled_tables_and_how_games_finished() 
     .await;
     assert_eq!(figures["finished"]["completed_by_a_bot"], 1, "{figures}");
     assert_eq!(figures["finished"]["everyone_on_board"], 0, "{figures}");
-    assert_eq!(figures["finished"]["everyone_on_board_share"], 0.0, "{figures}");
+    assert_eq!(
+        figures["finished"]["everyone_on_board_share"], 0.0,
+        "{figures}"
+    );
     let _ = (untimed, turns);
 
     let page = send(&app, "GET", "/api/health/page", &[], None).await;

@@ -65,8 +65,10 @@ impl ReceivedMail {
         while index < bytes.len() {
             if bytes[index] == b'='
                 && index + 2 < bytes.len()
-                && let Ok(byte) =
-                    u8::from_str_radix(std::str::from_utf8(&bytes[index + 1..index + 3]).unwrap_or("zz"), 16)
+                && let Ok(byte) = u8::from_str_radix(
+                    std::str::from_utf8(&bytes[index + 1..index + 3]).unwrap_or("zz"),
+                    16,
+                )
             {
                 out.push(byte);
                 index += 3;
@@ -163,7 +165,9 @@ async fn session(
         let command = line.trim_end().to_owned();
         let upper = command.to_ascii_uppercase();
         if upper.starts_with("EHLO") {
-            write.write_all(b"250-sink.test\r\n250 8BITMIME\r\n").await?;
+            write
+                .write_all(b"250-sink.test\r\n250 8BITMIME\r\n")
+                .await?;
         } else if upper.starts_with("MAIL FROM:") {
             from = command[10..].trim().trim_matches(['<', '>']).to_owned();
             to.clear();

@@ -134,7 +134,12 @@ const LAST_CHANGE: &str =
 /// actions carry the wall clock's.
 pub async fn read(storage: &Storage, clock_now: i64) -> anyhow::Result<Health> {
     let wall_now = now_millis();
-    let running = count(storage, "SELECT COUNT(*) FROM games WHERE finished_at IS NULL", &[]).await?;
+    let running = count(
+        storage,
+        "SELECT COUNT(*) FROM games WHERE finished_at IS NULL",
+        &[],
+    )
+    .await?;
     let pace = |kind: &str| {
         format!(
             "SELECT COUNT(*) FROM clocks c JOIN games g ON g.id = c.game_id \
@@ -173,14 +178,24 @@ pub async fn read(storage: &Storage, clock_now: i64) -> anyhow::Result<Health> {
     let late_sql = "FROM clocks c JOIN games g ON g.id = c.game_id WHERE g.finished_at IS NULL \
                     AND c.deadline IS NOT NULL AND c.deadline < $1";
     let late_before = clock_now - LATE_CLOCK_MS;
-    let late_clocks = count(storage, &format!("SELECT COUNT(*) {late_sql}"), &[late_before]).await?;
+    let late_clocks = count(
+        storage,
+        &format!("SELECT COUNT(*) {late_sql}"),
+        &[late_before],
+    )
+    .await?;
     let idle_sql = format!(
         "FROM games g WHERE g.finished_at IS NULL AND EXISTS (SELECT 1 FROM seats s WHERE \
          s.game_id = g.id) AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND \
          s.bot IS NULL) AND {LAST_CHANGE} < $1"
     );
     let idle_before = wall_now - IDLE_BOTS_MS;
-    let idle_bots = count(storage, &format!("SELECT COUNT(*) {idle_sql}"), &[idle_before]).await?;
+    let idle_bots = count(
+        storage,
+        &format!("SELECT COUNT(*) {idle_sql}"),
+        &[idle_before],
+    )
+    .await?;
     let mut games = ids(
         storage,
         &format!("SELECT g.id {late_sql} ORDER BY c.deadline LIMIT $2"),
@@ -235,7 +250,9 @@ pub async fn read(storage: &Storage, clock_now: i64) -> anyhow::Result<Health> {
 
 /// `GET /api/health`: the figures as JSON.
 pub async fn health(State(state): State<AppState>) -> AppResult<Json<Health>> {
-    Ok(Json(read(state.hub.storage(), state.hub.now_millis()).await?))
+    Ok(Json(
+        read(state.hub.storage(), state.hub.now_millis()).await?,
+    ))
 }
 
 /// `GET /api/health/page`: the figures as a page for a person.
@@ -252,11 +269,20 @@ pub async fn page(State(state): State<AppState>) -> AppResult<Html<String>> {
         ("Live", health.running_by_pace.live.to_string()),
         ("Turn-based", health.running_by_pace.turn_based.to_string()),
         ("Untimed", health.running_by_pace.untimed.to_string()),
-        ("Finished games with people", health.finished.with_people.to_string()),
+        (
+            "Finished games with people",
+            health.finished.with_people.to_string(),
+        ),
         ("Finished with everyone on board", share),
-        ("Completed by a bot", health.finished.completed_by_a_bot.to_string()),
+        (
+            "Completed by a bot",
+            health.finished.completed_by_a_bot.to_string(),
+        ),
         ("Stalled tables", health.stalled.count.to_string()),
-        ("Untimed games idle 30 days", health.idle_untimed.to_string()),
+        (
+            "Untimed games idle 30 days",
+            health.idle_untimed.to_string(),
+        ),
         ("Mails queued", mail("queued").to_string()),
         ("Mails sent", mail("sent").to_string()),
         ("Mails failed", mail("failed").to_string()),
@@ -267,7 +293,10 @@ pub async fn page(State(state): State<AppState>) -> AppResult<Html<String>> {
          <main><h1>Server health</h1><table>",
     );
     for (name, value) in rows {
-        let _ = write!(html, "<tr><th scope=\"row\">{name}</th><td>{value}</td></tr>");
+        let _ = write!(
+            html,
+            "<tr><th scope=\"row\">{name}</th><td>{value}</td></tr>"
+        );
     }
     html.push_str("</table>");
     if !health.stalled.games.is_empty() {

@@ -137,7 +137,11 @@ mod tests {
         let signature = unsubscribe_signature(key, "alice");
         assert!(unsubscribe_signature_holds(key, "alice", &signature));
         assert!(!unsubscribe_signature_holds(key, "bob", &signature));
-        assert!(!unsubscribe_signature_holds(b"another key", "alice", &signature));
+        assert!(!unsubscribe_signature_holds(
+            b"another key",
+            "alice",
+            &signature
+        ));
         let mut altered = signature.clone().into_bytes();
         altered[0] = if altered[0] == b'0' { b'1' } else { b'0' };
         let altered = String::from_utf8(altered).unwrap();

@@ -81,7 +81,9 @@ impl Mailer {
         settings: &MailSettings,
     ) -> anyhow::Result<Mailer> {
         let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(&settings.smtp_url)
-            .context("--smtp-url is not a relay URL lettre can use (smtp://host:port, smtps://...)")?
+            .context(
+                "--smtp-url is not a relay URL lettre can use (smtp://host:port, smtps://...)",
+            )?
             .timeout(Some(Duration::from_secs(30)))
             .build();
         let from: Mailbox = settings
@@ -166,8 +168,15 @@ impl Mailer {
             }
             Err(error) => {
                 let error = format!("{error:#}");
-                return store::finish_mail(&self.storage, mail.id, "failed", now, None, Some(&error))
-                    .await;
+                return store::finish_mail(
+                    &self.storage,
+                    mail.id,
+                    "failed",
+                    now,
+                    None,
+                    Some(&error),
+                )
+                .await;
             }
         };
         match self.transport.send(message).await {
@@ -203,13 +212,14 @@ impl Mailer {
         let seat = mail.seat;
         let waiting = |mark: &super::Mark| {
             !mark.finished
-                && seat.is_some_and(|seat| mark.waiting.contains(&seat) && !mark.bots.contains(&seat))
+                && seat
+                    .is_some_and(|seat| mark.waiting.contains(&seat) && !mark.bots.contains(&seat))
         };
         Ok(match mail.kind {
             Kind::YourTurn => mark.as_ref().is_none_or(waiting),
             Kind::Reminder => {
-                let since = serde_json::from_str::<serde_json::Value>(&mail.check_json)?["since"]
-                    .as_i64();
+                let since =
+                    serde_json::from_str::<serde_json::Value>(&mail.check_json)?["since"].as_i64();
                 let clock = self
                     .storage
                     .clock(&mail.game)
@@ -311,7 +321,9 @@ impl MailText {
             ),
             Kind::Returned => (
                 format!("A player is back in {ruleset} game {game}"),
-                format!("The player of {seat} took the seat back from the bot in the {ruleset} game {game}."),
+                format!(
+                    "The player of {seat} took the seat back from the bot in the {ruleset} game {game}."
+                ),
             ),
             Kind::Ended => (
                 format!("The {ruleset} game {game} is over"),

@@ -189,16 +189,16 @@ mod tests {
     }
 
     fn kinds(found: &[Change]) -> Vec<(Kind, Option<Seat>)> {
-        found.iter().map(|change| (change.kind, change.seat)).collect()
+        found
+            .iter()
+            .map(|change| (change.kind, change.seat))
+            .collect()
     }
 
     #[test]
     fn a_seat_that_starts_owing_an_answer_is_told_once() {
         let first = mark(0, &[0], &[], false);
-        assert_eq!(
-            kinds(&changes(None, &first)),
-            [(Kind::YourTurn, Some(0))]
-        );
+        assert_eq!(kinds(&changes(None, &first)), [(Kind::YourTurn, Some(0))]);
         let next = mark(1, &[1], &[], false);
         assert_eq!(
             kinds(&changes(Some(&first), &next)),

@@ -137,13 +137,12 @@ pub async fn unsubscribe(storage: &Storage, account: &str, now: i64) -> anyhow::
 
 /// The seats of a game attached to accounts: (seat, account).
 async fn table_accounts(storage: &Storage, game: &str) -> anyhow::Result<Vec<(Seat, String)>> {
-    let rows = sqlx::query(
-        "SELECT seat, account_id FROM account_seats WHERE game_id = $1 ORDER BY seat",
-    )
-    .bind(game)
-    .fetch_all(storage.pool())
-    .await
-    .context("failed to read a game's accounts")?;
+    let rows =
+        sqlx::query("SELECT seat, account_id FROM account_seats WHERE game_id = $1 ORDER BY seat")
+            .bind(game)
+            .fetch_all(storage.pool())
+            .await
+            .context("failed to read a game's accounts")?;
     rows.iter()
         .map(|row| Ok((u32::try_from(row.try_get::<i64, _>(0)?)?, row.try_get(1)?)))
         .collect()
@@ -289,7 +288,11 @@ pub async fn observe(storage: &Storage, now: i64, game: &Arc<LiveGame>) -> anyho
             .context("failed to store a notice")?;
             // A live table's turns come seconds apart: the page tells them, not the mail.
             let live_turn = notice.kind == Kind::YourTurn && pace.as_deref() == Some("live");
-            if !live_turn && wanted.get(&notice.account).is_some_and(|s| s.mails(notice.kind)) {
+            if !live_turn
+                && wanted
+                    .get(&notice.account)
+                    .is_some_and(|s| s.mails(notice.kind))
+            {
                 mails += queue_mail(&mut tx, &notice, game.id(), "{}", now, now).await?;
             }
         }
@@ -395,14 +398,13 @@ pub async fn page_notices(
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let unseen: i64 = sqlx::query(
-        "SELECT COUNT(*) FROM account_notices WHERE account_id = $1 AND seen = 0",
-    )
-    .bind(account)
-    .fetch_one(storage.pool())
-    .await
-    .context("failed to count notices")?
-    .try_get(0)?;
+    let unseen: i64 =
+        sqlx::query("SELECT COUNT(*) FROM account_notices WHERE account_id = $1 AND seen = 0")
+            .bind(account)
+            .fetch_one(storage.pool())
+            .await
+            .context("failed to count notices")?
+            .try_get(0)?;
     Ok((notices, unseen))
 }
 
@@ -418,7 +420,9 @@ pub async fn mark_seen(
             "UPDATE account_notices SET seen = 1 WHERE account_id = $1 AND id <= $2 AND seen = 0 \
              AND game_id = $3"
         }
-        None => "UPDATE account_notices SET seen = 1 WHERE account_id = $1 AND id <= $2 AND seen = 0",
+        None => {
+            "UPDATE account_notices SET seen = 1 WHERE account_id = $1 AND id <= $2 AND seen = 0"
+        }
     };
     let mut query = sqlx::query(query).bind(account).bind(up_to);
     if let Some(game) = game {
@@ -459,12 +463,10 @@ pub async fn due_mails(storage: &Storage, now: i64, limit: u32) -> anyhow::Resul
 
 /// When the next queued mail is due, if any.
 pub async fn next_due(storage: &Storage) -> anyhow::Result<Option<i64>> {
-    let row = sqlx::query(
-        "SELECT MIN(not_before) FROM mail_outbox WHERE state = 'queued'",
-    )
-    .fetch_one(storage.pool())
-    .await
-    .context("failed to read the next mail's time")?;
+    let row = sqlx::query("SELECT MIN(not_before) FROM mail_outbox WHERE state = 'queued'")
+        .fetch_one(storage.pool())
+        .await
+        .context("failed to read the next mail's time")?;
     Ok(row.try_get::<Option<i64>, _>(0)?)
 }
 
