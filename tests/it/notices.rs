@@ -573,14 +573,14 @@ async fn two_servers_on_one_database_send_each_mail_once() {
     );
 }
 
-/// Has `app` look at a game again (as after a change it heard of), through a seat hand-over
-/// of nobody: a no-op that runs the same path.
+/// Has `app` look at a game again, as it does after every stored change: a look that finds
+/// nothing new (or an older game than stored) writes nothing.
 async fn notices_observed_again(app: &TestApp, game: &str) {
     let live = app.state.hub.game(game).await.unwrap();
     host::server::notices::store::observe(
         app.state.hub.storage(),
         app.state.hub.now_millis(),
-        &live,
+        &live.sighting(),
     )
     .await
     .unwrap();

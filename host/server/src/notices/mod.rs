@@ -21,14 +21,13 @@ pub mod routes;
 pub mod store;
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 use sdk::Seat;
 use serde::{Deserialize, Serialize};
 
 use crate::clocks::TableClock;
-use crate::games::LiveGame;
 use crate::storage::Storage;
+use crate::storage::StoredSeat;
 
 /// What a notice is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -86,19 +85,34 @@ pub struct Mark {
 }
 
 impl Mark {
-    /// What `game` looks like now.
-    pub fn of(game: &LiveGame) -> Mark {
-        let standing = game.standing();
+    /// A game at `version`, waiting for `waiting`, over or not, with these seats.
+    pub fn new(
+        version: u64,
+        waiting: impl IntoIterator<Item = Seat>,
+        finished: bool,
+        seats: &[StoredSeat],
+    ) -> Mark {
         Mark {
-            version: standing.version,
-            waiting: standing.waiting_for.into_iter().collect(),
-            bots: (game.seats().into_iter())
+            version,
+            waiting: waiting.into_iter().collect(),
+            bots: (seats.iter())
                 .filter(|seat| seat.kind == "human" && seat.bot.is_some())
                 .map(|seat| seat.seat)
                 .collect(),
-            finished: standing.finished,
+            finished,
         }
     }
+}
+
+/// What the games show the notices of one game at one moment.
+#[derive(Clone, Debug)]
+pub struct Sighting {
+    /// The game's id.
+    pub game: String,
+    /// Where it stands.
+    pub mark: Mark,
+    /// Its clock, if timed.
+    pub clock: Option<TableClock>,
 }
 
 /// One change between two marks, before it is addressed to accounts.
@@ -166,11 +180,11 @@ pub const REMINDER_LEAD_MS: i64 = 12 * 3_600_000;
 /// Looks at `game` after a move or a seat hand-over was stored and writes the notices (and
 /// queues the mails) the change makes, in a task of its own: the mover's answer does not wait
 /// for it. Cheap for games no account plays: one query.
-pub fn observe(storage: &Storage, now: i64, game: &Arc<LiveGame>) {
-    let (storage, game) = (storage.clone(), game.clone());
+pub fn observe(storage: &Storage, now: i64, seen: Sighting) {
+    let storage = storage.clone();
     tokio::spawn(async move {
-        if let Err(error) = store::observe(&storage, now, &game).await {
-            tracing::warn!("game {}: notices: {error:#}", game.id());
+        if let Err(error) = store::observe(&storage, now, &seen).await {
+            tracing::warn!("game {}: notices: {error:#}", seen.game);
         }
     });
 }

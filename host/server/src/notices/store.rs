@@ -3,7 +3,6 @@
 //! notices module writes them.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
 use anyhow::Context as _;
 use sdk::Seat;
@@ -11,8 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sqlx::Row as _;
 
-use super::{Change, Kind, Mark, changes, reminder_time};
-use crate::games::LiveGame;
+use super::{Change, Kind, Mark, Sighting, changes, reminder_time};
 use crate::storage::Storage;
 
 /// An account's notice settings.
@@ -212,8 +210,9 @@ fn address(
 /// Looks at a game now ([`super::observe`]): claims the change from the stored mark and writes
 /// its notices, mails and reminders in one transaction. Tries again when another process
 /// claimed a change first.
-pub async fn observe(storage: &Storage, now: i64, game: &Arc<LiveGame>) -> anyhow::Result<()> {
-    let accounts = table_accounts(storage, game.id()).await?;
+pub async fn observe(storage: &Storage, now: i64, seen: &Sighting) -> anyhow::Result<()> {
+    let game = seen.game.as_str();
+    let accounts = table_accounts(storage, game).await?;
     if accounts.is_empty() {
         return Ok(());
     }
@@ -223,10 +222,10 @@ pub async fn observe(storage: &Storage, now: i64, game: &Arc<LiveGame>) -> anyho
             wanted.insert(account.clone(), settings(storage, account).await?);
         }
     }
-    let pace = game.pace().map(|pace| pace.kind);
+    let pace = seen.clock.as_ref().map(|clock| clock.pace.kind.as_str());
     for _ in 0..3 {
-        let after = Mark::of(game);
-        let stored = stored_mark(storage, game.id()).await?;
+        let after = seen.mark.clone();
+        let stored = stored_mark(storage, game).await?;
         if stored.as_ref().is_some_and(|(_, mark)| *mark == after) {
             return Ok(());
         }
@@ -245,7 +244,7 @@ pub async fn observe(storage: &Storage, now: i64, game: &Arc<LiveGame>) -> anyho
                     "INSERT INTO notice_marks (game_id, generation, mark_json) VALUES ($1, 0, $2) \
                      ON CONFLICT (game_id) DO NOTHING",
                 )
-                .bind(game.id())
+                .bind(game)
                 .bind(&mark_json)
                 .execute(&mut *tx)
                 .await?
@@ -258,7 +257,7 @@ pub async fn observe(storage: &Storage, now: i64, game: &Arc<LiveGame>) -> anyho
                      WHERE game_id = $2 AND generation = $3",
                 )
                 .bind(&mark_json)
-                .bind(game.id())
+                .bind(game)
                 .bind(seen)
                 .execute(&mut *tx)
                 .await?
@@ -272,13 +271,13 @@ pub async fn observe(storage: &Storage, now: i64, game: &Arc<LiveGame>) -> anyho
             continue;
         }
         let mut mails = 0;
-        for notice in address(game.id(), generation, &found, &accounts) {
+        for notice in address(game, generation, &found, &accounts) {
             sqlx::query(
                 "INSERT INTO account_notices (account_id, game_id, seat, kind, dedupe, created_at) \
                  VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (dedupe) DO NOTHING",
             )
             .bind(&notice.account)
-            .bind(game.id())
+            .bind(game)
             .bind(notice.seat.map(i64::from))
             .bind(notice.kind.as_str())
             .bind(&notice.dedupe)
@@ -287,20 +286,20 @@ pub async fn observe(storage: &Storage, now: i64, game: &Arc<LiveGame>) -> anyho
             .await
             .context("failed to store a notice")?;
             // A live table's turns come seconds apart: the page tells them, not the mail.
-            let live_turn = notice.kind == Kind::YourTurn && pace.as_deref() == Some("live");
+            let live_turn = notice.kind == Kind::YourTurn && pace == Some("live");
             if !live_turn
                 && wanted
                     .get(&notice.account)
                     .is_some_and(|s| s.mails(notice.kind))
             {
-                mails += queue_mail(&mut tx, &notice, game.id(), "{}", now, now).await?;
+                mails += queue_mail(&mut tx, &notice, game, "{}", now, now).await?;
             }
         }
         // Reminders for every person's seat whose turn-based clock runs, once per turn (keyed
         // by when its clock started).
-        if let Some(clock) = game.clock().filter(|_| !after.finished) {
+        if let Some(clock) = seen.clock.as_ref().filter(|_| !after.finished) {
             for (seat, account) in &accounts {
-                let Some((since, at)) = reminder_time(&clock, *seat) else {
+                let Some((since, at)) = reminder_time(clock, *seat) else {
                     continue;
                 };
                 if !after.waiting.contains(seat)
@@ -313,10 +312,10 @@ pub async fn observe(storage: &Storage, now: i64, game: &Arc<LiveGame>) -> anyho
                     account: account.clone(),
                     kind: Kind::Reminder,
                     seat: Some(*seat),
-                    dedupe: format!("reminder:{}:{seat}:{since}:{account}", game.id()),
+                    dedupe: format!("reminder:{game}:{seat}:{since}:{account}"),
                 };
                 let check = json!({ "since": since }).to_string();
-                mails += queue_mail(&mut tx, &notice, game.id(), &check, at.max(now), now).await?;
+                mails += queue_mail(&mut tx, &notice, game, &check, at.max(now), now).await?;
             }
         }
         tx.commit().await.context("failed to commit notices")?;
