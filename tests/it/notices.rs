@@ -5,7 +5,6 @@
 //! turn-based seat's time is left, each mail sent once by two servers on one database, and the
 //! operators' health figures.
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,6 +17,7 @@ use http_body_util::BodyExt as _;
 use serde_json::{Value, json};
 use tower::ServiceExt as _;
 
+use crate::clocks::{create, start};
 use crate::server_support::{RULESET, TempDir, TestApp};
 use crate::smtp_sink::{ReceivedMail, SmtpSink};
 
@@ -28,12 +28,6 @@ const HOUR: Duration = Duration::from_secs(3600);
 
 /// The public address mails link to.
 const PUBLIC: &str = "http://tenka.test";
-
-/// A server on SQLite in `dir` reading the time from `clock`.
-async fn start(dir: &Path, clock: &Arc<ManualClock>) -> TestApp {
-    let clock = clock.clone();
-    TestApp::start_configured(dir, None, move |hub, _| hub.clock = clock).await
-}
 
 /// Starts a mail sender for `app` to `sink`.
 fn send_mail(app: &TestApp, clock: &Arc<ManualClock>, sink: &SmtpSink) {
@@ -162,44 +156,6 @@ impl Account {
             .await;
         assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
     }
-}
-
-/// Creates a secret-draw game of two people at `pace`; its id and the seats' tokens.
-async fn create(app: &TestApp, pace: Value) -> (String, [String; 2]) {
-    let (status, body) = app
-        .call(
-            "POST",
-            "/api/games",
-            None,
-            Some(json!({
-                "ruleset": RULESET.id, "map": RULESET.map, "options": { "rounds": 5 },
-                "seats": [{ "kind": "human", "creator": true }, { "kind": "human", "creator": true }],
-                "pace": pace,
-            })),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{body}");
-    let token = |seat: usize| body["seats"][seat]["token"].as_str().unwrap().to_owned();
-    (
-        body["id"].as_str().unwrap().to_owned(),
-        [token(0), token(1)],
-    )
-}
-
-/// Plans a number for the seat of `token`.
-async fn answer(app: &TestApp, game: &str, token: &str) {
-    let (_, view) = app
-        .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
-        .await;
-    let (status, body) = app
-        .call(
-            "POST",
-            &format!("/api/games/{game}/actions"),
-            Some(token),
-            Some(json!({ "version": view["version"], "action": { "choose": [0] } })),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
 }
 
 /// A table of two accounts on a fresh server with a mail sender: the game, its seats' tokens.
@@ -683,4 +639,12 @@ async fn the_health_figures_count_paces_stalled_tables_and_how_games_finished() 
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.text.contains("Stalled tables"), "{}", page.text);
     assert!(page.text.contains(&live), "{}", page.text);
+}
+
+/// Plans a number for the seat of `token`, which owes one.
+async fn answer(app: &TestApp, game: &str, token: &str) {
+    assert_eq!(
+        crate::clocks::answer(app, game, token).await,
+        StatusCode::OK
+    );
 }
