@@ -22,7 +22,7 @@ const START: i64 = 1_795_000_000_000;
 const HOUR: Duration = Duration::from_secs(3600);
 
 /// A server on the SQLite database in `dir` reading the time from `clock`.
-async fn start(dir: &Path, clock: &Arc<ManualClock>) -> TestApp {
+pub(crate) async fn start(dir: &Path, clock: &Arc<ManualClock>) -> TestApp {
     start_on(dir, None, clock).await
 }
 
@@ -34,7 +34,7 @@ async fn start_on(dir: &Path, database: Option<&str>, clock: &Arc<ManualClock>) 
 
 /// Creates a secret-draw game of two people (both the creator's) at `pace`; the id and the two
 /// seats' tokens.
-async fn create(app: &TestApp, pace: Value) -> (String, [String; 2]) {
+pub(crate) async fn create(app: &TestApp, pace: Value) -> (String, [String; 2]) {
     let (status, body) = app
         .call(
             "POST",
@@ -79,7 +79,7 @@ fn seat_clock(view: &Value, seat: usize) -> &Value {
 }
 
 /// Plans a number for the seat of `token`.
-async fn answer(app: &TestApp, game: &str, token: &str) -> StatusCode {
+pub(crate) async fn answer(app: &TestApp, game: &str, token: &str) -> StatusCode {
     let (_, view) = app
         .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
         .await;

@@ -16,6 +16,7 @@ mod lab; // The variant lab: jobs of bot games, their figures, report, bounds an
 mod map_cli; // `tenka map check` and `tenka map render`.
 mod maps; // The worked example of an original Shogun map.
 mod memory_budget; // One memory budget for every ruleset instance of a server together.
+mod notices; // Notices: mails to a loopback SMTP server, links, unsubscribe, reminders, health.
 mod own_answers; // A seat's answer to its own unchanged decision is not stale when others moved.
 mod reload; // Hot reload of maps, variants and components; games stay pinned.
 mod replay; // Game records replay; tampered ones are refused.
@@ -30,5 +31,6 @@ mod server_security; // Hostile rulesets and clients against the game server.
 mod server_socket; // The move socket: moves over a WebSocket, with HTTP's checks and limits.
 mod server_support; // Shared helpers of the game-server tests.
 mod shogun; // The Shogun component through the host: records, winters, replay.
+mod smtp_sink; // A tiny SMTP server on loopback that keeps the mails it receives.
 mod tower; // The battle tower's statistics and per-game determinism.
 mod variants; // Shogun's shipped variants: schema, effects, refusals.

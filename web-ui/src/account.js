@@ -10,6 +10,7 @@ import { clockBadge, paceLabel } from './clocks.js';
 import { loadCatalogue, locale, t } from './i18n.js';
 import { localSeats } from './seatnames.js';
 import { myGames as heldGames, saveSeat } from './store.js';
+import { markNoticesSeen, mountNoticeSettings } from './notices.js';
 
 /** The signed-in account and its CSRF token, or null. */
 export async function currentAccount() {
@@ -156,6 +157,7 @@ export async function mountAccount(root) {
         h('p', {}, signOut),
       ),
     );
+    mountNoticeSettings(root.querySelector('.account-panel'), me.csrf_token);
     attach.focus();
   };
   try {
@@ -179,6 +181,7 @@ export async function mountMyGames(root) {
       return { destroy() {} };
     }
     [{ games }, rulesets] = await Promise.all([get('/api/me/games'), get('/api/rulesets')]);
+    markNoticesSeen(me.csrf_token);
   } catch (err) {
     replace(root, h('div', { class: 'panel error-panel' }, h('p', {}, errorText(err))));
     return { destroy() {} };

@@ -13,6 +13,7 @@ import { mountJoin } from './invites.js';
 import { mountLab } from './lab.js';
 import { mountLobby } from './lobby.js';
 import { mountMaps } from './maps.js';
+import { refreshNotices, showCount, startNotices } from './notices.js';
 import { mountEditor } from './editor.js';
 import { mountReplay } from './replay.js';
 
@@ -36,6 +37,7 @@ async function route() {
   // Notices belong to the screen that raised them.
   document.getElementById('toasts')?.replaceChildren();
   renderHeader(page || 'lobby');
+  refreshNotices();
   let screen;
   try {
     if (!page) screen = await mountLobby(app, { ruleset: params.get('ruleset'), map: params.get('map') });
@@ -72,6 +74,7 @@ function renderHeader(page) {
     h('nav', { 'aria-label': t('header.navigation') }, link('#/', t('header.games'), 'lobby'), link('#/maps', t('header.maps'), 'maps'), link('#/lab', t('header.lab'), 'lab'), link('#/my-games', t('header.my-games'), 'my-games'), link('#/account', t('header.account'), 'account')),
     h('label', { class: 'language-switch' }, h('span', { class: 'language-label' }, t('header.language')), select),
   );
+  showCount();
 }
 
 async function boot() {
@@ -101,6 +104,7 @@ async function boot() {
     if (!parts[0] || ['maps', 'lab', 'account', 'my-games'].includes(parts[0])) route();
   });
   window.addEventListener('hashchange', route);
+  startNotices();
   await route();
 }
 

@@ -18,9 +18,11 @@ pub mod error;
 pub mod examples;
 pub mod fair;
 pub mod games;
+pub mod health;
 pub mod lab;
 pub mod limits;
 pub mod moves;
+pub mod notices;
 pub mod offer;
 pub mod openapi;
 pub mod reload;
@@ -189,6 +191,22 @@ pub fn app(state: AppState) -> Router {
             "/me/games/{id}/seats/{seat}/token",
             post(accounts::seat_token),
         )
+        .route("/me/notices", get(notices::routes::list))
+        .route("/me/notices/seen", post(notices::routes::seen))
+        .route(
+            "/me/notice-settings",
+            get(notices::routes::settings).put(notices::routes::save_settings),
+        )
+        .route(
+            "/notices/unsubscribe",
+            get(notices::routes::unsubscribe_page).post(notices::routes::unsubscribe),
+        )
+        .route(
+            "/notices/open/{token}",
+            get(notices::routes::open_page).post(notices::routes::open),
+        )
+        .route("/health", get(health::health))
+        .route("/health/page", get(health::page))
         .layer(deadline)
         .merge(
             // Streams and sockets outlive their request: each holds one of its address's slots.
@@ -453,6 +471,18 @@ pub struct ServeArgs {
     /// Sign-in attempts one account may get per hour, from any address (0: no limit).
     #[arg(long, default_value_t = 20)]
     pub sign_ins_per_account_per_hour: u32,
+    /// The SMTP relay that sends notices by mail: `smtp://host:port` (plain, a relay on this
+    /// machine or network), `smtp://host:587?tls=required` (STARTTLS) or `smtps://host:465`,
+    /// with `user:password@` if the relay wants them. Without it, no mail is sent (notices
+    /// still show in the page, and mails stay queued until a server with a relay sends them).
+    #[arg(long, value_name = "URL", requires_all = ["mail_from", "public_url"])]
+    pub smtp_url: Option<String>,
+    /// The address notices are sent from (`Tenka <tenka@example.org>`).
+    #[arg(long, value_name = "ADDRESS")]
+    pub mail_from: Option<String>,
+    /// The server's public address, for the links in mails (`https://play.example.org`).
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
 }
 
 /// The environment variable that may hold the operator token instead of a file.
@@ -480,6 +510,22 @@ impl ServeArgs {
         tokens::OperatorToken::new(&text).map(Some)
     }
 
+    /// The mail sender `--smtp-url` asks for (reading the tables' clock: the system's).
+    pub fn mailer(&self, storage: &Storage) -> anyhow::Result<Option<notices::mailer::Mailer>> {
+        let (Some(smtp_url), Some(from), Some(public_url)) =
+            (&self.smtp_url, &self.mail_from, &self.public_url)
+        else {
+            return Ok(None);
+        };
+        let settings = notices::mailer::MailSettings {
+            smtp_url: smtp_url.clone(),
+            from: from.clone(),
+            public_url: public_url.clone(),
+        };
+        notices::mailer::Mailer::new(storage.clone(), Arc::new(clocks::SystemClock), &settings)
+            .map(Some)
+    }
+
     /// The serve loop's caps these options ask for.
     pub fn connection_limits(&self) -> connections::ConnectionLimits {
         connections::ConnectionLimits {
@@ -502,6 +548,7 @@ pub async fn serve(
 ) -> anyhow::Result<()> {
     let operator_token = args.operator_token()?;
     let storage = Storage::open(args.database.as_deref(), &args.data).await?;
+    let mailer = args.mailer(&storage)?;
     let hub_config = HubConfig {
         bot_pace: Duration::from_millis(args.bot_pace_ms),
         snapshot_every: args.snapshot_every.max(1),
@@ -546,6 +593,10 @@ pub async fn serve(
         ..accounts::AccountSettings::default()
     }));
     accounts::spawn_forgetting(state.accounts.clone());
+    if let Some(mailer) = mailer {
+        tracing::info!("notices by mail: on");
+        mailer.spawn();
+    }
     if !args.no_watch
         && let Err(error) = reload::watch(state.offer.clone())
     {

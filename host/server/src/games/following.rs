@@ -18,6 +18,7 @@ impl Hub {
 
     pub(super) async fn seats_changed(self: &Arc<Self>, game: &Arc<LiveGame>) {
         game.publish(Update::Seats);
+        crate::notices::observe(&self.storage, self.now_millis(), game.sighting());
         if let Err(error) = self.storage.notify(&format!("{}:seats", game.id())).await {
             tracing::warn!("{error:#}");
         }

@@ -168,6 +168,7 @@ impl Hub {
             summarize(game, seq, &pending)
         });
         self.arm_clock(game);
+        crate::notices::observe(&self.storage, self.now_millis(), game.sighting());
         if let Err(error) = summarized {
             let error = calls::into_anyhow(error);
             tracing::warn!("game {}: after storing action {seq}: {error:#}", game.id());
@@ -193,5 +194,22 @@ impl Hub {
             tracing::warn!("{error:#}");
         }
         self.schedule_bots(game);
+    }
+}
+
+impl LiveGame {
+    /// What the notices see of the game now (`crate::notices::observe`).
+    pub fn sighting(&self) -> crate::notices::Sighting {
+        let standing = self.standing();
+        crate::notices::Sighting {
+            game: self.id().to_owned(),
+            mark: crate::notices::Mark::new(
+                standing.version,
+                standing.waiting_for,
+                standing.finished,
+                &self.seats(),
+            ),
+            clock: self.clock(),
+        }
     }
 }
