@@ -31,7 +31,12 @@ async fn start(dir: &Path, clock: &Arc<ManualClock>) -> TestApp {
 
 /// Creates a rated (or not) table of `seats` (`None` a person, `Some(bot)` a bot) at `pace`;
 /// the answer's status and body.
-async fn create(app: &TestApp, seats: &[Option<&str>], pace: Value, rated: bool) -> (StatusCode, Value) {
+async fn create(
+    app: &TestApp,
+    seats: &[Option<&str>],
+    pace: Value,
+    rated: bool,
+) -> (StatusCode, Value) {
     let seats: Vec<Value> = seats
         .iter()
         .map(|seat| match seat {
@@ -180,7 +185,12 @@ fn ranks(view: &Value) -> Vec<u64> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|placing| (placing["seat"].as_u64().unwrap(), placing["rank"].as_u64().unwrap()))
+        .map(|placing| {
+            (
+                placing["seat"].as_u64().unwrap(),
+                placing["rank"].as_u64().unwrap(),
+            )
+        })
         .collect();
     placings.sort_unstable();
     placings.into_iter().map(|(_, rank)| rank).collect()
@@ -239,8 +249,14 @@ async fn a_player_replaced_for_running_out_of_time_ranks_last() {
     assert_eq!(wait_rated(&app, &game).await, "rated");
     let ladder = ladder(&app, 2).await;
     // Whatever the bot scored for it, the replaced seat ranks last and loses.
-    assert!(entry(&ladder, "Ann")["rating"].as_f64().unwrap() > 1500.0, "{ladder}");
-    assert!(entry(&ladder, "Bob")["rating"].as_f64().unwrap() < 1500.0, "{ladder}");
+    assert!(
+        entry(&ladder, "Ann")["rating"].as_f64().unwrap() > 1500.0,
+        "{ladder}"
+    );
+    assert!(
+        entry(&ladder, "Bob")["rating"].as_f64().unwrap() < 1500.0,
+        "{ladder}"
+    );
     assert!(
         !ladder.to_string().contains("\"random\""),
         "the bot that stood in is not rated for the seat: {ladder}"
@@ -259,7 +275,9 @@ async fn bots_stand_on_the_ladder_and_a_seat_without_an_account_makes_a_game_unr
     assert_eq!(status, StatusCode::CREATED, "{body}");
     let game = body["id"].as_str().unwrap().to_owned();
     let token = body["seats"][0]["token"].as_str().unwrap().to_owned();
-    store::attach_seat(app.state.hub.storage(), &ann, &game, 0).await.unwrap();
+    store::attach_seat(app.state.hub.storage(), &ann, &game, 0)
+        .await
+        .unwrap();
     while plan(&app, &game, &token, 1).await {}
     app.wait_until_finished(&game).await;
     assert_eq!(wait_rated(&app, &game).await, "rated");
@@ -272,13 +290,18 @@ async fn bots_stand_on_the_ladder_and_a_seat_without_an_account_makes_a_game_unr
     let (status, body) = create(&app, &[None, None], live(), true).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     let game = body["id"].as_str().unwrap().to_owned();
-    store::attach_seat(app.state.hub.storage(), &ann, &game, 0).await.unwrap();
+    store::attach_seat(app.state.hub.storage(), &ann, &game, 0)
+        .await
+        .unwrap();
     let tokens: Vec<String> = (0..2)
         .map(|seat| body["seats"][seat]["token"].as_str().unwrap().to_owned())
         .collect();
     while plan(&app, &game, &tokens[0], 1).await && plan(&app, &game, &tokens[1], 1).await {}
     app.wait_until_finished(&game).await;
-    assert_eq!(wait_rated(&app, &game).await, "unrated: seat 2 has no account");
+    assert_eq!(
+        wait_rated(&app, &game).await,
+        "unrated: seat 2 has no account"
+    );
     assert_eq!(all_ratings(&app).await, before);
 
     // The list of ladders names this one.
@@ -316,7 +339,10 @@ async fn a_rated_table_without_a_clock_is_refused_and_nothing_is_stored() {
     for pace in [Value::Null, json!({ "kind": "untimed" })] {
         let (status, body) = create(&app, &[None, None], pace.clone(), true).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{pace}: {body}");
-        assert!(body["message"].as_str().unwrap().contains("timed pace"), "{body}");
+        assert!(
+            body["message"].as_str().unwrap().contains("timed pace"),
+            "{body}"
+        );
     }
     // `rated` must be a boolean.
     let (status, _) = app
@@ -335,8 +361,16 @@ async fn a_rated_table_without_a_clock_is_refused_and_nothing_is_stored() {
     assert_eq!(count(&app).await, (0, 0));
     // The leaderboard refuses half a question and odd values, and answers an unknown ladder
     // with an empty list.
-    for query in ["?ruleset=secret-draw", "?players=2", "?ruleset=x&players=0", "?ruleset=x&players=-1", "?ruleset=x&players=2&extra=1"] {
-        let (status, body) = app.call("GET", &format!("/api/ratings{query}"), None, None).await;
+    for query in [
+        "?ruleset=secret-draw",
+        "?players=2",
+        "?ruleset=x&players=0",
+        "?ruleset=x&players=-1",
+        "?ruleset=x&players=2&extra=1",
+    ] {
+        let (status, body) = app
+            .call("GET", &format!("/api/ratings{query}"), None, None)
+            .await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{query}: {body}");
     }
     let (status, body) = app
@@ -361,15 +395,28 @@ async fn the_arena_puts_bot_levels_on_the_servers_ladder() {
             .arg("--rulesets")
             .arg(rulesets_dir())
             .args([
-                "--ruleset", FIXTURE, "--players", "2", "--bots", "random,normal", "--games",
-                "6", "--rate", "--data",
+                "--ruleset",
+                FIXTURE,
+                "--players",
+                "2",
+                "--bots",
+                "random,normal",
+                "--games",
+                "6",
+                "--rate",
+                "--data",
             ])
             .arg(&data),
     );
     // A server on that database shows both kinds on the ladder, each with every game.
     let app = TestApp::start(&dir.0).await;
     let (status, ladder) = app
-        .call("GET", &format!("/api/ratings?ruleset={FIXTURE}&players=2"), None, None)
+        .call(
+            "GET",
+            &format!("/api/ratings?ruleset={FIXTURE}&players=2"),
+            None,
+            None,
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{ladder}");
     for bot in ["random", "normal"] {

@@ -70,7 +70,10 @@ async fn a_recap_shows_what_the_seat_saw_live_and_nothing_of_another_seats_secre
         assert_eq!(board["state"], live["state"], "version {at}");
         let text = board.to_string();
         assert!(!text.contains("secret-1-"), "another seat's secret: {text}");
-        assert!(text.contains("secret-0-card"), "the seat's own card is shown");
+        assert!(
+            text.contains("secret-0-card"),
+            "the seat's own card is shown"
+        );
     }
     let text = recap.to_string();
     assert!(!text.contains("secret-1-"), "another seat's secret: {text}");
@@ -152,7 +155,10 @@ async fn moves_a_bot_made_for_the_seat_are_in_its_recap() {
     plan(&app, &game, second, 0).await;
     app.wait_until_finished(&game).await;
     let recap = read(&app, &format!("/api/games/{game}/recap"), Some(first)).await;
-    assert_eq!(recap["since"], left_at, "the bot's moves were not the person's: {recap}");
+    assert_eq!(
+        recap["since"], left_at,
+        "the bot's moves were not the person's: {recap}"
+    );
     let entries = recap["entries"].as_array().unwrap();
     assert_eq!(entries.len(), 3, "{recap}");
     assert!(

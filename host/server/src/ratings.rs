@@ -37,7 +37,7 @@ use sqlx::Row as _;
 use crate::AppState;
 use crate::error::{AppError, AppResult};
 use crate::games::{Hub, LiveGame};
-use crate::storage::{DatabaseKind, StoredSeat, Storage, now_millis};
+use crate::storage::{DatabaseKind, Storage, StoredSeat, now_millis};
 
 /// The key a bot level's rating is kept under.
 pub fn bot_player(level: &str) -> String {
@@ -146,7 +146,10 @@ pub fn counted_ranks(result: &GameResult, replaced: &[u32]) -> Vec<(u32, u32)> {
 
 /// Who each seat counts as at the end of a rated game, or why the game cannot count.
 /// `accounts` are the seats attached to accounts (seat, account id).
-pub fn seat_players(seats: &[StoredSeat], accounts: &[(u32, String)]) -> Result<Vec<(u32, String, bool)>, String> {
+pub fn seat_players(
+    seats: &[StoredSeat],
+    accounts: &[(u32, String)],
+) -> Result<Vec<(u32, String, bool)>, String> {
     let mut players = Vec::with_capacity(seats.len());
     for seat in seats {
         if seat.kind == "bot" {
@@ -168,7 +171,12 @@ pub fn seat_players(seats: &[StoredSeat], accounts: &[(u32, String)]) -> Result<
 
 /// Records that a new table is rated (in the table's creation request, after the game is
 /// stored).
-pub async fn register(storage: &Storage, game_id: &str, ruleset: &str, players: u32) -> anyhow::Result<()> {
+pub async fn register(
+    storage: &Storage,
+    game_id: &str,
+    ruleset: &str,
+    players: u32,
+) -> anyhow::Result<()> {
     sqlx::query(
         "INSERT INTO rated_games (game_id, ruleset_id, players) VALUES ($1, $2, $3) \
          ON CONFLICT (game_id) DO NOTHING",
@@ -239,9 +247,17 @@ pub async fn apply(
     keys.dedup();
     // Every player's row exists before it is read, and is read locked in one order on
     // PostgreSQL, so two games ending at once with a player in common never lose an update.
-    let lock = match storage.kind() {
-        DatabaseKind::Postgres => " FOR UPDATE",
-        DatabaseKind::Sqlite => "",
+    let read = match storage.kind() {
+        DatabaseKind::Postgres => {
+            "SELECT rating, deviation, volatility, games FROM ratings \
+             WHERE ruleset_id = $1 AND players = $2 AND player = $3 FOR UPDATE"
+        }
+        // SQLite has one writer at a time: the first write of this transaction (the claim,
+        // or the insert just above) already holds the write lock.
+        DatabaseKind::Sqlite => {
+            "SELECT rating, deviation, volatility, games FROM ratings \
+             WHERE ruleset_id = $1 AND players = $2 AND player = $3"
+        }
     };
     let fresh = Glicko2Rating::new();
     let mut before = HashMap::new();
@@ -261,16 +277,13 @@ pub async fn apply(
         .execute(&mut *tx)
         .await
         .context("failed to start a rating")?;
-        let row = sqlx::query(&format!(
-            "SELECT rating, deviation, volatility, games FROM ratings \
-             WHERE ruleset_id = $1 AND players = $2 AND player = $3{lock}"
-        ))
-        .bind(ruleset)
-        .bind(ladder_players)
-        .bind(*key)
-        .fetch_one(&mut *tx)
-        .await
-        .context("failed to read a rating")?;
+        let row = sqlx::query(read)
+            .bind(ruleset)
+            .bind(ladder_players)
+            .bind(*key)
+            .fetch_one(&mut *tx)
+            .await
+            .context("failed to read a rating")?;
         before.insert(
             (*key).to_owned(),
             Rating {
@@ -338,11 +351,12 @@ async fn attached_accounts(storage: &Storage, game_id: &str) -> anyhow::Result<V
 /// marked it as not counting).
 pub async fn rate_finished(hub: &Arc<Hub>, game: &Arc<LiveGame>) -> anyhow::Result<bool> {
     let storage = hub.storage();
-    let row = sqlx::query("SELECT ruleset_id, players, rated_at FROM rated_games WHERE game_id = $1")
-        .bind(game.id())
-        .fetch_optional(storage.pool())
-        .await
-        .context("failed to read a rated table")?;
+    let row =
+        sqlx::query("SELECT ruleset_id, players, rated_at FROM rated_games WHERE game_id = $1")
+            .bind(game.id())
+            .fetch_optional(storage.pool())
+            .await
+            .context("failed to read a rated table")?;
     let Some(row) = row else { return Ok(false) };
     if row.try_get::<Option<i64>, _>(2)?.is_some() || !game.standing().finished {
         return Ok(false);
@@ -380,14 +394,24 @@ pub async fn rate_finished(hub: &Arc<Hub>, game: &Arc<LiveGame>) -> anyhow::Resu
             })
         })
         .collect();
-    apply(storage, &ruleset, players, &finishers, Some((game.id(), "rated"))).await
+    apply(
+        storage,
+        &ruleset,
+        players,
+        &finishers,
+        Some((game.id(), "rated")),
+    )
+    .await
 }
 
 /// Rates `game` in a task of its own (called once, where a move finishes a game).
 pub fn game_finished(hub: Arc<Hub>, game: Arc<LiveGame>) {
     tokio::spawn(async move {
         if let Err(error) = rate_finished(&hub, &game).await {
-            tracing::warn!("game {}: rating failed (the sweep tries again): {error:#}", game.id());
+            tracing::warn!(
+                "game {}: rating failed (the sweep tries again): {error:#}",
+                game.id()
+            );
         }
     });
 }
@@ -528,12 +552,8 @@ pub async fn leaderboard(
 
 /// Describes the ratings and recap routes in the OpenAPI document.
 pub fn add_to_openapi(document: &mut Value) {
-    let error = |description: &str| {
-        json!({ "description": description, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } })
-    };
-    let answer = |description: &str, schema: Value| {
-        json!({ "description": description, "content": { "application/json": { "schema": schema } } })
-    };
+    let error = |description: &str| json!({ "description": description, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } });
+    let answer = |description: &str, schema: Value| json!({ "description": description, "content": { "application/json": { "schema": schema } } });
     let game_id = json!({ "name": "id", "in": "path", "required": true, "description": "The game's id.", "schema": { "type": "string" } });
     let seat_token = json!([{ "seatToken": [] }]);
     let paths = &mut document["paths"];
@@ -635,7 +655,10 @@ mod tests {
         );
         let rating = |player: &str| after[player].glicko.rating;
         assert!(rating("a") > 1500.0);
-        assert!((rating("b") - 1500.0).abs() < 1e-6, "the middle of equals stays");
+        assert!(
+            (rating("b") - 1500.0).abs() < 1e-6,
+            "the middle of equals stays"
+        );
         assert!(rating("c") < 1500.0);
         assert!(after.values().all(|rating| rating.games == 1));
     }
@@ -651,7 +674,11 @@ mod tests {
     fn two_seats_of_one_bot_are_one_rating_period_never_against_itself() {
         let after = after_game(
             &HashMap::new(),
-            &[finisher("bot:hard", 1), finisher("bot:hard", 2), finisher("a", 3)],
+            &[
+                finisher("bot:hard", 1),
+                finisher("bot:hard", 2),
+                finisher("a", 3),
+            ],
         );
         assert_eq!(after.len(), 2);
         assert!(after["bot:hard"].glicko.rating > 1500.0);
@@ -690,7 +717,11 @@ mod tests {
 
     #[test]
     fn every_person_needs_an_account_of_their_own() {
-        let seats = [seat(0, "human", None), seat(1, "human", Some("hard")), seat(2, "bot", Some("easy"))];
+        let seats = [
+            seat(0, "human", None),
+            seat(1, "human", Some("hard")),
+            seat(2, "bot", Some("easy")),
+        ];
         let players = seat_players(&seats, &[(0, "x".into()), (1, "y".into())]).unwrap();
         assert_eq!(
             players,

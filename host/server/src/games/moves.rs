@@ -169,7 +169,9 @@ impl Hub {
         });
         self.arm_clock(game);
         // The game-finished point: a rated table's result moves its players' ratings.
-        if matches!(summarized, Ok(true)) && let Some(hub) = self.myself.upgrade() {
+        if matches!(summarized, Ok(true))
+            && let Some(hub) = self.myself.upgrade()
+        {
             crate::ratings::game_finished(hub, game.clone());
         }
         if let Err(error) = summarized {
