@@ -145,6 +145,17 @@ struct ArenaArgs {
     /// (BENCHMARKS.md's, kept by `cargo xtask bench`), else at its end.
     #[arg(long, value_name = "FILE.md")]
     markdown: Option<PathBuf>,
+    /// Also record every game's result in the game server's ratings (each bot kind as
+    /// `bot:<kind>`, on the ladder of the ruleset and player count), so the lobby shows each
+    /// bot level's strength beside the people it plays.
+    #[arg(long)]
+    rate: bool,
+    /// With `--rate`: the server's folder for the embedded database.
+    #[arg(long, default_value = "data", requires = "rate")]
+    data: PathBuf,
+    /// With `--rate`: the server's database URL (`postgres://...`) instead of the SQLite file.
+    #[arg(long, requires = "rate")]
+    database: Option<String>,
 }
 
 #[derive(Args)]
@@ -664,6 +675,10 @@ fn arena(places: &Places, args: &ArenaArgs) -> Result<()> {
         };
         let text = outcome.markdown(&title, &command);
         println!("{text}");
+        if args.rate {
+            let rated = rate_arena(args, &info.id, seats, &outcome)?;
+            println!("Rated {rated} games into the server's ratings.");
+        }
         if let Some(path) = &args.markdown {
             // Into BENCHMARKS.md's bots region (before its end marker, which `cargo xtask
             // bench` keeps when it rewrites the rest), else at the end of the file.
@@ -685,6 +700,33 @@ fn arena(places: &Places, args: &ArenaArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Records an arena's games in the server's ratings, each as one rating period of the bots
+/// that sat at it; returns how many games.
+fn rate_arena(
+    args: &ArenaArgs,
+    ruleset: &str,
+    seats: u32,
+    outcome: &host::bots::arena::ArenaOutcome,
+) -> Result<usize> {
+    use host::server::ratings::{Finisher, apply, bot_player};
+    tokio::runtime::Runtime::new()
+        .context("failed to start the async runtime")?
+        .block_on(async {
+            let storage =
+                host::server::storage::Storage::open(args.database.as_deref(), &args.data).await?;
+            for game in &outcome.games {
+                let finishers: Vec<Finisher> = (game.kinds.iter().zip(&game.ranks))
+                    .map(|(&kind, &rank)| Finisher {
+                        player: bot_player(outcome.kinds[kind].name()),
+                        rank,
+                    })
+                    .collect();
+                apply(&storage, ruleset, seats, &finishers, None).await?;
+            }
+            Ok(outcome.games.len())
+        })
 }
 
 fn simulate(places: &Places, args: &SimulateArgs) -> Result<()> {

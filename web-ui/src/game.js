@@ -9,6 +9,7 @@ import { DecisionController } from './decisions.js';
 import { errorText, h, replace, toast } from './dom.js';
 import { loadCatalogue, messageText, onLanguageChange, t } from './i18n.js';
 import { LogView } from './log.js';
+import { mountRecap } from './recap.js';
 import { resultsView } from './results.js';
 import { seatChip, seatName, seatSymbol } from './seats.js';
 import { forgetSeat, pref, saveSeat, seatsOf, setPref } from './store.js';
@@ -132,6 +133,11 @@ class GameScreen {
     }
     await this.loadLog(0);
     this.startStream();
+    if (this.mode === 'play' && this.token && this.view && this.view.viewer && typeof this.view.viewer === 'object' && !this.destroyed) {
+      const recap = await mountRecap(this.root.querySelector('.game-header'), this.grid, { gameId: this.gameId, token: this.token, rulesetId: this.rulesetId, seats: this.seats });
+      if (this.destroyed) recap.destroy();
+      else this.recap = recap;
+    }
   }
 
   destroy() {
@@ -139,6 +145,7 @@ class GameScreen {
     if (this.story) this.story.clear();
     if (this.stream) this.stream.stop();
     if (this.controller) this.controller.destroy();
+    if (this.recap) this.recap.destroy();
     if (this.offLanguage) this.offLanguage();
     document.title = 'Tenka';
   }

@@ -11,6 +11,7 @@ import { mapOptions } from './maps.js';
 import { seatChip, seatName, seatSymbol } from './seats.js';
 import { botKindAbout, botKindLabel, DEFAULT_BOT_LEVEL, LOBBY_BOTS } from './botlevels.js';
 import { defaultPace, paceFieldset, paceLabel, paceProblem, paceRequest } from './clocks.js';
+import { botRatings, ratedField, ratedProblem } from './ratings.js';
 import { localSeats } from './seatnames.js';
 import { myGames, saveHost, saveSeat, seatsOf } from './store.js';
 
@@ -400,10 +401,16 @@ class Lobby {
     const about = h('ul', { class: 'hint bot-about', 'data-bot-about': '' });
     const showAbout = () => {
       const chosen = LOBBY_BOTS.filter((bot) => f.seats.slice(0, f.count).some((s) => s.kind === 'bot' && s.bot === bot));
-      about.replaceChildren(...chosen.map((bot) => h('li', { 'data-bot-about-kind': bot }, botKindAbout(bot))));
+      about.replaceChildren(...chosen.map((bot) => h('li', { 'data-bot-about-kind': bot }, botKindAbout(bot), this.botRatings && this.botRatings.has(bot) ? ` ${t('ratings.bot-rating', { rating: this.botRatings.get(bot) })}` : '')));
       about.hidden = chosen.length === 0;
     };
     showAbout();
+    // A bot level's rating on this ladder, when known, so a newcomer can choose by strength.
+    this.botRatings = null;
+    botRatings(f.ruleset, f.count, (ratings) => {
+      this.botRatings = ratings;
+      showAbout();
+    });
     seatRows.append(about);
 
     this.openGroups = this.openGroups || new Set();
@@ -422,6 +429,7 @@ class Lobby {
       seatRows,
       optionFields,
       paceFieldset((f.pace ||= defaultPace())),
+      ratedField(f),
       h('details', { class: 'advanced' }, h('summary', {}, t('lobby.advanced')), field('new-seed', t('lobby.seed'), seedInput, t('lobby.seed-hint'))),
       h('p', { class: 'form-error', role: 'alert', hidden: true }),
       // Kept in sight at the bottom of the window however long the form is.
@@ -443,7 +451,7 @@ class Lobby {
     const problem = optionProblem(ruleset, f.options);
     if (problem) return problem;
     if (f.seed && !/^[0-9a-fA-F]{64}$/.test(f.seed)) return t('lobby.error-seed');
-    return paceProblem(f.pace || defaultPace());
+    return paceProblem(f.pace || defaultPace()) || ratedProblem(f, (f.pace || defaultPace()).kind);
   }
 
   async create(form) {
@@ -472,6 +480,7 @@ class Lobby {
     if (f.seed) body.seed = f.seed.toLowerCase();
     const pace = paceRequest(f.pace || defaultPace());
     if (pace) body.pace = pace;
+    if (f.rated) body.rated = true;
     const button = form.querySelector('[data-action="create"]');
     button.disabled = true;
     try {

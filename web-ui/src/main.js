@@ -3,7 +3,8 @@
 // links of games made before invites), #/join/{id}?code= (an invite link), #/watch/{id},
 // #/hotseat/{id}, #/replay/{id}, #/maps, #/lab (?ruleset=&map= preselect, ?job= follows a job),
 // #/editor?ruleset=&map= (the map editor, starting from that map; &blank=1: from the ruleset's
-// empty map), #/account (sign up, in and out; add this browser's seats), #/my-games.
+// empty map), #/account (sign up, in and out; add this browser's seats), #/my-games, #/ratings
+// (?ruleset=&players= pick a ladder).
 
 import { h, replace, toast } from './dom.js';
 import { initI18n, language, LANGUAGES, onLanguageChange, setLanguage, t } from './i18n.js';
@@ -14,6 +15,7 @@ import { mountLab } from './lab.js';
 import { mountLobby } from './lobby.js';
 import { mountMaps } from './maps.js';
 import { refreshNotices, showCount, startNotices } from './notices.js';
+import { mountRatings } from './ratings.js';
 import { mountEditor } from './editor.js';
 import { mountReplay } from './replay.js';
 
@@ -50,6 +52,7 @@ async function route() {
     else if (page === 'editor') screen = await mountEditor(app, { ruleset: params.get('ruleset'), map: params.get('map'), blank: params.get('blank') === '1' });
     else if (page === 'account') screen = await mountAccount(app);
     else if (page === 'my-games') screen = await mountMyGames(app);
+    else if (page === 'ratings') screen = await mountRatings(app, { ruleset: params.get('ruleset'), players: params.get('players') });
     else if (page === 'maps') screen = await mountMaps(app, { ruleset: params.get('ruleset'), map: params.get('map') });
     else replace(app, h('div', { class: 'panel' }, h('h1', {}, t('error.no-page')), h('a', { class: 'button', href: '#/' }, t('results.lobby'))));
   } catch (err) {
@@ -71,7 +74,7 @@ function renderHeader(page) {
   replace(
     header,
     h('a', { class: 'brand', href: '#/' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }), 'Tenka'),
-    h('nav', { 'aria-label': t('header.navigation') }, link('#/', t('header.games'), 'lobby'), link('#/maps', t('header.maps'), 'maps'), link('#/lab', t('header.lab'), 'lab'), link('#/my-games', t('header.my-games'), 'my-games'), link('#/account', t('header.account'), 'account')),
+    h('nav', { 'aria-label': t('header.navigation') }, link('#/', t('header.games'), 'lobby'), link('#/maps', t('header.maps'), 'maps'), link('#/lab', t('header.lab'), 'lab'), link('#/my-games', t('header.my-games'), 'my-games'), link('#/ratings', t('header.ratings'), 'ratings'), link('#/account', t('header.account'), 'account')),
     h('label', { class: 'language-switch' }, h('span', { class: 'language-label' }, t('header.language')), select),
   );
   showCount();
@@ -101,7 +104,7 @@ async function boot() {
     if (skip) skip.textContent = t('header.skip');
     // Screens without their own language handling are simply drawn again (the lab keeps its
     // job in the address, so it picks it up again).
-    if (!parts[0] || ['maps', 'lab', 'account', 'my-games'].includes(parts[0])) route();
+    if (!parts[0] || ['maps', 'lab', 'account', 'my-games', 'ratings'].includes(parts[0])) route();
   });
   window.addEventListener('hashchange', route);
   startNotices();

@@ -206,6 +206,10 @@ pub struct CreateGame {
     /// The table's pace: `untimed` (the default), `live` or `turn-based`.
     #[serde(default)]
     pub pace: Option<PaceRequest>,
+    /// A rated table (timed paces only): its result moves the players' ratings, if every
+    /// person's seat is attached to an account when it ends (see [`crate::ratings`]).
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// The bot a timed table hands a seat out of time to, unless its pace names one: the level of
@@ -348,6 +352,11 @@ pub async fn create_game(
             .map_err(AppError::BadRequest)?,
         None => None,
     };
+    if request.rated && pace.is_none() {
+        return Err(AppError::BadRequest(
+            "a rated table needs a timed pace (`live` or `turn-based`)".to_owned(),
+        ));
+    }
     let seat_count = request.seats.len() as u32;
     if !(entry.info.min_seats..=entry.info.max_seats).contains(&seat_count) {
         return Err(AppError::BadRequest(format!(
@@ -483,6 +492,9 @@ pub async fn create_game(
         .hub
         .create_timed(stored, seats, &credentials, creator_of(&extensions), clock)
         .await?;
+    if request.rated {
+        crate::ratings::register(state.hub.storage(), &id, &entry.info.id, seat_count).await?;
+    }
     let body = json!({
         "id": id,
         "version": game.standing().version,
@@ -949,7 +961,7 @@ pub async fn preview_action(
 }
 
 /// One log entry as `viewer` may see it.
-fn log_entry(action: &StoredAction, viewer: Viewer) -> AppResult<Value> {
+pub(crate) fn log_entry(action: &StoredAction, viewer: Viewer) -> AppResult<Value> {
     let events: Vec<Event> =
         serde_json::from_str(&action.events_json).context("a stored event list is unreadable")?;
     let tower: Value =

@@ -25,6 +25,8 @@ pub mod moves;
 pub mod notices;
 pub mod offer;
 pub mod openapi;
+pub mod ratings;
+pub mod recap;
 pub mod reload;
 pub mod ruleset_calls;
 pub mod slots;
@@ -174,6 +176,9 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/actions", post(api::submit_action))
         .route("/games/{id}/preview", post(api::preview_action))
         .route("/games/{id}/log", get(api::log))
+        .route("/games/{id}/recap", get(recap::recap))
+        .route("/games/{id}/recap/board", get(recap::board))
+        .route("/ratings", get(ratings::leaderboard))
         .route("/games/{id}/seats/{seat}/bot", post(api::hand_to_bot))
         .route("/games/{id}/seats/{seat}/reopen", post(api::reopen_seat))
         .route("/games/{id}/record", get(api::record))
@@ -613,6 +618,7 @@ pub async fn serve(
         spawn_listener(storage.url().to_owned(), state.hub.clone()).await?;
     }
     spawn_evictor(state.hub.clone(), state.limiter.clone());
+    ratings::spawn_sweeper(state.hub.clone());
     resume_games(&state).await;
 
     let listener = tokio::net::TcpListener::bind(args.addr)

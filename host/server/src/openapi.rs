@@ -442,7 +442,8 @@ fn described_routes() -> Value {
                         { "type": "object", "additionalProperties": false, "required": ["kind", "bot"], "properties": { "kind": { "const": "bot" }, "bot": { "enum": ["random", "search", "easy", "normal", "hard"] } } }
                     ] } },
                     "seed": { "type": "string", "description": "64 hex digits; only on servers that allow fixed seeds." },
-                    "pace": { "$ref": "#/components/schemas/Pace" }
+                    "pace": { "$ref": "#/components/schemas/Pace" },
+                    "rated": { "type": "boolean", "default": false, "description": "A rated table: needs a timed pace (else 400). Its result moves the Glicko-2 ratings if every person's seat is attached to an account when it ends." }
                 }},
                 "Pace": { "description": "A table's pace, chosen at creation. `untimed` (the default): no clock. `live`: a bank per player plus an increment per move (up to the starting bank). `turn-based`: a time per move plus a bank of extra days. A seat out of time is handed to `bot` (default: the level of the table's first bot, else `normal`); its person may take it back.", "oneOf": [
                     { "type": "object", "additionalProperties": false, "required": ["kind"], "properties": { "kind": { "const": "untimed" } } },
@@ -544,6 +545,7 @@ fn described_routes() -> Value {
     document["paths"]["/api/rulesets/{id}/editor"] = editor_path();
     document["paths"]["/api/rulesets/{id}/examples/{name}"] = examples_path();
     add_accounts(&mut document);
+    crate::ratings::add_to_openapi(&mut document);
     document["components"]["schemas"]["SavedExample"] = json!({ "type": "object", "required": ["ruleset", "id", "origin", "hash", "offered", "replaced", "diagnostics"], "properties": {
         "ruleset": { "type": "string" },
         "id": { "type": "string", "description": "The example's map id (its name)." },

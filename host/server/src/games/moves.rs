@@ -169,6 +169,12 @@ impl Hub {
         });
         self.arm_clock(game);
         crate::notices::observe(&self.storage, self.now_millis(), game.sighting());
+        // The game-finished point: a rated table's result moves its players' ratings.
+        if matches!(summarized, Ok(true))
+            && let Some(hub) = self.myself.upgrade()
+        {
+            crate::ratings::game_finished(hub, game.clone());
+        }
         if let Err(error) = summarized {
             let error = calls::into_anyhow(error);
             tracing::warn!("game {}: after storing action {seq}: {error:#}", game.id());
