@@ -22,7 +22,7 @@ impl Hub {
         game: &Arc<LiveGame>,
         seat: Seat,
         bot: Option<String>,
-    ) -> AppResult<()> {
+    ) -> LiveResult<()> {
         self.storage
             .set_seat_bot(game.id(), seat, bot.as_deref())
             .await?;
@@ -293,7 +293,7 @@ impl Hub {
                     }
                 }
                 // Another process moved first; look again with the fresh state.
-                Err(AppError::Stale { .. }) => {}
+                Err(GameError::Stale { .. }) => {}
                 Err(error) => {
                     tracing::warn!("game {}: a bot's move failed: {error}", game.id());
                     return;

@@ -7,7 +7,7 @@ impl Hub {
     /// Reads a game's seats again after the database changed them (a seat claimed, an invite
     /// exchanged, a seat reopened), so a replaced token stops working at once, and tells the
     /// game's subscribers and the other server processes.
-    pub async fn reload_seats(self: &Arc<Self>, game: &Arc<LiveGame>) -> AppResult<()> {
+    pub async fn reload_seats(self: &Arc<Self>, game: &Arc<LiveGame>) -> LiveResult<()> {
         let seats = self.storage.seats(game.id()).await?;
         if let Ok(mut current) = game.seats.write() {
             *current = seats;

@@ -24,13 +24,15 @@ use tokio::sync::broadcast;
 
 mod bots;
 mod clocks;
+mod error;
 mod following;
 mod moves;
 mod residency;
 mod views;
 
+pub use error::{GameError, LiveResult};
+
 use super::clocks::{Clock, SystemClock, TableClock, Timers};
-use super::error::{AppError, AppResult};
 use super::fair::FairSlots;
 use super::ruleset_calls::{self as calls, LoadedRuleset, Runtime, Session};
 use super::slots::CallSlots;
@@ -612,12 +614,12 @@ impl Hub {
     /// The exact ruleset version a stored game was started on: loaded already, or read back
     /// from the components the database keeps (after its file was replaced or the server
     /// restarted with a newer one).
-    async fn pinned_ruleset(&self, stored: &StoredGame) -> AppResult<Arc<LoadedRuleset>> {
+    async fn pinned_ruleset(&self, stored: &StoredGame) -> LiveResult<Arc<LoadedRuleset>> {
         if let Some(ruleset) = self.runtime.ruleset_version(&stored.ruleset_hash) {
             return Ok(ruleset);
         }
         let unavailable = || {
-            AppError::Unavailable(format!(
+            GameError::Unavailable(format!(
                 "game {} was started on version {} of ruleset `{}`, which this server no longer has",
                 stored.id,
                 short_hash(&stored.ruleset_hash),
@@ -649,7 +651,7 @@ impl Hub {
 
     /// Makes sure the database keeps the component a new game runs on, so the game can go on
     /// after the component's file changes. Once per version and process.
-    async fn keep_component(&self, ruleset: &LoadedRuleset) -> AppResult<()> {
+    async fn keep_component(&self, ruleset: &LoadedRuleset) -> LiveResult<()> {
         let Some(bytes) = ruleset.component_bytes() else {
             return Ok(());
         };
@@ -681,7 +683,7 @@ impl Hub {
     }
 
     /// The game with this id, loading its setup from storage if it is not in memory.
-    pub async fn game(self: &Arc<Self>, id: &str) -> AppResult<Arc<LiveGame>> {
+    pub async fn game(self: &Arc<Self>, id: &str) -> LiveResult<Arc<LiveGame>> {
         if let Some(game) = self
             .games
             .lock()
@@ -691,7 +693,7 @@ impl Hub {
             game.touch();
             return Ok(game);
         }
-        let unknown = || AppError::NotFound(format!("there is no game `{id}`"));
+        let unknown = || GameError::NotFound(format!("there is no game `{id}`"));
         // Ids are short hex strings; anything else cannot name a game.
         if id.is_empty() || id.len() > 64 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
             return Err(unknown());
@@ -726,7 +728,7 @@ impl Hub {
         seats: Vec<StoredSeat>,
         credentials: &NewCredentials,
         creator: Option<String>,
-    ) -> AppResult<Arc<LiveGame>> {
+    ) -> LiveResult<Arc<LiveGame>> {
         self.create_timed(stored, seats, credentials, creator, None)
             .await
     }
@@ -739,14 +741,14 @@ impl Hub {
         credentials: &NewCredentials,
         creator: Option<String>,
         clock: Option<TableClock>,
-    ) -> AppResult<Arc<LiveGame>> {
+    ) -> LiveResult<Arc<LiveGame>> {
         if let Some(creator) = &creator
             && seats.iter().all(|seat| seat.bot.is_some())
         {
             let running = self.running_bot_games(creator);
             let cap = self.config.bot_games_per_creator;
             if running >= cap {
-                return Err(AppError::Conflict(format!(
+                return Err(GameError::Conflict(format!(
                     "this address already has {running} games played by bots alone running (at \
                      most {cap}); wait for one to end, or take a seat in the next one"
                 )));
@@ -757,7 +759,7 @@ impl Hub {
             .runtime
             .ruleset_version(&stored.ruleset_hash)
             .ok_or_else(|| {
-                AppError::NotFound(format!("there is no ruleset `{}`", stored.ruleset_id))
+                GameError::NotFound(format!("there is no ruleset `{}`", stored.ruleset_id))
             })?;
         self.keep_component(&ruleset).await?;
         let spec_game = stored.clone();

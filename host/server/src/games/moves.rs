@@ -15,7 +15,7 @@ impl Hub {
         seat: Seat,
         expected: u64,
         action: Action,
-    ) -> AppResult<Submitted> {
+    ) -> LiveResult<Submitted> {
         let (hub, game) = (self.clone(), game.clone());
         tokio::spawn(async move { hub.submit_to_the_end(&game, seat, expected, action).await })
             .await
@@ -29,7 +29,7 @@ impl Hub {
         seat: Seat,
         expected: u64,
         action: Action,
-    ) -> AppResult<Submitted> {
+    ) -> LiveResult<Submitted> {
         let mut state = game.state.lock().await;
         self.ensure_loaded(game, &mut state).await?;
         if expected != state.version
@@ -37,7 +37,7 @@ impl Hub {
                 .decisions
                 .answers_current(seat, expected, state.version)
         {
-            return Err(AppError::Stale {
+            return Err(GameError::Stale {
                 version: state.version,
             });
         }
@@ -53,7 +53,7 @@ impl Hub {
         game: &Arc<LiveGame>,
         seat: Seat,
         action: Action,
-    ) -> AppResult<Vec<PreviewNote>> {
+    ) -> LiveResult<Vec<PreviewNote>> {
         let mut state = game.state.lock().await;
         self.ensure_loaded(game, &mut state).await?;
         let previewed = self
@@ -62,7 +62,7 @@ impl Hub {
             })
             .await?;
         // A read, like a view: a failed call was already recovered inside the session.
-        previewed.map_err(|error| calls::classify(error).0)
+        previewed.map_err(|error| GameError::from(error))
     }
 
     /// The heart of every change: apply in the ruleset, store, then publish. The caller holds the
@@ -73,7 +73,7 @@ impl Hub {
         state: &mut GameState,
         seat: Seat,
         action: Action,
-    ) -> AppResult<Submitted> {
+    ) -> LiveResult<Submitted> {
         let write = ActionWrite {
             queue: self.storage.write_queue(),
             game_id: game.id().to_owned(),
@@ -96,7 +96,7 @@ impl Hub {
         let applied = match applied {
             Ok(applied) => applied,
             Err(error) => {
-                let (error, keep_session) = calls::classify(error);
+                let (error, keep_session) = GameError::from_session(error);
                 if !keep_session {
                     // A trap may leave the ruleset's memory half-written: rebuild from storage.
                     state.session = None;
@@ -117,7 +117,7 @@ impl Hub {
         game: &Arc<LiveGame>,
         state: &mut GameState,
         (applied, after): (Applied, AfterApply),
-    ) -> AppResult<Submitted> {
+    ) -> LiveResult<Submitted> {
         let seq = state.version + 1;
         let inserted = match after.stored {
             Ok(queued) => queued.durable().await,
@@ -131,7 +131,7 @@ impl Hub {
                 self.ensure_loaded(game, state).await?;
                 self.refresh_standing(game, state).await?;
                 self.refresh_clock(game).await;
-                return Err(AppError::Stale {
+                return Err(GameError::Stale {
                     version: state.version,
                 });
             }

@@ -120,7 +120,7 @@ impl Hub {
 
     /// Adds a game to the table of games in memory, making room first. Another task may have
     /// added the same game meanwhile: that one wins.
-    pub(super) fn admit(&self, game: Arc<LiveGame>) -> AppResult<Arc<LiveGame>> {
+    pub(super) fn admit(&self, game: Arc<LiveGame>) -> LiveResult<Arc<LiveGame>> {
         let (admitted, evicted) = {
             let mut games = self
                 .games
@@ -146,7 +146,7 @@ impl Hub {
     pub(super) fn make_room(
         &self,
         games: &mut HashMap<String, Arc<LiveGame>>,
-    ) -> AppResult<Vec<Arc<LiveGame>>> {
+    ) -> LiveResult<Vec<Arc<LiveGame>>> {
         let cap = self.config.max_live_games.max(1);
         if games.len() < cap {
             return Ok(Vec::new());
@@ -161,7 +161,7 @@ impl Hub {
         // Refuse before unloading anything: a game taken out of the table here would otherwise
         // leave with its cached views still counted against the budget.
         if idle.len() < excess {
-            return Err(AppError::Busy(
+            return Err(GameError::Busy(
                 "the server holds as many games as it may right now; try again in a minute"
                     .to_owned(),
             ));

@@ -10,9 +10,9 @@ impl Hub {
         &self,
         ruleset: &Arc<LoadedRuleset>,
         language: &str,
-    ) -> AppResult<Catalogue> {
+    ) -> LiveResult<Catalogue> {
         if !is_language_tag(language) {
-            return Err(AppError::BadRequest(format!(
+            return Err(GameError::Invalid(format!(
                 "`{}` is not a language tag",
                 language.chars().take(32).collect::<String>()
             )));
@@ -95,7 +95,7 @@ impl Hub {
     }
 
     /// What `viewer` sees now.
-    pub async fn view(&self, game: &Arc<LiveGame>, viewer: Viewer) -> AppResult<Arc<ViewData>> {
+    pub async fn view(&self, game: &Arc<LiveGame>, viewer: Viewer) -> LiveResult<Arc<ViewData>> {
         let mut version = game.standing().version;
         if self.storage.kind() == DatabaseKind::Postgres {
             // Another process may have moved the game on and its notification may have been
@@ -129,7 +129,7 @@ impl Hub {
             .await?;
         let (pending, state_json, parts, result) = match computed {
             Ok(computed) => computed,
-            Err(error) => return Err(calls::classify(error).0),
+            Err(error) => return Err(GameError::from(error)),
         };
         let view = Arc::new(ViewData::new(version, pending, state_json, parts, result));
         self.cache_view(game, viewer, &view);
@@ -144,7 +144,7 @@ impl Hub {
         game: &Arc<LiveGame>,
         viewer: Viewer,
         at: u64,
-    ) -> AppResult<Arc<ViewData>> {
+    ) -> LiveResult<Arc<ViewData>> {
         if let Some(board) = game
             .past_boards
             .lock()
@@ -159,13 +159,13 @@ impl Hub {
             let mut state = game.state.lock().await;
             self.ensure_loaded(game, &mut state).await?;
             if !game.standing().finished {
-                return Err(AppError::Forbidden(
+                return Err(GameError::NotYet(
                     "past boards are shown once the game is over".to_owned(),
                 ));
             }
             let session = state.session.as_ref().context("the game is not loaded")?;
             let Some(replayed) = session.actions().get(..at as usize) else {
-                return Err(AppError::BadRequest(format!(
+                return Err(GameError::Invalid(format!(
                     "the game has no version {at}"
                 )));
             };
@@ -184,7 +184,7 @@ impl Hub {
                 ))
             })
             .await?;
-        let (state_json, parts) = computed.map_err(|error| calls::classify(error).0)?;
+        let (state_json, parts) = computed.map_err(|error| GameError::from(error))?;
         let board = Arc::new(ViewData::new(at, Vec::new(), state_json, parts, None));
         if let Ok(mut past) = game.past_boards.lock()
             && past.len() < PAST_BOARDS_KEPT
@@ -196,19 +196,19 @@ impl Hub {
     }
 
     /// The game's full record; only for finished games (it holds every secret, the seed too).
-    pub async fn record(&self, game: &Arc<LiveGame>) -> AppResult<serde_json::Value> {
+    pub async fn record(&self, game: &Arc<LiveGame>) -> LiveResult<serde_json::Value> {
         let mut state = game.state.lock().await;
         self.ensure_loaded(game, &mut state).await?;
         let over = game.standing().finished;
         if !over {
-            return Err(AppError::Forbidden(
+            return Err(GameError::NotYet(
                 "the record of a running game would reveal its secrets; it is available when the game ends".to_owned(),
             ));
         }
         let record = self
             .with_session(game, &mut state, |session| session.record())
             .await?
-            .map_err(|error| calls::classify(error).0)?;
+            .map_err(|error| GameError::from(error))?;
         Ok(serde_json::to_value(&record).context("failed to encode a record")?)
     }
 }
