@@ -174,10 +174,24 @@ impl Hub {
         }
     }
 
+    /// Acts on a timer that fired for game `id`, in the game's owner ([`Owner::expire`]).
+    pub(super) async fn expire(self: &Arc<Self>, id: &str) {
+        match self.game(id).await {
+            Ok(game) => {
+                game.ask(|reply| Command::Expire { reply }).await;
+            }
+            Err(error) => tracing::warn!("game {id}: a clock's expiry: {error}"),
+        }
+    }
+}
+
+impl Owner {
     /// After `seat` was handed to a bot or (`returned`) back to its person: the seat's clock
-    /// stops or starts, and is stored.
+    /// stops or starts, and is stored. The owner answers no move meanwhile, so no move settles
+    /// the clock at the same time.
     pub(super) async fn seat_clock_changed(
-        &self,
+        &mut self,
+        hub: &Hub,
         game: &Arc<LiveGame>,
         seat: Seat,
         returned: bool,
@@ -185,10 +199,8 @@ impl Hub {
         if game.clock().is_none() {
             return Ok(());
         }
-        // Under the game's lock, so no move settles the clock meanwhile.
-        let mut state = game.state.lock().await;
-        self.ensure_loaded(game, &mut state).await?;
-        let Some(mut clock) = self.stored_clock(game.id()).await? else {
+        self.ensure_loaded(hub, game).await?;
+        let Some(mut clock) = hub.stored_clock(game.id()).await? else {
             return Ok(());
         };
         if returned {
@@ -200,36 +212,29 @@ impl Hub {
         } else {
             running(standing.waiting_for, &bot_seats(&game.seats()))
         };
-        clock.settle(self.config.clock.now_millis(), None, &running);
+        clock.settle(hub.config.clock.now_millis(), None, &running);
         let write = ClockWrite {
             state_json: clock.state_json(),
             deadline: clock.deadline(),
         };
-        clock.version = self.storage.save_clock(game.id(), &write).await?;
+        clock.version = hub.storage().save_clock(game.id(), &write).await?;
         game.set_clock(Some(clock));
-        self.arm_clock(game);
+        hub.arm_clock(game);
         Ok(())
     }
 
-    /// Acts on a timer that fired for game `id`: each running seat whose time is up is handed
-    /// to the table's bot. The expiry is claimed against the stored clock's version, in the
-    /// transaction that hands the seats over: of several processes (or a move racing the
-    /// timer) exactly one changes anything.
-    pub(super) async fn expire(self: &Arc<Self>, id: &str) {
-        let game = match self.game(id).await {
-            Ok(game) => game,
-            Err(error) => {
-                tracing::warn!("game {id}: a clock's expiry: {error}");
-                return;
-            }
-        };
-        let mut state = game.state.lock().await;
-        if let Err(error) = self.ensure_loaded(&game, &mut state).await {
+    /// Acts on a timer that fired: each running seat whose time is up is handed to the table's
+    /// bot. The expiry is claimed against the stored clock's version, in the transaction that
+    /// hands the seats over: of several processes (or a move racing the timer) exactly one
+    /// changes anything.
+    pub(super) async fn expire(&mut self, hub: &Arc<Hub>, game: &Arc<LiveGame>) {
+        let id = game.id();
+        if let Err(error) = self.ensure_loaded(hub, game).await {
             tracing::warn!("game {id}: a clock's expiry: {error:#}");
             return;
         }
         // The stored clock is the truth: another process may have moved or claimed meanwhile.
-        let clock = match self.stored_clock(id).await {
+        let clock = match hub.stored_clock(id).await {
             Ok(Some(clock)) => clock,
             Ok(None) => return,
             Err(error) => {
@@ -241,13 +246,12 @@ impl Hub {
         // handed over.
         let changed = game.clock().map(|known| known.version) != Some(clock.version);
         game.set_clock(Some(clock.clone()));
-        let expired = clock.expired(self.config.clock.now_millis());
+        let expired = clock.expired(hub.config.clock.now_millis());
         if expired.is_empty() || game.standing().finished {
-            drop(state);
-            if changed && let Err(error) = self.reload_seats(&game).await {
+            if changed && let Err(error) = hub.reload_seats(game).await {
                 tracing::warn!("game {id}: {error}");
             }
-            self.arm_clock(&game);
+            hub.arm_clock(game);
             return;
         }
         let mut next = clock.clone();
@@ -256,39 +260,38 @@ impl Hub {
             state_json: next.state_json(),
             deadline: next.deadline(),
         };
-        let claimed = self
-            .storage
+        let claimed = hub
+            .storage()
             .claim_expiry(id, clock.version, &write, &expired, &next.pace.bot)
             .await;
-        drop(state);
         match claimed {
             Ok(true) => {
                 next.version = clock.version + 1;
                 game.set_clock(Some(next));
-                self.expiries.fetch_add(1, Ordering::Relaxed);
+                hub.expiries.fetch_add(1, Ordering::Relaxed);
                 tracing::info!(
                     "game {id}: seats {expired:?} ran out of time and are played by a bot"
                 );
-                if let Err(error) = self.reload_seats(&game).await {
+                if let Err(error) = hub.reload_seats(game).await {
                     tracing::warn!("game {id}: {error}");
                 }
             }
             // Another process (or a move) changed the clock first: look again from what it
             // stored, seats included (the winner may have handed them over).
             Ok(false) => {
-                self.refresh_clock(&game).await;
-                if let Err(error) = self.reload_seats(&game).await {
+                hub.refresh_clock(game).await;
+                if let Err(error) = hub.reload_seats(game).await {
                     tracing::warn!("game {id}: {error}");
                 }
             }
             Err(error) => {
                 // Tried again in a while, not at once: the database may be down.
                 tracing::warn!("game {id}: a clock's expiry: {error:#}");
-                let retry = self.config.clock.now_millis() + 1_000;
-                self.timers.arm(id, Some(retry));
+                let retry = hub.config.clock.now_millis() + 1_000;
+                hub.timers.arm(id, Some(retry));
                 return;
             }
         }
-        self.arm_clock(&game);
+        hub.arm_clock(game);
     }
 }

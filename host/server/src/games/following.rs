@@ -52,30 +52,7 @@ impl Hub {
             return;
         }
         let Ok(seq) = what.parse::<u64>() else { return };
-        let mut state = game.state.lock().await;
-        if state.version >= seq && state.session.is_some() {
-            return;
-        }
-        let result = if state.session.is_some() {
-            self.catch_up(&game, &mut state).await.map(|_| ())
-        } else {
-            // Not loaded: only the public standing needs the new version.
-            self.storage.version(id).await.map(|version| {
-                let mut standing = game.standing();
-                standing.version = version;
-                game.set_standing(standing);
-            })
-        };
-        let result = match result {
-            Ok(()) if state.session.is_some() => self.refresh_standing(&game, &mut state).await,
-            other => other,
-        };
-        let version = game.standing().version;
-        drop(state);
-        match result {
-            Ok(()) => game.publish(Update::Version(version)),
-            Err(error) => tracing::warn!("game {id}: failed to catch up: {error:#}"),
-        }
+        game.ask(|reply| Command::Follow { seq, reply }).await;
     }
 
     /// Catches every game in memory up with the database: what a change listener does after it
@@ -94,6 +71,35 @@ impl Hub {
                 Ok(_) => {}
                 Err(error) => tracing::warn!("game {}: {error:#}", game.id()),
             }
+        }
+    }
+}
+
+impl Owner {
+    /// Another process stored version `seq` of `game`: catch up if the session is in memory
+    /// (else only the public standing needs the new version), and tell the subscribers.
+    pub(super) async fn follow(&mut self, hub: &Hub, game: &LiveGame, seq: u64) {
+        let id = game.id();
+        if self.version >= seq && self.session.is_some() {
+            return;
+        }
+        let result = if self.session.is_some() {
+            self.catch_up(hub, game).await.map(|_| ())
+        } else {
+            hub.storage().version(id).await.map(|version| {
+                let mut standing = game.standing();
+                standing.version = version;
+                game.set_standing(standing);
+            })
+        };
+        let result = match result {
+            Ok(()) if self.session.is_some() => self.refresh_standing(hub, game).await,
+            other => other,
+        };
+        let version = game.standing().version;
+        match result {
+            Ok(()) => game.publish(Update::Version(version)),
+            Err(error) => tracing::warn!("game {id}: failed to catch up: {error:#}"),
         }
     }
 }

@@ -20,15 +20,19 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use sdk::{Action, BoardPart, Event, GameResult, PendingDecision, PreviewNote, Seat, Viewer};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 
 mod bots;
 mod clocks;
 mod error;
 mod following;
 mod moves;
+mod owner;
 mod residency;
 mod views;
+
+use owner::{BotTurn, Command, Owner};
+pub use owner::{ChangeKind, DurableChange};
 
 pub use error::{GameError, LiveResult};
 
@@ -40,7 +44,6 @@ use super::storage::{
     ClockWrite, DatabaseKind, Insert, NewCredentials, Queued, Storage, StoredAction, StoredGame,
     StoredSeat, WriteQueue, now_millis,
 };
-use tenka_game::bots::Bot;
 use tenka_game::session::Applied;
 
 /// How the hub runs games.
@@ -111,19 +114,6 @@ pub enum Update {
     Seats,
 }
 
-/// The state of one game that only its session lock holder may touch.
-struct GameState {
-    /// The running game; `None` while evicted or after a fault (rebuilt on next use).
-    session: Option<Session>,
-    /// The number of stored actions the session has applied.
-    version: u64,
-    /// The bots playing seats of this game, each with its own random stream.
-    bots: HashMap<Seat, Box<dyn Bot>>,
-    /// Since when each seat's pending decision has been what it is now, so an answer to it is
-    /// not refused as stale because other seats moved meanwhile.
-    decisions: DecisionAges,
-}
-
 /// Since which version each seat's pending decision has been unchanged.
 ///
 /// A client answers the decision it saw at some version. Other seats' independent steps (bots
@@ -132,7 +122,7 @@ struct GameState {
 /// only when the seat's own decision changed after the version the client saw: the seat acted,
 /// the decision went away and came back, or its content (prompt, choices, bounds) changed.
 #[derive(Default)]
-struct DecisionAges {
+pub(super) struct DecisionAges {
     /// The version these ages were last brought up to date at.
     version: u64,
     /// For each seat with a pending decision: the version since which it has been unchanged, and
@@ -264,6 +254,8 @@ fn summarize(game: &LiveGame, version: u64, pending: &[PendingDecision]) -> bool
 struct AfterApply {
     /// The seat that acted.
     seat: Seat,
+    /// The bot that chose the action, when one did.
+    bot: Option<String>,
     stored: anyhow::Result<Queued<Insert>>,
     pending: Result<Vec<PendingDecision>, tenka_game::session::SessionError>,
     snapshot: Option<anyhow::Result<Vec<u8>>>,
@@ -324,6 +316,7 @@ impl AfterApply {
     ) -> AfterApply {
         let version = write.seq;
         let seat = write.seat;
+        let bot = write.bot.clone();
         let pending = session.pending();
         let ends_game = matches!(&pending, Ok(decisions) if decisions.is_empty());
         let clock = write
@@ -339,6 +332,7 @@ impl AfterApply {
         }
         AfterApply {
             seat,
+            bot,
             stored,
             pending,
             snapshot,
@@ -349,6 +343,9 @@ impl AfterApply {
 
 /// How long the parker waits when every game it could park was in use.
 const PARK_RETRY: Duration = Duration::from_millis(10);
+
+/// How many commands wait for a game's owner before their senders wait too.
+const OWNER_MAILBOX: usize = 64;
 
 /// How many past boards (the replay viewer's) each game keeps.
 const PAST_BOARDS_KEPT: usize = 64;
@@ -370,7 +367,10 @@ pub struct LiveGame {
     pub ruleset: Arc<LoadedRuleset>,
     seats: RwLock<Vec<StoredSeat>>,
     standing: RwLock<Standing>,
-    state: tokio::sync::Mutex<GameState>,
+    /// The mailbox of the task that owns the game's session ([`owner::Owner`]).
+    owner: mpsc::Sender<Command>,
+    /// The owner is answering a command now: the game is in use, not idle.
+    busy: AtomicBool,
     updates: broadcast::Sender<Update>,
     views: Mutex<HashMap<Viewer, Arc<ViewData>>>,
     /// Boards of a finished game after a given number of actions, by viewer.
@@ -378,7 +378,7 @@ pub struct LiveGame {
     bots: Mutex<BotSchedule>,
     last_used: AtomicI64,
     /// Whether the session was last seen holding an instance: a hint for choosing what to
-    /// park, checked under the state lock before parking.
+    /// park.
     running: AtomicBool,
     /// Who created the game (a client address), while this process knows it: the key its bots
     /// take their turns under. A game loaded from storage has none and takes turns as itself.
@@ -447,24 +447,25 @@ impl LiveGame {
         }
     }
 
-    fn new(
+    /// A handle on a game, with its owner started (holding `session` when the game was just
+    /// created).
+    fn start(
+        hub: &Arc<Hub>,
         stored: StoredGame,
         ruleset: Arc<LoadedRuleset>,
         seats: Vec<StoredSeat>,
         creator: Option<String>,
-    ) -> LiveGame {
-        LiveGame {
+        session: Option<Session>,
+    ) -> Arc<LiveGame> {
+        let (owner, commands) = mpsc::channel(OWNER_MAILBOX);
+        let game = Arc::new(LiveGame {
             creator,
             stored,
             ruleset,
             seats: RwLock::new(seats),
             standing: RwLock::new(Standing::default()),
-            state: tokio::sync::Mutex::new(GameState {
-                session: None,
-                version: 0,
-                bots: HashMap::new(),
-                decisions: DecisionAges::default(),
-            }),
+            owner,
+            busy: AtomicBool::new(false),
             updates: broadcast::channel(64).0,
             views: Mutex::new(HashMap::new()),
             past_boards: Mutex::new(HashMap::new()),
@@ -472,7 +473,23 @@ impl LiveGame {
             last_used: AtomicI64::new(now_millis()),
             running: AtomicBool::new(false),
             clock: Mutex::new(None),
-        }
+        });
+        Owner::spawn(
+            Arc::downgrade(hub),
+            Arc::downgrade(&game),
+            session,
+            commands,
+        );
+        game
+    }
+
+    fn set_busy(&self, busy: bool) {
+        self.busy.store(busy, Ordering::Relaxed);
+    }
+
+    /// Whether the game's owner is answering a command now.
+    fn busy(&self) -> bool {
+        self.busy.load(Ordering::Relaxed)
     }
 
     /// Whether bots play every seat now.
@@ -591,26 +608,6 @@ impl Hub {
         &self.bot_moves
     }
 
-    /// Runs `work` with the session on the blocking pool and gives the session back. A panic
-    /// inside the ruleset glue loses the session (it is rebuilt from storage on next use), never
-    /// the server.
-    async fn with_session<T: Send + 'static>(
-        &self,
-        game: &LiveGame,
-        state: &mut GameState,
-        work: impl FnOnce(&mut Session) -> T + Send + 'static,
-    ) -> anyhow::Result<T> {
-        let mut session = state.session.take().context("the game is not loaded")?;
-        let (session, output) = self
-            .blocking(move || {
-                let output = work(&mut session);
-                (session, output)
-            })
-            .await?;
-        self.put_back(game, state, session);
-        Ok(output)
-    }
-
     /// The exact ruleset version a stored game was started on: loaded already, or read back
     /// from the components the database keeps (after its file was replaced or the server
     /// restarted with a newer one).
@@ -672,6 +669,29 @@ impl Hub {
         Ok(())
     }
 
+    /// What follows every change that is durably stored, an action or a seat handed over: the
+    /// one place to hang what the change owes others. The seats that owe an answer now are in
+    /// `change`. It tells the game's subscribers and the other server processes, and wakes the
+    /// game's bots.
+    pub(super) async fn after_durable_change(
+        self: &Arc<Self>,
+        game: &Arc<LiveGame>,
+        change: &DurableChange,
+    ) {
+        let (update, payload) = match change.kind {
+            ChangeKind::Moved { .. } => (
+                Update::Version(change.version),
+                format!("{}:{}", game.id(), change.version),
+            ),
+            ChangeKind::HandedOver { .. } => (Update::Seats, format!("{}:seats", game.id())),
+        };
+        game.publish(update);
+        if let Err(error) = self.storage.notify(&payload).await {
+            tracing::warn!("{error:#}");
+        }
+        self.schedule_bots(game);
+    }
+
     /// The database.
     pub fn storage(&self) -> &Storage {
         &self.storage
@@ -690,8 +710,16 @@ impl Hub {
             .ok()
             .and_then(|games| games.get(id).cloned())
         {
-            game.touch();
-            return Ok(game);
+            if !game.owner_stopped() {
+                game.touch();
+                return Ok(game);
+            }
+            // An owner that stopped (a bug) is replaced: the game is read back from storage.
+            tracing::error!("game {id}: its owner stopped; reloading it");
+            if let Ok(mut games) = self.games.lock() {
+                games.remove(id);
+            }
+            self.unloaded(&game);
         }
         let unknown = || GameError::NotFound(format!("there is no game `{id}`"));
         // Ids are short hex strings; anything else cannot name a game.
@@ -704,14 +732,14 @@ impl Hub {
         let version = self.storage.version(id).await?;
         let finished = stored.finished_at.is_some();
         let clock = self.stored_clock(id).await?;
-        let game = LiveGame::new(stored, ruleset, seats, None);
+        let game = LiveGame::start(self, stored, ruleset, seats, None, None);
         game.set_clock(clock);
         game.set_standing(Standing {
             version,
             finished,
             waiting_for: Vec::new(),
         });
-        let game = self.admit(Arc::new(game))?;
+        let game = self.admit(game)?;
         self.arm_clock(&game);
         // A game loaded for the first time may be waiting for its bots (after a restart).
         self.schedule_bots(&game);
@@ -776,26 +804,27 @@ impl Hub {
         for game in evicted {
             self.unloaded(&game);
         }
-        let session = self
-            .blocking(move || calls::start(&spec_ruleset, &spec_game, seat_count))
+        // The clocks start with the game: the seats that owe the first answer run from now. A
+        // timed game asks them in the same trip that starts it.
+        let timed = clock.is_some();
+        let (session, pending) = self
+            .blocking(move || {
+                let mut session = calls::start(&spec_ruleset, &spec_game, seat_count)?;
+                let pending = if timed {
+                    Some(session.pending().map_err(calls::into_anyhow)?)
+                } else {
+                    None
+                };
+                Ok::<_, GameError>((session, pending))
+            })
             .await
             .context("starting a game failed")??;
-        // The clocks start with the game: the seats that owe the first answer run from now.
-        let mut session = session;
-        let clock = match clock {
-            Some(clock) => {
-                let (back, pending) = self
-                    .blocking(move || {
-                        let pending = session.pending();
-                        (session, pending)
-                    })
-                    .await?;
-                session = back;
-                let pending = pending.map_err(calls::into_anyhow)?;
+        let clock = match (clock, pending) {
+            (Some(clock), Some(pending)) => {
                 let now = self.config.clock.now_millis();
                 Some(clocks::started(clock, now, &seats, &pending))
             }
-            None => None,
+            _ => None,
         };
         self.storage
             .create_timed_game(
@@ -805,104 +834,13 @@ impl Hub {
                 clock.as_ref().map(clocks::row),
             )
             .await?;
-        let game = Arc::new(LiveGame::new(stored, ruleset, seats, creator));
+        let game = LiveGame::start(self, stored, ruleset, seats, creator, Some(session));
         game.set_clock(clock);
-        {
-            let mut state = game.state.lock().await;
-            state.session = Some(session);
-            self.refresh_standing(&game, &mut state).await?;
-        }
+        game.ask_result(|reply| Command::Standing { reply }).await?;
         self.arm_clock(&game);
         let game = self.admit(game)?;
         self.schedule_bots(&game);
         Ok(game)
-    }
-
-    /// Makes sure the session is in memory and up to date with storage.
-    async fn ensure_loaded(&self, game: &LiveGame, state: &mut GameState) -> anyhow::Result<()> {
-        if state.session.is_none() {
-            // Every action: those up to the snapshot are the restored session's history (a
-            // snapshot holds none), those after it are replayed.
-            let snapshot = self.storage.latest_snapshot(game.id()).await?;
-            let from = snapshot.as_ref().map_or(0, |(seq, _)| *seq);
-            let mut actions = self.storage.actions_since(game.id(), 0).await?;
-            let after = actions.split_off(actions.partition_point(|a| a.seq <= from));
-            let ruleset = game.ruleset.clone();
-            let stored = game.stored.clone();
-            let seat_count = game.seats().len() as u32;
-            let (session, version) = self
-                .blocking(move || {
-                    let mut session = match snapshot {
-                        Some((_, bytes)) => {
-                            calls::restore(&ruleset, &stored, seat_count, &bytes, &actions)?
-                        }
-                        None => calls::start_session(&ruleset, &stored, seat_count)
-                            .map_err(calls::into_anyhow)?,
-                    };
-                    let mut version = from;
-                    for action in &after {
-                        calls::replay_action(&mut session, action)?;
-                        version = action.seq;
-                    }
-                    anyhow::Ok((session, version))
-                })
-                .await
-                .context("loading a game failed")?
-                .with_context(|| format!("failed to load game {}", game.id()))?;
-            state.session = Some(session);
-            state.version = version;
-            // Who is waiting is known only once the game runs.
-            self.refresh_standing(game, state).await?;
-        } else if self.storage.kind() == DatabaseKind::Postgres {
-            // Other processes may have moved the game on; one process on SQLite never needs to.
-            self.catch_up(game, state).await?;
-        }
-        Ok(())
-    }
-
-    /// Applies the actions another process stored since the session's version.
-    async fn catch_up(&self, game: &LiveGame, state: &mut GameState) -> anyhow::Result<bool> {
-        let actions = self.storage.actions_since(game.id(), state.version).await?;
-        if actions.is_empty() {
-            return Ok(false);
-        }
-        let last = actions.last().map_or(state.version, |action| action.seq);
-        let replayed = self
-            .with_session(game, state, move |session| {
-                actions
-                    .iter()
-                    .try_for_each(|action| calls::replay_action(session, action))
-            })
-            .await;
-        match replayed {
-            Ok(Ok(())) => {
-                state.version = last;
-                // Whoever noticed first, the standing and the subscribers learn of it now.
-                self.refresh_standing(game, state).await?;
-                self.refresh_clock(game).await;
-                game.publish(Update::Version(last));
-                Ok(true)
-            }
-            Ok(Err(error)) | Err(error) => {
-                state.session = None;
-                Err(error)
-            }
-        }
-    }
-
-    /// Recomputes the public standing after a change.
-    async fn refresh_standing(&self, game: &LiveGame, state: &mut GameState) -> anyhow::Result<()> {
-        let pending = self
-            .with_session(game, state, |session| session.pending())
-            .await?
-            .map_err(calls::into_anyhow)?;
-        state.decisions.update(state.version, &pending, None);
-        if summarize(game, state.version, &pending) {
-            // The action that ended it marked the game finished when it was stored; a game
-            // stored by an older version of the server may have missed that second write.
-            self.storage.mark_finished(game.id()).await?;
-        }
-        Ok(())
     }
 }
 

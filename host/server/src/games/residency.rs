@@ -4,19 +4,6 @@
 use super::*;
 
 impl Hub {
-    /// Gives a session back to its game after a call on the blocking pool, which may have
-    /// restored a parked one (counted as running again, it can be parked again) or parked a
-    /// running one (a finished game's).
-    pub(super) fn put_back(&self, game: &LiveGame, state: &mut GameState, session: Session) {
-        let running = !session.is_parked();
-        state.session = Some(session);
-        if running {
-            self.note_running(game);
-        } else {
-            self.note_stopped(game);
-        }
-    }
-
     /// Marks a game's session as holding an instance and, when more games run than
     /// [`HubConfig::max_running_games`], starts parking the least recently used.
     pub(super) fn note_running(&self, game: &LiveGame) {
@@ -70,7 +57,7 @@ impl Hub {
 
     /// Parks the sessions of the least recently used running games until an eighth of
     /// [`HubConfig::max_running_games`] is free again, so the scan over all games runs once
-    /// per that many loads, not for each. A game in use (its state locked) is skipped for the
+    /// per that many loads, not for each. A game in use (its owner busy) is skipped for the
     /// next least recent: it is not idle. Returns how many games stopped counting as running.
     pub(super) async fn park_least_recent(&self) -> usize {
         let cap = self.config.max_running_games.max(1);
@@ -93,25 +80,10 @@ impl Hub {
             if stopped == excess {
                 break;
             }
-            let Ok(mut state) = game.state.try_lock() else {
+            if game.busy() {
                 continue;
-            };
-            if let Some(mut session) = state.session.take() {
-                let parked = self
-                    .blocking(move || {
-                        let parked = session.park();
-                        (session, parked)
-                    })
-                    .await;
-                match parked {
-                    Ok((session, Ok(()))) => state.session = Some(session),
-                    // The session is dropped: it is rebuilt from storage on next use.
-                    Ok((_, Err(error))) => {
-                        tracing::warn!("game {}: parking failed: {error}", game.id())
-                    }
-                    Err(error) => tracing::warn!("game {}: parking failed: {error:#}", game.id()),
-                }
             }
+            game.ask(|reply| Command::Park { reply }).await;
             self.note_stopped(&game);
             stopped += 1;
         }
@@ -209,9 +181,8 @@ impl Hub {
             if busy {
                 continue;
             }
-            if let Ok(mut state) = game.state.try_lock() {
-                state.session = None;
-                self.note_stopped(&game);
+            if !game.busy() {
+                game.ask(|reply| Command::Unload { reply }).await;
             }
             self.forget_views(&game);
             if game.updates.receiver_count() == 0
@@ -231,15 +202,40 @@ impl Hub {
         };
         let mut sessions = 0;
         for game in &games {
-            let state = game.state.lock().await;
-            if state
-                .session
-                .as_ref()
-                .is_some_and(|session| !session.is_parked())
+            if game
+                .ask(|reply| Command::HoldsInstance { reply })
+                .await
+                .unwrap_or(false)
             {
                 sessions += 1;
             }
         }
         (games.len(), sessions)
+    }
+}
+
+impl Owner {
+    /// Parks the session ([`Command::Park`]); a session that fails to park is dropped, to be
+    /// rebuilt from storage on next use.
+    pub(super) async fn park(&mut self, hub: &Hub, game: &LiveGame) -> bool {
+        if self.session.is_none() {
+            return true;
+        }
+        let parked = match self.call(hub, game, |session| session.park()).await {
+            Ok(Ok(())) => true,
+            Ok(Err(error)) => {
+                tracing::warn!("game {}: parking failed: {error}", game.id());
+                false
+            }
+            Err(error) => {
+                tracing::warn!("game {}: parking failed: {error:#}", game.id());
+                false
+            }
+        };
+        if !parked {
+            self.session = None;
+        }
+        hub.note_stopped(game);
+        parked
     }
 }

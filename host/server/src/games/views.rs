@@ -2,6 +2,8 @@
 //! one, cached per version, and the rulesets' catalogues.
 
 use super::*;
+use tenka_game::record::RecordedAction;
+use tenka_game::session::GameSpec;
 
 impl Hub {
     /// A ruleset version's catalogue in `language`, asked of the ruleset once per version and
@@ -106,34 +108,8 @@ impl Hub {
         if let Some(view) = game.cached_view(viewer, version) {
             return Ok(view);
         }
-        let mut state = game.state.lock().await;
-        self.ensure_loaded(game, &mut state).await?;
-        let version = state.version;
-        // Computed once per viewer and version: a request that waited for the lock while
-        // another computed this very view takes that one.
-        if let Some(view) = game.cached_view(viewer, version) {
-            return Ok(view);
-        }
-        let computed = self
-            .with_session(game, &mut state, move |session| {
-                let pending: Vec<PendingDecision> = session
-                    .pending()?
-                    .into_iter()
-                    .filter(|decision| viewer.is(decision.seat))
-                    .collect();
-                let state = session.view(viewer)?;
-                let parts = session.render(viewer)?;
-                let result = session.result()?;
-                Ok::<_, tenka_game::session::SessionError>((pending, state, parts, result))
-            })
-            .await?;
-        let (pending, state_json, parts, result) = match computed {
-            Ok(computed) => computed,
-            Err(error) => return Err(GameError::from(error)),
-        };
-        let view = Arc::new(ViewData::new(version, pending, state_json, parts, result));
-        self.cache_view(game, viewer, &view);
-        Ok(view)
+        game.ask_result(|reply| Command::View { viewer, reply })
+            .await
     }
 
     /// The board and view as `viewer` saw them after the first `at` actions, for the replay
@@ -153,24 +129,11 @@ impl Hub {
         {
             return Ok(board);
         }
-        // Under the game's lock only long enough to copy what the replay needs: the replay itself
-        // runs on a session of its own, so the live game stays free meanwhile.
-        let (spec, replayed) = {
-            let mut state = game.state.lock().await;
-            self.ensure_loaded(game, &mut state).await?;
-            if !game.standing().finished {
-                return Err(GameError::NotYet(
-                    "past boards are shown once the game is over".to_owned(),
-                ));
-            }
-            let session = state.session.as_ref().context("the game is not loaded")?;
-            let Some(replayed) = session.actions().get(..at as usize) else {
-                return Err(GameError::Invalid(format!(
-                    "the game has no version {at}"
-                )));
-            };
-            (session.spec().clone(), replayed.to_vec())
-        };
+        // The owner only copies what the replay needs: the replay itself runs on a session of
+        // its own, so the live game stays free meanwhile.
+        let (spec, replayed) = game
+            .ask_result(|reply| Command::PastMoves { at, reply })
+            .await?;
         let ruleset = game.ruleset.clone();
         let computed = self
             .blocking(move || {
@@ -184,7 +147,7 @@ impl Hub {
                 ))
             })
             .await?;
-        let (state_json, parts) = computed.map_err(|error| GameError::from(error))?;
+        let (state_json, parts) = computed.map_err(GameError::from)?;
         let board = Arc::new(ViewData::new(at, Vec::new(), state_json, parts, None));
         if let Ok(mut past) = game.past_boards.lock()
             && past.len() < PAST_BOARDS_KEPT
@@ -197,18 +160,77 @@ impl Hub {
 
     /// The game's full record; only for finished games (it holds every secret, the seed too).
     pub async fn record(&self, game: &Arc<LiveGame>) -> LiveResult<serde_json::Value> {
-        let mut state = game.state.lock().await;
-        self.ensure_loaded(game, &mut state).await?;
-        let over = game.standing().finished;
-        if !over {
+        game.ask_result(|reply| Command::Record { reply }).await
+    }
+}
+
+impl Owner {
+    /// [`Hub::view`], answered by the game's owner.
+    pub(super) async fn view(
+        &mut self,
+        hub: &Hub,
+        game: &LiveGame,
+        viewer: Viewer,
+    ) -> LiveResult<Arc<ViewData>> {
+        self.ensure_loaded(hub, game).await?;
+        let version = self.version;
+        // Computed once per viewer and version: a request queued behind another that computed
+        // this very view takes that one.
+        if let Some(view) = game.cached_view(viewer, version) {
+            return Ok(view);
+        }
+        let computed = self
+            .call(hub, game, move |session| {
+                let pending: Vec<PendingDecision> = session
+                    .pending()?
+                    .into_iter()
+                    .filter(|decision| viewer.is(decision.seat))
+                    .collect();
+                let state = session.view(viewer)?;
+                let parts = session.render(viewer)?;
+                let result = session.result()?;
+                Ok::<_, tenka_game::session::SessionError>((pending, state, parts, result))
+            })
+            .await?;
+        let (pending, state_json, parts, result) = computed?;
+        let view = Arc::new(ViewData::new(version, pending, state_json, parts, result));
+        hub.cache_view(game, viewer, &view);
+        Ok(view)
+    }
+
+    /// The setup and first `at` actions of a finished game, for [`Hub::view_at`].
+    pub(super) async fn past_moves(
+        &mut self,
+        hub: &Hub,
+        game: &LiveGame,
+        at: u64,
+    ) -> LiveResult<(GameSpec, Vec<RecordedAction>)> {
+        self.ensure_loaded(hub, game).await?;
+        if !game.standing().finished {
+            return Err(GameError::NotYet(
+                "past boards are shown once the game is over".to_owned(),
+            ));
+        }
+        let session = self.session.as_ref().context("the game is not loaded")?;
+        let Some(replayed) = session.actions().get(..at as usize) else {
+            return Err(GameError::Invalid(format!("the game has no version {at}")));
+        };
+        Ok((session.spec().clone(), replayed.to_vec()))
+    }
+
+    /// [`Hub::record`], answered by the game's owner.
+    pub(super) async fn record(
+        &mut self,
+        hub: &Hub,
+        game: &LiveGame,
+    ) -> LiveResult<serde_json::Value> {
+        self.ensure_loaded(hub, game).await?;
+        if !game.standing().finished {
             return Err(GameError::NotYet(
                 "the record of a running game would reveal its secrets; it is available when the game ends".to_owned(),
             ));
         }
-        let record = self
-            .with_session(game, &mut state, |session| session.record())
-            .await?
-            .map_err(|error| GameError::from(error))?;
+        let record = self.call(hub, game, |session| session.record()).await??;
         Ok(serde_json::to_value(&record).context("failed to encode a record")?)
     }
 }
