@@ -5,17 +5,6 @@ use super::*;
 use tenka_game::bots::only_answer;
 
 impl Hub {
-    /// How many games played by bots alone that `creator` started are in memory and running.
-    pub(super) fn running_bot_games(&self, creator: &str) -> usize {
-        self.games.lock().map_or(0, |games| {
-            games
-                .values()
-                .filter(|game| game.creator.as_deref() == Some(creator))
-                .filter(|game| !game.standing().finished && game.bots_only())
-                .count()
-        })
-    }
-
     /// Hands a seat to a bot or back to its person.
     pub async fn set_bot(
         &self,
@@ -26,9 +15,35 @@ impl Hub {
         game.ask_result(|reply| Command::HandOver { seat, bot, reply })
             .await
     }
+}
+
+/// Plays the seats bots hold: one task per game at a time, paced, thinking in the bot slots
+/// handed out in turn by creator. The moves themselves are made by each game's owner.
+pub(super) struct BotRunner {
+    /// Slots for bots thinking ([`HubConfig::bot_moves`]), handed out in turn by creator.
+    slots: Arc<FairSlots>,
+    /// [`HubConfig::bot_pace`].
+    pace: Duration,
+    /// [`HubConfig::unwatched_bot_pace`].
+    unwatched_pace: Duration,
+}
+
+impl BotRunner {
+    pub(super) fn new(config: &HubConfig) -> Arc<BotRunner> {
+        Arc::new(BotRunner {
+            slots: FairSlots::new(config.bot_moves),
+            pace: config.bot_pace,
+            unwatched_pace: config.unwatched_bot_pace,
+        })
+    }
+
+    /// The slots bots think in.
+    pub(super) fn slots(&self) -> &Arc<FairSlots> {
+        &self.slots
+    }
 
     /// Lets the game's bots act, one task per game at a time, after the configured pace.
-    pub fn schedule_bots(self: &Arc<Self>, game: &Arc<LiveGame>) {
+    pub(super) fn schedule(self: &Arc<Self>, game: &Arc<LiveGame>) {
         let standing = game.standing();
         if standing.finished {
             return;
@@ -43,14 +58,14 @@ impl Hub {
             }
             schedule.running = true;
         }
-        let hub = self.clone();
+        let runner = self.clone();
         let game = game.clone();
         tokio::spawn(async move {
             loop {
                 if let Ok(mut schedule) = game.bots.lock() {
                     schedule.dirty = false;
                 }
-                hub.run_bots(&game).await;
+                runner.run(&game).await;
                 let Ok(mut schedule) = game.bots.lock() else {
                     return;
                 };
@@ -63,7 +78,7 @@ impl Hub {
     }
 
     /// Plays bot moves while a bot seat has a pending decision.
-    pub(super) async fn run_bots(self: &Arc<Self>, game: &Arc<LiveGame>) {
+    async fn run(&self, game: &Arc<LiveGame>) {
         // Set once a move thought forced turned out not to be: from then on every move of this
         // run waits for a slot, so a game that keeps changing under the look cannot loop.
         let mut always_slot = false;
@@ -90,9 +105,9 @@ impl Hub {
             // A game of bots alone that nobody watches goes at a slower pace: nobody follows it,
             // and its moves would take thinking slots from games people play.
             let pace = if game.bots_only() && !game.watched() {
-                self.config.bot_pace.max(self.config.unwatched_bot_pace)
+                self.pace.max(self.unwatched_pace)
             } else {
-                self.config.bot_pace
+                self.pace
             };
             if !pace.is_zero() {
                 tokio::time::sleep(pace).await;
@@ -119,7 +134,7 @@ impl Hub {
                     .await
                     .unwrap_or(false);
             let thinking = if thinks && !forced {
-                Some(self.bot_moves.acquire(game.turn_key()).await)
+                Some(self.slots.acquire(game.turn_key()).await)
             } else {
                 None
             };
@@ -264,7 +279,7 @@ impl Owner {
                 // drop the session, as that path does, so the next use rebuilds it from
                 // storage. Stop until the next change.
                 self.session = None;
-                hub.note_stopped(game);
+                hub.residency.note_stopped(game);
                 tracing::warn!("game {}: a bot failed: {error:#}", game.id());
                 return BotTurn::Stop;
             }

@@ -21,7 +21,7 @@ impl Hub {
         if let Err(error) = self.storage.notify(&format!("{}:seats", game.id())).await {
             tracing::warn!("{error:#}");
         }
-        self.schedule_bots(game);
+        self.bots.schedule(game);
     }
 
     /// Another process changed a game: catch up if it is in memory and tell its subscribers.
@@ -29,12 +29,7 @@ impl Hub {
         let Some((id, what)) = payload.split_once(':') else {
             return;
         };
-        let Some(game) = self
-            .games
-            .lock()
-            .ok()
-            .and_then(|games| games.get(id).cloned())
-        else {
+        let Some(game) = self.residency.get(id) else {
             return;
         };
         if what == "seats" {
@@ -58,10 +53,7 @@ impl Hub {
     /// Catches every game in memory up with the database: what a change listener does after it
     /// reconnected, since the notifications sent meanwhile are lost.
     pub async fn resync(self: &Arc<Self>) {
-        let games: Vec<Arc<LiveGame>> = match self.games.lock() {
-            Ok(games) => games.values().cloned().collect(),
-            Err(_) => return,
-        };
+        let games = self.residency.all();
         for game in games {
             self.remote_change(&format!("{}:seats", game.id())).await;
             match self.storage.version(game.id()).await {

@@ -31,8 +31,11 @@ mod owner;
 mod residency;
 mod views;
 
+use bots::BotRunner;
 use owner::{BotTurn, Command, Owner};
 pub use owner::{ChangeKind, DurableChange};
+use residency::Residency;
+use views::ViewCache;
 
 pub use error::{GameError, LiveResult};
 
@@ -527,28 +530,23 @@ pub struct Submitted {
     pub events: Vec<Event>,
 }
 
-/// All games of one server process.
+/// All games of one server process: a registry of live games' handles, with the parts that
+/// keep them (residency, the view cache, the bot runner, the table clocks' timers) each owning
+/// its own state.
 pub struct Hub {
     storage: Storage,
     runtime: Arc<Runtime>,
     config: HubConfig,
-    games: Mutex<HashMap<String, Arc<LiveGame>>>,
+    /// Which games are in memory and which hold a running instance.
+    residency: Arc<Residency>,
+    /// Computed views under a byte budget, and catalogues.
+    views: ViewCache,
+    /// Who plays the seats bots hold.
+    bots: Arc<BotRunner>,
     /// The component hashes this process has made sure are kept in the database.
     kept_components: Mutex<HashSet<String>>,
     /// Slots for ruleset calls on the blocking pool ([`HubConfig::ruleset_calls`]).
     calls: CallSlots,
-    /// Slots for bots thinking ([`HubConfig::bot_moves`]), handed out in turn by creator.
-    bot_moves: Arc<FairSlots>,
-    /// Bytes held by every game's cached views and past boards.
-    cached_bytes: AtomicUsize,
-    /// Catalogues by (ruleset hash, language): a catalogue never changes within a version.
-    catalogues: Mutex<HashMap<(String, String), Catalogue>>,
-    /// The hub itself, for the parking task a crowded runtime starts.
-    myself: Weak<Hub>,
-    /// A parking task is running.
-    parking: AtomicBool,
-    /// How many games are marked running (`LiveGame::running`).
-    running_games: AtomicUsize,
     /// Every timed game's earliest deadline, for the timer task.
     timers: Arc<Timers>,
     /// How many clock expiries this process claimed and acted on.
@@ -569,19 +567,15 @@ fn is_language_tag(language: &str) -> bool {
 impl Hub {
     /// A hub over a database and a runtime with the rulesets loaded.
     pub fn new(storage: Storage, runtime: Arc<Runtime>, config: HubConfig) -> Arc<Hub> {
-        let hub = Arc::new_cyclic(|myself| Hub {
-            myself: myself.clone(),
-            parking: AtomicBool::new(false),
-            running_games: AtomicUsize::new(0),
+        let hub = Arc::new(Hub {
+            residency: Residency::new(&config),
+            views: ViewCache::new(config.view_cache_bytes),
+            bots: BotRunner::new(&config),
             storage,
             runtime,
             calls: CallSlots::new(config.ruleset_calls),
-            bot_moves: FairSlots::new(config.bot_moves),
             config,
-            games: Mutex::new(HashMap::new()),
             kept_components: Mutex::new(HashSet::new()),
-            cached_bytes: AtomicUsize::new(0),
-            catalogues: Mutex::new(HashMap::new()),
             timers: Arc::default(),
             expiries: AtomicUsize::new(0),
         });
@@ -605,7 +599,7 @@ impl Hub {
     /// The slots bots think in ([`HubConfig::bot_moves`]): how many are free, and a way for an
     /// operator's tool or a test to hold one.
     pub fn bot_slots(&self) -> &Arc<FairSlots> {
-        &self.bot_moves
+        self.bots.slots()
     }
 
     /// The exact ruleset version a stored game was started on: loaded already, or read back
@@ -689,7 +683,7 @@ impl Hub {
         if let Err(error) = self.storage.notify(&payload).await {
             tracing::warn!("{error:#}");
         }
-        self.schedule_bots(game);
+        self.bots.schedule(game);
     }
 
     /// The database.
@@ -704,21 +698,14 @@ impl Hub {
 
     /// The game with this id, loading its setup from storage if it is not in memory.
     pub async fn game(self: &Arc<Self>, id: &str) -> LiveResult<Arc<LiveGame>> {
-        if let Some(game) = self
-            .games
-            .lock()
-            .ok()
-            .and_then(|games| games.get(id).cloned())
-        {
+        if let Some(game) = self.residency.get(id) {
             if !game.owner_stopped() {
                 game.touch();
                 return Ok(game);
             }
             // An owner that stopped (a bug) is replaced: the game is read back from storage.
             tracing::error!("game {id}: its owner stopped; reloading it");
-            if let Ok(mut games) = self.games.lock() {
-                games.remove(id);
-            }
+            self.residency.remove(id);
             self.unloaded(&game);
         }
         let unknown = || GameError::NotFound(format!("there is no game `{id}`"));
@@ -742,7 +729,7 @@ impl Hub {
         let game = self.admit(game)?;
         self.arm_clock(&game);
         // A game loaded for the first time may be waiting for its bots (after a restart).
-        self.schedule_bots(&game);
+        self.bots.schedule(&game);
         Ok(game)
     }
 
@@ -773,7 +760,7 @@ impl Hub {
         if let Some(creator) = &creator
             && seats.iter().all(|seat| seat.bot.is_some())
         {
-            let running = self.running_bot_games(creator);
+            let running = self.residency.running_bot_games(creator);
             let cap = self.config.bot_games_per_creator;
             if running >= cap {
                 return Err(GameError::Conflict(format!(
@@ -794,13 +781,7 @@ impl Hub {
         let spec_ruleset = ruleset.clone();
         let seat_count = seats.len() as u32;
         // Room first: a server at its cap refuses before running or storing anything.
-        let evicted = {
-            let mut games = self
-                .games
-                .lock()
-                .map_err(|_| anyhow::anyhow!("the game table is poisoned"))?;
-            self.make_room(&mut games)?
-        };
+        let evicted = self.residency.make_room_for_one()?;
         for game in evicted {
             self.unloaded(&game);
         }
@@ -839,7 +820,7 @@ impl Hub {
         game.ask_result(|reply| Command::Standing { reply }).await?;
         self.arm_clock(&game);
         let game = self.admit(game)?;
-        self.schedule_bots(&game);
+        self.bots.schedule(&game);
         Ok(game)
     }
 }

@@ -233,7 +233,7 @@ impl Owner {
             }
             Command::Unload { reply } => {
                 self.session = None;
-                hub.note_stopped(game);
+                hub.residency.note_stopped(game);
                 let _ = reply.send(());
             }
             Command::HoldsInstance { reply } => {
@@ -266,9 +266,9 @@ impl Owner {
         // A call may have restored a parked session (counted as running again, it can be
         // parked again) or parked a running one (a finished game's).
         if session.is_parked() {
-            hub.note_stopped(game);
+            hub.residency.note_stopped(game);
         } else {
-            hub.note_running(game);
+            hub.residency.note_running(game);
         }
         self.session = Some(session);
         Ok(output)

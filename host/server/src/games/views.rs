@@ -5,6 +5,98 @@ use super::*;
 use tenka_game::record::RecordedAction;
 use tenka_game::session::GameSpec;
 
+/// The cache of computed views and past boards under one byte budget, and the rulesets'
+/// catalogues. Each game keeps its own views ([`LiveGame`]); this counts their bytes.
+pub(super) struct ViewCache {
+    /// Bytes held by every game's cached views and past boards.
+    bytes: AtomicUsize,
+    /// [`HubConfig::view_cache_bytes`].
+    budget: usize,
+    /// Catalogues by (ruleset hash, language): a catalogue never changes within a version.
+    catalogues: Mutex<HashMap<(String, String), Catalogue>>,
+}
+
+impl ViewCache {
+    pub(super) fn new(budget: usize) -> ViewCache {
+        ViewCache {
+            bytes: AtomicUsize::new(0),
+            budget,
+            catalogues: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn catalogue(&self, key: &(String, String)) -> Option<Catalogue> {
+        self.catalogues
+            .lock()
+            .ok()
+            .and_then(|cached| cached.get(key).cloned())
+    }
+
+    fn keep_catalogue(&self, key: (String, String), pairs: Catalogue) {
+        if let Ok(mut cached) = self.catalogues.lock() {
+            cached.insert(key, pairs);
+        }
+    }
+
+    /// Keeps `view` in `game`'s cache of current views if the byte budget allows, replacing the
+    /// viewer's older one and dropping views of older versions.
+    fn keep(&self, game: &LiveGame, viewer: Viewer, view: &Arc<ViewData>) {
+        let Ok(mut views) = game.views.lock() else {
+            return;
+        };
+        let mut freed = 0;
+        views.retain(|cached_viewer, cached| {
+            let keep = cached.version == view.version && *cached_viewer != viewer;
+            if !keep {
+                freed += cached.bytes;
+            }
+            keep
+        });
+        self.bytes.fetch_sub(freed, Ordering::Relaxed);
+        if self.reserve(view.bytes) {
+            views.insert(viewer, view.clone());
+        }
+    }
+
+    /// Keeps a past board of a finished game if the byte budget allows.
+    fn keep_past(&self, game: &LiveGame, viewer: Viewer, at: u64, board: &Arc<ViewData>) {
+        if let Ok(mut past) = game.past_boards.lock()
+            && past.len() < PAST_BOARDS_KEPT
+            && self.reserve(board.bytes)
+        {
+            past.insert((viewer, at), board.clone());
+        }
+    }
+
+    /// Counts `bytes` against the budget; false (nothing counted) when they do not fit.
+    fn reserve(&self, bytes: usize) -> bool {
+        self.bytes
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| {
+                (held + bytes <= self.budget).then_some(held + bytes)
+            })
+            .is_ok()
+    }
+
+    /// Drops every cached view and past board of `game`, giving their bytes back.
+    pub(super) fn forget(&self, game: &LiveGame) {
+        let mut freed = 0;
+        if let Ok(mut views) = game.views.lock() {
+            freed += views.values().map(|view| view.bytes).sum::<usize>();
+            views.clear();
+        }
+        if let Ok(mut past) = game.past_boards.lock() {
+            freed += past.values().map(|view| view.bytes).sum::<usize>();
+            past.clear();
+        }
+        self.bytes.fetch_sub(freed, Ordering::Relaxed);
+    }
+
+    /// The bytes cached views and past boards hold now.
+    pub(super) fn bytes(&self) -> usize {
+        self.bytes.load(Ordering::Relaxed)
+    }
+}
+
 impl Hub {
     /// A ruleset version's catalogue in `language`, asked of the ruleset once per version and
     /// language. Languages the ruleset does not list get an empty catalogue without running it.
@@ -28,12 +120,7 @@ impl Hub {
             return Ok(Arc::new(Vec::new()));
         }
         let key = (ruleset.hash().0, language.to_owned());
-        if let Some(found) = self
-            .catalogues
-            .lock()
-            .ok()
-            .and_then(|cached| cached.get(&key).cloned())
-        {
+        if let Some(found) = self.views.catalogue(&key) {
             return Ok(found);
         }
         let asked = ruleset.clone();
@@ -42,58 +129,13 @@ impl Hub {
             self.blocking(move || calls::catalogue(&asked, &language))
                 .await?,
         );
-        if let Ok(mut cached) = self.catalogues.lock() {
-            cached.insert(key, pairs.clone());
-        }
+        self.views.keep_catalogue(key, pairs.clone());
         Ok(pairs)
-    }
-
-    /// Keeps `view` in `game`'s cache of current views if the byte budget allows, replacing the
-    /// viewer's older one and dropping views of older versions.
-    pub(super) fn cache_view(&self, game: &LiveGame, viewer: Viewer, view: &Arc<ViewData>) {
-        let Ok(mut views) = game.views.lock() else {
-            return;
-        };
-        let mut freed = 0;
-        views.retain(|cached_viewer, cached| {
-            let keep = cached.version == view.version && *cached_viewer != viewer;
-            if !keep {
-                freed += cached.bytes;
-            }
-            keep
-        });
-        self.cached_bytes.fetch_sub(freed, Ordering::Relaxed);
-        if self.reserve_cache(view.bytes) {
-            views.insert(viewer, view.clone());
-        }
-    }
-
-    /// Counts `bytes` against the cache budget; false (nothing counted) when they do not fit.
-    pub(super) fn reserve_cache(&self, bytes: usize) -> bool {
-        self.cached_bytes
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| {
-                (held + bytes <= self.config.view_cache_bytes).then_some(held + bytes)
-            })
-            .is_ok()
-    }
-
-    /// Drops every cached view and past board of `game`, giving their bytes back.
-    pub(super) fn forget_views(&self, game: &LiveGame) {
-        let mut freed = 0;
-        if let Ok(mut views) = game.views.lock() {
-            freed += views.values().map(|view| view.bytes).sum::<usize>();
-            views.clear();
-        }
-        if let Ok(mut past) = game.past_boards.lock() {
-            freed += past.values().map(|view| view.bytes).sum::<usize>();
-            past.clear();
-        }
-        self.cached_bytes.fetch_sub(freed, Ordering::Relaxed);
     }
 
     /// The bytes cached views and past boards hold now.
     pub fn cached_view_bytes(&self) -> usize {
-        self.cached_bytes.load(Ordering::Relaxed)
+        self.views.bytes()
     }
 
     /// What `viewer` sees now.
@@ -149,12 +191,7 @@ impl Hub {
             .await?;
         let (state_json, parts) = computed.map_err(GameError::from)?;
         let board = Arc::new(ViewData::new(at, Vec::new(), state_json, parts, None));
-        if let Ok(mut past) = game.past_boards.lock()
-            && past.len() < PAST_BOARDS_KEPT
-            && self.reserve_cache(board.bytes)
-        {
-            past.insert((viewer, at), board.clone());
-        }
+        self.views.keep_past(game, viewer, at, &board);
         Ok(board)
     }
 
@@ -194,7 +231,7 @@ impl Owner {
             .await?;
         let (pending, state_json, parts, result) = computed?;
         let view = Arc::new(ViewData::new(version, pending, state_json, parts, result));
-        hub.cache_view(game, viewer, &view);
+        hub.views.keep(game, viewer, &view);
         Ok(view)
     }
 
