@@ -243,7 +243,7 @@ impl Owner {
             seq: self.version + 1,
             seat,
             action_json: String::new(),
-            clock: hub.clock_tick(game),
+            clock: hub.clocks.tick(game),
             bot: Some(bot.name().to_owned()),
         };
         let every = hub.config.snapshot_every;

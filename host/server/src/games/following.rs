@@ -39,7 +39,7 @@ impl Hub {
                         *current = seats;
                     }
                     // A seat handed over may have stopped or started its clock.
-                    self.refresh_clock(&game).await;
+                    self.clocks.refresh(&game).await;
                     game.publish(Update::Seats);
                 }
                 Err(error) => tracing::warn!("game {id}: {error:#}"),

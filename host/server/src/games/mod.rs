@@ -1,17 +1,20 @@
 //! Live games: which games are in memory, how an action gets from a request into the ruleset and
 //! onto disk, and how bots and other server processes move games along.
 //!
-//! A game in memory is a [`LiveGame`]: its stored setup and seats plus, while it is in use, the
-//! running [`Session`]. Every ruleset call runs in one of the hub's bounded call slots
-//! ([`CallSlots`]), never on the async reactor; a game's session is guarded by an async mutex, so
-//! one game's calls run one at a time while any number of games run side by side. Idle sessions
-//! are parked or dropped and rebuilt on next use from the newest snapshot plus the actions after
-//! it.
+//! A game in memory is a [`LiveGame`]: a cheap handle with its stored setup, seats and public
+//! standing, and the mailbox of its owner ([`owner::Owner`]), a task that alone holds the
+//! running [`Session`] and answers typed commands one at a time. So one game's calls run one
+//! after another while any number of games run side by side. Every ruleset call runs in one of
+//! the hub's bounded call slots ([`CallSlots`]), never on the async reactor. Idle sessions are
+//! parked or dropped and rebuilt on next use from the newest snapshot plus the actions after it.
 //!
-//! [`Hub`] is written by job: this file creates and loads games; `residency.rs` decides which
-//! hold a running instance and which are parked or dropped; `moves.rs` applies, commits and
-//! publishes moves; `views.rs` answers what each viewer sees; `bots.rs` plays bots' seats; and
-//! `following.rs` catches up with other server processes.
+//! [`Hub`] is the registry of handles, with parts that each own their state: [`Residency`]
+//! (`residency.rs`) decides which games are in memory and which hold a running instance;
+//! [`ViewCache`] (`views.rs`) keeps computed views under a byte budget; [`BotRunner`]
+//! (`bots.rs`) paces bots and hands out their thinking slots; [`TableClocks`] (`clocks.rs`)
+//! keeps the timers. `moves.rs` applies and commits moves; `following.rs` catches up with other
+//! server processes. The layer answers in its own [`GameError`]; only the HTTP layer turns it
+//! into a response.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
@@ -32,6 +35,7 @@ mod residency;
 mod views;
 
 use bots::BotRunner;
+use clocks::TableClocks;
 use owner::{BotTurn, Command, Owner};
 pub use owner::{ChangeKind, DurableChange};
 use residency::Residency;
@@ -547,10 +551,8 @@ pub struct Hub {
     kept_components: Mutex<HashSet<String>>,
     /// Slots for ruleset calls on the blocking pool ([`HubConfig::ruleset_calls`]).
     calls: CallSlots,
-    /// Every timed game's earliest deadline, for the timer task.
-    timers: Arc<Timers>,
-    /// How many clock expiries this process claimed and acted on.
-    expiries: AtomicUsize,
+    /// The table clocks: their timers and the stored clocks.
+    clocks: TableClocks,
 }
 
 /// One ruleset version's messages in one language, as (key, template) pairs.
@@ -571,13 +573,12 @@ impl Hub {
             residency: Residency::new(&config),
             views: ViewCache::new(config.view_cache_bytes),
             bots: BotRunner::new(&config),
+            clocks: TableClocks::new(storage.clone(), config.clock.clone()),
             storage,
             runtime,
             calls: CallSlots::new(config.ruleset_calls),
             config,
             kept_components: Mutex::new(HashSet::new()),
-            timers: Arc::default(),
-            expiries: AtomicUsize::new(0),
         });
         hub.start_timer();
         hub
@@ -718,7 +719,7 @@ impl Hub {
         let seats = self.storage.seats(id).await?;
         let version = self.storage.version(id).await?;
         let finished = stored.finished_at.is_some();
-        let clock = self.stored_clock(id).await?;
+        let clock = self.clocks.stored(id).await?;
         let game = LiveGame::start(self, stored, ruleset, seats, None, None);
         game.set_clock(clock);
         game.set_standing(Standing {
@@ -727,7 +728,7 @@ impl Hub {
             waiting_for: Vec::new(),
         });
         let game = self.admit(game)?;
-        self.arm_clock(&game);
+        self.clocks.arm(&game);
         // A game loaded for the first time may be waiting for its bots (after a restart).
         self.bots.schedule(&game);
         Ok(game)
@@ -802,7 +803,7 @@ impl Hub {
             .context("starting a game failed")??;
         let clock = match (clock, pending) {
             (Some(clock), Some(pending)) => {
-                let now = self.config.clock.now_millis();
+                let now = self.clocks.now_millis();
                 Some(clocks::started(clock, now, &seats, &pending))
             }
             _ => None,
@@ -818,7 +819,7 @@ impl Hub {
         let game = LiveGame::start(self, stored, ruleset, seats, creator, Some(session));
         game.set_clock(clock);
         game.ask_result(|reply| Command::Standing { reply }).await?;
-        self.arm_clock(&game);
+        self.clocks.arm(&game);
         let game = self.admit(game)?;
         self.bots.schedule(&game);
         Ok(game)

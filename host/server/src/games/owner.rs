@@ -336,7 +336,7 @@ impl Owner {
                 self.version = last;
                 // Whoever noticed first, the standing and the subscribers learn of it now.
                 self.refresh_standing(hub, game).await?;
-                hub.refresh_clock(game).await;
+                hub.clocks.refresh(game).await;
                 game.publish(Update::Version(last));
                 Ok(true)
             }
@@ -382,7 +382,7 @@ impl Owner {
             seq: self.version + 1,
             seat,
             action_json: serde_json::to_string(&action).context("failed to encode an action")?,
-            clock: hub.clock_tick(game),
+            clock: hub.clocks.tick(game),
             bot: None,
         };
         let every = hub.config.snapshot_every;
@@ -429,7 +429,7 @@ impl Owner {
                 self.session = None;
                 self.ensure_loaded(hub, game).await?;
                 self.refresh_standing(hub, game).await?;
-                hub.refresh_clock(game).await;
+                hub.clocks.refresh(game).await;
                 return Err(super::GameError::Stale {
                     version: self.version,
                 });
@@ -466,7 +466,7 @@ impl Owner {
             self.decisions.update(seq, &pending, Some(after.seat));
             summarize(game, seq, &pending)
         });
-        hub.arm_clock(game);
+        hub.clocks.arm(game);
         let waiting_for = match summarized {
             Ok(_) => game.standing().waiting_for,
             Err(error) => {
