@@ -127,12 +127,7 @@ impl BotRunner {
                 .any(|seat| seat.bot.as_deref().is_some_and(|bot| bot != "random"));
             // A decision with a single answer needs no thought: its move takes no slot, so a
             // forced step never queues behind other tables' thinking bots.
-            let forced = thinks
-                && !always_slot
-                && game
-                    .ask(|reply| Command::BotForced { bots, reply })
-                    .await
-                    .unwrap_or(false);
+            let forced = thinks && !always_slot && game.bot_move_forced.load(Ordering::Relaxed);
             let thinking = if thinks && !forced {
                 Some(self.slots.acquire(game.turn_key()).await)
             } else {
@@ -159,7 +154,7 @@ impl BotRunner {
 
 impl LiveGame {
     /// The seats bots play now, with their bots' names.
-    fn bot_seats(&self) -> HashMap<Seat, String> {
+    pub(super) fn bot_seats(&self) -> HashMap<Seat, String> {
         self.seats()
             .into_iter()
             .filter_map(|seat| seat.bot.map(|bot| (seat.seat, bot)))
@@ -168,16 +163,6 @@ impl LiveGame {
 }
 
 impl Owner {
-    /// Whether the decision a bot of `bots` answers next has a single answer, as far as the
-    /// session's cached pending decisions tell (unknown counts as not).
-    pub(super) fn bot_decision_forced(&self, bots: &HashMap<Seat, String>) -> bool {
-        self.session
-            .as_ref()
-            .and_then(Session::cached_pending)
-            .and_then(|pending| owner::first_for_bots(pending, bots))
-            .is_some_and(|decision| only_answer(&decision.kind).is_some())
-    }
-
     /// One bot move: the first pending decision a bot plays, answered by its bot (created on
     /// first use and kept: it has a random stream of its own), applied and stored.
     pub(super) async fn bot_move(

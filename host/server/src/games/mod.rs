@@ -245,6 +245,11 @@ fn summarize(game: &LiveGame, version: u64, pending: &[PendingDecision]) -> bool
     let over = pending.is_empty();
     let waiting_for = waiting_seats(pending);
     let was_finished = game.standing().finished;
+    // Read by the bot runner without asking the owner: a hint, checked again by the owner.
+    let bots = game.bot_seats();
+    let forced = owner::first_for_bots(pending, &bots)
+        .is_some_and(|decision| tenka_game::bots::only_answer(&decision.kind).is_some());
+    game.bot_move_forced.store(forced, Ordering::Relaxed);
     game.set_standing(Standing {
         version,
         finished: over,
@@ -378,6 +383,9 @@ pub struct LiveGame {
     owner: mpsc::Sender<Command>,
     /// The owner is answering a command now: the game is in use, not idle.
     busy: AtomicBool,
+    /// Whether the decision the game's bots answer next had a single answer when the standing
+    /// was last set, so the bot runner can skip a thinking slot without asking the owner.
+    bot_move_forced: AtomicBool,
     updates: broadcast::Sender<Update>,
     views: Mutex<HashMap<Viewer, Arc<ViewData>>>,
     /// Boards of a finished game after a given number of actions, by viewer.
@@ -473,6 +481,7 @@ impl LiveGame {
             standing: RwLock::new(Standing::default()),
             owner,
             busy: AtomicBool::new(false),
+            bot_move_forced: AtomicBool::new(false),
             updates: broadcast::channel(64).0,
             views: Mutex::new(HashMap::new()),
             past_boards: Mutex::new(HashMap::new()),

@@ -67,11 +67,6 @@ pub(super) enum Command {
         bot: Option<String>,
         reply: Reply<LiveResult<()>>,
     },
-    /// Whether the decision the game's bots answer next has a single answer.
-    BotForced {
-        bots: HashMap<Seat, String>,
-        reply: Reply<bool>,
-    },
     /// Let a bot answer the first pending decision a bot plays.
     BotMove {
         /// When the bot's turn began: its think time runs from here.
@@ -209,9 +204,6 @@ impl Owner {
             }
             Command::HandOver { seat, bot, reply } => {
                 let _ = reply.send(self.hand_over(hub, game, seat, bot).await);
-            }
-            Command::BotForced { bots, reply } => {
-                let _ = reply.send(self.bot_decision_forced(&bots));
             }
             Command::BotMove {
                 turn_started,
