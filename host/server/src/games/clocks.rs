@@ -295,14 +295,27 @@ impl Owner {
         match claimed {
             Ok(true) => {
                 next.version = clock.version + 1;
+                let bot = next.pace.bot.clone();
                 game.set_clock(Some(next));
                 hub.clocks.expiries.fetch_add(1, Ordering::Relaxed);
                 tracing::info!(
                     "game {id}: seats {expired:?} ran out of time and are played by a bot"
                 );
-                if let Err(error) = hub.reload_seats(game).await {
-                    tracing::warn!("game {id}: {error}");
+                // The seats as the claim stored them, so a replaced token stops working at once.
+                match hub.storage().seats(id).await {
+                    Ok(seats) => game.set_seats(seats),
+                    Err(error) => tracing::warn!("game {id}: {error:#}"),
                 }
+                let standing = game.standing();
+                let change = DurableChange {
+                    version: standing.version,
+                    kind: ChangeKind::TimedOut {
+                        seats: expired.clone(),
+                        bot,
+                    },
+                    waiting_for: standing.waiting_for,
+                };
+                hub.after_durable_change(game, &change).await;
             }
             // Another process (or a move) changed the clock first: look again from what it
             // stored, seats included (the winner may have handed them over).

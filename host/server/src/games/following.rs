@@ -9,9 +9,7 @@ impl Hub {
     /// game's subscribers and the other server processes.
     pub async fn reload_seats(self: &Arc<Self>, game: &Arc<LiveGame>) -> LiveResult<()> {
         let seats = self.storage.seats(game.id()).await?;
-        if let Ok(mut current) = game.seats.write() {
-            *current = seats;
-        }
+        game.set_seats(seats);
         self.seats_changed(game).await;
         Ok(())
     }
@@ -35,9 +33,7 @@ impl Hub {
         if what == "seats" {
             match self.storage.seats(id).await {
                 Ok(seats) => {
-                    if let Ok(mut current) = game.seats.write() {
-                        *current = seats;
-                    }
+                    game.set_seats(seats);
                     // A seat handed over may have stopped or started its clock.
                     self.clocks.refresh(&game).await;
                     game.publish(Update::Seats);
@@ -63,6 +59,15 @@ impl Hub {
                 Ok(_) => {}
                 Err(error) => tracing::warn!("game {}: {error:#}", game.id()),
             }
+        }
+    }
+}
+
+impl LiveGame {
+    /// Replaces the seats with those read from storage.
+    pub(super) fn set_seats(&self, seats: Vec<StoredSeat>) {
+        if let Ok(mut current) = self.seats.write() {
+            *current = seats;
         }
     }
 }

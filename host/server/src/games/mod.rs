@@ -687,7 +687,9 @@ impl Hub {
                 Update::Version(change.version),
                 format!("{}:{}", game.id(), change.version),
             ),
-            ChangeKind::HandedOver { .. } => (Update::Seats, format!("{}:seats", game.id())),
+            ChangeKind::HandedOver { .. } | ChangeKind::TimedOut { .. } => {
+                (Update::Seats, format!("{}:seats", game.id()))
+            }
         };
         game.publish(update);
         if let Err(error) = self.storage.notify(&payload).await {

@@ -117,6 +117,8 @@ pub enum ChangeKind {
     Moved { seat: Seat, bot: Option<String> },
     /// `seat` was handed to `bot`, or back to its person (`None`).
     HandedOver { seat: Seat, bot: Option<String> },
+    /// `seats` ran out of time and were handed to the table's `bot`.
+    TimedOut { seats: Vec<Seat>, bot: String },
 }
 
 /// The state of one live game that only its owner touches.
