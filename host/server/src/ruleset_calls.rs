@@ -9,7 +9,6 @@ use anyhow::Context as _;
 use sdk::{Action, Diagnostic, PendingDecision, RulesetInfo};
 use serde_json::Value;
 
-use super::games::GameError;
 use super::storage::{StoredAction, StoredGame};
 use tenka_game::bots::{Bot, BotKind};
 use tenka_game::record::RecordedAction;
@@ -60,19 +59,6 @@ pub fn catalogue(ruleset: &LoadedRuleset, language: &str) -> Vec<(String, String
 /// describes nothing or something refused (logged).
 pub fn map_editor(ruleset: &LoadedRuleset) -> Option<tenka_game::editor::Schema> {
     tenka_game::editor::schema_of(ruleset)
-}
-
-/// Starts a game from its stored setup.
-pub fn start(
-    ruleset: &Arc<LoadedRuleset>,
-    game: &StoredGame,
-    seats: u32,
-) -> Result<Session, GameError> {
-    start_session(ruleset, game, seats).map_err(|error| match error {
-        SessionError::Setup(error) => GameError::Setup(error.to_string()),
-        SessionError::Rejected(rejection) => GameError::Setup(rejection.to_string()),
-        other => GameError::from(other),
-    })
 }
 
 /// Starts a game from its stored setup, with the session's own error.

@@ -51,7 +51,7 @@ use super::storage::{
     ClockWrite, DatabaseKind, Insert, NewCredentials, Queued, Storage, StoredAction, StoredGame,
     StoredSeat, WriteQueue, now_millis,
 };
-use tenka_game::session::Applied;
+use tenka_game::session::{Applied, SessionError};
 
 /// How the hub runs games.
 #[derive(Clone, Debug)]
@@ -802,7 +802,14 @@ impl Hub {
         let timed = clock.is_some();
         let (session, pending) = self
             .blocking(move || {
-                let mut session = calls::start(&spec_ruleset, &spec_game, seat_count)?;
+                let mut session = calls::start_session(&spec_ruleset, &spec_game, seat_count)
+                    .map_err(|error| match error {
+                        SessionError::Setup(error) => GameError::Setup(error.to_string()),
+                        SessionError::Rejected(rejection) => {
+                            GameError::Setup(rejection.to_string())
+                        }
+                        other => GameError::from(other),
+                    })?;
                 let pending = if timed {
                     Some(session.pending().map_err(calls::into_anyhow)?)
                 } else {
