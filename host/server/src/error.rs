@@ -180,6 +180,29 @@ impl From<anyhow::Error> for AppError {
     }
 }
 
+impl From<crate::games::GameError> for AppError {
+    /// The live games' failures as the API answers them: the one place they meet HTTP.
+    fn from(error: crate::games::GameError) -> Self {
+        use crate::games::GameError;
+        match error {
+            GameError::NotFound(message) => AppError::NotFound(message),
+            GameError::Invalid(message) => AppError::BadRequest(message),
+            GameError::NotYet(message) => AppError::Forbidden(message),
+            GameError::Stale { version } => AppError::Stale { version },
+            GameError::Rejected(rejection) => AppError::Rejected {
+                message: rejection.to_string(),
+                rejection: serde_json::to_value(&rejection).unwrap_or(Value::Null),
+            },
+            GameError::Conflict(message) => AppError::Conflict(message),
+            GameError::Setup(message) => AppError::Setup(message),
+            GameError::Unavailable(message) => AppError::Unavailable(message),
+            GameError::Busy(message) => AppError::Busy(message),
+            GameError::Ruleset(error) => AppError::call_failed(&error),
+            GameError::Internal(error) => AppError::from(error),
+        }
+    }
+}
+
 impl From<sqlx::Error> for AppError {
     fn from(error: sqlx::Error) -> Self {
         AppError::Internal(anyhow::Error::new(error).context("database error"))

@@ -113,6 +113,9 @@ impl AppState {
         config: ServerConfig,
     ) -> anyhow::Result<AppState> {
         let hub = Hub::new(storage, runtime.clone(), hub_config);
+        // A rated table's result moves its players' ratings as soon as it is stored; the live
+        // games only say that a game finished, so they never depend on the ratings.
+        hub.on_game_finished(Box::new(ratings::game_finished));
         let offer = LiveOffer::start(
             runtime,
             hub.call_slots(),

@@ -9,7 +9,6 @@ use anyhow::Context as _;
 use sdk::{Action, Diagnostic, PendingDecision, RulesetInfo};
 use serde_json::Value;
 
-use super::error::AppError;
 use super::storage::{StoredAction, StoredGame};
 use tenka_game::bots::{Bot, BotKind};
 use tenka_game::record::RecordedAction;
@@ -60,19 +59,6 @@ pub fn catalogue(ruleset: &LoadedRuleset, language: &str) -> Vec<(String, String
 /// describes nothing or something refused (logged).
 pub fn map_editor(ruleset: &LoadedRuleset) -> Option<tenka_game::editor::Schema> {
     tenka_game::editor::schema_of(ruleset)
-}
-
-/// Starts a game from its stored setup.
-pub fn start(
-    ruleset: &Arc<LoadedRuleset>,
-    game: &StoredGame,
-    seats: u32,
-) -> Result<Session, AppError> {
-    start_session(ruleset, game, seats).map_err(|error| match error {
-        SessionError::Setup(error) => AppError::Setup(error.to_string()),
-        SessionError::Rejected(rejection) => AppError::Setup(rejection.to_string()),
-        other => classify(other).0,
-    })
 }
 
 /// Starts a game from its stored setup, with the session's own error.
@@ -145,38 +131,12 @@ pub fn replay_action(session: &mut Session, action: &StoredAction) -> anyhow::Re
 }
 
 /// A session error as an `anyhow::Error` that keeps a ruleset's typed failure (which export,
-/// which limit, or a full host) for [`AppError`]'s conversion to find.
+/// which limit, or a full host) for the HTTP layer's conversion to find.
 pub fn into_anyhow(error: SessionError) -> anyhow::Error {
     match error {
         SessionError::Failed(failure) => anyhow::Error::new(CallError::Failed(failure)),
         SessionError::Capacity(full) => anyhow::Error::new(CallError::Capacity(full)),
         other => anyhow::anyhow!("{other}"),
-    }
-}
-
-/// Turns a session error into the API's error, and says whether the session is still good.
-pub fn classify(error: SessionError) -> (AppError, bool) {
-    match error {
-        SessionError::Rejected(rejection) => (
-            AppError::Rejected {
-                message: rejection.to_string(),
-                rejection: serde_json::to_value(&rejection).unwrap_or(Value::Null),
-            },
-            true,
-        ),
-        SessionError::Setup(error) => (AppError::Setup(error.to_string()), true),
-        // The runtime recovers a session after a failed call, but a game that just failed is
-        // rebuilt from storage to be sure it matches what is stored; except when the host was
-        // only full (the game is fine) or the game is failed for good (it answers its failure at
-        // once, and rebuilding it again and again would only replay the ruleset in a storm).
-        SessionError::Capacity(full) => (AppError::call_failed(&CallError::Capacity(full)), true),
-        SessionError::Failed(failure) => {
-            let keep = failure.game_failed;
-            (AppError::call_failed(&CallError::Failed(failure)), keep)
-        }
-        // The caller's own data did not fit the game (stored options, a snapshot of another
-        // version): nothing a client did; rebuild from storage.
-        SessionError::Mismatch(what) => (AppError::Internal(anyhow::anyhow!(what)), false),
     }
 }
 

@@ -86,15 +86,84 @@ impl LiveGame {
     }
 }
 
+/// The table clocks' keeper: the time source, the timer of every timed game's earliest
+/// deadline, and the stored clocks.
+pub(super) struct TableClocks {
+    storage: Storage,
+    /// Where table clocks read the time ([`HubConfig::clock`]).
+    clock: Arc<dyn Clock>,
+    /// Every timed game's earliest deadline, for the timer task.
+    timers: Arc<Timers>,
+    /// How many clock expiries this process claimed and acted on.
+    expiries: AtomicUsize,
+}
+
+impl TableClocks {
+    pub(super) fn new(storage: Storage, clock: Arc<dyn Clock>) -> TableClocks {
+        TableClocks {
+            storage,
+            clock,
+            timers: Arc::default(),
+            expiries: AtomicUsize::new(0),
+        }
+    }
+
+    /// The time as the table clocks read it.
+    pub(super) fn now_millis(&self) -> i64 {
+        self.clock.now_millis()
+    }
+
+    /// A game's clock as stored, if it is timed.
+    pub(super) async fn stored(&self, id: &str) -> anyhow::Result<Option<TableClock>> {
+        self.storage
+            .clock(id)
+            .await?
+            .map(|(pace, state, version)| TableClock::from_stored(&pace, &state, version))
+            .transpose()
+    }
+
+    /// The clock a move of `game` settles, as it is before the move.
+    pub(super) fn tick(&self, game: &LiveGame) -> Option<ClockTick> {
+        Some(ClockTick {
+            clock: game.clock()?,
+            now: self.clock.now_millis(),
+            bots: bot_seats(&game.seats()),
+        })
+    }
+
+    /// Sets the timer to the game's earliest deadline (none once it is over).
+    pub(super) fn arm(&self, game: &LiveGame) {
+        let deadline = game
+            .clock()
+            .filter(|_| !game.standing().finished)
+            .and_then(|clock| clock.deadline());
+        self.timers.arm(game.id(), deadline);
+    }
+
+    /// Reads a timed game's clock again after another process changed the game.
+    pub(super) async fn refresh(&self, game: &LiveGame) {
+        if game.clock().is_none() {
+            return;
+        }
+        match self.stored(game.id()).await {
+            Ok(clock) => {
+                game.set_clock(clock);
+                self.arm(game);
+            }
+            Err(error) => tracing::warn!("game {}: {error:#}", game.id()),
+        }
+    }
+}
+
 impl Hub {
     /// The time as the table clocks read it.
     pub fn now_millis(&self) -> i64 {
-        self.config.clock.now_millis()
+        self.clocks.now_millis()
     }
 
     /// How many clock expiries this process claimed and acted on.
     pub fn expiries_claimed(&self) -> usize {
-        self.expiries.load(Ordering::Relaxed)
+        self.clocks.expiries.load(Ordering::Relaxed)
     }
 
     /// Starts the timer task (when there is a runtime to run it on): it first arms every
@@ -104,8 +173,8 @@ impl Hub {
             return;
         };
         let (timers, clock, hub) = (
-            self.timers.clone(),
-            self.config.clock.clone(),
+            self.clocks.timers.clone(),
+            self.clocks.clock.clone(),
             Arc::downgrade(self),
         );
         runtime.spawn(async move {
@@ -133,51 +202,24 @@ impl Hub {
         });
     }
 
-    /// A game's clock as stored, if it is timed.
-    pub(super) async fn stored_clock(&self, id: &str) -> anyhow::Result<Option<TableClock>> {
-        self.storage
-            .clock(id)
-            .await?
-            .map(|(pace, state, version)| TableClock::from_stored(&pace, &state, version))
-            .transpose()
-    }
-
-    /// The clock a move of `game` settles, as it is before the move.
-    pub(super) fn clock_tick(&self, game: &LiveGame) -> Option<ClockTick> {
-        Some(ClockTick {
-            clock: game.clock()?,
-            now: self.config.clock.now_millis(),
-            bots: bot_seats(&game.seats()),
-        })
-    }
-
-    /// Sets the timer to the game's earliest deadline (none once it is over).
-    pub(super) fn arm_clock(&self, game: &LiveGame) {
-        let deadline = game
-            .clock()
-            .filter(|_| !game.standing().finished)
-            .and_then(|clock| clock.deadline());
-        self.timers.arm(game.id(), deadline);
-    }
-
-    /// Reads a timed game's clock again after another process changed the game.
-    pub(super) async fn refresh_clock(&self, game: &LiveGame) {
-        if game.clock().is_none() {
-            return;
-        }
-        match self.stored_clock(game.id()).await {
-            Ok(clock) => {
-                game.set_clock(clock);
-                self.arm_clock(game);
+    /// Acts on a timer that fired for game `id`, in the game's owner ([`Owner::expire`]).
+    pub(super) async fn expire(self: &Arc<Self>, id: &str) {
+        match self.game(id).await {
+            Ok(game) => {
+                game.ask(|reply| Command::Expire { reply }).await;
             }
-            Err(error) => tracing::warn!("game {}: {error:#}", game.id()),
+            Err(error) => tracing::warn!("game {id}: a clock's expiry: {error}"),
         }
     }
+}
 
+impl Owner {
     /// After `seat` was handed to a bot or (`returned`) back to its person: the seat's clock
-    /// stops or starts, and is stored.
+    /// stops or starts, and is stored. The owner answers no move meanwhile, so no move settles
+    /// the clock at the same time.
     pub(super) async fn seat_clock_changed(
-        &self,
+        &mut self,
+        hub: &Hub,
         game: &Arc<LiveGame>,
         seat: Seat,
         returned: bool,
@@ -185,10 +227,8 @@ impl Hub {
         if game.clock().is_none() {
             return Ok(());
         }
-        // Under the game's lock, so no move settles the clock meanwhile.
-        let mut state = game.state.lock().await;
-        self.ensure_loaded(game, &mut state).await?;
-        let Some(mut clock) = self.stored_clock(game.id()).await? else {
+        self.ensure_loaded(hub, game).await?;
+        let Some(mut clock) = hub.clocks.stored(game.id()).await? else {
             return Ok(());
         };
         if returned {
@@ -200,36 +240,29 @@ impl Hub {
         } else {
             running(standing.waiting_for, &bot_seats(&game.seats()))
         };
-        clock.settle(self.config.clock.now_millis(), None, &running);
+        clock.settle(hub.clocks.now_millis(), None, &running);
         let write = ClockWrite {
             state_json: clock.state_json(),
             deadline: clock.deadline(),
         };
-        clock.version = self.storage.save_clock(game.id(), &write).await?;
+        clock.version = hub.storage().save_clock(game.id(), &write).await?;
         game.set_clock(Some(clock));
-        self.arm_clock(game);
+        hub.clocks.arm(game);
         Ok(())
     }
 
-    /// Acts on a timer that fired for game `id`: each running seat whose time is up is handed
-    /// to the table's bot. The expiry is claimed against the stored clock's version, in the
-    /// transaction that hands the seats over: of several processes (or a move racing the
-    /// timer) exactly one changes anything.
-    pub(super) async fn expire(self: &Arc<Self>, id: &str) {
-        let game = match self.game(id).await {
-            Ok(game) => game,
-            Err(error) => {
-                tracing::warn!("game {id}: a clock's expiry: {error}");
-                return;
-            }
-        };
-        let mut state = game.state.lock().await;
-        if let Err(error) = self.ensure_loaded(&game, &mut state).await {
+    /// Acts on a timer that fired: each running seat whose time is up is handed to the table's
+    /// bot. The expiry is claimed against the stored clock's version, in the transaction that
+    /// hands the seats over: of several processes (or a move racing the timer) exactly one
+    /// changes anything.
+    pub(super) async fn expire(&mut self, hub: &Arc<Hub>, game: &Arc<LiveGame>) {
+        let id = game.id();
+        if let Err(error) = self.ensure_loaded(hub, game).await {
             tracing::warn!("game {id}: a clock's expiry: {error:#}");
             return;
         }
         // The stored clock is the truth: another process may have moved or claimed meanwhile.
-        let clock = match self.stored_clock(id).await {
+        let clock = match hub.clocks.stored(id).await {
             Ok(Some(clock)) => clock,
             Ok(None) => return,
             Err(error) => {
@@ -241,13 +274,12 @@ impl Hub {
         // handed over.
         let changed = game.clock().map(|known| known.version) != Some(clock.version);
         game.set_clock(Some(clock.clone()));
-        let expired = clock.expired(self.config.clock.now_millis());
+        let expired = clock.expired(hub.clocks.now_millis());
         if expired.is_empty() || game.standing().finished {
-            drop(state);
-            if changed && let Err(error) = self.reload_seats(&game).await {
+            if changed && let Err(error) = hub.reload_seats(game).await {
                 tracing::warn!("game {id}: {error}");
             }
-            self.arm_clock(&game);
+            hub.clocks.arm(game);
             return;
         }
         let mut next = clock.clone();
@@ -256,39 +288,51 @@ impl Hub {
             state_json: next.state_json(),
             deadline: next.deadline(),
         };
-        let claimed = self
-            .storage
+        let claimed = hub
+            .storage()
             .claim_expiry(id, clock.version, &write, &expired, &next.pace.bot)
             .await;
-        drop(state);
         match claimed {
             Ok(true) => {
                 next.version = clock.version + 1;
+                let bot = next.pace.bot.clone();
                 game.set_clock(Some(next));
-                self.expiries.fetch_add(1, Ordering::Relaxed);
+                hub.clocks.expiries.fetch_add(1, Ordering::Relaxed);
                 tracing::info!(
                     "game {id}: seats {expired:?} ran out of time and are played by a bot"
                 );
-                if let Err(error) = self.reload_seats(&game).await {
-                    tracing::warn!("game {id}: {error}");
+                // The seats as the claim stored them, so a replaced token stops working at once.
+                match hub.storage().seats(id).await {
+                    Ok(seats) => game.set_seats(seats),
+                    Err(error) => tracing::warn!("game {id}: {error:#}"),
                 }
+                let standing = game.standing();
+                let change = DurableChange {
+                    version: standing.version,
+                    kind: ChangeKind::TimedOut {
+                        seats: expired.clone(),
+                        bot,
+                    },
+                    waiting_for: standing.waiting_for,
+                };
+                hub.after_durable_change(game, &change).await;
             }
             // Another process (or a move) changed the clock first: look again from what it
             // stored, seats included (the winner may have handed them over).
             Ok(false) => {
-                self.refresh_clock(&game).await;
-                if let Err(error) = self.reload_seats(&game).await {
+                hub.clocks.refresh(game).await;
+                if let Err(error) = hub.reload_seats(game).await {
                     tracing::warn!("game {id}: {error}");
                 }
             }
             Err(error) => {
                 // Tried again in a while, not at once: the database may be down.
                 tracing::warn!("game {id}: a clock's expiry: {error:#}");
-                let retry = self.config.clock.now_millis() + 1_000;
-                self.timers.arm(id, Some(retry));
+                let retry = hub.clocks.now_millis() + 1_000;
+                hub.clocks.timers.arm(id, Some(retry));
                 return;
             }
         }
-        self.arm_clock(&game);
+        hub.clocks.arm(game);
     }
 }

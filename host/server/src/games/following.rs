@@ -7,11 +7,9 @@ impl Hub {
     /// Reads a game's seats again after the database changed them (a seat claimed, an invite
     /// exchanged, a seat reopened), so a replaced token stops working at once, and tells the
     /// game's subscribers and the other server processes.
-    pub async fn reload_seats(self: &Arc<Self>, game: &Arc<LiveGame>) -> AppResult<()> {
+    pub async fn reload_seats(self: &Arc<Self>, game: &Arc<LiveGame>) -> LiveResult<()> {
         let seats = self.storage.seats(game.id()).await?;
-        if let Ok(mut current) = game.seats.write() {
-            *current = seats;
-        }
+        game.set_seats(seats);
         self.seats_changed(game).await;
         Ok(())
     }
@@ -22,7 +20,7 @@ impl Hub {
         if let Err(error) = self.storage.notify(&format!("{}:seats", game.id())).await {
             tracing::warn!("{error:#}");
         }
-        self.schedule_bots(game);
+        self.bots.schedule(game);
     }
 
     /// Another process changed a game: catch up if it is in memory and tell its subscribers.
@@ -30,22 +28,15 @@ impl Hub {
         let Some((id, what)) = payload.split_once(':') else {
             return;
         };
-        let Some(game) = self
-            .games
-            .lock()
-            .ok()
-            .and_then(|games| games.get(id).cloned())
-        else {
+        let Some(game) = self.residency.get(id) else {
             return;
         };
         if what == "seats" {
             match self.storage.seats(id).await {
                 Ok(seats) => {
-                    if let Ok(mut current) = game.seats.write() {
-                        *current = seats;
-                    }
+                    game.set_seats(seats);
                     // A seat handed over may have stopped or started its clock.
-                    self.refresh_clock(&game).await;
+                    self.clocks.refresh(&game).await;
                     game.publish(Update::Seats);
                 }
                 Err(error) => tracing::warn!("game {id}: {error:#}"),
@@ -53,39 +44,13 @@ impl Hub {
             return;
         }
         let Ok(seq) = what.parse::<u64>() else { return };
-        let mut state = game.state.lock().await;
-        if state.version >= seq && state.session.is_some() {
-            return;
-        }
-        let result = if state.session.is_some() {
-            self.catch_up(&game, &mut state).await.map(|_| ())
-        } else {
-            // Not loaded: only the public standing needs the new version.
-            self.storage.version(id).await.map(|version| {
-                let mut standing = game.standing();
-                standing.version = version;
-                game.set_standing(standing);
-            })
-        };
-        let result = match result {
-            Ok(()) if state.session.is_some() => self.refresh_standing(&game, &mut state).await,
-            other => other,
-        };
-        let version = game.standing().version;
-        drop(state);
-        match result {
-            Ok(()) => game.publish(Update::Version(version)),
-            Err(error) => tracing::warn!("game {id}: failed to catch up: {error:#}"),
-        }
+        game.ask(|reply| Command::Follow { seq, reply }).await;
     }
 
     /// Catches every game in memory up with the database: what a change listener does after it
     /// reconnected, since the notifications sent meanwhile are lost.
     pub async fn resync(self: &Arc<Self>) {
-        let games: Vec<Arc<LiveGame>> = match self.games.lock() {
-            Ok(games) => games.values().cloned().collect(),
-            Err(_) => return,
-        };
+        let games = self.residency.all();
         for game in games {
             self.remote_change(&format!("{}:seats", game.id())).await;
             match self.storage.version(game.id()).await {
@@ -95,6 +60,44 @@ impl Hub {
                 Ok(_) => {}
                 Err(error) => tracing::warn!("game {}: {error:#}", game.id()),
             }
+        }
+    }
+}
+
+impl LiveGame {
+    /// Replaces the seats with those read from storage.
+    pub(super) fn set_seats(&self, seats: Vec<StoredSeat>) {
+        if let Ok(mut current) = self.seats.write() {
+            *current = seats;
+        }
+    }
+}
+
+impl Owner {
+    /// Another process stored version `seq` of `game`: catch up if the session is in memory
+    /// (else only the public standing needs the new version), and tell the subscribers.
+    pub(super) async fn follow(&mut self, hub: &Hub, game: &LiveGame, seq: u64) {
+        let id = game.id();
+        if self.version >= seq && self.session.is_some() {
+            return;
+        }
+        let result = if self.session.is_some() {
+            self.catch_up(hub, game).await.map(|_| ())
+        } else {
+            hub.storage().version(id).await.map(|version| {
+                let mut standing = game.standing();
+                standing.version = version;
+                game.set_standing(standing);
+            })
+        };
+        let result = match result {
+            Ok(()) if self.session.is_some() => self.refresh_standing(hub, game).await,
+            other => other,
+        };
+        let version = game.standing().version;
+        match result {
+            Ok(()) => game.publish(Update::Version(version)),
+            Err(error) => tracing::warn!("game {id}: failed to catch up: {error:#}"),
         }
     }
 }

@@ -1,17 +1,20 @@
 //! Live games: which games are in memory, how an action gets from a request into the ruleset and
 //! onto disk, and how bots and other server processes move games along.
 //!
-//! A game in memory is a [`LiveGame`]: its stored setup and seats plus, while it is in use, the
-//! running [`Session`]. Every ruleset call runs in one of the hub's bounded call slots
-//! ([`CallSlots`]), never on the async reactor; a game's session is guarded by an async mutex, so
-//! one game's calls run one at a time while any number of games run side by side. Idle sessions
-//! are parked or dropped and rebuilt on next use from the newest snapshot plus the actions after
-//! it.
+//! A game in memory is a [`LiveGame`]: a cheap handle with its stored setup, seats and public
+//! standing, and the mailbox of its owner ([`owner::Owner`]), a task that alone holds the
+//! running [`Session`] and answers typed commands one at a time. So one game's calls run one
+//! after another while any number of games run side by side. Every ruleset call runs in one of
+//! the hub's bounded call slots ([`CallSlots`]), never on the async reactor. Idle sessions are
+//! parked or dropped and rebuilt on next use from the newest snapshot plus the actions after it.
 //!
-//! [`Hub`] is written by job: this file creates and loads games; `residency.rs` decides which
-//! hold a running instance and which are parked or dropped; `moves.rs` applies, commits and
-//! publishes moves; `views.rs` answers what each viewer sees; `bots.rs` plays bots' seats; and
-//! `following.rs` catches up with other server processes.
+//! [`Hub`] is the registry of handles, with parts that each own their state: [`Residency`]
+//! (`residency.rs`) decides which games are in memory and which hold a running instance;
+//! [`ViewCache`] (`views.rs`) keeps computed views under a byte budget; [`BotRunner`]
+//! (`bots.rs`) paces bots and hands out their thinking slots; [`TableClocks`] (`clocks.rs`)
+//! keeps the timers. `moves.rs` applies and commits moves; `following.rs` catches up with other
+//! server processes. The layer answers in its own [`GameError`]; only the HTTP layer turns it
+//! into a response.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
@@ -20,17 +23,27 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use sdk::{Action, BoardPart, Event, GameResult, PendingDecision, PreviewNote, Seat, Viewer};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 
 mod bots;
 mod clocks;
+mod error;
 mod following;
 mod moves;
+mod owner;
 mod residency;
 mod views;
 
+use bots::BotRunner;
+use clocks::TableClocks;
+use owner::{BotTurn, Command, Owner};
+pub use owner::{ChangeKind, DurableChange};
+use residency::Residency;
+use views::ViewCache;
+
+pub use error::{GameError, LiveResult};
+
 use super::clocks::{Clock, SystemClock, TableClock, Timers};
-use super::error::{AppError, AppResult};
 use super::fair::FairSlots;
 use super::ruleset_calls::{self as calls, LoadedRuleset, Runtime, Session};
 use super::slots::CallSlots;
@@ -38,8 +51,7 @@ use super::storage::{
     ClockWrite, DatabaseKind, Insert, NewCredentials, Queued, Storage, StoredAction, StoredGame,
     StoredSeat, WriteQueue, now_millis,
 };
-use tenka_game::bots::Bot;
-use tenka_game::session::Applied;
+use tenka_game::session::{Applied, SessionError};
 
 /// How the hub runs games.
 #[derive(Clone, Debug)]
@@ -109,19 +121,6 @@ pub enum Update {
     Seats,
 }
 
-/// The state of one game that only its session lock holder may touch.
-struct GameState {
-    /// The running game; `None` while evicted or after a fault (rebuilt on next use).
-    session: Option<Session>,
-    /// The number of stored actions the session has applied.
-    version: u64,
-    /// The bots playing seats of this game, each with its own random stream.
-    bots: HashMap<Seat, Box<dyn Bot>>,
-    /// Since when each seat's pending decision has been what it is now, so an answer to it is
-    /// not refused as stale because other seats moved meanwhile.
-    decisions: DecisionAges,
-}
-
 /// Since which version each seat's pending decision has been unchanged.
 ///
 /// A client answers the decision it saw at some version. Other seats' independent steps (bots
@@ -130,7 +129,7 @@ struct GameState {
 /// only when the seat's own decision changed after the version the client saw: the seat acted,
 /// the decision went away and came back, or its content (prompt, choices, bounds) changed.
 #[derive(Default)]
-struct DecisionAges {
+pub(super) struct DecisionAges {
     /// The version these ages were last brought up to date at.
     version: u64,
     /// For each seat with a pending decision: the version since which it has been unchanged, and
@@ -246,6 +245,11 @@ fn summarize(game: &LiveGame, version: u64, pending: &[PendingDecision]) -> bool
     let over = pending.is_empty();
     let waiting_for = waiting_seats(pending);
     let was_finished = game.standing().finished;
+    // Read by the bot runner without asking the owner: a hint, checked again by the owner.
+    let bots = game.bot_seats();
+    let forced = owner::first_for_bots(pending, &bots)
+        .is_some_and(|decision| tenka_game::bots::only_answer(&decision.kind).is_some());
+    game.bot_move_forced.store(forced, Ordering::Relaxed);
     game.set_standing(Standing {
         version,
         finished: over,
@@ -262,6 +266,8 @@ fn summarize(game: &LiveGame, version: u64, pending: &[PendingDecision]) -> bool
 struct AfterApply {
     /// The seat that acted.
     seat: Seat,
+    /// The bot that chose the action, when one did.
+    bot: Option<String>,
     stored: anyhow::Result<Queued<Insert>>,
     pending: Result<Vec<PendingDecision>, tenka_game::session::SessionError>,
     snapshot: Option<anyhow::Result<Vec<u8>>>,
@@ -322,6 +328,7 @@ impl AfterApply {
     ) -> AfterApply {
         let version = write.seq;
         let seat = write.seat;
+        let bot = write.bot.clone();
         let pending = session.pending();
         let ends_game = matches!(&pending, Ok(decisions) if decisions.is_empty());
         let clock = write
@@ -337,6 +344,7 @@ impl AfterApply {
         }
         AfterApply {
             seat,
+            bot,
             stored,
             pending,
             snapshot,
@@ -347,6 +355,9 @@ impl AfterApply {
 
 /// How long the parker waits when every game it could park was in use.
 const PARK_RETRY: Duration = Duration::from_millis(10);
+
+/// How many commands wait for a game's owner before their senders wait too.
+const OWNER_MAILBOX: usize = 64;
 
 /// How many past boards (the replay viewer's) each game keeps.
 const PAST_BOARDS_KEPT: usize = 64;
@@ -368,7 +379,13 @@ pub struct LiveGame {
     pub ruleset: Arc<LoadedRuleset>,
     seats: RwLock<Vec<StoredSeat>>,
     standing: RwLock<Standing>,
-    state: tokio::sync::Mutex<GameState>,
+    /// The mailbox of the task that owns the game's session ([`owner::Owner`]).
+    owner: mpsc::Sender<Command>,
+    /// The owner is answering a command now: the game is in use, not idle.
+    busy: AtomicBool,
+    /// Whether the decision the game's bots answer next had a single answer when the standing
+    /// was last set, so the bot runner can skip a thinking slot without asking the owner.
+    bot_move_forced: AtomicBool,
     updates: broadcast::Sender<Update>,
     views: Mutex<HashMap<Viewer, Arc<ViewData>>>,
     /// Boards of a finished game after a given number of actions, by viewer.
@@ -376,7 +393,7 @@ pub struct LiveGame {
     bots: Mutex<BotSchedule>,
     last_used: AtomicI64,
     /// Whether the session was last seen holding an instance: a hint for choosing what to
-    /// park, checked under the state lock before parking.
+    /// park.
     running: AtomicBool,
     /// Who created the game (a client address), while this process knows it: the key its bots
     /// take their turns under. A game loaded from storage has none and takes turns as itself.
@@ -445,24 +462,26 @@ impl LiveGame {
         }
     }
 
-    fn new(
+    /// A handle on a game, with its owner started (holding `session` when the game was just
+    /// created).
+    fn start(
+        hub: &Arc<Hub>,
         stored: StoredGame,
         ruleset: Arc<LoadedRuleset>,
         seats: Vec<StoredSeat>,
         creator: Option<String>,
-    ) -> LiveGame {
-        LiveGame {
+        session: Option<Session>,
+    ) -> Arc<LiveGame> {
+        let (owner, commands) = mpsc::channel(OWNER_MAILBOX);
+        let game = Arc::new(LiveGame {
             creator,
             stored,
             ruleset,
             seats: RwLock::new(seats),
             standing: RwLock::new(Standing::default()),
-            state: tokio::sync::Mutex::new(GameState {
-                session: None,
-                version: 0,
-                bots: HashMap::new(),
-                decisions: DecisionAges::default(),
-            }),
+            owner,
+            busy: AtomicBool::new(false),
+            bot_move_forced: AtomicBool::new(false),
             updates: broadcast::channel(64).0,
             views: Mutex::new(HashMap::new()),
             past_boards: Mutex::new(HashMap::new()),
@@ -470,7 +489,23 @@ impl LiveGame {
             last_used: AtomicI64::new(now_millis()),
             running: AtomicBool::new(false),
             clock: Mutex::new(None),
-        }
+        });
+        Owner::spawn(
+            Arc::downgrade(hub),
+            Arc::downgrade(&game),
+            session,
+            commands,
+        );
+        game
+    }
+
+    fn set_busy(&self, busy: bool) {
+        self.busy.store(busy, Ordering::Relaxed);
+    }
+
+    /// Whether the game's owner is answering a command now.
+    fn busy(&self) -> bool {
+        self.busy.load(Ordering::Relaxed)
     }
 
     /// Whether bots play every seat now.
@@ -508,33 +543,32 @@ pub struct Submitted {
     pub events: Vec<Event>,
 }
 
-/// All games of one server process.
+/// All games of one server process: a registry of live games' handles, with the parts that
+/// keep them (residency, the view cache, the bot runner, the table clocks' timers) each owning
+/// its own state.
 pub struct Hub {
     storage: Storage,
     runtime: Arc<Runtime>,
     config: HubConfig,
-    games: Mutex<HashMap<String, Arc<LiveGame>>>,
+    /// Which games are in memory and which hold a running instance.
+    residency: Arc<Residency>,
+    /// Computed views under a byte budget, and catalogues.
+    views: ViewCache,
+    /// Who plays the seats bots hold.
+    bots: Arc<BotRunner>,
     /// The component hashes this process has made sure are kept in the database.
     kept_components: Mutex<HashSet<String>>,
     /// Slots for ruleset calls on the blocking pool ([`HubConfig::ruleset_calls`]).
     calls: CallSlots,
-    /// Slots for bots thinking ([`HubConfig::bot_moves`]), handed out in turn by creator.
-    bot_moves: Arc<FairSlots>,
-    /// Bytes held by every game's cached views and past boards.
-    cached_bytes: AtomicUsize,
-    /// Catalogues by (ruleset hash, language): a catalogue never changes within a version.
-    catalogues: Mutex<HashMap<(String, String), Catalogue>>,
-    /// The hub itself, for the parking task a crowded runtime starts.
-    myself: Weak<Hub>,
-    /// A parking task is running.
-    parking: AtomicBool,
-    /// How many games are marked running (`LiveGame::running`).
-    running_games: AtomicUsize,
-    /// Every timed game's earliest deadline, for the timer task.
-    timers: Arc<Timers>,
-    /// How many clock expiries this process claimed and acted on.
-    expiries: AtomicUsize,
+    /// The table clocks: their timers and the stored clocks.
+    clocks: TableClocks,
+    /// Told once a move has finished a game and is stored ([`Hub::on_game_finished`]).
+    finished: std::sync::OnceLock<GameFinished>,
 }
+
+/// What the server does with a game a stored move finished (rate it): set by the layer above,
+/// so the live games never name what listens.
+pub type GameFinished = Box<dyn Fn(Arc<Hub>, Arc<LiveGame>) + Send + Sync>;
 
 /// One ruleset version's messages in one language, as (key, template) pairs.
 type Catalogue = Arc<Vec<(String, String)>>;
@@ -550,24 +584,27 @@ fn is_language_tag(language: &str) -> bool {
 impl Hub {
     /// A hub over a database and a runtime with the rulesets loaded.
     pub fn new(storage: Storage, runtime: Arc<Runtime>, config: HubConfig) -> Arc<Hub> {
-        let hub = Arc::new_cyclic(|myself| Hub {
-            myself: myself.clone(),
-            parking: AtomicBool::new(false),
-            running_games: AtomicUsize::new(0),
+        let hub = Arc::new(Hub {
+            residency: Residency::new(&config),
+            views: ViewCache::new(config.view_cache_bytes),
+            bots: BotRunner::new(&config),
+            clocks: TableClocks::new(storage.clone(), config.clock.clone()),
             storage,
             runtime,
             calls: CallSlots::new(config.ruleset_calls),
-            bot_moves: FairSlots::new(config.bot_moves),
             config,
-            games: Mutex::new(HashMap::new()),
             kept_components: Mutex::new(HashSet::new()),
-            cached_bytes: AtomicUsize::new(0),
-            catalogues: Mutex::new(HashMap::new()),
-            timers: Arc::default(),
-            expiries: AtomicUsize::new(0),
+            finished: std::sync::OnceLock::new(),
         });
         hub.start_timer();
         hub
+    }
+
+    /// Sets what is done with each game a stored move finishes; the first call wins.
+    pub fn on_game_finished(&self, hook: GameFinished) {
+        if self.finished.set(hook).is_err() {
+            tracing::warn!("a second game-finished hook was ignored");
+        }
     }
 
     /// Runs ruleset work on the blocking pool once a call slot is free ([`CallSlots::run`]).
@@ -586,38 +623,18 @@ impl Hub {
     /// The slots bots think in ([`HubConfig::bot_moves`]): how many are free, and a way for an
     /// operator's tool or a test to hold one.
     pub fn bot_slots(&self) -> &Arc<FairSlots> {
-        &self.bot_moves
-    }
-
-    /// Runs `work` with the session on the blocking pool and gives the session back. A panic
-    /// inside the ruleset glue loses the session (it is rebuilt from storage on next use), never
-    /// the server.
-    async fn with_session<T: Send + 'static>(
-        &self,
-        game: &LiveGame,
-        state: &mut GameState,
-        work: impl FnOnce(&mut Session) -> T + Send + 'static,
-    ) -> anyhow::Result<T> {
-        let mut session = state.session.take().context("the game is not loaded")?;
-        let (session, output) = self
-            .blocking(move || {
-                let output = work(&mut session);
-                (session, output)
-            })
-            .await?;
-        self.put_back(game, state, session);
-        Ok(output)
+        self.bots.slots()
     }
 
     /// The exact ruleset version a stored game was started on: loaded already, or read back
     /// from the components the database keeps (after its file was replaced or the server
     /// restarted with a newer one).
-    async fn pinned_ruleset(&self, stored: &StoredGame) -> AppResult<Arc<LoadedRuleset>> {
+    async fn pinned_ruleset(&self, stored: &StoredGame) -> LiveResult<Arc<LoadedRuleset>> {
         if let Some(ruleset) = self.runtime.ruleset_version(&stored.ruleset_hash) {
             return Ok(ruleset);
         }
         let unavailable = || {
-            AppError::Unavailable(format!(
+            GameError::Unavailable(format!(
                 "game {} was started on version {} of ruleset `{}`, which this server no longer has",
                 stored.id,
                 short_hash(&stored.ruleset_hash),
@@ -649,7 +666,7 @@ impl Hub {
 
     /// Makes sure the database keeps the component a new game runs on, so the game can go on
     /// after the component's file changes. Once per version and process.
-    async fn keep_component(&self, ruleset: &LoadedRuleset) -> AppResult<()> {
+    async fn keep_component(&self, ruleset: &LoadedRuleset) -> LiveResult<()> {
         let Some(bytes) = ruleset.component_bytes() else {
             return Ok(());
         };
@@ -670,6 +687,38 @@ impl Hub {
         Ok(())
     }
 
+    /// What follows every change that is durably stored, an action or a seat handed over: the
+    /// one place to hang what the change owes others. The seats that owe an answer now are in
+    /// `change`. It tells the game's subscribers and the other server processes, and wakes the
+    /// game's bots.
+    pub(super) async fn after_durable_change(
+        self: &Arc<Self>,
+        game: &Arc<LiveGame>,
+        change: &DurableChange,
+    ) {
+        let (update, payload) = match change.kind {
+            ChangeKind::Moved { .. } => (
+                Update::Version(change.version),
+                format!("{}:{}", game.id(), change.version),
+            ),
+            ChangeKind::HandedOver { .. } | ChangeKind::TimedOut { .. } => {
+                (Update::Seats, format!("{}:seats", game.id()))
+            }
+        };
+        game.publish(update);
+        crate::notices::observe(&self.storage, self.now_millis(), game.sighting());
+        if matches!(change.kind, ChangeKind::Moved { .. })
+            && game.standing().finished
+            && let Some(finished) = self.finished.get()
+        {
+            finished(self.clone(), game.clone());
+        }
+        if let Err(error) = self.storage.notify(&payload).await {
+            tracing::warn!("{error:#}");
+        }
+        self.bots.schedule(game);
+    }
+
     /// The database.
     pub fn storage(&self) -> &Storage {
         &self.storage
@@ -681,17 +730,18 @@ impl Hub {
     }
 
     /// The game with this id, loading its setup from storage if it is not in memory.
-    pub async fn game(self: &Arc<Self>, id: &str) -> AppResult<Arc<LiveGame>> {
-        if let Some(game) = self
-            .games
-            .lock()
-            .ok()
-            .and_then(|games| games.get(id).cloned())
-        {
-            game.touch();
-            return Ok(game);
+    pub async fn game(self: &Arc<Self>, id: &str) -> LiveResult<Arc<LiveGame>> {
+        if let Some(game) = self.residency.get(id) {
+            if !game.owner_stopped() {
+                game.touch();
+                return Ok(game);
+            }
+            // An owner that stopped (a bug) is replaced: the game is read back from storage.
+            tracing::error!("game {id}: its owner stopped; reloading it");
+            self.residency.remove(id);
+            self.unloaded(&game);
         }
-        let unknown = || AppError::NotFound(format!("there is no game `{id}`"));
+        let unknown = || GameError::NotFound(format!("there is no game `{id}`"));
         // Ids are short hex strings; anything else cannot name a game.
         if id.is_empty() || id.len() > 64 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
             return Err(unknown());
@@ -701,18 +751,18 @@ impl Hub {
         let seats = self.storage.seats(id).await?;
         let version = self.storage.version(id).await?;
         let finished = stored.finished_at.is_some();
-        let clock = self.stored_clock(id).await?;
-        let game = LiveGame::new(stored, ruleset, seats, None);
+        let clock = self.clocks.stored(id).await?;
+        let game = LiveGame::start(self, stored, ruleset, seats, None, None);
         game.set_clock(clock);
         game.set_standing(Standing {
             version,
             finished,
             waiting_for: Vec::new(),
         });
-        let game = self.admit(Arc::new(game))?;
-        self.arm_clock(&game);
+        let game = self.admit(game)?;
+        self.clocks.arm(&game);
         // A game loaded for the first time may be waiting for its bots (after a restart).
-        self.schedule_bots(&game);
+        self.bots.schedule(&game);
         Ok(game)
     }
 
@@ -726,7 +776,7 @@ impl Hub {
         seats: Vec<StoredSeat>,
         credentials: &NewCredentials,
         creator: Option<String>,
-    ) -> AppResult<Arc<LiveGame>> {
+    ) -> LiveResult<Arc<LiveGame>> {
         self.create_timed(stored, seats, credentials, creator, None)
             .await
     }
@@ -739,14 +789,14 @@ impl Hub {
         credentials: &NewCredentials,
         creator: Option<String>,
         clock: Option<TableClock>,
-    ) -> AppResult<Arc<LiveGame>> {
+    ) -> LiveResult<Arc<LiveGame>> {
         if let Some(creator) = &creator
             && seats.iter().all(|seat| seat.bot.is_some())
         {
-            let running = self.running_bot_games(creator);
+            let running = self.residency.running_bot_games(creator);
             let cap = self.config.bot_games_per_creator;
             if running >= cap {
-                return Err(AppError::Conflict(format!(
+                return Err(GameError::Conflict(format!(
                     "this address already has {running} games played by bots alone running (at \
                      most {cap}); wait for one to end, or take a seat in the next one"
                 )));
@@ -757,43 +807,45 @@ impl Hub {
             .runtime
             .ruleset_version(&stored.ruleset_hash)
             .ok_or_else(|| {
-                AppError::NotFound(format!("there is no ruleset `{}`", stored.ruleset_id))
+                GameError::NotFound(format!("there is no ruleset `{}`", stored.ruleset_id))
             })?;
         self.keep_component(&ruleset).await?;
         let spec_game = stored.clone();
         let spec_ruleset = ruleset.clone();
         let seat_count = seats.len() as u32;
         // Room first: a server at its cap refuses before running or storing anything.
-        let evicted = {
-            let mut games = self
-                .games
-                .lock()
-                .map_err(|_| anyhow::anyhow!("the game table is poisoned"))?;
-            self.make_room(&mut games)?
-        };
+        let evicted = self.residency.make_room_for_one()?;
         for game in evicted {
             self.unloaded(&game);
         }
-        let session = self
-            .blocking(move || calls::start(&spec_ruleset, &spec_game, seat_count))
+        // The clocks start with the game: the seats that owe the first answer run from now. A
+        // timed game asks them in the same trip that starts it.
+        let timed = clock.is_some();
+        let (session, pending) = self
+            .blocking(move || {
+                let mut session = calls::start_session(&spec_ruleset, &spec_game, seat_count)
+                    .map_err(|error| match error {
+                        SessionError::Setup(error) => GameError::Setup(error.to_string()),
+                        SessionError::Rejected(rejection) => {
+                            GameError::Setup(rejection.to_string())
+                        }
+                        other => GameError::from(other),
+                    })?;
+                let pending = if timed {
+                    Some(session.pending().map_err(calls::into_anyhow)?)
+                } else {
+                    None
+                };
+                Ok::<_, GameError>((session, pending))
+            })
             .await
             .context("starting a game failed")??;
-        // The clocks start with the game: the seats that owe the first answer run from now.
-        let mut session = session;
-        let clock = match clock {
-            Some(clock) => {
-                let (back, pending) = self
-                    .blocking(move || {
-                        let pending = session.pending();
-                        (session, pending)
-                    })
-                    .await?;
-                session = back;
-                let pending = pending.map_err(calls::into_anyhow)?;
-                let now = self.config.clock.now_millis();
+        let clock = match (clock, pending) {
+            (Some(clock), Some(pending)) => {
+                let now = self.clocks.now_millis();
                 Some(clocks::started(clock, now, &seats, &pending))
             }
-            None => None,
+            _ => None,
         };
         self.storage
             .create_timed_game(
@@ -803,104 +855,13 @@ impl Hub {
                 clock.as_ref().map(clocks::row),
             )
             .await?;
-        let game = Arc::new(LiveGame::new(stored, ruleset, seats, creator));
+        let game = LiveGame::start(self, stored, ruleset, seats, creator, Some(session));
         game.set_clock(clock);
-        {
-            let mut state = game.state.lock().await;
-            state.session = Some(session);
-            self.refresh_standing(&game, &mut state).await?;
-        }
-        self.arm_clock(&game);
+        game.ask_result(|reply| Command::Standing { reply }).await?;
+        self.clocks.arm(&game);
         let game = self.admit(game)?;
-        self.schedule_bots(&game);
+        self.bots.schedule(&game);
         Ok(game)
-    }
-
-    /// Makes sure the session is in memory and up to date with storage.
-    async fn ensure_loaded(&self, game: &LiveGame, state: &mut GameState) -> anyhow::Result<()> {
-        if state.session.is_none() {
-            // Every action: those up to the snapshot are the restored session's history (a
-            // snapshot holds none), those after it are replayed.
-            let snapshot = self.storage.latest_snapshot(game.id()).await?;
-            let from = snapshot.as_ref().map_or(0, |(seq, _)| *seq);
-            let mut actions = self.storage.actions_since(game.id(), 0).await?;
-            let after = actions.split_off(actions.partition_point(|a| a.seq <= from));
-            let ruleset = game.ruleset.clone();
-            let stored = game.stored.clone();
-            let seat_count = game.seats().len() as u32;
-            let (session, version) = self
-                .blocking(move || {
-                    let mut session = match snapshot {
-                        Some((_, bytes)) => {
-                            calls::restore(&ruleset, &stored, seat_count, &bytes, &actions)?
-                        }
-                        None => calls::start_session(&ruleset, &stored, seat_count)
-                            .map_err(calls::into_anyhow)?,
-                    };
-                    let mut version = from;
-                    for action in &after {
-                        calls::replay_action(&mut session, action)?;
-                        version = action.seq;
-                    }
-                    anyhow::Ok((session, version))
-                })
-                .await
-                .context("loading a game failed")?
-                .with_context(|| format!("failed to load game {}", game.id()))?;
-            state.session = Some(session);
-            state.version = version;
-            // Who is waiting is known only once the game runs.
-            self.refresh_standing(game, state).await?;
-        } else if self.storage.kind() == DatabaseKind::Postgres {
-            // Other processes may have moved the game on; one process on SQLite never needs to.
-            self.catch_up(game, state).await?;
-        }
-        Ok(())
-    }
-
-    /// Applies the actions another process stored since the session's version.
-    async fn catch_up(&self, game: &LiveGame, state: &mut GameState) -> anyhow::Result<bool> {
-        let actions = self.storage.actions_since(game.id(), state.version).await?;
-        if actions.is_empty() {
-            return Ok(false);
-        }
-        let last = actions.last().map_or(state.version, |action| action.seq);
-        let replayed = self
-            .with_session(game, state, move |session| {
-                actions
-                    .iter()
-                    .try_for_each(|action| calls::replay_action(session, action))
-            })
-            .await;
-        match replayed {
-            Ok(Ok(())) => {
-                state.version = last;
-                // Whoever noticed first, the standing and the subscribers learn of it now.
-                self.refresh_standing(game, state).await?;
-                self.refresh_clock(game).await;
-                game.publish(Update::Version(last));
-                Ok(true)
-            }
-            Ok(Err(error)) | Err(error) => {
-                state.session = None;
-                Err(error)
-            }
-        }
-    }
-
-    /// Recomputes the public standing after a change.
-    async fn refresh_standing(&self, game: &LiveGame, state: &mut GameState) -> anyhow::Result<()> {
-        let pending = self
-            .with_session(game, state, |session| session.pending())
-            .await?
-            .map_err(calls::into_anyhow)?;
-        state.decisions.update(state.version, &pending, None);
-        if summarize(game, state.version, &pending) {
-            // The action that ended it marked the game finished when it was stored; a game
-            // stored by an older version of the server may have missed that second write.
-            self.storage.mark_finished(game.id()).await?;
-        }
-        Ok(())
     }
 }
 

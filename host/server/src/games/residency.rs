@@ -1,20 +1,68 @@
-//! Residency: which games hold a running instance, parking the least recently used when there are
-//! more than the server runs at once, and dropping idle games from memory.
+//! Residency: which games are in memory and which of them hold a running instance, parking the
+//! least recently used when there are more than the server runs at once, and dropping idle
+//! games from memory. [`Residency`] owns the table of live games.
 
 use super::*;
 
-impl Hub {
-    /// Gives a session back to its game after a call on the blocking pool, which may have
-    /// restored a parked one (counted as running again, it can be parked again) or parked a
-    /// running one (a finished game's).
-    pub(super) fn put_back(&self, game: &LiveGame, state: &mut GameState, session: Session) {
-        let running = !session.is_parked();
-        state.session = Some(session);
-        if running {
-            self.note_running(game);
-        } else {
-            self.note_stopped(game);
+/// The table of games in memory and the count of those holding a running instance.
+pub(super) struct Residency {
+    games: Mutex<HashMap<String, Arc<LiveGame>>>,
+    /// How many games are marked running (`LiveGame::running`).
+    running_games: AtomicUsize,
+    /// A parking task is running.
+    parking: AtomicBool,
+    /// Itself, for the parking task a crowded runtime starts.
+    myself: Weak<Residency>,
+    /// [`HubConfig::max_running_games`].
+    max_running_games: usize,
+    /// [`HubConfig::max_live_games`].
+    max_live_games: usize,
+}
+
+impl Residency {
+    pub(super) fn new(config: &HubConfig) -> Arc<Residency> {
+        Arc::new_cyclic(|myself| Residency {
+            games: Mutex::new(HashMap::new()),
+            running_games: AtomicUsize::new(0),
+            parking: AtomicBool::new(false),
+            myself: myself.clone(),
+            max_running_games: config.max_running_games,
+            max_live_games: config.max_live_games,
+        })
+    }
+
+    /// The game `id`, if it is in memory.
+    pub(super) fn get(&self, id: &str) -> Option<Arc<LiveGame>> {
+        self.games
+            .lock()
+            .ok()
+            .and_then(|games| games.get(id).cloned())
+    }
+
+    /// Every game in memory.
+    pub(super) fn all(&self) -> Vec<Arc<LiveGame>> {
+        self.games
+            .lock()
+            .map(|games| games.values().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Takes game `id` out of the table.
+    pub(super) fn remove(&self, id: &str) {
+        if let Ok(mut games) = self.games.lock() {
+            games.remove(id);
         }
+    }
+
+    /// How many games played by bots alone that `creator` started are in memory and running.
+    pub(super) fn running_bot_games(&self, creator: &str) -> usize {
+        self.games.lock().map_or(0, |games| {
+            games
+                .values()
+                .filter(|game| game.creator.as_deref() == Some(creator))
+                .filter(|game| !game.standing().finished && game.bots_only())
+                .count()
+        })
     }
 
     /// Marks a game's session as holding an instance and, when more games run than
@@ -31,16 +79,16 @@ impl Hub {
         let myself = self.myself.clone();
         tokio::spawn(async move {
             // Weak between rounds, so a hub being shut down is not kept alive by its parker.
-            while let Some(hub) = myself.upgrade() {
-                let parked = hub.park_least_recent().await;
-                if !hub.crowded() {
-                    hub.parking.store(false, Ordering::Release);
+            while let Some(residency) = myself.upgrade() {
+                let parked = residency.park_least_recent().await;
+                if !residency.crowded() {
+                    residency.parking.store(false, Ordering::Release);
                     // A game counted between the look and the release started no round.
-                    if !hub.crowded() || hub.parking.swap(true, Ordering::AcqRel) {
+                    if !residency.crowded() || residency.parking.swap(true, Ordering::AcqRel) {
                         return;
                     }
                 }
-                drop(hub);
+                drop(residency);
                 if parked == 0 {
                     // Every candidate was in use; their calls end soon.
                     tokio::time::sleep(PARK_RETRY).await;
@@ -50,15 +98,8 @@ impl Hub {
     }
 
     /// Whether more games are counted running than [`HubConfig::max_running_games`].
-    pub(super) fn crowded(&self) -> bool {
-        self.running_games.load(Ordering::Relaxed) > self.config.max_running_games
-    }
-
-    /// Lets go of what a game taken out of memory held: its cached views and its place among
-    /// the running games.
-    pub(super) fn unloaded(&self, game: &LiveGame) {
-        self.forget_views(game);
-        self.note_stopped(game);
+    fn crowded(&self) -> bool {
+        self.running_games.load(Ordering::Relaxed) > self.max_running_games
     }
 
     /// Marks a game's session as holding no instance (parked, dropped or unloaded).
@@ -70,10 +111,10 @@ impl Hub {
 
     /// Parks the sessions of the least recently used running games until an eighth of
     /// [`HubConfig::max_running_games`] is free again, so the scan over all games runs once
-    /// per that many loads, not for each. A game in use (its state locked) is skipped for the
+    /// per that many loads, not for each. A game in use (its owner busy) is skipped for the
     /// next least recent: it is not idle. Returns how many games stopped counting as running.
     pub(super) async fn park_least_recent(&self) -> usize {
-        let cap = self.config.max_running_games.max(1);
+        let cap = self.max_running_games.max(1);
         let target = cap - cap / 8;
         let mut running: Vec<(i64, Arc<LiveGame>)> = match self.games.lock() {
             Ok(games) => games
@@ -93,25 +134,10 @@ impl Hub {
             if stopped == excess {
                 break;
             }
-            let Ok(mut state) = game.state.try_lock() else {
+            if game.busy() {
                 continue;
-            };
-            if let Some(mut session) = state.session.take() {
-                let parked = self
-                    .blocking(move || {
-                        let parked = session.park();
-                        (session, parked)
-                    })
-                    .await;
-                match parked {
-                    Ok((session, Ok(()))) => state.session = Some(session),
-                    // The session is dropped: it is rebuilt from storage on next use.
-                    Ok((_, Err(error))) => {
-                        tracing::warn!("game {}: parking failed: {error}", game.id())
-                    }
-                    Err(error) => tracing::warn!("game {}: parking failed: {error:#}", game.id()),
-                }
             }
+            game.ask(|reply| Command::Park { reply }).await;
             self.note_stopped(&game);
             stopped += 1;
         }
@@ -120,34 +146,35 @@ impl Hub {
 
     /// Adds a game to the table of games in memory, making room first. Another task may have
     /// added the same game meanwhile: that one wins.
-    pub(super) fn admit(&self, game: Arc<LiveGame>) -> AppResult<Arc<LiveGame>> {
+    /// Answers the game admitted and the games unloaded to make room for it.
+    pub(super) fn admit(
+        &self,
+        game: Arc<LiveGame>,
+    ) -> LiveResult<(Arc<LiveGame>, Vec<Arc<LiveGame>>)> {
         let (admitted, evicted) = {
             let mut games = self
                 .games
                 .lock()
                 .map_err(|_| anyhow::anyhow!("the game table is poisoned"))?;
             if let Some(existing) = games.get(game.id()) {
-                return Ok(existing.clone());
+                return Ok((existing.clone(), Vec::new()));
             }
             let evicted = self.make_room(&mut games)?;
             games.insert(game.id().to_owned(), game.clone());
             (game, evicted)
         };
-        for game in evicted {
-            self.unloaded(&game);
-        }
-        Ok(admitted)
+        Ok((admitted, evicted))
     }
 
     /// Unloads the least recently used games nobody watches until one more fits under
     /// [`HubConfig::max_live_games`], and a sixty-fourth of it more while at it, so that at the
     /// cap the scan over every game in memory (under the table's lock) runs once per that many
     /// new games rather than for each; busy when every game in memory is in use.
-    pub(super) fn make_room(
+    fn make_room(
         &self,
         games: &mut HashMap<String, Arc<LiveGame>>,
-    ) -> AppResult<Vec<Arc<LiveGame>>> {
-        let cap = self.config.max_live_games.max(1);
+    ) -> LiveResult<Vec<Arc<LiveGame>>> {
+        let cap = self.max_live_games.max(1);
         if games.len() < cap {
             return Ok(Vec::new());
         }
@@ -161,7 +188,7 @@ impl Hub {
         // Refuse before unloading anything: a game taken out of the table here would otherwise
         // leave with its cached views still counted against the budget.
         if idle.len() < excess {
-            return Err(AppError::Busy(
+            return Err(GameError::Busy(
                 "the server holds as many games as it may right now; try again in a minute"
                     .to_owned(),
             ));
@@ -179,24 +206,83 @@ impl Hub {
             .collect())
     }
 
+    /// Makes room for one more game before it is created ([`Residency::make_room`]), answering
+    /// the games unloaded.
+    pub(super) fn make_room_for_one(&self) -> LiveResult<Vec<Arc<LiveGame>>> {
+        let mut games = self
+            .games
+            .lock()
+            .map_err(|_| anyhow::anyhow!("the game table is poisoned"))?;
+        self.make_room(&mut games)
+    }
+
     /// How many games are in memory.
-    pub fn live_games(&self) -> usize {
+    pub(super) fn live_games(&self) -> usize {
         self.games.lock().map_or(0, |games| games.len())
     }
 
     /// Whether game `id` is in memory (evicting it made its next request read it back).
-    pub fn in_memory(&self, id: &str) -> bool {
+    pub(super) fn in_memory(&self, id: &str) -> bool {
         self.games.lock().is_ok_and(|games| games.contains_key(id))
+    }
+
+    /// The number of games in memory and how many of them hold a running instance (the others
+    /// are parked or not loaded).
+    pub(super) async fn loaded(&self) -> (usize, usize) {
+        let games = self.all();
+        let mut sessions = 0;
+        for game in &games {
+            if game
+                .ask(|reply| Command::HoldsInstance { reply })
+                .await
+                .unwrap_or(false)
+            {
+                sessions += 1;
+            }
+        }
+        (games.len(), sessions)
+    }
+}
+
+impl Hub {
+    /// Adds a game to the table of games in memory, making room first. Another task may have
+    /// added the same game meanwhile: that one wins.
+    pub(super) fn admit(&self, game: Arc<LiveGame>) -> LiveResult<Arc<LiveGame>> {
+        let (admitted, evicted) = self.residency.admit(game)?;
+        for game in evicted {
+            self.unloaded(&game);
+        }
+        Ok(admitted)
+    }
+
+    /// Lets go of what a game taken out of memory held: its cached views and its place among
+    /// the running games.
+    pub(super) fn unloaded(&self, game: &LiveGame) {
+        self.views.forget(game);
+        self.residency.note_stopped(game);
+    }
+
+    /// How many games are in memory.
+    pub fn live_games(&self) -> usize {
+        self.residency.live_games()
+    }
+
+    /// Whether game `id` is in memory (evicting it made its next request read it back).
+    pub fn in_memory(&self, id: &str) -> bool {
+        self.residency.in_memory(id)
+    }
+
+    /// The number of games in memory and how many of them hold a running instance (the others
+    /// are parked or not loaded).
+    pub async fn loaded(&self) -> (usize, usize) {
+        self.residency.loaded().await
     }
 
     /// Drops the sessions of games idle for longer than the configured time, and forgets idle
     /// games nobody is subscribed to, so memory follows the games in use.
     pub async fn evict_idle(&self) {
         let cutoff = now_millis() - self.config.idle_after.as_millis() as i64;
-        let games: Vec<Arc<LiveGame>> = match self.games.lock() {
-            Ok(games) => games.values().cloned().collect(),
-            Err(_) => return,
-        };
+        let games = self.residency.all();
         for game in games {
             if game.last_used.load(Ordering::Relaxed) >= cutoff {
                 continue;
@@ -209,37 +295,39 @@ impl Hub {
             if busy {
                 continue;
             }
-            if let Ok(mut state) = game.state.try_lock() {
-                state.session = None;
-                self.note_stopped(&game);
+            if !game.busy() {
+                game.ask(|reply| Command::Unload { reply }).await;
             }
-            self.forget_views(&game);
-            if game.updates.receiver_count() == 0
-                && let Ok(mut games) = self.games.lock()
-            {
-                games.remove(game.id());
+            self.views.forget(&game);
+            if game.updates.receiver_count() == 0 {
+                self.residency.remove(game.id());
             }
         }
     }
+}
 
-    /// The number of games in memory and how many of them hold a running instance (the others
-    /// are parked or not loaded).
-    pub async fn loaded(&self) -> (usize, usize) {
-        let games: Vec<Arc<LiveGame>> = match self.games.lock() {
-            Ok(games) => games.values().cloned().collect(),
-            Err(_) => return (0, 0),
-        };
-        let mut sessions = 0;
-        for game in &games {
-            let state = game.state.lock().await;
-            if state
-                .session
-                .as_ref()
-                .is_some_and(|session| !session.is_parked())
-            {
-                sessions += 1;
-            }
+impl Owner {
+    /// Parks the session ([`Command::Park`]); a session that fails to park is dropped, to be
+    /// rebuilt from storage on next use.
+    pub(super) async fn park(&mut self, hub: &Hub, game: &LiveGame) -> bool {
+        if self.session.is_none() {
+            return true;
         }
-        (games.len(), sessions)
+        let parked = match self.call(hub, game, |session| session.park()).await {
+            Ok(Ok(())) => true,
+            Ok(Err(error)) => {
+                tracing::warn!("game {}: parking failed: {error}", game.id());
+                false
+            }
+            Err(error) => {
+                tracing::warn!("game {}: parking failed: {error:#}", game.id());
+                false
+            }
+        };
+        if !parked {
+            self.session = None;
+        }
+        hub.residency.note_stopped(game);
+        parked
     }
 }
