@@ -13,7 +13,7 @@
 
 use crate::{
     Action, AssignDecision, Choice, ChooseDecision, DecisionKind, Event, Message, NumberDecision,
-    PendingDecision, Rejection, Seat, Table, check_answer,
+    PendingDecision, Rejection, Seat, Table, check_answer, check_draft_shape,
 };
 
 /// What a seat is asked, with the rules' own move behind each possible answer.
@@ -151,6 +151,31 @@ impl<M> Offer<M> {
         self
     }
 
+    /// The listed choices with their moves; empty for a number or an assignment.
+    pub fn choices(&self) -> &[(Choice, M)] {
+        match &self.kind {
+            OfferKind::Choose { choices, .. } => choices,
+            _ => &[],
+        }
+    }
+
+    /// The listed choices with their moves, taken out of the offer; empty for a number or an
+    /// assignment.
+    pub fn into_choices(self) -> Vec<(Choice, M)> {
+        match self.kind {
+            OfferKind::Choose { choices, .. } => choices,
+            _ => Vec::new(),
+        }
+    }
+
+    /// The fewest and most picks of a choose offer; `None` for a number or an assignment.
+    pub fn picks(&self) -> Option<(u32, u32)> {
+        match &self.kind {
+            OfferKind::Choose { min, max, .. } => Some((*min, *max)),
+            _ => None,
+        }
+    }
+
     /// The contract's form of the offer, what clients see.
     pub fn decision(&self) -> PendingDecision {
         PendingDecision {
@@ -192,6 +217,17 @@ impl<M> Offer<M> {
     /// Checks that `action` answers this offer (as [`check_answer`] does the contract's form)
     /// and reads it into the moves it picks, consuming the offer so no move is copied.
     pub fn into_answer(self, action: &Action) -> Result<Answer<M>, Rejection> {
+        self.read(action, Completeness::Complete)
+    }
+
+    /// Reads an answer still being composed, as [`Game::preview`](crate::Game::preview) gets
+    /// it: as [`Offer::into_answer`], except that it may pick or place fewer than the minimum
+    /// (checked by [`check_draft_shape`]).
+    pub fn into_draft_answer(self, action: &Action) -> Result<Answer<M>, Rejection> {
+        self.read(action, Completeness::Draft)
+    }
+
+    fn read(self, action: &Action, completeness: Completeness) -> Result<Answer<M>, Rejection> {
         let back = self.back.map(|(label, to)| (Some(label), Some(to)));
         let (back_label, back_move) = back.unwrap_or((None, None));
         let (kind, moves) = match self.kind {
@@ -214,7 +250,12 @@ impl<M> Offer<M> {
             private: self.private,
             back: back_label,
         };
-        check_answer(&decision, action)?;
+        match (completeness, action) {
+            (Completeness::Draft, answer) if *answer != Action::Back => {
+                check_draft_shape(&decision.kind, action)?;
+            }
+            _ => check_answer(&decision, action)?,
+        }
         Ok(match (moves, action) {
             (_, Action::Back) => Answer::Back(back_move.expect("checked: a way back")),
             (Moves::Number(to_move), Action::Number(n)) => Answer::Number(to_move(*n)),
@@ -240,6 +281,12 @@ impl<M> Offer<M> {
     }
 }
 
+#[derive(Clone, Copy)]
+enum Completeness {
+    Complete,
+    Draft,
+}
+
 /// The moves of an offer once its texts went into the contract's form.
 enum Moves<M> {
     /// One per choice, or one per assignable item.
@@ -255,8 +302,9 @@ impl<M: Clone> Offer<M> {
 }
 
 /// A game whose decisions are [`Offer`]s of its own moves. Implement it beside
-/// [`Game`](crate::Game) and let the game's `pending`, `apply` and `answer` call [`pending`] and
-/// [`answer`]: each action then builds the offers once and checks its shape once.
+/// [`Game`](crate::Game) and write [`decided_by_offers!`](crate::decided_by_offers) in the
+/// game's `impl sdk::Game` (its `pending`, `apply` and `answer` then call [`pending`] and
+/// [`answer`]): each action builds the offers once and checks its shape once.
 pub trait Play {
     /// One choice's meaning, in the terms of the rules.
     type Move;
@@ -299,6 +347,43 @@ pub fn answer<P: Play + ?Sized>(
     let offer = game.offer(seat).ok_or(Rejection::NotYourTurn)?;
     let answer = offer.into_answer(action)?;
     game.play(seat, answer, table)
+}
+
+/// Writes [`Game::pending`](crate::Game::pending), [`Game::apply`](crate::Game::apply) and
+/// [`Game::answer`](crate::Game::answer) of a game that implements [`Play`], inside its
+/// `impl sdk::Game` block: decisions from its offers, answers read through them once.
+///
+/// ```text
+/// impl sdk::Game for MyGame {
+///     sdk::decided_by_offers!();
+///     // view, render, result, snapshot...
+/// }
+/// ```
+#[macro_export]
+macro_rules! decided_by_offers {
+    () => {
+        fn pending(&self) -> ::std::vec::Vec<$crate::PendingDecision> {
+            $crate::offer::pending(self)
+        }
+
+        fn apply(
+            &mut self,
+            seat: $crate::Seat,
+            action: &$crate::Action,
+            table: &mut dyn $crate::Table,
+        ) -> ::std::result::Result<::std::vec::Vec<$crate::Event>, $crate::Rejection> {
+            $crate::offer::answer(self, seat, action, table)
+        }
+
+        fn answer(
+            &mut self,
+            seat: $crate::Seat,
+            action: &$crate::Action,
+            table: &mut dyn $crate::Table,
+        ) -> ::std::result::Result<::std::vec::Vec<$crate::Event>, $crate::Rejection> {
+            $crate::offer::answer(self, seat, action, table)
+        }
+    };
 }
 
 #[cfg(test)]
@@ -355,6 +440,8 @@ mod tests {
             ["a", "b", "c"]
         );
         assert_eq!((choose.min, choose.max), (1, 2));
+        assert_eq!(cards().picks(), Some((1, 2)));
+        assert_eq!(cards().choices()[2].1, Move::Take(5));
         assert_eq!(cards().into_decision(), cards().decision());
     }
 
@@ -400,6 +487,16 @@ mod tests {
         );
         assert_eq!(bid.decode(&Action::Back), Ok(Answer::Back(Move::Undo)));
         assert!(bid.decode(&Action::Number(10)).is_err());
+        assert_eq!(
+            cards().into_draft_answer(&Action::Choose(vec![])),
+            Ok(Answer::Chosen(vec![])),
+            "a draft may pick fewer than the minimum"
+        );
+        assert!(
+            cards()
+                .into_draft_answer(&Action::Choose(vec![0, 1, 2]))
+                .is_err()
+        );
 
         let item = |id: &str| AssignItem {
             id: id.into(),

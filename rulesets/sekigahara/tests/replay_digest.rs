@@ -6,7 +6,6 @@
 mod common;
 
 use common::{SMALL, options, table};
-use sdk::native::{DynGame, DynRuleset};
 use sdk::{OptionValue, Setup, Viewer, random_action};
 
 const SHIPPED: &str = include_str!("../../../maps/sekigahara/japan-1600.toml");
