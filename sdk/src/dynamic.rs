@@ -39,7 +39,7 @@ pub trait DynRuleset: Send + Sync {
 pub trait DynGame: Send {
     /// See [`Game::pending`].
     fn pending(&self) -> Vec<PendingDecision>;
-    /// See [`Game::apply`]; checks the action first and rolls back a rejection.
+    /// See [`Game::answer`], which checks the action first; rolls back a rejection.
     fn apply(
         &mut self,
         seat: Seat,
@@ -152,14 +152,8 @@ impl<G: Game + Send> DynGame for G {
         action: &Action,
         table: &mut dyn Table,
     ) -> Result<Vec<Event>, Rejection> {
-        let pending = Game::pending(self);
-        let decision = pending
-            .iter()
-            .find(|d| d.seat == seat)
-            .ok_or(Rejection::NotYourTurn)?;
-        check_answer(decision, action)?;
         let before = self.clone();
-        let outcome = Game::apply(self, seat, action, table);
+        let outcome = Game::answer(self, seat, action, table);
         if outcome.is_err() {
             *self = before;
         }

@@ -29,6 +29,7 @@ mod table;
 mod types;
 
 pub mod map_check;
+pub mod offer;
 pub mod plural;
 pub mod snapshot;
 pub mod svg;
@@ -68,6 +69,7 @@ pub use crate::editor::{
 };
 pub use crate::line_index::LineIndex;
 pub use crate::log::{Log, Tell};
+pub use crate::offer::{Answer, Offer, OfferKind, Play};
 pub use crate::options::{FromOptions, OptionError, Options};
 pub use crate::random_action::random_action;
 pub use crate::ruleset::{Game, Ruleset};

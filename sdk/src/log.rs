@@ -91,6 +91,12 @@ impl<O> Log<O> {
         &self.events
     }
 
+    /// The outcomes in order, each with the drop it explains, for a caller that tells them
+    /// again in a larger context.
+    pub fn into_outcomes(self) -> Vec<(O, Option<u32>)> {
+        self.outcomes.into_iter().zip(self.drops).collect()
+    }
+
     /// The events that tell the outcomes, in order.
     pub fn into_events(self) -> Vec<Event> {
         self.events

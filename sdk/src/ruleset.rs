@@ -104,6 +104,26 @@ pub trait Game: Clone + 'static {
         table: &mut dyn Table,
     ) -> Result<Vec<Event>, Rejection>;
 
+    /// Checks `action` against `seat`'s pending decision, then applies it: what the SDK calls
+    /// for every action. The default builds [`Game::pending`], checks the action with
+    /// [`check_answer`] and calls [`Game::apply`]. A game that decides through
+    /// [`Play`](crate::Play) overrides it with [`offer::answer`](crate::offer::answer), which
+    /// builds the seat's offer once and checks the shape once.
+    fn answer(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        table: &mut dyn Table,
+    ) -> Result<Vec<Event>, Rejection> {
+        let pending = self.pending();
+        let decision = pending
+            .iter()
+            .find(|d| d.seat == seat)
+            .ok_or(Rejection::NotYourTurn)?;
+        check_answer(decision, action)?;
+        self.apply(seat, action, table)
+    }
+
     /// The state as `viewer` may see it, as JSON of the ruleset's own shape.
     ///
     /// Must contain nothing `viewer` may not know: the host sends it to that viewer as it is.

@@ -1,27 +1,24 @@
-//! What each seat is asked ([`pending`]) and how its answer changes the game ([`apply`]).
+//! What each seat is asked ([`offers`]) and how its answer changes the game ([`play_move`]).
 //!
-//! Every decision is rebuilt from the state. Its choice ids are written by [`Move::choice_id`],
-//! and `apply` reads an answer once into a [`Move`] ([`Move::decode`]) before playing it, so an
-//! index never means more than the SDK's shape check let through.
+//! Every decision is rebuilt from the state as an `sdk::Offer` of [`Move`]s: each choice carries
+//! the move it stands for (its id written by [`Move::choice_id`]), so an answer is read once,
+//! through the offer, into moves; no id is parsed back.
 //!
 //! Placing a card is three small decisions, each drawn on the seat's map: the rotation, the
 //! position (the card's top-left square), then over or under, which is the confirmation. Until
 //! the last, nothing is placed and the decision's way back undoes a step.
 
 use sdk::{
-    Action, Choice, ChooseDecision, DecisionKind, Event, Message, MessageArg, PendingDecision,
-    Rejection, Seat, Table,
+    Action, Answer, Choice, Event, Message, MessageArg, Offer, PendingDecision, Rejection, Seat,
+    Table,
 };
 
+use crate::HonshuGame;
 use crate::data::{Colour, SQUARES, Terrain};
 use crate::engine::{self, Grid};
 use crate::moves::{Move, Step};
 use crate::outcome::{Log, Outcome};
 use crate::state::*;
-
-fn choose(choices: Vec<Choice>, min: u32, max: u32) -> DecisionKind {
-    DecisionKind::Choose(ChooseDecision { choices, min, max })
-}
 
 fn choice(id: String, label: Message) -> Choice {
     Choice::new(id, label)
@@ -85,26 +82,34 @@ fn playable_resources(state: &State, seat: Seat, plays: &[Play]) -> Vec<(Square,
         .collect()
 }
 
-/// The decision of `seat`, if it has one.
-pub fn decision_of(state: &State, seat: Seat) -> Option<PendingDecision> {
+/// The offer made to `seat`, if it has one.
+pub fn offer_of(state: &State, seat: Seat) -> Option<Offer<Move>> {
     // Placing is simultaneous: build only this seat's step, not every seat's.
     if state.phase == Phase::Place {
-        return placement_decision(state, seat);
+        return placement_offer(state, seat);
     }
-    pending(state).into_iter().find(|d| d.seat == seat)
+    offers(state).into_iter().find(|d| d.seat == seat)
+}
+
+/// The decision of `seat`, if it has one.
+pub fn decision_of(state: &State, seat: Seat) -> Option<PendingDecision> {
+    offer_of(state, seat).map(Offer::into_decision)
 }
 
 /// Every decision the game waits for.
 pub fn pending(state: &State) -> Vec<PendingDecision> {
+    offers(state)
+        .into_iter()
+        .map(Offer::into_decision)
+        .collect()
+}
+
+/// Every offer the game waits on, each choice with its move.
+pub fn offers(state: &State) -> Vec<Offer<Move>> {
     // Only a decision among the cards of a hand shows what others may not see.
-    let one = |seat, prompt, kind| {
-        vec![PendingDecision {
-            seat,
-            prompt,
-            kind,
-            private: false,
-            back: None,
-        }]
+    let one = |seat, prompt, choices| vec![Offer::choose_one(seat, prompt, choices)];
+    let cards = |cards: &mut dyn Iterator<Item = u8>, mv: fn(u8) -> Move| -> Vec<(Choice, Move)> {
+        cards.map(|c| (card_choice(state, c), mv(c))).collect()
     };
     match &state.phase {
         Phase::Trick {
@@ -113,23 +118,26 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
         } => {
             let seat = trick_seat(state, plays, *choosing_resource);
             if *choosing_resource {
-                let mut choices = vec![choice(
-                    Move::Resource(None).choice_id().unwrap_or_default(),
-                    Message::new("choice.no-resource"),
+                let mut choices = vec![(
+                    choice(
+                        Move::Resource(None).choice_id().unwrap_or_default(),
+                        Message::new("choice.no-resource"),
+                    ),
+                    Move::Resource(None),
                 )];
                 choices.extend(
                     playable_resources(state, seat, &plays[..plays.len() - 1])
                         .into_iter()
-                        .map(|(s, c)| resource_choice(s, c)),
+                        .map(|(s, c)| (resource_choice(s, c), Move::Resource(Some(s)))),
                 );
                 let card = plays.last().map_or(0, |p| p.card);
                 one(
                     seat,
                     Message::new("prompt.resource").number("card", card),
-                    choose(choices, 1, 1),
+                    choices,
                 )
             } else {
-                hand_decision(
+                hand_offer(
                     state,
                     seat,
                     Message::new("prompt.play").number("round", state.round),
@@ -138,13 +146,13 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
         }
         Phase::Pick { plays, next } => {
             let seat = state.order[*next];
-            let choices = plays.iter().map(|p| card_choice(state, p.card)).collect();
-            one(seat, Message::new("prompt.pick"), choose(choices, 1, 1))
+            let choices = cards(&mut plays.iter().map(|p| p.card), Move::Take);
+            one(seat, Message::new("prompt.pick"), choices)
         }
         Phase::Duel { committed, .. } => (0..2)
             .filter(|&s| committed[s as usize].is_none())
             .flat_map(|s| {
-                hand_decision(
+                hand_offer(
                     state,
                     s,
                     Message::new("prompt.duel").number("round", state.round),
@@ -154,28 +162,36 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
         Phase::Fee { winner, paying, .. } => {
             let loser = 1 - winner;
             if *paying {
+                // Each square is picked as the resource it holds; the two make the fee paid.
                 let choices = state.players[loser as usize]
                     .map
                     .resource_squares()
                     .into_iter()
-                    .map(|(s, c)| resource_choice(s, c))
+                    .map(|(s, c)| (resource_choice(s, c), Move::Resource(Some(s))))
                     .collect();
-                one(loser, Message::new("prompt.fee-pay"), choose(choices, 2, 2))
+                vec![Offer::choose(
+                    loser,
+                    Message::new("prompt.fee-pay"),
+                    choices,
+                    2,
+                    2,
+                )]
             } else {
+                let fee = |pay: bool, key: &str| {
+                    let mv = Move::Fee(pay);
+                    (
+                        choice(mv.choice_id().unwrap_or_default(), Message::new(key)),
+                        mv,
+                    )
+                };
                 let choices = vec![
-                    choice(
-                        Move::Fee(false).choice_id().unwrap_or_default(),
-                        Message::new("choice.fee-decline"),
-                    ),
-                    choice(
-                        Move::Fee(true).choice_id().unwrap_or_default(),
-                        Message::new("choice.fee-pay"),
-                    ),
+                    fee(false, "choice.fee-decline"),
+                    fee(true, "choice.fee-pay"),
                 ];
                 one(
                     loser,
                     Message::new("prompt.fee").seat("winner", *winner),
-                    choose(choices, 1, 1),
+                    choices,
                 )
             }
         }
@@ -184,59 +200,40 @@ pub fn pending(state: &State) -> Vec<PendingDecision> {
             played,
             chooser,
         } => {
+            let pair = |pair: Pair, key: &str, cards: &[u8; 2]| {
+                let mv = Move::Pair(pair);
+                let label = Message::new(key)
+                    .number("first", cards[0])
+                    .number("second", cards[1]);
+                (choice(mv.choice_id().unwrap_or_default(), label), mv)
+            };
             let choices = vec![
-                choice(
-                    Move::Pair(Pair::Revealed).choice_id().unwrap_or_default(),
-                    Message::new("choice.pair-revealed")
-                        .number("first", revealed[0])
-                        .number("second", revealed[1]),
-                ),
-                choice(
-                    Move::Pair(Pair::Played).choice_id().unwrap_or_default(),
-                    Message::new("choice.pair-played")
-                        .number("first", played[0])
-                        .number("second", played[1]),
-                ),
+                pair(Pair::Revealed, "choice.pair-revealed", revealed),
+                pair(Pair::Played, "choice.pair-played", played),
             ];
-            one(*chooser, Message::new("prompt.pair"), choose(choices, 1, 1))
+            one(*chooser, Message::new("prompt.pair"), choices)
         }
         Phase::Keep { pairs, kept } => (0..2u32)
             .filter(|&s| kept[s as usize].is_none())
-            .map(|s| PendingDecision {
-                seat: s,
-                prompt: Message::new("prompt.keep"),
-                kind: choose(
-                    pairs[s as usize]
-                        .iter()
-                        .map(|&c| card_choice(state, c))
-                        .collect(),
-                    1,
-                    1,
-                ),
-                private: false,
-                back: None,
+            .map(|s| {
+                let choices = cards(&mut pairs[s as usize].iter().copied(), Move::Keep);
+                Offer::choose_one(s, Message::new("prompt.keep"), choices)
             })
             .collect(),
         Phase::Place => (0..state.seats)
-            .filter_map(|seat| placement_decision(state, seat))
+            .filter_map(|seat| placement_offer(state, seat))
             .collect(),
         Phase::Over => Vec::new(),
     }
 }
 
-fn hand_decision(state: &State, seat: Seat, prompt: Message) -> Vec<PendingDecision> {
+fn hand_offer(state: &State, seat: Seat, prompt: Message) -> Vec<Offer<Move>> {
     let choices = state.players[seat as usize]
         .hand
         .iter()
-        .map(|&c| card_choice(state, c))
+        .map(|&c| (card_choice(state, c), Move::Play(c)))
         .collect();
-    vec![PendingDecision {
-        seat,
-        prompt,
-        kind: choose(choices, 1, 1),
-        private: true,
-        back: None,
-    }]
+    vec![Offer::choose_one(seat, prompt, choices).private(true)]
 }
 
 /// A message whose arguments are all numbers, built with each vector at its final size (the
@@ -288,6 +285,11 @@ pub(crate) fn placement_steps(state: &State, seat: Seat) -> Option<(u8, Vec<Step
 
 /// The current step of `seat`'s placement.
 pub fn placement_decision(state: &State, seat: Seat) -> Option<PendingDecision> {
+    placement_offer(state, seat).map(Offer::into_decision)
+}
+
+/// The current step of `seat`'s placement, each choice with its step.
+pub fn placement_offer(state: &State, seat: Seat) -> Option<Offer<Move>> {
     let (card, steps, grid) = placement_steps(state, seat)?;
     let draft = state.players[seat as usize].draft;
     let overlap = |origin: Square, rotation: u8| {
@@ -365,15 +367,13 @@ pub fn placement_decision(state: &State, seat: Seat) -> Option<PendingDecision> 
                     }
                 }
             };
-            Choice { id, label, detail }
+            (Choice { id, label, detail }, Move::Place(step))
         })
         .collect();
-    Some(PendingDecision {
-        seat,
-        prompt,
-        kind: choose(choices, 1, 1),
-        private: false,
-        back: way_back(draft),
+    let offer = Offer::choose_one(seat, prompt, choices);
+    Some(match way_back(draft) {
+        Some(label) => offer.with_back(label, Move::PlaceBack),
+        None => offer,
     })
 }
 
@@ -413,12 +413,13 @@ pub fn apply(
 
 /// Applies `seat`'s answer; returns what happened, as outcomes and as the events that tell them.
 pub fn play(state: &mut State, seat: Seat, action: &Action) -> Result<Log, Rejection> {
-    let mv = Move::decode(state, seat, action)?;
+    let offer = offer_of(state, seat).ok_or(Rejection::NotYourTurn)?;
+    let mv = Move::of_answer(offer.into_answer(action)?)?;
     play_move(state, seat, mv)
 }
 
-/// Plays a move [`Move::decode`] found in the pending decision of `seat`.
-fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Log, Rejection> {
+/// Plays a move read through the offer made to `seat`.
+pub fn play_move(state: &mut State, seat: Seat, mv: Move) -> Result<Log, Rejection> {
     let mut log = Log::new();
     let misfit = || Rejection::Malformed("the move does not fit the decision".into());
     match (state.phase.clone(), mv) {
@@ -758,75 +759,43 @@ fn place_step(state: &mut State, seat: Seat, step: Step, log: &mut Log) -> Resul
 }
 
 impl Move {
-    /// The move `seat` answered with `action`, read through the decision pending for it.
-    pub fn decode(state: &State, seat: Seat, action: &Action) -> Result<Move, Rejection> {
-        if state.phase == Phase::Place {
-            if *action == Action::Back {
-                // Offered where the decision says so (and the SDK refuses it elsewhere).
-                return way_back(state.players[seat as usize].draft)
-                    .map(|_| Move::PlaceBack)
-                    .ok_or_else(|| Rejection::Malformed("there is no step to go back to".into()));
-            }
-            // Placing: the step's choices without their labels, the same list `pending` offers.
-            let (_, steps, _) = placement_steps(state, seat).ok_or(Rejection::NotYourTurn)?;
-            let step = picked(&steps, action)?
-                .first()
-                .copied()
-                .ok_or_else(|| Rejection::Malformed("a choice is expected".into()))?;
-            return Ok(Move::Place(step));
-        }
-        let decision = decision_of(state, seat).ok_or(Rejection::NotYourTurn)?;
-        let ids = picked_ids(&decision, action)?;
-        if let Phase::Fee { paying: true, .. } = state.phase {
-            return ids
-                .iter()
-                .map(|id| {
-                    id.strip_prefix("resource:")
-                        .and_then(crate::moves::parse_square)
-                        .filter(|&s| Move::Resource(Some(s)).choice_id().as_deref() == Some(id))
-                        .ok_or_else(|| Rejection::Malformed(format!("`{id}` is not a square")))
+    /// The move an answer read through its offer stands for: its one move, or the two
+    /// squares of a fee paid.
+    pub fn of_answer(answer: Answer<Move>) -> Result<Move, Rejection> {
+        let mut moves = answer.into_moves();
+        match moves[..] {
+            [_] => Ok(moves.remove(0)),
+            _ => moves
+                .into_iter()
+                .map(|mv| match mv {
+                    Move::Resource(Some(square)) => Ok(square),
+                    _ => Err(Rejection::Malformed("one choice is expected".into())),
                 })
                 .collect::<Result<Vec<Square>, Rejection>>()
-                .map(Move::PayFee);
+                .map(Move::PayFee),
         }
-        let id = ids
-            .first()
-            .ok_or_else(|| Rejection::Malformed("a choice is expected".into()))?;
-        Move::from_choice_id(&state.phase, id)
-            .filter(|mv| mv.choice_id().as_deref() == Some(id.as_str()))
-            .ok_or_else(|| Rejection::Malformed(format!("`{id}` is not a choice here")))
     }
 }
 
-/// The ids of the choices picked.
-fn picked_ids(decision: &PendingDecision, action: &Action) -> Result<Vec<String>, Rejection> {
-    match (&decision.kind, action) {
-        (DecisionKind::Choose(choose), Action::Choose(picks)) => picks
-            .iter()
-            .map(|&i| {
-                choose
-                    .choices
-                    .get(i as usize)
-                    .map(|c| c.id.clone())
-                    .ok_or_else(|| Rejection::Malformed(format!("choice {i} does not exist")))
-            })
-            .collect(),
-        _ => Err(Rejection::Malformed("a choose action is expected".into())),
-    }
-}
+/// Each seat is offered [`Move`]s ([`offers`]), played by [`play_move`].
+impl sdk::Play for HonshuGame {
+    type Move = Move;
 
-/// The placement steps picked, with the same refusals as [`picked_ids`].
-fn picked(steps: &[Step], action: &Action) -> Result<Vec<Step>, Rejection> {
-    match action {
-        Action::Choose(picks) => picks
-            .iter()
-            .map(|&i| {
-                steps
-                    .get(i as usize)
-                    .copied()
-                    .ok_or_else(|| Rejection::Malformed(format!("choice {i} does not exist")))
-            })
-            .collect(),
-        _ => Err(Rejection::Malformed("a choose action is expected".into())),
+    fn offers(&self) -> Vec<Offer<Move>> {
+        offers(&self.state)
+    }
+
+    fn offer(&self, seat: Seat) -> Option<Offer<Move>> {
+        offer_of(&self.state, seat)
+    }
+
+    fn play(
+        &mut self,
+        seat: Seat,
+        answer: Answer<Move>,
+        _: &mut dyn Table,
+    ) -> Result<Vec<Event>, Rejection> {
+        let mv = Move::of_answer(answer)?;
+        play_move(&mut self.state, seat, mv).map(Log::into_events)
     }
 }

@@ -22,8 +22,8 @@ pub mod tell;
 pub mod view;
 
 use sdk::{
-    Action, BoardPart, Diagnostic, Event, FromOptions, GameResult, Options, PendingDecision,
-    Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
+    Action, BoardPart, Diagnostic, FromOptions, GameResult, Options, RulesetInfo, Seat, Setup,
+    SetupError, Table, Viewer,
 };
 
 use crate::data::Deck;
@@ -97,18 +97,7 @@ impl sdk::Ruleset for Honshu {
 }
 
 impl sdk::Game for HonshuGame {
-    fn pending(&self) -> Vec<PendingDecision> {
-        decide::pending(&self.state)
-    }
-
-    fn apply(
-        &mut self,
-        seat: Seat,
-        action: &Action,
-        table: &mut dyn Table,
-    ) -> Result<Vec<Event>, Rejection> {
-        decide::apply(&mut self.state, seat, action, table)
-    }
+    sdk::decided_by_offers!();
 
     fn view(&self, viewer: Viewer) -> String {
         view::view(&self.state, viewer).to_string()

@@ -1,14 +1,12 @@
-//! A seat's answer as a typed move: decoded once from the contract's [`Action`](sdk::Action), and the choice
-//! ids of every pending decision written from the same enum, so the two cannot drift (the shape
-//! of Shogun's `moves`).
+//! A seat's answer as a typed move. Each choice of a pending decision carries the move it
+//! stands for (an `sdk::Offer`, built in [`crate::decide`]), so an answer is read into moves
+//! through the offer, never parsed back from an id.
 //!
 //! The contract carries answers as indices into the choices a decision offered; the ids of those
-//! choices are what a client, a stored game and a test see. [`Move::choice_id`] writes an id;
-//! [`Move::decode`] (beside the decisions, in [`crate::decide`]) reads the answer back through
-//! the choices the pending decision offered and checks that the move it found writes that same
-//! id again.
+//! choices are what a client, a stored game and a test see. [`Move::choice_id`] writes an id
+//! from the same enum, so the two cannot drift.
 
-use crate::state::{Layer, Pair, Phase, Square};
+use crate::state::{Layer, Pair, Square};
 
 /// One step of placing a card: the rotation, the position (the card's top-left square), then
 /// over or under, which is the confirmation. Going back a step is no choice but the decision's
@@ -109,37 +107,4 @@ impl Move {
             Move::PayFee(_) | Move::PlaceBack => return None,
         })
     }
-
-    /// The move a choice id names in `phase`.
-    pub(crate) fn from_choice_id(phase: &Phase, id: &str) -> Option<Move> {
-        let card = || id.strip_prefix("card:")?.parse().ok();
-        match phase {
-            Phase::Trick {
-                choosing_resource: true,
-                ..
-            } => match id.strip_prefix("resource:")? {
-                "none" => Some(Move::Resource(None)),
-                square => parse_square(square).map(|s| Move::Resource(Some(s))),
-            },
-            Phase::Trick { .. } | Phase::Duel { .. } => card().map(Move::Play),
-            Phase::Pick { .. } => card().map(Move::Take),
-            Phase::Keep { .. } => card().map(Move::Keep),
-            Phase::Fee { .. } => match id {
-                "fee:pay" => Some(Move::Fee(true)),
-                "fee:decline" => Some(Move::Fee(false)),
-                _ => None,
-            },
-            Phase::PairPick { .. } => match id {
-                "pair:revealed" => Some(Move::Pair(Pair::Revealed)),
-                "pair:played" => Some(Move::Pair(Pair::Played)),
-                _ => None,
-            },
-            Phase::Place | Phase::Over => None,
-        }
-    }
-}
-
-pub(crate) fn parse_square(text: &str) -> Option<Square> {
-    let (x, y) = text.split_once(',')?;
-    Some((x.parse().ok()?, y.parse().ok()?))
 }

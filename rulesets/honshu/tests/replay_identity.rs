@@ -35,7 +35,10 @@ fn every_choice_decodes_to_its_own_id(game: &HonshuGame, pending: &[sdk::Pending
         }
         for (i, choice) in choose.choices.iter().enumerate() {
             let action = sdk::Action::Choose(vec![i as u32]);
-            let mv = Move::decode(&game.state, decision.seat, &action)
+            let mv = honshu::decide::offer_of(&game.state, decision.seat)
+                .expect("the seat is offered its decision")
+                .into_answer(&action)
+                .and_then(Move::of_answer)
                 .unwrap_or_else(|e| panic!("`{}` does not decode: {e:?}", choice.id));
             assert_eq!(mv.choice_id().as_deref(), Some(choice.id.as_str()));
         }

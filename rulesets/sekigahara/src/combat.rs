@@ -1,16 +1,16 @@
 //! Combat: battles and sieges, deployment by cards with Impact, loyalty challenges, casualties,
 //! retreat and card replenishment.
 
-use sdk::{Event, Message, Table};
+use sdk::Table;
 
-use crate::data::{CardKind, DiskEffect, Symbol};
+use crate::data::{CardKind, DiskEffect};
 use crate::engine::{check_instant_win, discard, eliminate, lose_disk, replenish, update_control};
 use crate::movement::overruns;
-use crate::names;
+use crate::outcome::{Log, Outcome};
 use crate::state::*;
 
 /// Starts the combat in a contested area, declared by the active side.
-pub fn start(state: &mut State, area: usize) -> Vec<Event> {
+pub fn start(state: &mut State, area: usize, log: &mut Log) {
     let attacker = state.active();
     let defender = other(attacker);
     let castle = state.board.areas[area].is_castle() && state.control[area] == Some(defender);
@@ -37,11 +37,7 @@ pub fn start(state: &mut State, area: usize) -> Vec<Event> {
         lost: [0, 0],
     });
     state.step = Step::Battle;
-    vec![Event::public(
-        Message::new("event.battle")
-            .seat("attacker", attacker as u32)
-            .arg("area", names::area(state, area)),
-    )]
+    log.push(state, Outcome::BattleStarted { attacker, area });
 }
 
 fn battle(state: &State) -> &Battle {
@@ -131,17 +127,8 @@ pub fn impact_of(state: &State, side: Side, block: usize, card: Option<usize>) -
     (i32::from(def.mon), clan_bonus, special)
 }
 
-fn symbol_key(symbol: Option<Symbol>) -> &'static str {
-    match symbol {
-        Some(Symbol::Gun) => "symbol.gun",
-        Some(Symbol::Cavalry) => "symbol.cavalry",
-        None => "symbol.none",
-    }
-}
-
 /// Deploys blocks with a card (or leaders free with none).
-pub fn deploy(state: &mut State, side: Side, card: Option<usize>, blocks: &[usize]) -> Vec<Event> {
-    let mut events = Vec::new();
+pub fn deploy(state: &mut State, side: Side, card: Option<usize>, blocks: &[usize], log: &mut Log) {
     if let Some(c) = card {
         battle_mut(state).cards[side].push(c);
         if let Some(i) = state.hands[side].iter().position(|h| h.card == c) {
@@ -166,66 +153,38 @@ pub fn deploy(state: &mut State, side: Side, card: Option<usize>, blocks: &[usiz
         let running = b.impact;
         state.blocks[blk].shown = true;
         state.blocks[blk].known = true;
-        // A block without a symbol is told without one ("no symbol" said nothing useful).
-        let key = match (card, state.board.blocks[blk].symbol) {
-            (Some(_), Some(_)) => "event.deploy",
-            (Some(_), None) => "event.deploy-plain",
-            (None, _) => "event.deploy-leader",
-        };
-        let text = Message::new(key)
-            .seat("side", side as u32)
-            .arg("block", names::block_arg(state, blk))
-            .key("symbol", symbol_key(state.board.blocks[blk].symbol))
-            .number("base", base)
-            .number("clan", clan)
-            .number("special", special)
-            .number("impact", total)
-            .number("own", running[side])
-            .number("other", running[other(side)]);
-        events.push(Event::public(text));
+        log.push(
+            state,
+            Outcome::Deployed {
+                side,
+                block: blk,
+                with_card: card.is_some(),
+                base,
+                clan,
+                special,
+                impact: total,
+                running,
+            },
+        );
     }
     battle_mut(state).last = last;
-    events
-}
-
-/// The event of a card played face up to deploy (its blocks follow in the next step).
-pub fn card_played(state: &State, side: Side, c: usize) -> Event {
-    let def = &state.board.cards[c];
-    let mut text = Message::new("event.card-played")
-        .seat("side", side as u32)
-        .number("n", i64::from(def.number))
-        .key("kind", kind_key(def.kind));
-    if let Some(clan) = def.clan {
-        text = text.arg("clan", names::clan(state, clan));
-    }
-    Event::public(text)
-}
-
-/// The catalogue key of a card kind.
-pub fn kind_key(kind: CardKind) -> &'static str {
-    match kind {
-        CardKind::Double => "kind.double",
-        CardKind::Sword => "kind.sword",
-        CardKind::Plain => "kind.plain",
-        CardKind::LoyaltyChallenge => "kind.challenge",
-    }
 }
 
 /// After a deployment by `deployer`: the other side may challenge, else play goes on.
-pub fn after_deploy(state: &mut State, deployer: Side, table: &mut dyn Table) -> Vec<Event> {
+pub fn after_deploy(state: &mut State, deployer: Side, table: &mut dyn Table, log: &mut Log) {
     let free = battle(state)
         .last
         .iter()
         .all(|&i| battle(state).deployed[i].card.is_none());
     if !free && !challenge_cards(state, other(deployer)).is_empty() {
         battle_mut(state).stage = Stage::Challenge(other(deployer));
-        return Vec::new();
+        return;
     }
-    next_actor(state, deployer, table)
+    next_actor(state, deployer, table, log);
 }
 
 /// Resolves a loyalty challenge by `challenger` against the last deployment.
-pub fn challenge(state: &mut State, challenger: Side, table: &mut dyn Table) -> Vec<Event> {
+pub fn challenge(state: &mut State, challenger: Side, table: &mut dyn Table, log: &mut Log) {
     let deployer = other(challenger);
     let lc = challenge_cards(state, challenger)[0];
     discard(state, challenger, lc);
@@ -235,20 +194,17 @@ pub fn challenge(state: &mut State, challenger: Side, table: &mut dyn Table) -> 
     let refute = state.hands[deployer]
         .iter()
         .position(|h| card_fits(state, h.card, first_block));
-    let mut events = Vec::new();
     if let Some(i) = refute {
         state.hands[deployer][i].known = true;
         let card = state.hands[deployer][i].card;
-        let def = &state.board.cards[card];
-        let mut text = Message::new("event.challenge-refuted")
-            .seat("challenger", challenger as u32)
-            .seat("side", deployer as u32)
-            .number("n", i64::from(def.number))
-            .key("kind", kind_key(def.kind));
-        if let Some(clan) = def.clan {
-            text = text.arg("clan", names::clan(state, clan));
-        }
-        events.push(Event::public(text));
+        log.push(
+            state,
+            Outcome::ChallengeRefuted {
+                challenger,
+                side: deployer,
+                card,
+            },
+        );
     } else {
         let bonus = state.settings.turned_clan_bonus;
         for &i in &last {
@@ -276,23 +232,23 @@ pub fn challenge(state: &mut State, challenger: Side, table: &mut dyn Table) -> 
             b.deployed[i].impact = gained;
             b.deployed[i].turned = true;
             let running = b.impact;
-            events.push(Event::public(
-                Message::new("event.block-turned")
-                    .seat("challenger", challenger as u32)
-                    .arg("block", names::block_arg(state, blk))
-                    .number("impact", gained)
-                    .number("own", running[challenger])
-                    .number("other", running[deployer]),
-            ));
+            log.push(
+                state,
+                Outcome::BlockTurned {
+                    challenger,
+                    block: blk,
+                    impact: gained,
+                    running,
+                },
+            );
         }
     }
-    events.extend(next_actor(state, deployer, table));
-    events
+    next_actor(state, deployer, table, log);
 }
 
 /// Who acts after `actor`: the attacker's first card, then the side with less Impact (the
 /// attacker on a tie) or, in the alternating variant, the other side.
-pub fn next_actor(state: &mut State, actor: Side, table: &mut dyn Table) -> Vec<Event> {
+pub fn next_actor(state: &mut State, actor: Side, table: &mut dyn Table, log: &mut Log) {
     let lower = state.settings.initiative_lower_impact;
     let b = battle_mut(state);
     b.last_actor = Some(actor);
@@ -308,7 +264,7 @@ pub fn next_actor(state: &mut State, actor: Side, table: &mut dyn Table) -> Vec<
     } else {
         other(actor)
     };
-    to_deploy(state, next, table)
+    to_deploy(state, next, table, log);
 }
 
 fn lower_side(b: &Battle) -> Side {
@@ -321,40 +277,34 @@ fn lower_side(b: &Battle) -> Side {
 }
 
 /// Asks `side` to deploy, or ends the battle when it cannot.
-pub fn to_deploy(state: &mut State, side: Side, table: &mut dyn Table) -> Vec<Event> {
+pub fn to_deploy(state: &mut State, side: Side, table: &mut dyn Table, log: &mut Log) {
     if deploy_cards(state, side).is_empty() {
-        return pass(state, side, table);
+        return pass(state, side, table, log);
     }
     battle_mut(state).stage = Stage::Deploy(side);
-    Vec::new()
 }
 
 /// A side passes (or cannot deploy): the attacker's first pass lets the defender act; any other
 /// pass ends the deployment.
-pub fn pass(state: &mut State, side: Side, table: &mut dyn Table) -> Vec<Event> {
+pub fn pass(state: &mut State, side: Side, table: &mut dyn Table, log: &mut Log) {
     let b = battle(state);
     if !b.first_done && side == b.attacker {
-        let mut events = vec![Event::public(
-            Message::new("event.pass").seat("side", side as u32),
-        )];
+        log.push(state, Outcome::Passed { side });
         battle_mut(state).first_done = true;
         let defender = other(side);
         if deploy_cards(state, defender).is_empty() {
-            events.extend(resolve(state, table));
+            resolve(state, table, log);
         } else {
             battle_mut(state).stage = Stage::Deploy(defender);
         }
-        return events;
+        return;
     }
-    let mut events = vec![Event::public(
-        Message::new("event.pass").seat("side", side as u32),
-    )];
-    events.extend(resolve(state, table));
-    events
+    log.push(state, Outcome::Passed { side });
+    resolve(state, table, log);
 }
 
 /// The end of deployment: the winner, the losses owed, then casualties.
-pub fn resolve(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
+pub fn resolve(state: &mut State, table: &mut dyn Table, log: &mut Log) {
     let divisor = state.settings.casualty_divisor.max(1) as i32;
     let min_loss = state.settings.loser_min_loss;
     let b = battle_mut(state);
@@ -370,16 +320,15 @@ pub fn resolve(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
     b.owed[winner] = (b.impact[loser].max(0) / divisor) as u32;
     let impact = b.impact;
     let area = b.area;
-    let events = vec![Event::public(
-        Message::new("event.battle-won")
-            .seat("side", winner as u32)
-            .arg("area", names::area(state, area))
-            .number("winner", impact[winner])
-            .number("loser", impact[loser]),
-    )];
-    let mut events = events;
-    events.extend(next_casualties(state, table));
-    events
+    log.push(
+        state,
+        Outcome::BattleWon {
+            side: winner,
+            area,
+            impact,
+        },
+    );
+    next_casualties(state, table, log);
 }
 
 /// Casualty tiers of a side: deployed non-leaders, other non-leaders, then leaders.
@@ -402,8 +351,7 @@ pub fn casualty_tiers(state: &State, side: Side) -> [Vec<usize>; 3] {
 }
 
 /// Takes the losses that need no choice; asks when a tier is only partly lost.
-pub fn next_casualties(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
-    let mut events = Vec::new();
+pub fn next_casualties(state: &mut State, table: &mut dyn Table, log: &mut Log) {
     let attacker = battle(state).attacker;
     for side in [attacker, other(attacker)] {
         let siege_side = battle(state).siege && side != attacker;
@@ -415,7 +363,7 @@ pub fn next_casualties(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
                 && state.board.disks[d].effect == DiskEffect::AbsorbsSiegeLoss
             {
                 battle_mut(state).owed[side] -= 1;
-                events.extend(lose_disk(state, d));
+                lose_disk(state, d, log);
             }
         }
         loop {
@@ -432,39 +380,32 @@ pub fn next_casualties(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
                     && !state.disks_lost[d]
                     && state.board.disks[d].effect == DiskEffect::LossEndsGame
                 {
-                    events.extend(lose_disk(state, d));
+                    lose_disk(state, d, log);
                 }
                 battle_mut(state).owed[side] = 0;
                 break;
             };
             if tier.len() as u32 <= owed {
                 let tier = tier.clone();
-                events.extend(take_losses(state, side, &tier));
+                take_losses(state, side, &tier, log);
             } else {
                 battle_mut(state).stage = Stage::Casualties(side, owed);
-                return events;
+                return;
             }
         }
     }
-    events.extend(retreat_or_finish(state, table));
-    events
+    retreat_or_finish(state, table, log);
 }
 
 /// Eliminates chosen casualties.
-pub fn take_losses(state: &mut State, side: Side, blocks: &[usize]) -> Vec<Event> {
-    let mut events = Vec::new();
+pub fn take_losses(state: &mut State, side: Side, blocks: &[usize], log: &mut Log) {
     for &blk in blocks {
-        events.push(Event::public(
-            Message::new("event.casualty")
-                .seat("side", side as u32)
-                .arg("block", names::block_arg(state, blk)),
-        ));
+        log.push(state, Outcome::Casualty { side, block: blk });
         eliminate(state, blk);
         let b = battle_mut(state);
         b.owed[side] = b.owed[side].saturating_sub(1);
         b.lost[side] += 1;
     }
-    events
 }
 
 /// Where the loser's survivors may retreat: adjacent areas without enemies, or whose enemies
@@ -480,13 +421,13 @@ pub fn retreat_areas(state: &State, side: Side) -> Vec<usize> {
         .collect()
 }
 
-fn retreat_or_finish(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
+fn retreat_or_finish(state: &mut State, table: &mut dyn Table, log: &mut Log) {
     let b = battle(state);
     let loser = other(b.winner.expect("resolved"));
     let area = b.area;
     let (siege, attacker) = (b.siege, b.attacker);
     if state.count_in(area, loser) == 0 {
-        return finish(state, table);
+        return finish(state, table, log);
     }
     // A castle's defender beaten in the field keeps the castle: its survivors go inside, and
     // the besiegers face them again in a later combat phase.
@@ -497,47 +438,48 @@ fn retreat_or_finish(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
         && state.control[area] == Some(loser)
     {
         let survivors = state.count_in(area, loser);
-        let mut events = vec![Event::public(
-            Message::new("event.refuge")
-                .seat("side", loser as u32)
-                .number("blocks", survivors as i64)
-                .arg("area", names::area(state, area)),
-        )];
-        events.extend(finish(state, table));
-        return events;
+        log.push(
+            state,
+            Outcome::Refuge {
+                side: loser,
+                blocks: survivors,
+                area,
+            },
+        );
+        finish(state, table, log);
+        return;
     }
     let options = retreat_areas(state, loser);
     if !state.settings.retreat || options.is_empty() {
         let survivors: Vec<usize> = state.blocks_in(area, loser).collect();
-        let mut events = Vec::new();
         for blk in survivors {
-            events.push(Event::public(
-                Message::new("event.no-retreat")
-                    .seat("side", loser as u32)
-                    .arg("block", names::block_arg(state, blk)),
-            ));
+            log.push(
+                state,
+                Outcome::NoRetreat {
+                    side: loser,
+                    block: blk,
+                },
+            );
             eliminate(state, blk);
             battle_mut(state).lost[loser] += 1;
         }
-        events.extend(finish(state, table));
-        return events;
+        finish(state, table, log);
+        return;
     }
     if options.len() == 1 {
-        return retreat(state, options[0], table);
+        return retreat(state, options[0], table, log);
     }
     battle_mut(state).stage = Stage::Retreat(loser);
-    Vec::new()
 }
 
 /// The loser's survivors retreat to `to`.
-pub fn retreat(state: &mut State, to: usize, table: &mut dyn Table) -> Vec<Event> {
+pub fn retreat(state: &mut State, to: usize, table: &mut dyn Table, log: &mut Log) {
     let b = battle(state);
     let loser = other(b.winner.expect("resolved"));
     let from = b.area;
     let survivors: Vec<usize> = state.blocks_in(from, loser).collect();
-    let mut events = Vec::new();
     if overruns(state, loser, to, survivors.len()) {
-        events.extend(crate::movement::overrun(state, loser, to, table));
+        crate::movement::overrun(state, loser, to, table, log);
     }
     for &blk in &survivors {
         let block = &mut state.blocks[blk];
@@ -545,20 +487,21 @@ pub fn retreat(state: &mut State, to: usize, table: &mut dyn Table) -> Vec<Event
         block.shown = false;
         block.known = false;
     }
-    events.push(Event::public(
-        Message::new("event.retreat")
-            .seat("side", loser as u32)
-            .number("blocks", survivors.len() as i64)
-            .arg("from", names::area(state, from))
-            .arg("to", names::area(state, to)),
-    ));
-    events.extend(finish(state, table));
-    events
+    log.push(
+        state,
+        Outcome::Retreated {
+            side: loser,
+            blocks: survivors.len(),
+            from,
+            to,
+        },
+    );
+    finish(state, table, log);
 }
 
 /// Closes the battle: cards to the discards, revealed blocks hidden again, replacement cards,
 /// control, the instant win.
-pub fn finish(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
+pub fn finish(state: &mut State, table: &mut dyn Table, log: &mut Log) {
     let b = state.battle.take().expect("a battle is under way");
     for side in 0..2 {
         state.discards[side].extend(b.cards[side].iter().copied());
@@ -566,14 +509,12 @@ pub fn finish(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
     for d in &b.deployed {
         state.blocks[d.block].shown = false;
     }
-    let mut events = Vec::new();
     for side in 0..2 {
-        events.extend(replenish(state, side, b.lost[side], table));
+        replenish(state, side, b.lost[side], table, log);
     }
-    events.extend(update_control(state));
-    events.extend(check_instant_win(state));
+    update_control(state, log);
+    check_instant_win(state, log);
     if state.ending.is_none() {
         state.step = Step::CombatPick;
     }
-    events
 }

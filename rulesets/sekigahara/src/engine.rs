@@ -1,10 +1,10 @@
 //! The rules as functions over the state: setup, the weekly sequence, cards, control and the
 //! end of the game. Movement is in [`crate::movement`], combat in [`crate::combat`].
 
-use sdk::{Event, Message, Summary, SummaryLine, Table, TableExt};
+use sdk::{Table, TableExt};
 
 use crate::data::{AreaKind, Board, DiskEffect, Start};
-use crate::names;
+use crate::outcome::{Log, Outcome, WeekLine};
 use crate::state::*;
 
 /// Cards drawn each week and dealt at the start.
@@ -74,7 +74,7 @@ pub fn new_game(board: Board, settings: Settings, table: &mut dyn Table) -> Stat
         }
         draw_cards(&mut state, side, HAND, table);
     }
-    update_control(&mut state);
+    update_control(&mut state, &mut Log::new());
     state
 }
 
@@ -130,8 +130,7 @@ pub fn eliminate(state: &mut State, b: usize) {
 /// Recomputes control: a castle belongs to the side alone in it, keeps its controller while
 /// contested and reverts to its original owner when empty; a resource area belongs to the last
 /// side alone in it. A castle that changes hands loses its disk.
-pub fn update_control(state: &mut State) -> Vec<Event> {
-    let mut events = Vec::new();
+pub fn update_control(state: &mut State, log: &mut Log) {
     let counts = state.counts();
     for (a, count) in counts.iter().enumerate() {
         let area = &state.board.areas[a];
@@ -155,7 +154,7 @@ pub fn update_control(state: &mut State) -> Vec<Event> {
                     && Some(holder) != owner
                     && !state.disks_lost[d]
                 {
-                    events.extend(lose_disk(state, d));
+                    lose_disk(state, d, log);
                 }
             }
             AreaKind::Resource | AreaKind::Capital => {
@@ -165,11 +164,10 @@ pub fn update_control(state: &mut State) -> Vec<Event> {
             }
         }
     }
-    events
 }
 
 /// A disk is lost; one whose loss ends the game makes its side fall.
-pub fn lose_disk(state: &mut State, d: usize) -> Vec<Event> {
+pub fn lose_disk(state: &mut State, d: usize, log: &mut Log) {
     state.disks_lost[d] = true;
     let disk = &state.board.disks[d];
     let area = disk.area;
@@ -177,23 +175,19 @@ pub fn lose_disk(state: &mut State, d: usize) -> Vec<Event> {
     if disk.effect == DiskEffect::LossEndsGame {
         state.fallen[side] = true;
     }
-    vec![Event::public(
-        Message::new("event.disk-lost")
-            .arg("disk", names::disk(state, d))
-            .arg("area", names::area(state, area)),
-    )]
+    log.push(state, Outcome::DiskLost { disk: d, area });
 }
 
 /// Ends the game when a side has fallen: its opponent wins; both at once, the tie winner.
-pub fn check_instant_win(state: &mut State) -> Vec<Event> {
+pub fn check_instant_win(state: &mut State, log: &mut Log) {
     if state.ending.is_some() {
-        return Vec::new();
+        return;
     }
     let winner = match state.fallen {
         [true, true] => state.tie_winner(),
         [true, false] => 1,
         [false, true] => 0,
-        [false, false] => return Vec::new(),
+        [false, false] => return,
     };
     let reason = if (0..state.board.blocks.len()).any(|b| {
         state.board.blocks[b].commander
@@ -207,13 +201,13 @@ pub fn check_instant_win(state: &mut State) -> Vec<Event> {
     state.ending = Some((winner, reason));
     state.step = Step::Over;
     state.battle = None;
-    vec![Event::public(
-        Message::new(match reason {
-            Ending::Commander => "event.win-commander",
-            _ => "event.win-disk",
-        })
-        .seat("side", winner as u32),
-    )]
+    log.push(
+        state,
+        Outcome::WonAtOnce {
+            side: winner,
+            reason,
+        },
+    );
 }
 
 /// Starts a movement phase for the active side.
@@ -229,12 +223,12 @@ pub fn start_movement(state: &mut State) {
 }
 
 /// Runs the game forward past every point that needs no decision.
-pub fn advance(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
-    let mut events = check_instant_win(state);
+pub fn advance(state: &mut State, table: &mut dyn Table, log: &mut Log) {
+    check_instant_win(state, log);
     loop {
         if state.ending.is_some() {
             state.step = Step::Over;
-            return events;
+            return;
         }
         match &state.step {
             Step::ReinforceDiscard { done } => {
@@ -245,11 +239,11 @@ pub fn advance(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
                     }
                 }
                 if done == [true, true] {
-                    events.extend(reinforce(state, table));
+                    reinforce(state, table, log);
                     state.step = Step::Bid { bids: [None, None] };
                 } else {
                     state.step = Step::ReinforceDiscard { done };
-                    return events;
+                    return;
                 }
             }
             Step::Bid { bids } => {
@@ -259,7 +253,7 @@ pub fn advance(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
                     .map(|s| bids[s].is_some() || state.hands[s].is_empty())
                     .collect();
                 if !(ready[0] && ready[1]) {
-                    return events;
+                    return;
                 }
                 let number = |s: usize, bids: &[Option<usize>; 2]| {
                     bids[s].map_or(0, |c| state.board.cards[c].number)
@@ -272,11 +266,13 @@ pub fn advance(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
                 } else {
                     1
                 };
-                let mut text = Message::new("event.bids").seat("winner", winner as u32);
-                for (s, n) in [n0, n1].into_iter().enumerate() {
-                    text = text.number(&format!("n{s}"), i64::from(n));
-                }
-                events.push(Event::public(text));
+                log.push(
+                    state,
+                    Outcome::Bids {
+                        winner,
+                        numbers: [n0, n1],
+                    },
+                );
                 state.last_bids = bids;
                 for (s, bid) in bids.iter_mut().enumerate() {
                     if let Some(card) = bid.take() {
@@ -284,25 +280,25 @@ pub fn advance(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
                     }
                 }
                 state.step = Step::ChooseFirst { chooser: winner };
-                return events;
+                return;
             }
             Step::CombatPick => {
                 let contested = state.to_fight();
                 if contested.is_empty() {
-                    events.extend(end_phase(state, table));
+                    end_phase(state, table, log);
                     continue;
                 }
-                return events;
+                return;
             }
-            Step::Over => return events,
-            _ => return events,
+            Step::Over => return,
+            _ => return,
         }
     }
 }
 
 /// The reinforcement step (weeks 2 on): draw 5 cards (+1 for most castles), blocks from the bag
 /// by the track (+1 for most resource areas, both on a tie).
-fn reinforce(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
+fn reinforce(state: &mut State, table: &mut dyn Table, log: &mut Log) {
     let holdings = [state.holdings(0), state.holdings(1)];
     let track = state
         .board
@@ -310,7 +306,6 @@ fn reinforce(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
         .get(state.week as usize - 2)
         .copied()
         .unwrap_or(0) as usize;
-    let mut lines = Vec::new();
     for side in 0..2 {
         let extra_card = holdings[side].0 > holdings[other(side)].0;
         let extra_block = holdings[side].1 >= holdings[other(side)].1;
@@ -329,26 +324,22 @@ fn reinforce(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
                 );
             }
         }
-        // The side alone learns which blocks it drew.
-        for b in drawn {
-            lines.push(Event::private(
-                side as u32,
-                Message::new("event.drawn").arg("block", names::block_arg(state, b)),
-            ));
+        for block in drawn {
+            log.push(state, Outcome::Drawn { side, block });
         }
-        lines.push(Event::public(
-            Message::new("event.reinforce")
-                .seat("side", side as u32)
-                .number("cards", cards as i64)
-                .number("blocks", blocks as i64),
-        ));
+        log.push(
+            state,
+            Outcome::Reinforced {
+                side,
+                cards,
+                blocks,
+            },
+        );
     }
-    lines
 }
 
 /// Ends a combat phase: the next phase, turn or week, or the end of the game.
-pub fn end_phase(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
-    let mut events = Vec::new();
+pub fn end_phase(state: &mut State, table: &mut dyn Table, log: &mut Log) {
     match state.phase {
         1 => {
             state.phase = 2;
@@ -360,54 +351,44 @@ pub fn end_phase(state: &mut State, table: &mut dyn Table) -> Vec<Event> {
                 state.turn = 1;
                 start_movement(state);
             } else {
-                events.push(week_summary(state));
+                log.push(state, week_summary(state));
                 if state.week >= state.board.weeks() {
-                    events.extend(final_scoring(state));
+                    final_scoring(state, log);
                 } else {
                     state.week += 1;
                     state.turn = 0;
                     state.step = Step::ReinforceDiscard {
                         done: [false, false],
                     };
-                    events.extend(advance(state, table));
+                    advance(state, table, log);
                 }
             }
         }
     }
-    events
 }
 
-fn week_summary(state: &State) -> Event {
-    let mut lines = Vec::new();
-    for side in 0..2 {
+fn week_summary(state: &State) -> Outcome {
+    let line = |side: Side| {
         let (castles, resources) = state.holdings(side);
-        lines.push(SummaryLine {
-            seat: Some(side as u32),
-            label: Message::new("summary.holdings")
-                .number("castles", i64::from(castles))
-                .number("resources", i64::from(resources)),
-            value: Some(i64::from(state.points(side))),
-        });
-        let on_map = (0..state.blocks.len())
-            .filter(|&b| {
-                state.board.blocks[b].side == side
-                    && matches!(state.blocks[b].place, Place::Area(_))
-            })
-            .count();
-        lines.push(SummaryLine {
-            seat: Some(side as u32),
-            label: Message::new("summary.blocks").number("blocks", on_map as i64),
-            value: None,
-        });
+        WeekLine {
+            castles,
+            resources,
+            points: state.points(side),
+            on_map: (0..state.blocks.len())
+                .filter(|&b| {
+                    state.board.blocks[b].side == side
+                        && matches!(state.blocks[b].place, Place::Area(_))
+                })
+                .count(),
+        }
+    };
+    Outcome::WeekEnded {
+        week: state.week,
+        sides: [line(0), line(1)],
     }
-    Event::public(Message::new("event.week-end").number("week", i64::from(state.week)))
-        .with_summary(Summary {
-            title: Message::new("summary.week").number("week", i64::from(state.week)),
-            lines,
-        })
 }
 
-fn final_scoring(state: &mut State) -> Vec<Event> {
+fn final_scoring(state: &mut State, log: &mut Log) {
     let (p0, p1) = (state.points(0), state.points(1));
     let winner = if p0 == p1 {
         state.tie_winner()
@@ -418,24 +399,21 @@ fn final_scoring(state: &mut State) -> Vec<Event> {
     };
     state.ending = Some((winner, Ending::Points));
     state.step = Step::Over;
-    vec![Event::public(
-        Message::new("event.win-points")
-            .seat("side", winner as u32)
-            .number("p0", i64::from(p0))
-            .number("p1", i64::from(p1)),
-    )]
+    log.push(
+        state,
+        Outcome::WonOnPoints {
+            side: winner,
+            points: [p0, p1],
+        },
+    );
 }
 
 /// Draws replacement cards for blocks lost in a battle or an overrun: 1 per 2 blocks.
-pub fn replenish(state: &mut State, side: Side, lost: u32, table: &mut dyn Table) -> Vec<Event> {
+pub fn replenish(state: &mut State, side: Side, lost: u32, table: &mut dyn Table, log: &mut Log) {
     let n = (lost / 2) as usize;
     if n == 0 {
-        return Vec::new();
+        return;
     }
     let drawn = draw_cards(state, side, n, table);
-    vec![Event::public(
-        Message::new("event.replenish")
-            .seat("side", side as u32)
-            .number("cards", drawn as i64),
-    )]
+    log.push(state, Outcome::Replenished { side, cards: drawn });
 }

@@ -2,10 +2,13 @@
 //!
 //! Same shape as Shogun and Honshu: data ([`data::Board`], one TOML board file with the rosters
 //! and decks) goes into a plain [`state::State`]; the rules are functions over it ([`engine`],
-//! [`movement`], [`combat`]); what each seat is asked and how its answer applies is [`decide`];
-//! [`view`] and [`render`] show each viewer only what it may know. The rules as implemented are
+//! [`movement`], [`combat`]); what each seat is asked, in words, is [`ask`] (an `sdk::Offer` of
+//! [`ask::Act`]s) and how the acts picked apply is [`decide`]; the rules report typed
+//! [`outcome`]s, worded in [`tell`] alone; [`view`] and [`render`] show each viewer only what it
+//! may know. The rules as implemented are
 //! written up in `docs/rules/sekigahara.md`.
 
+pub mod ask;
 pub mod combat;
 pub mod data;
 pub mod decide;
@@ -14,17 +17,20 @@ pub mod engine;
 pub mod estimate;
 pub mod movement;
 pub mod names;
+pub mod outcome;
 pub mod preview;
 pub mod render;
 pub mod rollout;
 pub mod state;
+pub mod tell;
 pub mod view;
 
 use sdk::{
-    Action, BoardPart, Diagnostic, Event, FromOptions, GameResult, MapInfo, Options,
-    PendingDecision, PreviewNote, Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
+    Action, BoardPart, Diagnostic, FromOptions, GameResult, MapInfo, Options, PreviewNote,
+    Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
 };
 
+use crate::outcome::Log;
 use crate::state::{Settings, State};
 
 /// The message catalogues; English has every key the ruleset emits.
@@ -84,7 +90,7 @@ impl sdk::Ruleset for Sekigahara {
     ) -> Result<SekigaharaGame, SetupError> {
         let board = data::board_of_setup(&setup.map)?;
         let mut state = engine::new_game(board, Settings::from_options(options), table);
-        engine::advance(&mut state, table);
+        engine::advance(&mut state, table, &mut Log::new());
         Ok(SekigaharaGame { state })
     }
 
@@ -94,18 +100,7 @@ impl sdk::Ruleset for Sekigahara {
 }
 
 impl sdk::Game for SekigaharaGame {
-    fn pending(&self) -> Vec<PendingDecision> {
-        decide::pending(&self.state)
-    }
-
-    fn apply(
-        &mut self,
-        seat: Seat,
-        action: &Action,
-        table: &mut dyn Table,
-    ) -> Result<Vec<Event>, Rejection> {
-        decide::apply(&mut self.state, seat, action, table)
-    }
+    sdk::decided_by_offers!();
 
     fn view(&self, viewer: Viewer) -> String {
         view::view(&self.state, viewer).to_string()

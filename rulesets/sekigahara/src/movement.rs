@@ -1,11 +1,11 @@
 //! Movement: the areas a group can reach and by which path, moving it, overruns, the muster and
 //! the box's arrivals.
 
-use sdk::{Event, Message, Table};
+use sdk::Table;
 
 use crate::data::AreaKind;
 use crate::engine::{eliminate, replenish, update_control};
-use crate::names;
+use crate::outcome::{Log, Outcome};
 use crate::state::*;
 
 /// How far the speed can rise: base 1 plus highway, leadership and forced march.
@@ -213,20 +213,28 @@ fn explore(
 type PathVisitor<'a> = dyn FnMut(&[usize], &[usize], &[usize], bool) + 'a;
 
 /// Eliminates the enemies of `side` in `area` by overrun; they draw replacement cards.
-pub fn overrun(state: &mut State, side: Side, area: usize, table: &mut dyn Table) -> Vec<Event> {
+pub fn overrun(state: &mut State, side: Side, area: usize, table: &mut dyn Table, log: &mut Log) {
     let enemy = other(side);
     let victims: Vec<usize> = state.blocks_in(area, enemy).collect();
     for &b in &victims {
         eliminate(state, b);
     }
-    let mut events = vec![Event::public(
-        Message::new("event.overrun")
-            .seat("side", side as u32)
-            .arg("area", names::area(state, area))
-            .number("blocks", victims.len() as i64),
-    )];
-    events.extend(replenish(state, enemy, victims.len() as u32, table));
-    events
+    log.push(
+        state,
+        Outcome::Overrun {
+            side,
+            area,
+            blocks: victims.len(),
+        },
+    );
+    replenish(state, enemy, victims.len() as u32, table, log);
+}
+
+/// What leads a move besides its route: the leader declared, the forced-march card.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Led {
+    pub leader: Option<usize>,
+    pub march: Option<usize>,
 }
 
 /// Moves a group along a route.
@@ -235,32 +243,26 @@ pub fn move_group(
     side: Side,
     group: &[usize],
     route: &Route,
-    leader: Option<usize>,
-    march: Option<usize>,
+    led: Led,
     table: &mut dyn Table,
-) -> Vec<Event> {
-    let mut events = Vec::new();
+    log: &mut Log,
+) {
+    let Led { leader, march } = led;
     if let Some(card) = march {
         crate::engine::discard(state, side, card);
-        events.push(Event::public(
-            Message::new("event.forced-march").seat("side", side as u32),
-        ));
-        events.extend(box_arrivals(state, side, 1, table));
+        log.push(state, Outcome::ForcedMarch { side });
+        box_arrivals(state, side, 1, table, log);
     }
     if let Some(l) = leader {
         state.blocks[l].shown = true;
-        events.push(Event::public(
-            Message::new("event.leader-declared")
-                .seat("side", side as u32)
-                .arg("block", names::block_arg(state, l)),
-        ));
+        log.push(state, Outcome::LeaderDeclared { side, block: l });
     }
     let activation = state.movement.current.map_or(0, |(_, id)| id);
     for (i, &r) in route.roads.iter().enumerate() {
         state.movement.roads[r] = Some(activation);
         let area = route.path[i + 1];
         if state.count_in(area, other(side)) > 0 && overruns(state, side, area, group.len()) {
-            events.extend(overrun(state, side, area, table));
+            overrun(state, side, area, table, log);
         }
         if state.count_in(area, other(side)) == 0 && state.board.areas[area].is_resource() {
             state.control[area] = Some(side);
@@ -274,22 +276,20 @@ pub fn move_group(
         block.known = Some(b) == leader;
         block.shown = Some(b) == leader;
     }
-    events.push(Event::public(
-        Message::new(if route.battle {
-            "event.move-attack"
-        } else {
-            "event.move"
-        })
-        .seat("side", side as u32)
-        .number("blocks", group.len() as i64)
-        .arg("from", names::area(state, from))
-        .arg("to", names::area(state, route.dest)),
-    ));
+    log.push(
+        state,
+        Outcome::Moved {
+            side,
+            blocks: group.len(),
+            from,
+            to: route.dest,
+            attack: route.battle,
+        },
+    );
     if route.battle && !state.movement.battles.contains(&route.dest) {
         state.movement.battles.push(route.dest);
     }
-    events.extend(update_control(state));
-    events
+    update_control(state, log);
 }
 
 /// Areas where a side may muster: its clans' muster areas without enemies, or with a battle
@@ -320,7 +320,8 @@ pub fn muster(
     area: usize,
     shown: bool,
     table: &mut dyn Table,
-) -> Vec<Event> {
+    log: &mut Log,
+) {
     for &b in blocks {
         let block = &mut state.blocks[b];
         block.place = Place::Area(area);
@@ -329,31 +330,25 @@ pub fn muster(
         block.known = shown;
     }
     state.movement.mustered = true;
-    let mut events = vec![Event::public(
-        Message::new(if shown {
-            "event.muster-a"
-        } else {
-            "event.muster-b"
-        })
-        .seat("side", side as u32)
-        .number("blocks", blocks.len() as i64)
-        .arg("area", names::area(state, area)),
-    )];
+    log.push(
+        state,
+        Outcome::Mustered {
+            side,
+            blocks: blocks.len(),
+            area,
+            shown,
+        },
+    );
     if shown {
         // Muster A shows each block: one line each, so that every name is translated.
         for &b in blocks {
-            events.push(Event::public(
-                Message::new("event.muster-shown")
-                    .seat("side", side as u32)
-                    .arg("block", names::block_arg(state, b)),
-            ));
+            log.push(state, Outcome::MusterShown { side, block: b });
         }
     }
     if overruns(state, side, area, 0) {
-        events.extend(overrun(state, side, area, table));
+        overrun(state, side, area, table, log);
     }
-    events.extend(update_control(state));
-    events
+    update_control(state, log);
 }
 
 /// For each card the side discarded in its movement phase, one block of its box arrives at the
@@ -363,11 +358,11 @@ pub fn box_arrivals(
     side: Side,
     cards: usize,
     table: &mut dyn Table,
-) -> Vec<Event> {
+    log: &mut Log,
+) {
     let Some(entry) = state.board.sides[side].box_entry else {
-        return Vec::new();
+        return;
     };
-    let mut events = Vec::new();
     for _ in 0..cards {
         let mut waiting = state.blocks_at(Place::Box, side);
         if waiting.is_empty() {
@@ -380,19 +375,82 @@ pub fn box_arrivals(
         block.moved = true;
         block.known = true;
         block.shown = false;
-        events.push(Event::public(
-            Message::new("event.box-arrives")
-                .seat("side", side as u32)
-                .arg("block", names::block_arg(state, b))
-                .arg("area", names::area(state, entry)),
-        ));
+        log.push(
+            state,
+            Outcome::BoxArrived {
+                side,
+                block: b,
+                area: entry,
+            },
+        );
         if overruns(state, side, entry, 0) {
-            events.extend(overrun(state, side, entry, table));
+            overrun(state, side, entry, table, log);
         } else if state.count_in(entry, other(side)) > 0 && !state.movement.battles.contains(&entry)
         {
             state.movement.battles.push(entry);
         }
     }
-    events.extend(update_control(state));
-    events
+    update_control(state, log);
+}
+
+/// Blocks of the active side in an area that may still move this phase.
+pub fn movable(state: &State, area: usize) -> Vec<usize> {
+    let side = state.active();
+    state
+        .blocks_in(area, side)
+        .filter(|&b| !state.blocks[b].moved)
+        .collect()
+}
+
+/// How many blocks of the active side may still move, per area, in one pass.
+pub fn movable_counts(state: &State) -> Vec<usize> {
+    let side = state.active();
+    let mut counts = vec![0; state.board.areas.len()];
+    for (b, block) in state.blocks.iter().enumerate() {
+        if let Place::Area(a) = block.place
+            && !block.moved
+            && state.board.blocks[b].side == side
+        {
+            counts[a] += 1;
+        }
+    }
+    counts
+}
+
+/// How many more stacks may start moving, and whether the muster is still open.
+pub fn movement_left(state: &State) -> (bool, bool) {
+    let m = &state.movement;
+    let (stacks, muster) = match m.level {
+        Some(Level::Minimal) => (m.activations < 1, m.activations < 1),
+        Some(Level::Limited) => (m.activations < 3, m.activations < 3),
+        Some(Level::Full) => (true, true),
+        _ => (false, false),
+    };
+    (stacks, muster && !m.mustered)
+}
+
+/// The muster A options (clan, area) open to the active side, and whether muster B is.
+pub fn muster_options(state: &State) -> (Vec<(usize, usize)>, bool) {
+    let side = state.active();
+    let reserve = state.blocks_at(Place::Reserve, side);
+    if reserve.is_empty() {
+        return (Vec::new(), false);
+    }
+    let counts = state.counts();
+    let allowed = |a: usize| counts[a][other(side)] == 0 || state.movement.battles.contains(&a);
+    let mut a_options = Vec::new();
+    for (a, area) in state.board.areas.iter().enumerate() {
+        for &c in &area.muster {
+            if state.board.clans[c].side == side
+                && reserve.iter().any(|&b| state.board.blocks[b].clan == c)
+                && allowed(a)
+            {
+                a_options.push((c, a));
+            }
+        }
+    }
+    // Muster A options in clan order, as the clans are listed.
+    a_options.sort_unstable();
+    let b_option = !friendly_musters(state, side).is_empty();
+    (a_options, b_option)
 }

@@ -3,13 +3,17 @@
 
 use sdk::{Action, Message, NoteLevel, PreviewNote, Rejection, Seat};
 
-use crate::decide::{Act, picked};
+use crate::ask::{Act, asks};
 use crate::state::State;
 
 /// The notes for an answer being composed.
 pub fn preview(state: &State, seat: Seat, action: &Action) -> Result<Vec<PreviewNote>, Rejection> {
     let mut notes = Vec::new();
-    for act in picked(state, seat, action)? {
+    let offer = asks(state)
+        .into_iter()
+        .find(|offer| offer.seat == seat)
+        .ok_or(Rejection::NotYourTurn)?;
+    for act in offer.into_draft_answer(action)?.into_moves() {
         let Act::Dest(route) = act else { continue };
         for &area in &route.overruns {
             notes.push(PreviewNote {

@@ -9,8 +9,8 @@
 use sdk::svg::{escape, message_attributes};
 use sdk::{BoardPart, Message, MessageArg, PartKind, Viewer};
 
+use crate::ask::{Act, asks};
 use crate::data::{AreaKind, Symbol};
-use crate::decide::{Act, asks};
 use crate::names;
 use crate::state::*;
 use crate::view::identity_visible;
@@ -47,9 +47,9 @@ fn area_label(state: &State, a: usize) -> Message {
 fn choice_of(state: &State, viewer: Viewer) -> Vec<(usize, Act)> {
     asks(state)
         .into_iter()
-        .filter(|ask| viewer.is(ask.seat as u32))
+        .filter(|ask| viewer.is(ask.seat))
         .flat_map(|ask| {
-            ask.choices
+            ask.into_choices()
                 .into_iter()
                 .enumerate()
                 .map(|(i, (_, act))| (i, act))
@@ -591,7 +591,7 @@ fn hand_svg(state: &State, side: Side, viewer: Viewer) -> String {
                     MessageArg::Key(key) => Message::new(key),
                     other => Message::new(names::NAME_KEY).arg(names::NAME_KEY, other),
                 };
-                (name, Message::new(crate::combat::kind_key(def.kind)))
+                (name, Message::new(crate::tell::kind_key(def.kind)))
             }
             None => (
                 Message::new("face.challenge-1"),

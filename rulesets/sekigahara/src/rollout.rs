@@ -10,17 +10,15 @@
 
 use sdk::{Action, Salt, Seat};
 
-use crate::decide::{Act, asks};
+use crate::ask::{Act, asks};
 use crate::state::{State, other};
 
 /// The quick answer to `seat`'s pending decision, or none where chance answers as well.
 pub fn rollout_action(state: &State, seat: Seat, salt: u64) -> Option<Action> {
-    let ask = asks(state)
-        .into_iter()
-        .find(|ask| ask.seat as Seat == seat)?;
-    let side = ask.seat;
+    let ask = asks(state).into_iter().find(|ask| ask.seat == seat)?;
+    let side = ask.seat as usize;
     let mut salt = Salt::new(salt);
-    let acts: Vec<&Act> = ask.choices.iter().map(|(_, act)| act).collect();
+    let acts: Vec<&Act> = ask.choices().iter().map(|(_, act)| act).collect();
     let index = if let Some(all) = acts.iter().position(|act| **act == Act::AllBlocks) {
         all
     } else if acts.iter().any(|act| matches!(act, Act::Withdraw(_))) {
@@ -48,5 +46,7 @@ pub fn rollout_action(state: &State, seat: Seat, salt: u64) -> Option<Action> {
     } else {
         return None;
     };
-    (ask.min <= 1 && ask.max >= 1).then(|| Action::Choose(vec![index as u32]))
+    ask.picks()
+        .is_some_and(|(min, max)| min <= 1 && max >= 1)
+        .then(|| Action::Choose(vec![index as u32]))
 }

@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use sdk::{Action, Game, random_action};
-use sekigahara::decide::{Act, asks};
+use sekigahara::ask::{Act, asks};
 
 #[test]
 fn the_rules_take_every_answer_of_the_rollout_policy() {
@@ -23,10 +23,10 @@ fn the_rules_take_every_answer_of_the_rollout_policy() {
                     answered += 1;
                     let ask = asks(&game.state)
                         .into_iter()
-                        .find(|ask| ask.seat as u32 == decision.seat)
+                        .find(|ask| ask.seat == decision.seat)
                         .expect("the seat is asked");
                     if let Action::Choose(picks) = &action
-                        && ask.choices.get(picks[0] as usize).map(|(_, act)| act)
+                        && ask.choices().get(picks[0] as usize).map(|(_, act)| act)
                             == Some(&Act::AllBlocks)
                     {
                         whole_stacks += 1;

@@ -12,6 +12,7 @@ use sdk::{Game, NoteLevel, Viewer};
 use sekigahara::combat;
 use sekigahara::engine;
 use sekigahara::movement::{self, routes, size_penalty};
+use sekigahara::outcome::Log;
 use sekigahara::state::*;
 
 fn dests(state: &State, from: &str, group: &[&str]) -> Vec<(String, movement::Route)> {
@@ -59,13 +60,13 @@ fn reinforcement_discards_half_the_hand_draws_five_plus_one_for_most_castles_and
     state.turn = 1;
     state.phase = 3;
     state.step = Step::CombatPick;
-    engine::advance(state, &mut t);
+    engine::advance(state, &mut t, &mut Log::new());
     assert_eq!(state.week, 2);
-    let asks = sekigahara::decide::asks(state);
+    let asks = sekigahara::ask::asks(state);
     assert_eq!(asks.len(), 2, "both sides discard at once");
     assert_eq!(
-        (asks[0].min, asks[1].min),
-        (3, 2),
+        (asks[0].picks(), asks[1].picks()),
+        (Some((3, 3)), Some((2, 2))),
         "half of 7 and of 4, rounded down"
     );
     let west: Vec<String> = state.hands[0][..3]
@@ -477,7 +478,7 @@ fn an_overrun_eliminates_the_enemies_and_their_side_draws_a_card_per_two_blocks(
     put(state, &["grey-1"], "east-capital");
     let hand = state.hands[1].len();
     let ford = area(state, "ford");
-    movement::overrun(state, 0, ford, &mut t);
+    movement::overrun(state, 0, ford, &mut t, &mut Log::new());
     assert_eq!(state.count_in(ford, 1), 0);
     assert_eq!(state.hands[1].len(), hand + 1);
 }
@@ -485,7 +486,7 @@ fn an_overrun_eliminates_the_enemies_and_their_side_draws_a_card_per_two_blocks(
 // ----- seed and public sources: battles -----
 
 fn battle_at(state: &mut State, place: &str) {
-    combat::start(state, area(state, place));
+    combat::start(state, area(state, place), &mut Log::new());
 }
 
 #[test]
@@ -535,10 +536,10 @@ fn impact_is_mon_plus_one_per_same_clan_block_plus_the_special_attack_worked_exa
         block(state, "red-2"),
         block(state, "red-gun"),
     );
-    combat::deploy(state, 0, Some(p1), &[r3]);
-    combat::deploy(state, 0, Some(p2), &[r2]);
+    combat::deploy(state, 0, Some(p1), &[r3], &mut Log::new());
+    combat::deploy(state, 0, Some(p2), &[r2], &mut Log::new());
     assert_eq!(combat::impact_of(state, 0, gun, Some(sword)), (1, 2, 2));
-    combat::deploy(state, 0, Some(sword), &[gun]);
+    combat::deploy(state, 0, Some(sword), &[gun], &mut Log::new());
     assert_eq!(state.battle.as_ref().unwrap().impact[0], 10);
 }
 
@@ -552,7 +553,13 @@ fn the_special_bonus_grows_by_two_per_block_of_that_attack_type_already_deployed
         unreachable!()
     };
     battle_at(state, "pass");
-    combat::deploy(state, 0, Some(s1), &[block(state, "red-gun")]);
+    combat::deploy(
+        state,
+        0,
+        Some(s1),
+        &[block(state, "red-gun")],
+        &mut Log::new(),
+    );
     // Cavalry after a gun: a different attack type, no extra.
     assert_eq!(
         combat::impact_of(state, 0, block(state, "gold-cav"), Some(s2)),
@@ -577,7 +584,7 @@ fn the_defender_wins_a_tie_and_each_side_loses_one_block_per_seven_enemy_impact(
         let b = state.battle.as_mut().unwrap();
         b.impact = [7, 7];
     }
-    combat::resolve(state, &mut t);
+    combat::resolve(state, &mut t, &mut Log::new());
     let battle = state.battle.as_ref().map(|b| b.winner);
     // Either a casualty choice is open or the battle is over; in both, East (defender) won.
     let west_left = state.count_in(area(state, "pass"), 0);
@@ -597,12 +604,18 @@ fn casualties_take_deployed_blocks_first_and_leaders_last() {
     put(state, &["east-commander"], "east-capital");
     let card = give(state, 0, &[("red", "plain")])[0];
     battle_at(state, "pass");
-    combat::deploy(state, 0, Some(card), &[block(state, "red-2")]);
+    combat::deploy(
+        state,
+        0,
+        Some(card),
+        &[block(state, "red-2")],
+        &mut Log::new(),
+    );
     {
         let b = state.battle.as_mut().unwrap();
         b.impact = [3, 14]; // East wins: West owes 2, East owes 0.
     }
-    combat::resolve(state, &mut t);
+    combat::resolve(state, &mut t, &mut Log::new());
     // red-2 (deployed) goes first without a choice; then red-1 (the only other non-leader).
     assert_eq!(state.blocks[block(state, "red-2")].place, Place::Eliminated);
     assert_eq!(state.blocks[block(state, "red-1")].place, Place::Eliminated);
@@ -628,14 +641,13 @@ fn the_losers_survivors_retreat_to_an_adjacent_area_without_enemies() {
     put(state, &["east-commander"], "east-capital");
     battle_at(state, "ford");
     state.battle.as_mut().unwrap().impact = [0, 1];
-    combat::resolve(state, &mut t);
+    combat::resolve(state, &mut t, &mut Log::new());
     // One loss (at least one for the loser); red-1 or red-2 is chosen.
     if let Some(b) = &state.battle
         && let Stage::Casualties(0, 1) = b.stage
     {
-        combat::take_losses(state, 0, &[block(state, "red-1")]);
-        let events = combat::next_casualties(state, &mut t);
-        let _ = events;
+        combat::take_losses(state, 0, &[block(state, "red-1")], &mut Log::new());
+        combat::next_casualties(state, &mut t, &mut Log::new());
     }
     let ids = choice_ids(&game, 0);
     // Pass or hill: both free of enemies; keep holds East.
@@ -658,10 +670,10 @@ fn survivors_with_nowhere_to_retreat_are_eliminated() {
     put(state, &["east-commander"], "east-capital");
     battle_at(state, "ford");
     state.battle.as_mut().unwrap().impact = [0, 1];
-    combat::resolve(state, &mut t);
+    combat::resolve(state, &mut t, &mut Log::new());
     if state.battle.is_some() {
-        combat::take_losses(state, 0, &[block(state, "red-1")]);
-        combat::next_casualties(state, &mut t);
+        combat::take_losses(state, 0, &[block(state, "red-1")], &mut Log::new());
+        combat::next_casualties(state, &mut t, &mut Log::new());
     }
     assert_eq!(state.count_in(area(state, "ford"), 0), 0);
     assert_eq!(state.blocks[block(state, "red-2")].place, Place::Eliminated);
@@ -677,13 +689,19 @@ fn an_unrefuted_loyalty_challenge_turns_the_block_and_a_matching_card_refutes_it
     give(state, 0, &[("gold", "plain")]);
     give(state, 1, &[("challenge", "loyalty-challenge")]);
     battle_at(state, "pass");
-    combat::deploy(state, 0, Some(card), &[block(state, "red-2")]);
-    combat::after_deploy(state, 0, &mut t);
+    combat::deploy(
+        state,
+        0,
+        Some(card),
+        &[block(state, "red-2")],
+        &mut Log::new(),
+    );
+    combat::after_deploy(state, 0, &mut t, &mut Log::new());
     assert!(matches!(
         state.battle.as_ref().unwrap().stage,
         Stage::Challenge(1)
     ));
-    combat::challenge(state, 1, &mut t);
+    combat::challenge(state, 1, &mut t, &mut Log::new());
     let b = state.battle.as_ref().unwrap();
     assert_eq!(
         b.impact,
@@ -705,8 +723,14 @@ fn an_unrefuted_loyalty_challenge_turns_the_block_and_a_matching_card_refutes_it
         &[("challenge", "loyalty-challenge"), ("blue", "plain")],
     );
     battle_at(state, "pass");
-    combat::deploy(state, 0, Some(card), &[block(state, "red-2")]);
-    combat::challenge(state, 1, &mut t);
+    combat::deploy(
+        state,
+        0,
+        Some(card),
+        &[block(state, "red-2")],
+        &mut Log::new(),
+    );
+    combat::challenge(state, 1, &mut t, &mut Log::new());
     let b = state.battle.as_ref().unwrap();
     assert_eq!(b.impact, [3, 0], "refuted: the block stays");
     assert!(
@@ -783,7 +807,7 @@ fn a_small_garrison_may_withdraw_into_its_castle_and_a_won_siege_takes_the_castl
     assert!(game.state.battle.as_ref().unwrap().siege);
     let state = &mut game.state;
     state.battle.as_mut().unwrap().impact = [5, 1];
-    combat::resolve(state, &mut t);
+    combat::resolve(state, &mut t, &mut Log::new());
     assert_eq!(
         state.control[area(state, "keep")],
         Some(0),
@@ -801,7 +825,7 @@ fn losing_the_disk_that_ends_the_game_loses_it() {
         state.disks_lost[0],
         "the heir is lost when the enemy takes its castle"
     );
-    engine::check_instant_win(state);
+    engine::check_instant_win(state, &mut Log::new());
     assert_eq!(state.ending, Some((1, Ending::Disk)));
     let _ = &mut t;
 }
@@ -834,13 +858,13 @@ fn eliminating_a_commander_wins_at_once_and_both_at_once_go_to_the_tie_winner() 
     let (mut game, _t) = empty_position(33);
     let state = &mut game.state;
     engine::eliminate(state, block(state, "east-commander"));
-    engine::check_instant_win(state);
+    engine::check_instant_win(state, &mut Log::new());
     assert_eq!(state.ending, Some((0, Ending::Commander)));
     let (mut game, _t) = empty_position(34);
     let state = &mut game.state;
     engine::eliminate(state, block(state, "east-commander"));
     engine::eliminate(state, block(state, "west-commander"));
-    engine::check_instant_win(state);
+    engine::check_instant_win(state, &mut Log::new());
     assert_eq!(state.ending.map(|e| e.0), Some(0), "West has wins-ties");
 }
 
@@ -855,7 +879,7 @@ fn after_the_last_week_two_points_per_castle_and_one_per_resource_area_decide_ti
     state.step = Step::CombatPick;
     // Start: West fort + capital + field = 2 + 1 + 1; East keep + capital + farm = 4: a tie.
     assert_eq!((state.points(0), state.points(1)), (4, 4));
-    engine::advance(state, &mut t);
+    engine::advance(state, &mut t, &mut Log::new());
     assert_eq!(state.ending, Some((0, Ending::Points)));
     let result = game.result().unwrap();
     assert_eq!(result.placings[0].seat, 0);
@@ -870,12 +894,12 @@ fn a_resource_area_stays_with_the_last_side_to_pass_and_an_empty_castle_reverts(
     assert_eq!(state.control[ford], Some(0));
     let (r1, keep) = (block(state, "red-1"), area(state, "keep"));
     state.blocks[r1].place = Place::Area(keep);
-    engine::update_control(state);
+    engine::update_control(state, &mut Log::new());
     assert_eq!(state.control[ford], Some(0), "the resource area stays");
     assert_eq!(state.control[area(state, "keep")], Some(0));
     let hill = area(state, "hill");
     state.blocks[r1].place = Place::Area(hill);
-    engine::update_control(state);
+    engine::update_control(state, &mut Log::new());
     assert_eq!(
         state.control[area(state, "keep")],
         Some(1),
@@ -929,17 +953,17 @@ fn the_opponent_sees_counts_not_identities_and_revealed_blocks_hide_again_after_
     assert!(!game.view(Viewer::Seat(1)).contains("\"red-2\""));
     assert!(game.view(Viewer::Seat(1)).contains("\"count\":1"));
     let r2 = block(&game.state, "red-2");
-    combat::deploy(&mut game.state, 0, Some(card), &[r2]);
+    combat::deploy(&mut game.state, 0, Some(card), &[r2], &mut Log::new());
     assert!(
         game.view(Viewer::Seat(1)).contains("\"red-2\""),
         "deployed: shown"
     );
     game.state.battle.as_mut().unwrap().impact = [3, 4];
-    combat::resolve(&mut game.state, &mut t);
+    combat::resolve(&mut game.state, &mut t, &mut Log::new());
     if game.state.battle.is_some() {
         let b = block(&game.state, "red-2");
-        combat::take_losses(&mut game.state, 0, &[b]);
-        combat::next_casualties(&mut game.state, &mut t);
+        combat::take_losses(&mut game.state, 0, &[b], &mut Log::new());
+        combat::next_casualties(&mut game.state, &mut t, &mut Log::new());
     }
     let r2 = block(&game.state, "red-2");
     assert!(!game.state.blocks[r2].shown);

@@ -4,47 +4,13 @@
 
 use sdk::*;
 
+mod board;
+mod render;
+
+pub use board::Board;
+
 /// The ruleset.
 pub struct TicTacToe;
-
-/// A game: each cell empty (`None`) or marked by a seat.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Board {
-    cells: [Option<Seat>; 9],
-}
-
-const LINES: [[usize; 3]; 8] = [
-    [0, 1, 2],
-    [3, 4, 5],
-    [6, 7, 8],
-    [0, 3, 6],
-    [1, 4, 7],
-    [2, 5, 8],
-    [0, 4, 8],
-    [2, 4, 6],
-];
-
-impl Board {
-    fn winner(&self) -> Option<Seat> {
-        LINES.iter().find_map(|&[a, b, c]| {
-            let seat = self.cells[a]?;
-            (self.cells[b] == Some(seat) && self.cells[c] == Some(seat)).then_some(seat)
-        })
-    }
-
-    fn free(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..9).filter(|&cell| self.cells[cell].is_none())
-    }
-
-    fn over(&self) -> bool {
-        self.winner().is_some() || self.free().next().is_none()
-    }
-
-    /// Seat 0 moves when both have marked as many cells.
-    fn to_move(&self) -> Seat {
-        (self.cells.iter().flatten().count() % 2) as Seat
-    }
-}
 
 impl Ruleset for TicTacToe {
     type Game = Board;
@@ -84,50 +50,41 @@ impl Ruleset for TicTacToe {
     }
 }
 
-impl Game for Board {
-    fn pending(&self) -> Vec<PendingDecision> {
+/// Each free cell is offered as the move of marking it, in order.
+impl Play for Board {
+    type Move = usize;
+
+    fn offers(&self) -> Vec<Offer<usize>> {
         if self.over() {
             return Vec::new();
         }
+        let label = |cell: usize| Message::new("cell").number("n", cell as i64 + 1);
         let choices = self
             .free()
-            .map(|cell| {
-                Choice::new(
-                    cell.to_string(),
-                    Message::new("cell").number("n", cell as i64 + 1),
-                )
-            })
+            .map(|cell| (Choice::new(cell.to_string(), label(cell)), cell))
             .collect();
-        vec![PendingDecision {
-            seat: self.to_move(),
-            prompt: Message::new("prompt.mark"),
-            private: false,
-            kind: DecisionKind::Choose(ChooseDecision {
-                choices,
-                min: 1,
-                max: 1,
-            }),
-            back: None,
-        }]
+        let prompt = Message::new("prompt.mark");
+        vec![Offer::choose_one(self.to_move(), prompt, choices)]
     }
 
-    fn apply(
+    fn play(
         &mut self,
         seat: Seat,
-        action: &Action,
+        answer: Answer<usize>,
         _: &mut dyn Table,
     ) -> Result<Vec<Event>, Rejection> {
-        // The SDK has checked the seat and that exactly one listed choice is picked.
-        let Action::Choose(picks) = action else {
-            return Err(Rejection::Malformed("choose a cell".into()));
-        };
-        let cell = self.free().nth(picks[0] as usize).expect("a listed choice");
+        // The SDK has checked the seat and read the one cell picked.
+        let cell = answer.single().expect("one choice is picked");
         self.cells[cell] = Some(seat);
         let text = Message::new("event.mark")
             .seat("seat", seat)
             .number("n", cell as i64 + 1);
         Ok(vec![Event::public(text)])
     }
+}
+
+impl Game for Board {
+    decided_by_offers!();
 
     fn view(&self, _viewer: Viewer) -> String {
         let cells: Vec<String> = self
@@ -142,37 +99,7 @@ impl Game for Board {
     }
 
     fn render(&self, viewer: Viewer) -> Vec<BoardPart> {
-        let mut svg =
-            String::from(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 300">"#);
-        let mine = self
-            .pending()
-            .first()
-            .is_some_and(|decision| viewer.is(decision.seat));
-        let mut choice = 0;
-        for (cell, mark) in self.cells.iter().enumerate() {
-            let (x, y) = (cell % 3 * 100, cell / 3 * 100);
-            match mark {
-                Some(seat) => {
-                    svg += &format!(
-                        r#"<rect x="{x}" y="{y}" width="100" height="100" fill="white" stroke="black"/><circle class="seat-{seat}" cx="{}" cy="{}" r="35"/>"#,
-                        x + 50,
-                        y + 50
-                    )
-                }
-                None if mine => {
-                    svg += &format!(
-                        r#"<rect x="{x}" y="{y}" width="100" height="100" fill="white" stroke="black" data-choice="{choice}"/>"#
-                    );
-                    choice += 1;
-                }
-                None => {
-                    svg += &format!(
-                        r#"<rect x="{x}" y="{y}" width="100" height="100" fill="white" stroke="black"/>"#
-                    )
-                }
-            }
-        }
-        vec![BoardPart::new("board", PartKind::Map, svg + "</svg>")]
+        render::parts(self, viewer)
     }
 
     fn result(&self) -> Option<GameResult> {
@@ -212,27 +139,3 @@ impl Game for Board {
 }
 
 sdk::register_ruleset!(TicTacToe);
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use sdk::testing::SeededTable;
-
-    #[test]
-    fn the_first_seat_wins_on_the_diagonal_when_both_take_the_lowest_free_cell() {
-        let mut board = Board::default();
-        let mut table = SeededTable::new([0; 32]);
-        for turn in 0..7 {
-            let pending = board.pending();
-            assert_eq!(pending.len(), 1);
-            assert_eq!(pending[0].seat, turn % 2);
-            board
-                .apply(turn % 2, &Action::Choose(vec![0]), &mut table)
-                .unwrap();
-        }
-        assert!(board.pending().is_empty());
-        let result = board.result().unwrap();
-        assert_eq!((result.placings[0].seat, result.placings[0].rank), (0, 1));
-        assert_eq!(TicTacToe::restore(&board.snapshot()).unwrap(), board);
-    }
-}

@@ -3,6 +3,7 @@
 
 use sdk::testing::SeededTable;
 use sdk::{OptionSetting, OptionValue, Options, Ruleset, Setup};
+use sekigahara::outcome::Log;
 use sekigahara::{Sekigahara, SekigaharaGame};
 
 pub const SMALL: &str = include_str!("../maps/small.toml");
@@ -54,7 +55,7 @@ pub fn empty_position(seed: u64) -> (SekigaharaGame, SeededTable) {
     state.first = 0;
     state.phase = 0;
     sekigahara::engine::start_movement(state);
-    sekigahara::engine::update_control(state);
+    sekigahara::engine::update_control(state, &mut Log::new());
     (game, table)
 }
 
@@ -79,7 +80,7 @@ pub fn put(state: &mut State, ids: &[&str], place: &str) {
         let b = block(state, id);
         state.blocks[b].place = Place::Area(a);
     }
-    sekigahara::engine::update_control(state);
+    sekigahara::engine::update_control(state, &mut Log::new());
 }
 
 /// Puts blocks in their side's reinforcement box.
