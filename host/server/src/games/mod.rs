@@ -2,16 +2,16 @@
 //! onto disk, and how bots and other server processes move games along.
 //!
 //! A game in memory is a [`LiveGame`]: a cheap handle with its stored setup, seats and public
-//! standing, and the mailbox of its owner ([`owner::Owner`]), a task that alone holds the
+//! standing, and the mailbox of its owner (`owner::Owner`), a task that alone holds the
 //! running [`Session`] and answers typed commands one at a time. So one game's calls run one
 //! after another while any number of games run side by side. Every ruleset call runs in one of
 //! the hub's bounded call slots ([`CallSlots`]), never on the async reactor. Idle sessions are
 //! parked or dropped and rebuilt on next use from the newest snapshot plus the actions after it.
 //!
-//! [`Hub`] is the registry of handles, with parts that each own their state: [`Residency`]
+//! [`Hub`] is the registry of handles, with parts that each own their state: `Residency`
 //! (`residency.rs`) decides which games are in memory and which hold a running instance;
-//! [`ViewCache`] (`views.rs`) keeps computed views under a byte budget; [`BotRunner`]
-//! (`bots.rs`) paces bots and hands out their thinking slots; [`TableClocks`] (`clocks.rs`)
+//! `ViewCache` (`views.rs`) keeps computed views under a byte budget; `BotRunner`
+//! (`bots.rs`) paces bots and hands out their thinking slots; `TableClocks` (`clocks.rs`)
 //! keeps the timers. `moves.rs` applies and commits moves; `following.rs` catches up with other
 //! server processes. The layer answers in its own [`GameError`]; only the HTTP layer turns it
 //! into a response.
@@ -379,7 +379,7 @@ pub struct LiveGame {
     pub ruleset: Arc<LoadedRuleset>,
     seats: RwLock<Vec<StoredSeat>>,
     standing: RwLock<Standing>,
-    /// The mailbox of the task that owns the game's session ([`owner::Owner`]).
+    /// The mailbox of the task that owns the game's session (`owner::Owner`).
     owner: mpsc::Sender<Command>,
     /// The owner is answering a command now: the game is in use, not idle.
     busy: AtomicBool,
