@@ -22,6 +22,7 @@ pub mod health;
 pub mod lab;
 pub mod limits;
 pub mod moves;
+pub mod notice_routes;
 pub mod notices;
 pub mod offer;
 pub mod openapi;
@@ -199,19 +200,19 @@ pub fn app(state: AppState) -> Router {
             "/me/games/{id}/seats/{seat}/token",
             post(accounts::seat_token),
         )
-        .route("/me/notices", get(notices::routes::list))
-        .route("/me/notices/seen", post(notices::routes::seen))
+        .route("/me/notices", get(notice_routes::list))
+        .route("/me/notices/seen", post(notice_routes::seen))
         .route(
             "/me/notice-settings",
-            get(notices::routes::settings).put(notices::routes::save_settings),
+            get(notice_routes::settings).put(notice_routes::save_settings),
         )
         .route(
             "/notices/unsubscribe",
-            get(notices::routes::unsubscribe_page).post(notices::routes::unsubscribe),
+            get(notice_routes::unsubscribe_page).post(notice_routes::unsubscribe),
         )
         .route(
             "/notices/open/{token}",
-            get(notices::routes::open_page).post(notices::routes::open),
+            get(notice_routes::open_page).post(notice_routes::open),
         )
         .route("/health", get(health::health))
         .route("/health/page", get(health::page))

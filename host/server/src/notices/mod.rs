@@ -17,7 +17,6 @@
 
 pub mod links;
 pub mod mailer;
-pub mod routes;
 pub mod store;
 
 use std::collections::BTreeSet;

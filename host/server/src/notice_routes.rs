@@ -9,8 +9,8 @@ use axum::response::{Html, IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::links::{self, Opened};
-use super::store::{self, Settings};
+use crate::notices::links::{self, Opened};
+use crate::notices::store::{self, Settings};
 use crate::AppState;
 use crate::accounts::sessions::{self, SignedIn, SignedInChange};
 use crate::accounts::store as accounts_store;
