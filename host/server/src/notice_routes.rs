@@ -9,12 +9,12 @@ use axum::response::{Html, IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::notices::links::{self, Opened};
-use crate::notices::store::{self, Settings};
 use crate::AppState;
 use crate::accounts::sessions::{self, SignedIn, SignedInChange};
 use crate::accounts::store as accounts_store;
 use crate::error::{AppError, AppJson, AppPath, AppResult};
+use crate::notices::links::{self, Opened};
+use crate::notices::store::{self, Settings};
 use crate::tokens;
 
 /// The most notices `GET /api/me/notices` lists.
