@@ -499,7 +499,7 @@ fn regression_finding7_a_panic_is_reported_as_a_panic() {
     assert!(
         text.contains("it panicked: ")
             && text.contains("the hostile ruleset panics on purpose in `apply`")
-            && text.contains("src/lib.rs:"),
+            && text.contains("src/misbehave.rs:"),
         "{text}"
     );
     assert!(!text.contains("unknown import"), "{text}");

