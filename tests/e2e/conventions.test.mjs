@@ -189,17 +189,21 @@ test('regression_panel_cut_off: a panel too narrow for its texts spans the width
           out[board.partId] = {
             wide: board.element.classList.contains('wide-part'),
             underMap: board.element.parentElement === window.testBoard.tableRow,
+            // On a phone a panel too wide to read in its frame scrolls sideways instead (every
+            // text at 11 px or more): whole, a swipe at a time.
+            scrolls: board.host.classList.contains('part-scrolls') && board.host.scrollWidth >= svg.width - 1,
             fits: svg.right <= frame.right + 1 && svg.left >= frame.left - 1,
-            textsInside: texts.every((r) => r.right <= Math.min(svg.right, frame.right) + 1 && r.left >= Math.max(svg.left, frame.left) - 1),
+            textsInside: texts.every((r) => r.right <= svg.right + 1 && r.left >= svg.left - 1) && (board.host.classList.contains('part-scrolls') || texts.every((r) => r.right <= frame.right + 1 && r.left >= frame.left - 1)),
             scroll: board.host.scrollWidth <= board.host.clientWidth + 1,
           };
         }
         return out;
       });
       for (const [id, part] of Object.entries(report)) {
-        assert.ok(part.fits, `${id} fits its frame at ${width}`);
+        const phoneScroll = width < 600 && part.scrolls;
+        assert.ok(part.fits || phoneScroll, `${id} fits its frame at ${width}`);
         assert.ok(part.textsInside, `every text of ${id} is inside its frame at ${width}`);
-        assert.ok(part.scroll, `${id} does not scroll sideways at ${width}`);
+        assert.ok(part.scroll || phoneScroll, `${id} does not scroll sideways at ${width}`);
       }
       if (width === 1280) {
         assert.ok(report.wide.wide && report.wide.underMap, 'the seat panel needing more than the side column spans the width under the map');

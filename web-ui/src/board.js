@@ -8,6 +8,8 @@ import { h } from './dom.js';
 
 /** The smallest text a part is shown with, in CSS px; a panel too narrow for it scrolls instead. */
 export const MIN_TEXT_PX = 11;
+/** Up to this window width (CSS px) the page is laid out for a phone. */
+const PHONE_WIDTH = 600;
 /** The smallest target a finger or pointer is given, in CSS px. */
 export const MIN_TARGET_PX = 32;
 
@@ -229,9 +231,10 @@ export class Board {
       const wanted = Math.max(forText, Number.isFinite(asked) ? asked : 0);
       this.wantedWidth = wanted;
       if (this.onWanted) this.onWanted(this);
-      // Where no frame is wide enough (a phone), the panel is drawn at its readable size and
+      // On a phone, where no frame is wide enough, the panel is drawn at its readable size and
       // its frame scrolls sideways: every text at MIN_TEXT_PX at the default zoom, nothing cut.
-      if (forText > this.host.clientWidth + 1) {
+      // A wider screen keeps it whole in its frame, with the enlarge button.
+      if (forText > this.host.clientWidth + 1 && window.innerWidth <= PHONE_WIDTH) {
         this.svg.style.width = `${forText}px`;
         this.host.classList.add('part-scrolls');
         // Reachable from the keyboard too: arrow keys scroll a focused frame.
