@@ -9,7 +9,7 @@ import { h } from './dom.js';
 /** The smallest text a part is shown with, in CSS px; a panel too narrow for it scrolls instead. */
 export const MIN_TEXT_PX = 11;
 /** Up to this window width (CSS px) the page is laid out for a phone. */
-const PHONE_WIDTH = 600;
+export const PHONE_WIDTH = 600;
 /** The smallest target a finger or pointer is given, in CSS px. */
 export const MIN_TARGET_PX = 32;
 

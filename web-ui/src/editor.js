@@ -9,7 +9,7 @@
 // answer: this module knows no game.
 
 import { ApiError, get, post } from './api.js';
-import { MIN_TEXT_PX, sanitizeSvg, smallestTextPx, translateSvg } from './board.js';
+import { MIN_TEXT_PX, PHONE_WIDTH, sanitizeSvg, smallestTextPx, translateSvg } from './board.js';
 import { errorText, h, replace, toast } from './dom.js';
 import { exampleSaveButton } from './examplesave.js';
 import { loadCatalogue, messageText, t } from './i18n.js';
@@ -354,7 +354,7 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId, blank 
     // whatever the scale; under a mouse it stays small enough to leave the names readable.
     const ctm = board.getScreenCTM();
     const perUnit = ctm ? Math.hypot(ctm.a, ctm.b) : 0;
-    const finger = matchMedia('(pointer: coarse)').matches || window.innerWidth <= 600;
+    const finger = matchMedia('(pointer: coarse)').matches || window.innerWidth <= PHONE_WIDTH;
     const radius = Math.max(Math.max(view[2], view[3]) / 110, finger && perUnit ? 12 / perUnit : 0);
     const marked = new Map();
     for (const d of answer.diagnostics || []) if (d.place && (d.severity === 'error' || !marked.has(d.place))) marked.set(d.place, d);
@@ -404,7 +404,7 @@ export async function mountEditor(root, { ruleset: rulesetId, map: mapId, blank 
     boardHost.classList.remove('editor-scrolls');
     boardHost.removeAttribute('tabindex');
     const width = board.getBoundingClientRect().width;
-    if (window.innerWidth > 600 || !width) return;
+    if (window.innerWidth > PHONE_WIDTH || !width) return;
     const smallest = smallestTextPx(board);
     if (!(smallest < MIN_TEXT_PX)) return;
     board.style.width = `${Math.ceil(Math.min((width * MIN_TEXT_PX) / smallest, width * 4))}px`;
