@@ -32,6 +32,10 @@ for (const [width, height, label] of [
     await api(`/api/games/${encodeURIComponent(gameId)}/seats/0/bot`, { method: 'POST', token, body: { bot: 'random' } });
     await waitForView(gameId, (view) => view.version >= 4 || view.status === 'finished', 'a few moves were made');
     await api(`/api/games/${encodeURIComponent(gameId)}/seats/0/bot`, { method: 'POST', token, body: { bot: null } }).catch(() => null);
+    // The other seats' bots may still be moving; the count is only final once the game waits on
+    // this seat alone (regression_recap_count_grew_while_bots_moved: with test files running side
+    // by side, the button showed 6 where the recap fetched just before had 4).
+    await waitForView(gameId, (view) => view.status === 'finished' || (view.waiting_for || []).join() === '0', 'waiting on the returning seat alone');
     const recap = await api(`/api/games/${encodeURIComponent(gameId)}/recap`, { token });
     assert.equal(recap.since, 0, 'the bot\'s moves were not the person\'s');
     const missed = recap.entries.length;
