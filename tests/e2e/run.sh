@@ -13,6 +13,7 @@
 # E2E_SERVER=mock (use the Node stand-in server instead, for work on the UI alone),
 # E2E_RULESET (the ruleset to play; default the first listed), E2E_FILTER (a test name pattern),
 # E2E_DEFAULT_RULESET (the server's --default-ruleset, the one the lobby opens on; default shogun).
+# E2E_CONCURRENCY (how many test files run at once; default 3).
 # examples.test.mjs starts a second `tenka serve` of its own (with an operator token, over a copy
 # of maps/), from the E2E_TENKA_BIN and E2E_TENKA_RULESETS this script sets.
 set -euo pipefail
@@ -63,9 +64,12 @@ else
   rulesets="${TENKA_RULESETS:-target/rulesets}"
   # For the tests that start a server of their own (examples.test.mjs: one with an operator token).
   export E2E_TENKA_BIN="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")" E2E_TENKA_RULESETS="$(cd "$rulesets" 2>/dev/null && pwd || echo "$rulesets")"
-  # Bots move at once and fixed seeds are allowed, so runs are quick and repeatable.
+  # Bots move at once and fixed seeds are allowed, so runs are quick and repeatable. The test
+  # files run side by side, all from 127.0.0.1, so the per-address limits meant for strangers
+  # (games and sign-ins per minute, requests per second) are off; tests/it checks them.
   "$bin" serve --addr "127.0.0.1:$port" --data "$data/db" --rulesets "$rulesets" --maps "$root/maps" \
-    --web "$root/web-ui" --bot-pace-ms 0 --allow-fixed-seeds --default-ruleset "${E2E_DEFAULT_RULESET:-shogun}" >"$server_log" 2>&1 &
+    --web "$root/web-ui" --bot-pace-ms 0 --allow-fixed-seeds --default-ruleset "${E2E_DEFAULT_RULESET:-shogun}" \
+    --games-per-minute 0 --sign-ins-per-minute 0 --requests-per-second 0 >"$server_log" 2>&1 &
   server_pid=$!
 fi
 
@@ -85,11 +89,18 @@ fi
 
 mkdir -p artifacts/screenshots
 export E2E_BASE_URL="$base" E2E_SCREENSHOTS="$root/artifacts/screenshots"
-args=(--test --test-reporter=tap --test-concurrency=1)
+# Most of a browser test's time is spent waiting (a whole run used a quarter of one core), so
+# the files run three at a time: E2E_CONCURRENCY=1 runs them one by one.
+args=(--test --test-reporter=tap "--test-concurrency=${E2E_CONCURRENCY:-3}")
 if [ -n "${E2E_FILTER:-}" ]; then args+=(--test-name-pattern "$E2E_FILTER"); fi
 report="$data/report.tap"
 set +e
-node "${args[@]}" "$here"/*.test.mjs | tee "$report"
+# The longest files start first, so that none of them is left running alone at the end.
+files=("$here/full-game.test.mjs" "$here/block-wargame.test.mjs")
+for file in "$here"/*.test.mjs; do
+  case " ${files[*]} " in *" $file "*) ;; *) files+=("$file") ;; esac
+done
+node "${args[@]}" "${files[@]}" | tee "$report"
 status=${PIPESTATUS[0]}
 set -e
 passed="$(grep -E '^# pass ' "$report" | tail -n 1 | awk '{print $3}')"
