@@ -13,7 +13,8 @@
 # E2E_SERVER=mock (use the Node stand-in server instead, for work on the UI alone),
 # E2E_RULESET (the ruleset to play; default the first listed), E2E_FILTER (a test name pattern),
 # E2E_DEFAULT_RULESET (the server's --default-ruleset, the one the lobby opens on; default shogun).
-# E2E_CONCURRENCY (how many test files run at once; default 3).
+# E2E_CONCURRENCY (how many test files run at once; default 3), E2E_INSTALL_ONLY=1 (install what the
+# tests need, then stop).
 # examples.test.mjs starts a second `tenka serve` of its own (with an operator token, over a copy
 # of maps/), from the E2E_TENKA_BIN and E2E_TENKA_RULESETS this script sets.
 set -euo pipefail
@@ -27,7 +28,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 if [ ! -x /usr/bin/chromium ]; then
   echo "e2e: installing Debian's chromium"
   as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq -o DPkg::Lock::Timeout=300 chromium >/dev/null
 fi
 if ! command -v node >/dev/null; then
   echo "e2e: node is missing (apt-get install nodejs npm)" >&2
@@ -37,6 +38,9 @@ if [ ! -f "$here/node_modules/playwright-core/package.json" ]; then
   echo "e2e: installing playwright-core (npm ci)"
   (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 fi
+# `cargo xtask test` installs first, alone, then runs the tests beside the Rust tests, whose
+# PostgreSQL tests may call apt-get too: two apt-gets at once fail on dpkg's lock.
+if [ -n "${E2E_INSTALL_ONLY:-}" ]; then exit 0; fi
 
 port="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
 data="$(mktemp -d "${TMPDIR:-/tmp}/tenka-e2e-data.XXXXXX")"

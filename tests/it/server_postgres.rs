@@ -30,7 +30,7 @@ fn postgres_bin() -> PathBuf {
         return bin;
     }
     let installed = Command::new("sh")
-        .args(["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql"])
+        .args(["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=300 postgresql"])
         .status()
         .expect("apt-get runs");
     assert!(installed.success(), "installing postgresql failed");

@@ -113,7 +113,7 @@ fn main() -> Result<()> {
         Task::Lint => lint(),
         Task::Test { no_browser } => {
             WHOLE_SUITE.store(true, std::sync::atomic::Ordering::Relaxed);
-            let mut phases = Phases::default();
+            let mut phases = Phases::new();
             phases.time("lint (fmt, clippy, docs, tidy)", lint)?;
             let outcome = test(!no_browser, &mut phases);
             phases.report();
@@ -349,52 +349,130 @@ fn lint() -> Result<()> {
 
 fn test(browser: bool, phases: &mut Phases) -> Result<()> {
     phases.time("ruleset components (wasm32)", build_rulesets)?;
-    // Every workspace member, the rulesets' native tests included: compiled first, then run,
-    // so the time of each is told apart.
+    // Every workspace member, the rulesets' native tests included, and the `tenka` binary the
+    // browser tests serve: compiled first, then run, so the time of each is told apart.
     phases.time("test build", || {
         let mut command = cargo();
         command.args(["test", "--workspace", "--no-run"]);
-        run(command)
+        run(command)?;
+        let mut binary = cargo();
+        binary.args(["build", "--package", "host", "--bin", "tenka"]);
+        run(binary)
     })?;
-    phases.time("Rust tests", || {
+    // The browser tests mostly wait (a whole run used a quarter of one core), so they run beside
+    // the Rust tests, which keep both cores busy; their output is kept apart and shown after.
+    let e2e = root().join("tests/e2e/run.sh");
+    let browser_run = if browser && e2e.exists() {
+        // Chromium and playwright are installed first, alone: the PostgreSQL tests may run
+        // apt-get too, and two at once fail on dpkg's lock.
+        let mut install = Command::new("bash");
+        install
+            .current_dir(root())
+            .arg(&e2e)
+            .env("E2E_INSTALL_ONLY", "1");
+        run(install)?;
+        Some(BrowserRun::start(&e2e)?)
+    } else {
+        None
+    };
+    let rust = phases.time("Rust tests", || {
         let mut command = cargo();
         command.args(["test", "--workspace", "--no-fail-fast"]);
         run(command)
-    })?;
-    let e2e = root().join("tests/e2e/run.sh");
-    if browser && e2e.exists() {
-        phases.time("browser tests", || {
-            let mut command = Command::new("bash");
-            command.current_dir(root()).arg(&e2e);
-            run(command)
-        })?;
+    });
+    let browser = browser_run.map_or(Ok(()), |started| started.finish(phases));
+    rust?;
+    browser
+}
+
+/// `tests/e2e/run.sh` running in the background, its output going to a file.
+struct BrowserRun {
+    child: std::process::Child,
+    output: PathBuf,
+    started: Instant,
+}
+
+impl BrowserRun {
+    fn start(script: &Path) -> Result<Self> {
+        let output = root().join("target/e2e-output.txt");
+        let file = std::fs::File::create(&output)
+            .with_context(|| format!("failed to create {}", output.display()))?;
+        let mut command = Command::new("bash");
+        command
+            .current_dir(root())
+            .arg(script)
+            .stdout(file.try_clone()?)
+            .stderr(file);
+        eprintln!(
+            "xtask: running {command:?} beside the Rust tests (output: {})",
+            output.display()
+        );
+        let child = command
+            .spawn()
+            .with_context(|| format!("failed to start {command:?}"))?;
+        Ok(Self {
+            child,
+            output,
+            started: Instant::now(),
+        })
     }
-    Ok(())
+
+    /// Waits for the run, prints its output and records its time as a phase of its own.
+    fn finish(mut self, phases: &mut Phases) -> Result<()> {
+        let status = self
+            .child
+            .wait()
+            .context("failed to wait for the browser tests")?;
+        phases.record(
+            "browser tests (beside the Rust tests)",
+            self.started.elapsed(),
+        );
+        let output = std::fs::read_to_string(&self.output).unwrap_or_default();
+        eprintln!("xtask: the browser tests' output:\n{output}");
+        if !status.success() {
+            bail!("the browser tests failed with {status}");
+        }
+        Ok(())
+    }
 }
 
 /// How long each part of `cargo xtask test` took, and how large `target/` came out: what a CI
 /// run on two cores and a limited disk is measured by (issue 36).
-#[derive(Default)]
 struct Phases {
+    begun: Instant,
     done: Vec<(&'static str, Duration)>,
 }
 
 impl Phases {
+    fn new() -> Self {
+        Self {
+            begun: Instant::now(),
+            done: Vec::new(),
+        }
+    }
+
     fn time(&mut self, name: &'static str, work: impl FnOnce() -> Result<()>) -> Result<()> {
         let started = Instant::now();
         let outcome = work();
-        self.done.push((name, started.elapsed()));
+        self.record(name, started.elapsed());
         outcome
+    }
+
+    fn record(&mut self, name: &'static str, took: Duration) {
+        self.done.push((name, took));
     }
 
     fn report(&self) {
         eprintln!("xtask: where the time went");
-        let mut total = Duration::ZERO;
         for (name, took) in &self.done {
-            total += *took;
-            eprintln!("xtask:   {name:<32} {:>6.0} s", took.as_secs_f64());
+            eprintln!("xtask:   {name:<40} {:>6.0} s", took.as_secs_f64());
         }
-        eprintln!("xtask:   {:<32} {:>6.0} s", "in all", total.as_secs_f64());
+        // Wall-clock time: the browser tests overlap the Rust tests, so the phases add up to more.
+        eprintln!(
+            "xtask:   {:<40} {:>6.0} s",
+            "in all",
+            self.begun.elapsed().as_secs_f64()
+        );
         let target = root().join("target");
         eprintln!(
             "xtask: target/ holds {:.1} GiB",
