@@ -23,6 +23,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 
 mod bench_report;
+mod duplicates_budget;
 mod new_ruleset;
 /// The ruleset template as it is, compiled for the test that runs the conformance suite on it.
 #[cfg(test)]
@@ -73,6 +74,9 @@ enum Task {
         #[arg(long, default_value_t = 3)]
         runs: usize,
     },
+    /// Hold the tree's structural duplicates to the budget in duplicates-budget.txt, counted by
+    /// the `duplicates` command where the machine has it (`.githooks/pre-commit` runs this).
+    Duplicates,
     /// Write a new ruleset crate, rulesets/NAME (and maps/NAME/variants), from the template: a
     /// placeholder game that builds, lists, simulates and plays before its first rule.
     NewRuleset {
@@ -141,6 +145,7 @@ fn main() -> Result<()> {
         Task::Bench { runs, .. } => bench(runs.max(1)),
         Task::Mutants { args } => mutants(&args),
         Task::NewRuleset { name } => new_ruleset(&name),
+        Task::Duplicates => duplicates_budget::check(&root()),
         Task::Fuzz {
             requests,
             schemathesis_examples,
