@@ -9,16 +9,17 @@
 // One player stops answering; the clock moves on two days; a bot takes the seat (every page
 // shows it). Day 2: the others play on. The absent player comes back on another device through
 // the mail's link, takes the seat back and steps through "Since your last move"; My games lists
-// the game waiting for them first. Then everyone leaves the table to bots, which finish it, and
-// the ratings page lists the three accounts. All five UI languages are checked on the way: the
-// sign-up page, My games and the game's header, each in the language of the page showing them.
+// the game waiting for them first. Then Ann and Bo leave the table to bots and Cy plays it out;
+// the ratings page shows Cy above the two who left, who share the last place. All five UI
+// languages are checked on the way: the sign-up page, My games and the game's header, each in
+// the language of the page showing them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BASE, ROOT, chooseRuleset, launch, openPage, setOption, shot } from './lib.mjs';
-import { answer, newStats, rng, setPace, waitForTurn } from './play.mjs';
+import { acknowledgeSummary, answer, newStats, rng, waitForTurn } from './play.mjs';
 import { advanceClock, body, header, spectate, startDaysServer, startSmtpSink, waitForMail, waitForView } from './days-support.mjs';
 
 const TOKEN = 'e2e-days-operator-7c41be09d2a5f318';
@@ -72,8 +73,8 @@ async function attachSeats(page, base) {
 
 /** The game page of a seat this browser holds, with the story told at once. */
 async function openSeat(page, base, gameId, seat) {
-  await page.goto(`${base}/#/`);
-  await setPace(page, 'instant');
+  // Set where the browser is: a route left before it has drawn may still draw over the next.
+  await page.evaluate(() => localStorage.setItem('tenka.pace', 'instant'));
   await page.goto(`${base}/#/play/${encodeURIComponent(gameId)}?seat=${seat}`);
   await page.waitForSelector('.game[data-version]');
 }
@@ -265,8 +266,7 @@ test('a rated turn-based Shogun table of three accounts is played across simulat
       return (await answer.json()).seats[0].outcome;
     }, { id: other.id, token: other.seats[2].token });
     assert.equal(attached, 'attached');
-    await cyPhone.goto(`${base}/#/`);
-    await setPace(cyPhone, 'instant');
+    await cyPhone.evaluate(() => localStorage.setItem('tenka.pace', 'instant'));
     await cyPhone.goto(`${base}/#/my-games`);
     await cyPhone.click(`[data-play="${gameId}"]`);
     await cyPhone.waitForSelector('.game[data-version]');
@@ -310,16 +310,25 @@ test('a rated turn-based Shogun table of three accounts is played across simulat
     assert.equal(await textOf(cyPhone, '.my-games section h2'), cyBack.words['my-games.waiting']);
     await shot(cyPhone, 'days-07-my-games-es-390');
 
-    // The end: everyone leaves the table to bots, which finish it on their own.
+    // The end: Ann and Bo leave the table to bots; Cy plays it out.
     await cyPhone.click(`[data-play="${gameId}"]`);
     await cyPhone.waitForSelector('.game[data-version]');
-    for (const [page, words] of [[annPage, ann.words], [boPage, bo.words], [cyPhone, cyBack.words]]) {
+    for (const [page, words] of [[annPage, ann.words], [boPage, bo.words]]) {
       const leave = page.locator('.players button', { hasText: words['game.hand-to-bot'] });
       await leave.click();
       await page.locator('.players button', { hasText: words['game.take-back'] }).waitFor();
     }
-    const finished = await waitForView(base, gameId, (view) => view.status === 'finished', 'the bots finished the game', 120000);
+    const endStart = Date.now();
+    await playUntil(base, gameId, new Map([[2, cyPhone]]), answered, (view) => view.status === 'finished', 'the game ended');
+    console.log(`# Cy played the game out in ${Date.now() - endStart} ms; answers per seat: ${JSON.stringify(answered)}`);
+    const finished = await spectate(base, gameId);
     assert.equal(finished.result.placings.length, 3);
+    // The last winter's scores come first, as a pause to acknowledge; then the end.
+    for (let pauses = 0; pauses < 5; pauses += 1) {
+      await waitForTurn(cyPhone, 30000);
+      if (!(await acknowledgeSummary(cyPhone))) break;
+    }
+    await cyPhone.waitForFunction((over) => (document.querySelector('.game-status')?.textContent || '').includes(over), cyBack.words['game.finished']);
     await waitForMail(sink, (mail) => mail.to.includes(bo.email) && /is over$/.test(header(mail, 'Subject') || ''), 'telling Bo the game ended');
 
     // A fifth person, in Romanian: sign-up page, an empty My games, the finished table watched,
@@ -341,12 +350,17 @@ test('a rated turn-based Shogun table of three accounts is played across simulat
     await roPage.waitForSelector('table.ratings tbody tr');
     assert.equal(await textOf(roPage, '.ratings-page h1'), ro.words['ratings.title']);
     const ladder = await roPage.locator('table.ratings tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent.trim())));
-    for (const who of [ann, bo, cy]) {
+    const rowOf = (who) => {
       const row = ladder.find((cells) => cells[1] === who.name);
       assert.ok(row, `${who.name} is on the ladder: ${JSON.stringify(ladder)}`);
       assert.equal(row[4], '1', `${who.name} has one rated game`);
       assert.notEqual(row[3], '± 700', `${who.name}'s rating is less uncertain than a newcomer's`);
-    }
+      return { place: Number(row[0]), rating: Number(row[2]) };
+    };
+    const [annRow, boRow, cyRow] = [rowOf(ann), rowOf(bo), rowOf(cy)];
+    // Ann and Bo left their seats to bots: they share the last place, below Cy, who played on.
+    assert.ok(cyRow.rating > 1500 && cyRow.place < annRow.place && cyRow.place < boRow.place, `Cy ranks above the players who left: ${JSON.stringify(ladder)}`);
+    assert.ok(annRow.rating < 1500 && annRow.rating === boRow.rating, `Ann and Bo lost as equals: ${JSON.stringify(ladder)}`);
     await shot(roPage, 'days-08-ratings-ro-1280');
 
     for (const page of pages) if (!page.isClosed()) page.check();
