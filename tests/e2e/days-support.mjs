@@ -1,23 +1,10 @@
 // What the play-over-days test needs around the browser: a loopback SMTP server that keeps every
 // mail the server sends, a `tenka serve` of the test's own with a movable clock (`--test-clock`,
 // behind an operator token) and that SMTP server as its relay, and the mails' links.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { ROOT } from './lib.mjs';
-
-/** A free TCP port on localhost. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { startOwnServer } from './own-server.mjs';
 
 /**
  * A tiny SMTP server on loopback (no TLS, no authentication) that accepts every mail and keeps
@@ -113,39 +100,15 @@ export async function waitForMail(sink, check, what, timeout = 30000) {
 
 /**
  * `tenka serve` of the test's own, in `dir`: a movable clock (`--test-clock`, moved with
- * `token`), the SMTP sink as its relay, bots that move at once, fixed seeds allowed. Resolves
- * once it serves.
+ * `token`), the SMTP sink as its relay, fixed seeds allowed. Resolves once it serves.
  */
 export async function startDaysServer(dir, { token, smtpPort }) {
   fs.writeFileSync(path.join(dir, 'operator-token'), `${token}\n`, { mode: 0o600 });
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(
-    process.env.E2E_TENKA_BIN,
-    [
-      'serve', '--addr', `127.0.0.1:${port}`, '--data', path.join(dir, 'db'), '--rulesets', process.env.E2E_TENKA_RULESETS,
-      '--maps', path.join(ROOT, 'maps'), '--web', path.join(ROOT, 'web-ui'), '--bot-pace-ms', '0', '--allow-fixed-seeds',
-      '--no-watch', '--default-ruleset', 'shogun', '--requests-per-second', '0',
-      '--operator-token-file', path.join(dir, 'operator-token'), '--test-clock',
-      '--smtp-url', `smtp://127.0.0.1:${smtpPort}`, '--mail-from', 'Tenka <tenka@example.org>', '--public-url', base,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TENKA_OPERATOR_TOKEN: '' } },
-  );
-  let log = '';
-  child.stderr.on('data', (chunk) => (log += chunk));
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${log}`)), 60000);
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('tenka serving on')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`the server exited (${code}):\n${log}`)));
-  });
-  return { child, base, log: () => log };
+  return startOwnServer(dir, (base) => [
+    '--allow-fixed-seeds', '--no-watch', '--default-ruleset', 'shogun', '--requests-per-second', '0',
+    '--operator-token-file', path.join(dir, 'operator-token'), '--test-clock',
+    '--smtp-url', `smtp://127.0.0.1:${smtpPort}`, '--mail-from', 'Tenka <tenka@example.org>', '--public-url', base,
+  ]);
 }
 
 /** Moves the server's clock on by `seconds` (`POST /api/test/clock`); the response. */

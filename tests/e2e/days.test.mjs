@@ -20,13 +20,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { BASE, ROOT, chooseRuleset, launch, openPage, setOption, shot } from './lib.mjs';
 import { acknowledgeSummary, answer, newStats, rng, waitForTurn } from './play.mjs';
+import { OWN_SERVER_SKIP } from './own-server.mjs';
 import { advanceClock, body, header, spectate, startDaysServer, startSmtpSink, waitForMail, waitForView } from './days-support.mjs';
 
 const TOKEN = 'e2e-days-operator-7c41be09d2a5f318';
 const PASSWORD = 'a long enough passphrase';
 const HOUR = 3600;
 const SUFFIX = Date.now().toString(36).slice(-5);
-const needsBinary = !process.env.E2E_TENKA_BIN || !process.env.E2E_TENKA_RULESETS ? 'needs the tenka binary (run.sh)' : false;
 
 /** The UI's own catalogue for a language. */
 function catalogue(language) {
@@ -132,7 +132,7 @@ test('the shared server has no clock to move', async () => {
   assert.equal(refused.status, 404, 'without --test-clock the route does not exist');
 });
 
-test('a rated turn-based Shogun table of three accounts is played across simulated days', { skip: needsBinary, timeout: 6 * 60 * 1000 }, async () => {
+test('a rated turn-based Shogun table of three accounts is played across simulated days', { skip: OWN_SERVER_SKIP, timeout: 6 * 60 * 1000 }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenka-e2e-days-'));
   const sink = await startSmtpSink();
   const server = await startDaysServer(dir, { token: TOKEN, smtpPort: sink.port });

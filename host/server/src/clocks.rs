@@ -606,19 +606,31 @@ mod tests {
         assert_eq!(PaceRequest::Untimed.check("normal", &bots), Ok(None));
     }
 
-    #[tokio::test]
-    async fn the_timer_fires_a_game_once_its_deadline_has_come_on_the_manual_clock() {
-        let clock = ManualClock::new(0);
+    /// Timers running on `clock`, the games they fire, and their task.
+    fn running_timers(
+        clock: Arc<dyn Clock>,
+    ) -> (
+        Arc<Timers>,
+        tokio::sync::mpsc::UnboundedReceiver<String>,
+        tokio::task::JoinHandle<()>,
+    ) {
         let timers = Arc::new(Timers::default());
-        let (fired, mut heard) = tokio::sync::mpsc::unbounded_channel();
+        let (fired, heard) = tokio::sync::mpsc::unbounded_channel();
         let task = {
-            let (timers, clock) = (timers.clone(), clock.clone());
+            let timers = timers.clone();
             tokio::spawn(async move {
                 timers
                     .run(clock, move |game| fired.send(game).is_ok())
                     .await;
             })
         };
+        (timers, heard, task)
+    }
+
+    #[tokio::test]
+    async fn the_timer_fires_a_game_once_its_deadline_has_come_on_the_manual_clock() {
+        let clock = ManualClock::new(0);
+        let (timers, mut heard, task) = running_timers(clock.clone());
         timers.arm("b", Some(2_000));
         timers.arm("a", Some(1_000));
         clock.advance(Duration::from_millis(999));
@@ -637,16 +649,7 @@ mod tests {
     async fn the_shifted_clock_fires_a_deadline_days_away_once_moved_on() {
         let clock = ShiftedClock::new();
         let start = clock.now_millis();
-        let timers = Arc::new(Timers::default());
-        let (fired, mut heard) = tokio::sync::mpsc::unbounded_channel();
-        let task = {
-            let (timers, clock) = (timers.clone(), clock.clone());
-            tokio::spawn(async move {
-                timers
-                    .run(clock, move |game| fired.send(game).is_ok())
-                    .await;
-            })
-        };
+        let (timers, mut heard, task) = running_timers(clock.clone());
         timers.arm("later", Some(start + 3 * 86_400_000));
         tokio::task::yield_now().await;
         assert!(heard.try_recv().is_err(), "three days are not up");
