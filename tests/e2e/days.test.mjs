@@ -194,6 +194,13 @@ test('a rated turn-based Shogun table of three accounts is played across simulat
     const seatPages = new Map([[0, annPage], [1, boPage], [2, cyPage]]);
     const people = [ann, bo, cy];
     for (const [seat, page] of seatPages) {
+      // My games, in each person's language, lists the table under the heading its state names.
+      const words = people[seat].words;
+      await page.goto(`${base}/#/my-games`);
+      await page.waitForSelector(`.my-games [data-game="${gameId}"]`);
+      assert.equal(await textOf(page, '.my-games h1'), words['header.my-games'], `My games is in ${people[seat].language}`);
+      const status = await page.locator(`.my-games [data-game="${gameId}"]`).getAttribute('data-status');
+      assert.equal(await textOf(page, '.my-games section h2'), words[`my-games.${status}`]);
       const games = await page.evaluate(async () => (await (await fetch('/api/me/games')).json()).games);
       assert.deepEqual(games.map((g) => [g.id, g.seat]), [[gameId, seat]], `seat ${seat + 1} is in its account`);
       await openSeat(page, base, gameId, seat);
@@ -256,6 +263,10 @@ test('a rated turn-based Shogun table of three accounts is played across simulat
     // Cy comes back on another device, in Spanish this time, through the mail's link.
     const cyBack = { ...cy, language: 'es', locale: 'es-ES', words: catalogue('es') };
     const cyPhone = await open(cyBack, { width: 390, height: 844 });
+    await cyPhone.goto(`${base}/#/account`);
+    await cyPhone.waitForSelector('.account-form h1');
+    assert.equal(await textOf(cyPhone, '.account-form h1'), cyBack.words['account.title'], 'the sign-in page is in Spanish');
+    assert.equal(await textOf(cyPhone, '[data-action="sign-up"]'), cyBack.words['account.sign-up']);
     await cyPhone.goto(link[0]);
     await cyPhone.click('button[type="submit"]');
     await cyPhone.waitForSelector(`.my-games [data-game="${gameId}"]`);
