@@ -208,6 +208,7 @@ impl Server {
                 streams_per_address: 0,
                 lab: host::server::lab::LabConfig::default(),
                 operator_token: None,
+                test_clock: None,
             },
         )
         .await

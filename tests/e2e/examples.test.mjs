@@ -6,61 +6,22 @@
 // Screenshots of the control at 1280x800 and 390x844.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { BASE, ROOT, launch, openPage, shot } from './lib.mjs';
+import { OWN_SERVER_SKIP, startOwnServer } from './own-server.mjs';
 
 const RULESET = 'shogun';
 const MAP = 'sun';
 const NAME = 'test-island';
 const TOKEN = 'e2e-operator-4b1d9a27c3f08e65';
-const BIN = process.env.E2E_TENKA_BIN;
-const RULESETS = process.env.E2E_TENKA_RULESETS;
-
-/** A free TCP port on localhost. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** `tenka serve` with an operator token over a copy of the maps; resolves once it serves. */
 async function startServer(dir) {
   fs.cpSync(path.join(ROOT, 'maps'), path.join(dir, 'maps'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'operator-token'), `${TOKEN}\n`, { mode: 0o600 });
-  const port = await freePort();
-  const child = spawn(
-    BIN,
-    [
-      'serve', '--addr', `127.0.0.1:${port}`, '--data', path.join(dir, 'db'), '--rulesets', RULESETS,
-      '--maps', path.join(dir, 'maps'), '--web', path.join(ROOT, 'web-ui'), '--bot-pace-ms', '0',
-      '--operator-token-file', path.join(dir, 'operator-token'),
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TENKA_OPERATOR_TOKEN: '' } },
-  );
-  let log = '';
-  child.stderr.on('data', (chunk) => (log += chunk));
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${log}`)), 60000);
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('tenka serving on')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`the server exited (${code}):\n${log}`)));
-  });
-  return { child, base: `http://127.0.0.1:${port}`, log: () => log };
+  return startOwnServer(dir, ['--operator-token-file', path.join(dir, 'operator-token')], { maps: path.join(dir, 'maps') });
 }
 
 /** Waits until the save dialog's status is settled (ok or error); returns its class and text. */
@@ -92,7 +53,7 @@ test('the editor offers no "Save as example" on a server without an operator tok
   }
 });
 
-test('the operator saves an edited map as an example and the Maps page offers it', { skip: !BIN || !RULESETS ? 'needs the tenka binary (run.sh)' : false, timeout: 4 * 60 * 1000 }, async () => {
+test('the operator saves an edited map as an example and the Maps page offers it', { skip: OWN_SERVER_SKIP, timeout: 4 * 60 * 1000 }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenka-e2e-examples-'));
   const server = await startServer(dir);
   const browser = await launch();

@@ -2,14 +2,15 @@
 //! live bank with its increment, a turn-based move's deadline, a seat out of time handed to a
 //! bot and taken back, a clock that survives a restart, a simultaneous decision where only the
 //! seats still owing an answer run (and a game left to bots finishing on its own), an expiry
-//! acted on once when two servers race for it, and hostile paces refused.
+//! acted on once when two servers race for it, hostile paces refused, and the test clock of
+//! `tenka serve --test-clock` moved by its operator only.
 
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
-use host::server::clocks::ManualClock;
+use host::server::clocks::{Clock as _, ManualClock, ShiftedClock};
 use host::server::storage::ClockWrite;
 use serde_json::{Value, json};
 
@@ -431,6 +432,77 @@ async fn of_two_servers_racing_for_an_expiry_exactly_one_acts_on_it() {
     assert_eq!(won, 1, "exactly one claimer wins");
     let (_, _, after) = one.state.hub.storage().clock(&game).await.unwrap().unwrap();
     assert_eq!(after, version + 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_test_clock_moves_a_turn_based_table_on_for_the_operator_only() {
+    const OPERATOR: &str = "op-clock-5d2a7e91c04b38f6";
+    let operator = || Some(host::server::tokens::OperatorToken::new(OPERATOR).unwrap());
+    let advance = |seconds: u64| Some(json!({ "seconds": seconds }));
+    // Without --test-clock the route does not exist, even for the operator.
+    let off_dir = TempDir::new("test-clock-off");
+    let off = TestApp::start_configured(&off_dir.0, None, |_, server| {
+        server.operator_token = operator();
+    })
+    .await;
+    let (status, _) = off
+        .call("POST", "/api/test/clock", Some(OPERATOR), advance(3600))
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    let dir = TempDir::new("test-clock-on");
+    let clock = ShiftedClock::new();
+    let app = {
+        let clock = clock.clone();
+        TestApp::start_configured(&dir.0, None, move |hub, server| {
+            hub.clock = clock.clone();
+            server.operator_token = operator();
+            server.test_clock = Some(clock);
+        })
+        .await
+    };
+    let (game, _) = create(
+        &app,
+        json!({ "kind": "turn-based", "move_hours": 24, "extra_days": 0 }),
+    )
+    .await;
+    for (token, seconds, refused) in [
+        (None, 25 * 3600, StatusCode::FORBIDDEN),
+        (
+            Some("not-the-operator-token"),
+            25 * 3600,
+            StatusCode::FORBIDDEN,
+        ),
+        (Some(OPERATOR), 0, StatusCode::BAD_REQUEST),
+        (Some(OPERATOR), 31 * 86_400, StatusCode::BAD_REQUEST),
+    ] {
+        let (status, body) = app
+            .call("POST", "/api/test/clock", token, advance(seconds))
+            .await;
+        assert_eq!(status, refused, "{token:?} {seconds}: {body}");
+    }
+    let before = clock.now_millis();
+    assert!(
+        seat_clock(&view(&app, &game).await, 0)["remaining_ms"]
+            .as_i64()
+            .unwrap()
+            > 23 * 3_600_000,
+        "a refused request moved nothing"
+    );
+    let (status, body) = app
+        .call(
+            "POST",
+            "/api/test/clock",
+            Some(OPERATOR),
+            advance(25 * 3600),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(body["now"].as_i64().unwrap() >= before + 25 * 3_600_000);
+    wait_for(&app, &game, "a bot took the seat out of time", |view| {
+        bot_plays(view, 0)
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

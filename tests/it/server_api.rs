@@ -1088,6 +1088,7 @@ async fn the_web_client_folder_is_served_with_an_index_fallback() {
             streams_per_address: 0,
             lab: host::server::lab::LabConfig::default(),
             operator_token: None,
+            test_clock: None,
         },
     )
     .await

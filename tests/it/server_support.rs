@@ -218,6 +218,7 @@ impl TestApp {
             streams_per_address: 0,
             lab: host::server::lab::LabConfig::default(),
             operator_token: None,
+            test_clock: None,
         };
         configure(&mut hub, &mut server);
         let state = AppState::new(storage, runtime, &maps, hub, server)

@@ -118,7 +118,7 @@ class GameScreen {
       if (err instanceof ApiError && err.status === 403) {
         // The seat was given away (its token replaced): this browser no longer holds it.
         if (storedSeat !== null) forgetSeat(this.gameId, storedSeat);
-        replace(this.root, h('div', { class: 'panel error-panel' }, h('h1', {}, t('game.bad-token')), h('p', {}, h('a', { href: `#/watch/${encodeURIComponent(this.gameId)}` }, t('game.watch-instead'))), h('p', {}, h('a', { href: '#/my-games' }, t('game.take-back')))));
+        replace(this.root, h('div', { class: 'panel error-panel' }, h('h1', {}, t('game.bad-token')), h('p', {}, h('a', { href: `#/watch/${encodeURIComponent(this.gameId)}` }, t('game.watch-instead'))), h('p', {}, h('a', { href: '#/my-games' }, t('game.take-to-this-device')))));
         return;
       }
       toast(errorText(err), 'error');

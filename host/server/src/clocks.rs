@@ -91,6 +91,55 @@ impl Clock for ManualClock {
     }
 }
 
+/// The wall clock moved on by an offset that only grows: the clock of `tenka serve
+/// --test-clock`, so a browser test plays a turn-based table across days without waiting them.
+/// Moving it on wakes every timer, which then reads the time again.
+#[derive(Debug)]
+pub struct ShiftedClock {
+    offset: AtomicI64,
+    moved: tokio::sync::watch::Sender<i64>,
+}
+
+impl ShiftedClock {
+    /// The wall clock as it is (no offset yet).
+    pub fn new() -> Arc<ShiftedClock> {
+        Arc::new(ShiftedClock {
+            offset: AtomicI64::new(0),
+            moved: tokio::sync::watch::channel(0).0,
+        })
+    }
+
+    /// Moves the clock on by `by`; the time it shows now.
+    pub fn advance(&self, by: Duration) -> i64 {
+        let by = i64::try_from(by.as_millis()).unwrap_or(i64::MAX);
+        let offset = self
+            .offset
+            .fetch_add(by, Ordering::SeqCst)
+            .saturating_add(by);
+        self.moved.send_replace(offset);
+        self.now_millis()
+    }
+}
+
+impl Clock for ShiftedClock {
+    fn now_millis(&self) -> i64 {
+        super::storage::now_millis().saturating_add(self.offset.load(Ordering::SeqCst))
+    }
+
+    fn sleep_until(&self, at: i64) -> Pin<Box<dyn Future<Output = ()> + Send + 'static>> {
+        let mut moved = self.moved.subscribe();
+        moved.mark_unchanged();
+        let wait = u64::try_from(at.saturating_sub(self.now_millis())).unwrap_or(0);
+        Box::pin(async move {
+            tokio::select! {
+                () = tokio::time::sleep(Duration::from_millis(wait).min(LONGEST_SLEEP)) => {}
+                // Moved on: the caller looks at the time again.
+                _ = moved.changed() => {}
+            }
+        })
+    }
+}
+
 /// Bounds of the paces a table may choose; a request outside them is refused.
 pub mod bounds {
     /// A live table's bank per player, in seconds.
@@ -557,19 +606,31 @@ mod tests {
         assert_eq!(PaceRequest::Untimed.check("normal", &bots), Ok(None));
     }
 
-    #[tokio::test]
-    async fn the_timer_fires_a_game_once_its_deadline_has_come_on_the_manual_clock() {
-        let clock = ManualClock::new(0);
+    /// Timers running on `clock`, the games they fire, and their task.
+    fn running_timers(
+        clock: Arc<dyn Clock>,
+    ) -> (
+        Arc<Timers>,
+        tokio::sync::mpsc::UnboundedReceiver<String>,
+        tokio::task::JoinHandle<()>,
+    ) {
         let timers = Arc::new(Timers::default());
-        let (fired, mut heard) = tokio::sync::mpsc::unbounded_channel();
+        let (fired, heard) = tokio::sync::mpsc::unbounded_channel();
         let task = {
-            let (timers, clock) = (timers.clone(), clock.clone());
+            let timers = timers.clone();
             tokio::spawn(async move {
                 timers
                     .run(clock, move |game| fired.send(game).is_ok())
                     .await;
             })
         };
+        (timers, heard, task)
+    }
+
+    #[tokio::test]
+    async fn the_timer_fires_a_game_once_its_deadline_has_come_on_the_manual_clock() {
+        let clock = ManualClock::new(0);
+        let (timers, mut heard, task) = running_timers(clock.clone());
         timers.arm("b", Some(2_000));
         timers.arm("a", Some(1_000));
         clock.advance(Duration::from_millis(999));
@@ -581,6 +642,23 @@ mod tests {
         clock.advance(Duration::from_secs(5));
         tokio::task::yield_now().await;
         assert!(heard.try_recv().is_err(), "a cleared deadline never fires");
+        task.abort();
+    }
+
+    #[tokio::test]
+    async fn the_shifted_clock_fires_a_deadline_days_away_once_moved_on() {
+        let clock = ShiftedClock::new();
+        let start = clock.now_millis();
+        let (timers, mut heard, task) = running_timers(clock.clone());
+        timers.arm("later", Some(start + 3 * 86_400_000));
+        tokio::task::yield_now().await;
+        assert!(heard.try_recv().is_err(), "three days are not up");
+        let now = clock.advance(Duration::from_secs(3 * 86_400));
+        assert!(
+            now >= start + 3 * 86_400_000,
+            "the clock moved on by three days"
+        );
+        assert_eq!(heard.recv().await.as_deref(), Some("later"));
         task.abort();
     }
 }

@@ -33,6 +33,7 @@ pub mod ruleset_calls;
 pub mod slots;
 pub mod socket;
 pub mod storage;
+pub mod test_clock;
 pub mod tokens;
 
 use std::net::SocketAddr;
@@ -78,6 +79,9 @@ pub struct ServerConfig {
     /// map editor may save maps as examples the lobby offers; `None` (the default) turns that
     /// off.
     pub operator_token: Option<tokens::OperatorToken>,
+    /// The clock `--test-clock` lets the operator move on (`POST /api/test/clock`); `None` (the
+    /// default) leaves the system's clock alone and the route answering 404.
+    pub test_clock: Option<Arc<clocks::ShiftedClock>>,
 }
 
 /// How long an API request may take before it is answered 503 (the live stream excepted).
@@ -216,6 +220,7 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/health", get(health::health))
         .route("/health/page", get(health::page))
+        .route("/test/clock", post(test_clock::advance))
         .layer(deadline)
         .merge(
             // Streams and sockets outlive their request: each holds one of its address's slots.
@@ -492,6 +497,11 @@ pub struct ServeArgs {
     /// The server's public address, for the links in mails (`https://play.example.org`).
     #[arg(long, value_name = "URL")]
     pub public_url: Option<String>,
+    /// Let the operator move the server's clock on (`POST /api/test/clock` with the operator
+    /// token), for browser tests that play over days. Never on a real server: every table clock
+    /// would run out at the operator's word.
+    #[arg(long, hide = true)]
+    pub test_clock: bool,
 }
 
 /// The environment variable that may hold the operator token instead of a file.
@@ -519,8 +529,12 @@ impl ServeArgs {
         tokens::OperatorToken::new(&text).map(Some)
     }
 
-    /// The mail sender `--smtp-url` asks for (reading the tables' clock: the system's).
-    pub fn mailer(&self, storage: &Storage) -> anyhow::Result<Option<notices::mailer::Mailer>> {
+    /// The mail sender `--smtp-url` asks for, reading the tables' `clock`.
+    pub fn mailer(
+        &self,
+        storage: &Storage,
+        clock: Arc<dyn clocks::Clock>,
+    ) -> anyhow::Result<Option<notices::mailer::Mailer>> {
         let (Some(smtp_url), Some(from), Some(public_url)) =
             (&self.smtp_url, &self.mail_from, &self.public_url)
         else {
@@ -531,8 +545,7 @@ impl ServeArgs {
             from: from.clone(),
             public_url: public_url.clone(),
         };
-        notices::mailer::Mailer::new(storage.clone(), Arc::new(clocks::SystemClock), &settings)
-            .map(Some)
+        notices::mailer::Mailer::new(storage.clone(), clock, &settings).map(Some)
     }
 
     /// The serve loop's caps these options ask for.
@@ -556,8 +569,19 @@ pub async fn serve(
     maps_dir: &Path,
 ) -> anyhow::Result<()> {
     let operator_token = args.operator_token()?;
+    let test_clock = args.test_clock.then(clocks::ShiftedClock::new);
+    if test_clock.is_some() && operator_token.is_none() {
+        anyhow::bail!(
+            "--test-clock needs an operator token (--operator-token-file or \
+             {OPERATOR_TOKEN_VAR}): only the operator may move the clock"
+        );
+    }
+    let clock: Arc<dyn clocks::Clock> = match &test_clock {
+        Some(clock) => clock.clone(),
+        None => Arc::new(clocks::SystemClock),
+    };
     let storage = Storage::open(args.database.as_deref(), &args.data).await?;
-    let mailer = args.mailer(&storage)?;
+    let mailer = args.mailer(&storage, clock.clone())?;
     let hub_config = HubConfig {
         bot_pace: Duration::from_millis(args.bot_pace_ms),
         snapshot_every: args.snapshot_every.max(1),
@@ -568,6 +592,7 @@ pub async fn serve(
             .max(1),
         unwatched_bot_pace: Duration::from_millis(args.unwatched_bot_pace_ms),
         bot_games_per_creator: args.bot_games_per_address.max(1),
+        clock,
         ..HubConfig::default()
     };
     let config = ServerConfig {
@@ -589,6 +614,7 @@ pub async fn serve(
             ..lab::LabConfig::default()
         },
         operator_token,
+        test_clock,
     };
     // Before anything opens files: the connection cap is derived from the raised limit.
     if let Some(open_files) = connections::raise_open_file_limit() {
@@ -614,6 +640,9 @@ pub async fn serve(
     reload::reload_on_hangup(state.offer.clone())?;
     if state.config.operator_token.is_some() {
         tracing::info!("operator token set: the map editor may save example maps");
+    }
+    if state.config.test_clock.is_some() {
+        tracing::warn!("--test-clock: the operator may move this server's clock on");
     }
     if let Some(id) = &args.default_ruleset {
         state.offer.set_default_ruleset(id);

@@ -200,13 +200,15 @@ pub async fn open_page(AppPath(token): AppPath<String>) -> AppResult<Html<String
 
 /// Whether a request comes from this server's own pages (or from no page at all): the sign-in
 /// link's form must not be postable by another site, which could sign a browser in to an
-/// account of its choosing.
+/// account of its choosing. A browser's `Sec-Fetch-Site` (which no page can set) decides when
+/// sent: the server's `Referrer-Policy: no-referrer` makes a browser send `Origin: null` with
+/// the form of its own page, so the origin can only decide for a browser without it.
 fn from_this_site(headers: &HeaderMap) -> bool {
     let site = headers
         .get("sec-fetch-site")
         .and_then(|value| value.to_str().ok());
-    if site.is_some_and(|site| site != "same-origin" && site != "none") {
-        return false;
+    if let Some(site) = site {
+        return site == "same-origin" || site == "none";
     }
     match (headers.get(header::ORIGIN), headers.get(header::HOST)) {
         (Some(origin), Some(host)) => {
@@ -273,5 +275,56 @@ pub async fn open(
         }
         Opened::Spent { game: Some(game) } => Ok(see_other(&game_page(&game), None)),
         Opened::Spent { game: None } => Err(AppError::NotFound("no such link".to_owned())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for (name, value) in pairs {
+            headers.insert(*name, HeaderValue::from_static(value));
+        }
+        headers
+    }
+
+    #[test]
+    fn regression_sign_in_link_refused_its_own_page_in_a_browser() {
+        // The server's no-referrer policy makes a browser post the link's own form with
+        // `Origin: null`; the link was refused as another site's in every real browser.
+        let own_form = headers(&[
+            ("sec-fetch-site", "same-origin"),
+            ("origin", "null"),
+            ("host", "127.0.0.1:8080"),
+        ]);
+        assert!(from_this_site(&own_form));
+    }
+
+    #[test]
+    fn another_sites_form_is_refused_whatever_its_origin_says() {
+        for pairs in [
+            &[("sec-fetch-site", "cross-site"), ("origin", "null")][..],
+            &[
+                ("sec-fetch-site", "same-site"),
+                ("host", "play.example.org"),
+            ][..],
+            &[
+                ("origin", "https://evil.example"),
+                ("host", "play.example.org"),
+            ][..],
+            &[("origin", "null"), ("host", "play.example.org")][..],
+        ] {
+            assert!(!from_this_site(&headers(pairs)), "{pairs:?}");
+        }
+        assert!(from_this_site(&headers(&[
+            ("origin", "https://play.example.org"),
+            ("host", "play.example.org"),
+        ])));
+        assert!(
+            from_this_site(&headers(&[])),
+            "no page at all: a client of its own"
+        );
     }
 }
