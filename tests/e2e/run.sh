@@ -15,8 +15,9 @@
 # E2E_DEFAULT_RULESET (the server's --default-ruleset, the one the lobby opens on; default shogun).
 # E2E_CONCURRENCY (how many test files run at once; default 3), E2E_INSTALL_ONLY=1 (install what the
 # tests need, then stop).
-# examples.test.mjs starts a second `tenka serve` of its own (with an operator token, over a copy
-# of maps/), from the E2E_TENKA_BIN and E2E_TENKA_RULESETS this script sets.
+# examples.test.mjs and days.test.mjs start a `tenka serve` of their own (with an operator token;
+# days.test.mjs with a movable clock and a loopback SMTP server), from the E2E_TENKA_BIN and
+# E2E_TENKA_RULESETS this script sets.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -100,7 +101,7 @@ if [ -n "${E2E_FILTER:-}" ]; then args+=(--test-name-pattern "$E2E_FILTER"); fi
 report="$data/report.tap"
 set +e
 # The longest files start first, so that none of them is left running alone at the end.
-files=("$here/full-game.test.mjs" "$here/block-wargame.test.mjs")
+files=("$here/full-game.test.mjs" "$here/block-wargame.test.mjs" "$here/days.test.mjs")
 for file in "$here"/*.test.mjs; do
   case " ${files[*]} " in *" $file "*) ;; *) files+=("$file") ;; esac
 done
