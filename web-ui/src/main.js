@@ -40,21 +40,26 @@ async function route() {
   document.getElementById('toasts')?.replaceChildren();
   renderHeader(page || 'lobby');
   refreshNotices();
+  // Each route draws into a root of its own, put in the page at once: a screen that finishes
+  // loading after the reader has moved on draws into its detached root, never over the next
+  // screen (regression_slow_screen_drew_over_the_next).
+  const root = h('div', { class: 'screen' });
+  replace(app, root);
   let screen;
   try {
-    if (!page) screen = await mountLobby(app, { ruleset: params.get('ruleset'), map: params.get('map') });
-    else if (page === 'play' && id) screen = await mountGame(app, { gameId: id, mode: 'play', token: params.get('token'), seat: params.has('seat') ? Number(params.get('seat')) : null });
-    else if (page === 'join' && id) screen = await mountJoin(app, { gameId: id, code: params.get('code') });
-    else if (page === 'watch' && id) screen = await mountGame(app, { gameId: id, mode: 'watch' });
-    else if (page === 'hotseat' && id) screen = await mountGame(app, { gameId: id, mode: 'hotseat' });
-    else if (page === 'replay' && id) screen = await mountReplay(app, { gameId: id });
-    else if (page === 'lab') screen = await mountLab(app, { ruleset: params.get('ruleset'), map: params.get('map'), job: params.get('job') });
-    else if (page === 'editor') screen = await mountEditor(app, { ruleset: params.get('ruleset'), map: params.get('map'), blank: params.get('blank') === '1' });
-    else if (page === 'account') screen = await mountAccount(app);
-    else if (page === 'my-games') screen = await mountMyGames(app);
-    else if (page === 'ratings') screen = await mountRatings(app, { ruleset: params.get('ruleset'), players: params.get('players') });
-    else if (page === 'maps') screen = await mountMaps(app, { ruleset: params.get('ruleset'), map: params.get('map') });
-    else replace(app, h('div', { class: 'panel' }, h('h1', {}, t('error.no-page')), h('a', { class: 'button', href: '#/' }, t('results.lobby'))));
+    if (!page) screen = await mountLobby(root, { ruleset: params.get('ruleset'), map: params.get('map') });
+    else if (page === 'play' && id) screen = await mountGame(root, { gameId: id, mode: 'play', token: params.get('token'), seat: params.has('seat') ? Number(params.get('seat')) : null });
+    else if (page === 'join' && id) screen = await mountJoin(root, { gameId: id, code: params.get('code') });
+    else if (page === 'watch' && id) screen = await mountGame(root, { gameId: id, mode: 'watch' });
+    else if (page === 'hotseat' && id) screen = await mountGame(root, { gameId: id, mode: 'hotseat' });
+    else if (page === 'replay' && id) screen = await mountReplay(root, { gameId: id });
+    else if (page === 'lab') screen = await mountLab(root, { ruleset: params.get('ruleset'), map: params.get('map'), job: params.get('job') });
+    else if (page === 'editor') screen = await mountEditor(root, { ruleset: params.get('ruleset'), map: params.get('map'), blank: params.get('blank') === '1' });
+    else if (page === 'account') screen = await mountAccount(root);
+    else if (page === 'my-games') screen = await mountMyGames(root);
+    else if (page === 'ratings') screen = await mountRatings(root, { ruleset: params.get('ruleset'), players: params.get('players') });
+    else if (page === 'maps') screen = await mountMaps(root, { ruleset: params.get('ruleset'), map: params.get('map') });
+    else replace(root, h('div', { class: 'panel' }, h('h1', {}, t('error.no-page')), h('a', { class: 'button', href: '#/' }, t('results.lobby'))));
   } catch (err) {
     toast(String(err && err.message ? err.message : err), 'error');
     console.error(err);
