@@ -29,11 +29,11 @@ fn server_on(dir: &TempDir, database: Option<&str>, account_args: &[&str]) -> Se
 }
 
 /// An answer: status, the raw head and body, and the body as JSON (`Null` if not JSON).
-struct Answer {
-    status: u16,
-    head: String,
-    body: String,
-    json: Value,
+pub(crate) struct Answer {
+    pub(crate) status: u16,
+    pub(crate) head: String,
+    pub(crate) body: String,
+    pub(crate) json: Value,
 }
 
 impl Answer {
@@ -59,7 +59,7 @@ impl Answer {
 }
 
 /// A request with these headers (and a JSON body, if any).
-fn call(
+pub(crate) fn call(
     addr: &str,
     method: &str,
     path: &str,

@@ -13,7 +13,8 @@ use p256::ecdsa::{Signature, SigningKey};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::server_support::{ServerProcess, TempDir, http_with_headers};
+use crate::accounts::{Answer, call};
+use crate::server_support::{ServerProcess, TempDir};
 
 /// The relying party the test servers are given (`--public-url`).
 const ORIGIN: &str = "https://tenka.test";
@@ -29,29 +30,6 @@ fn server_on(dir: &TempDir, database: Option<&str>, extra: &[&str]) -> ServerPro
         args.extend(["--database", url]);
     }
     crate::server_connections::start(dir, &args)
-}
-
-struct Answer {
-    status: u16,
-    head: String,
-    body: String,
-    json: Value,
-}
-
-fn call(
-    addr: &str,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: Option<&Value>,
-) -> Answer {
-    let (status, head, body) = http_with_headers(addr, method, path, headers, body).unwrap();
-    Answer {
-        status,
-        head,
-        json: serde_json::from_str(&body).unwrap_or(Value::Null),
-        body,
-    }
 }
 
 /// A signed-in browser.
@@ -584,28 +562,18 @@ fn a_challenge_answered_twice_is_refused_and_changes_nothing() {
         Some(&json!({ "name": "momo" })),
     );
     let body = json!({ "ceremony": started.json["ceremony"], "credential": second.register(&started.json["options"]) });
-    assert_eq!(
+    let finish = || {
         call(
             addr,
             "POST",
             "/api/accounts/passkeys/sign-up/finish",
             &[],
-            Some(&body)
+            Some(&body),
         )
-        .status,
-        201
-    );
-    assert_eq!(
-        call(
-            addr,
-            "POST",
-            "/api/accounts/passkeys/sign-up/finish",
-            &[],
-            Some(&body)
-        )
-        .status,
-        403
-    );
+        .status
+    };
+    assert_eq!(finish(), 201);
+    assert_eq!(finish(), 403, "a registration's ceremony is spent too");
     // Nothing changed: the passkey still signs in.
     sign_in(addr, None, &mut key);
 }

@@ -357,8 +357,11 @@ pub async fn sign_out(
 /// token.
 pub async fn me(State(state): State<AppState>, signed_in: SignedIn) -> AppResult<Json<Value>> {
     let mut account = account_json(&signed_in.account);
-    account["language"] =
-        json!(passkey_store::language(state.hub.storage(), &signed_in.account.id).await?);
+    account["language"] = json!(
+        passkey_store::extras(state.hub.storage(), &signed_in.account.id)
+            .await?
+            .language
+    );
     Ok(Json(json!({
         "account": account,
         "csrf_token": signed_in.csrf_token,

@@ -307,29 +307,28 @@ pub async fn remove_passkey(
     Ok(Some(true))
 }
 
-/// Whether the account has a password (an account made with a passkey has none).
-pub async fn has_password(storage: &Storage, account_id: &str) -> anyhow::Result<bool> {
-    let row = sqlx::query("SELECT password_hash FROM accounts WHERE id = $1")
+/// What the passkeys and mails read of an account beside its name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AccountExtras {
+    /// Whether it has a password (an account made with a passkey has none).
+    pub has_password: bool,
+    /// Its language for mails, if known.
+    pub language: Option<String>,
+}
+
+/// An account's [`AccountExtras`] (the default for an account that is gone).
+pub async fn extras(storage: &Storage, account_id: &str) -> anyhow::Result<AccountExtras> {
+    let row = sqlx::query("SELECT password_hash, language FROM accounts WHERE id = $1")
         .bind(account_id)
         .fetch_optional(storage.pool())
         .await
         .context("failed to read an account")?;
-    Ok(match row {
-        Some(row) => !row.try_get::<String, _>(0)?.is_empty(),
-        None => false,
-    })
-}
-
-/// The account's language for mails, if known.
-pub async fn language(storage: &Storage, account_id: &str) -> anyhow::Result<Option<String>> {
-    let row = sqlx::query("SELECT language FROM accounts WHERE id = $1")
-        .bind(account_id)
-        .fetch_optional(storage.pool())
-        .await
-        .context("failed to read an account's language")?;
-    Ok(match row {
-        Some(row) => row.try_get(0)?,
-        None => None,
+    let Some(row) = row else {
+        return Ok(AccountExtras::default());
+    };
+    Ok(AccountExtras {
+        has_password: !row.try_get::<String, _>(0)?.is_empty(),
+        language: row.try_get(1)?,
     })
 }
 

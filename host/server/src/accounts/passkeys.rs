@@ -450,7 +450,7 @@ pub async fn list(State(state): State<AppState>, signed_in: SignedIn) -> AppResu
             "created_at": stored.created_at,
             "last_used_at": stored.last_used_at,
         })).collect::<Vec<_>>(),
-        "has_password": passkey_store::has_password(storage, &signed_in.account.id).await?,
+        "has_password": passkey_store::extras(storage, &signed_in.account.id).await?.has_password,
     })))
 }
 
