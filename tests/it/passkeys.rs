@@ -488,13 +488,23 @@ fn a_password_account_adds_a_passkey_and_only_to_itself_on(database: Option<&str
         "the account's passkeys are excluded"
     );
     let credential = key.clone().register(&again.json["options"]);
-    let twice = ume.send(
+    let excluded_again = ume.send(
         addr,
         "POST",
         "/api/me/passkeys/finish",
         Some(&json!({ "ceremony": again.json["ceremony"], "credential": credential })),
     );
-    assert_eq!(twice.status, 409, "{}", twice.body);
+    assert_eq!(excluded_again.status, 403, "{}", excluded_again.body);
+    // Another account, whose ceremony does not exclude it: the credential is taken.
+    let theirs = other.send(addr, "POST", "/api/me/passkeys/start", None);
+    let credential = key.clone().register(&theirs.json["options"]);
+    let taken = other.send(
+        addr,
+        "POST",
+        "/api/me/passkeys/finish",
+        Some(&json!({ "ceremony": theirs.json["ceremony"], "credential": credential })),
+    );
+    assert_eq!(taken.status, 409, "{}", taken.body);
 
     let signed_in = sign_in(addr, Some("ume"), &mut key);
     assert_eq!(signed_in.account, ume.account);
@@ -723,7 +733,7 @@ fn passkeys_refuse_an_ip_address_as_relying_party_and_are_throttled() {
     let by_name = raw_post(addr, &localhost, "/api/accounts/passkeys/sign-in", "{}");
     assert!(by_name.starts_with("HTTP/1.1 200"), "{by_name}");
     assert!(
-        by_name.contains(r#""id":"localhost""#),
+        by_name.contains(r#""rpId":"localhost""#),
         "the relying party is the named host: {by_name}"
     );
     // The sign-in throttle: three a minute from this address (the refused one counted none).

@@ -89,21 +89,26 @@ impl ReceivedMail {
     /// The subject, its RFC 2047 encoded words (`=?utf-8?b?...?=`) decoded.
     pub fn subject(&self) -> String {
         let raw = self.header("subject").unwrap_or_default();
-        raw.split(' ')
-            .map(|word| {
-                let lower = word.to_ascii_lowercase();
-                match lower
-                    .strip_prefix("=?utf-8?b?")
-                    .and_then(|rest| rest.strip_suffix("?="))
-                {
-                    Some(_) => String::from_utf8_lossy(&base64_decoded(&word[10..word.len() - 2]))
-                        .into_owned(),
-                    None => format!("{word} "),
-                }
-            })
-            .collect::<String>()
-            .trim_end()
-            .to_owned()
+        let mut out = String::new();
+        let mut last_encoded = false;
+        for (index, word) in raw.split(' ').enumerate() {
+            let lower = word.to_ascii_lowercase();
+            let encoded =
+                lower.starts_with("=?utf-8?b?") && lower.ends_with("?=") && word.len() >= 12;
+            // White space between two encoded words is not part of the text (RFC 2047).
+            if index > 0 && !(encoded && last_encoded) {
+                out.push(' ');
+            }
+            if encoded {
+                out.push_str(&String::from_utf8_lossy(&base64_decoded(
+                    &word[10..word.len() - 2],
+                )));
+            } else {
+                out.push_str(word);
+            }
+            last_encoded = encoded;
+        }
+        out
     }
 
     /// The first link in the body that starts with `prefix`.
