@@ -65,8 +65,9 @@ test('a passkey makes an account and signs it in from a second browser, in five 
       const words = catalogue(language);
       const name = `kagi-${language}-${Date.now().toString(36)}`;
       // A guest's game, its seat held by the first browser.
-      const game = await api('/api/games', { method: 'POST', body: { ruleset: ruleset.id, map, seats: [{ kind: 'human' }, ...bots] } });
+      const game = await api('/api/games', { method: 'POST', body: { ruleset: ruleset.id, map, seats: [{ kind: 'human', creator: true }, ...bots] } });
       const token = game.seats[0].token;
+      assert.ok(token, 'the creator holds its seat');
 
       const desk = await openPage(browser, { locale, origin: LOCAL_ORIGIN });
       const deskKeys = await virtualAuthenticator(desk);
@@ -84,7 +85,7 @@ test('a passkey makes an account and signs it in from a second browser, in five 
       assert.equal(await desk.locator('.passkey-row').count(), 1, 'the new passkey is listed');
       const held = await deskKeys.credentials();
       assert.equal(held.length, 1, 'the authenticator holds one credential');
-      assert.equal(held[0].isResidentKey, true, 'a discoverable credential');
+      assert.equal(held[0].isResidentCredential, true, 'a discoverable credential');
       assert.equal(held[0].rpId, 'localhost');
       if (language === 'en') {
         for (const [width, height] of [[1280, 800], [390, 844]]) {
@@ -96,6 +97,7 @@ test('a passkey makes an account and signs it in from a second browser, in five 
       await shot(desk, `passkeys-account-${language}`);
       await desk.click('[data-action="attach-seats"]');
       await desk.waitForFunction(() => (document.querySelector('.form-status')?.textContent || '').trim().length > 0);
+      assert.equal((await desk.locator('.form-status').first().innerText()).trim(), words['account.attached'].replace('{added}', '1').replace('{refused}', '0'));
       await desk.click('[data-action="sign-out"]');
       await desk.waitForSelector('[data-action="passkey-sign-in"]');
 
