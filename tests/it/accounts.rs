@@ -29,11 +29,11 @@ fn server_on(dir: &TempDir, database: Option<&str>, account_args: &[&str]) -> Se
 }
 
 /// An answer: status, the raw head and body, and the body as JSON (`Null` if not JSON).
-struct Answer {
-    status: u16,
-    head: String,
-    body: String,
-    json: Value,
+pub(crate) struct Answer {
+    pub(crate) status: u16,
+    pub(crate) head: String,
+    pub(crate) body: String,
+    pub(crate) json: Value,
 }
 
 impl Answer {
@@ -59,7 +59,7 @@ impl Answer {
 }
 
 /// A request with these headers (and a JSON body, if any).
-fn call(
+pub(crate) fn call(
     addr: &str,
     method: &str,
     path: &str,
@@ -769,6 +769,19 @@ fn the_openapi_document_describes_the_account_routes() {
         ("/api/me/seats", "post"),
         ("/api/me/games", "get"),
         ("/api/me/games/{id}/seats/{seat}/token", "post"),
+        ("/api/me/language", "put"),
+        ("/api/accounts/passkeys/sign-up", "post"),
+        ("/api/accounts/passkeys/sign-up/finish", "post"),
+        ("/api/accounts/passkeys/sign-in", "post"),
+        ("/api/accounts/passkeys/sign-in/finish", "post"),
+        ("/api/me/passkeys", "get"),
+        ("/api/me/passkeys/start", "post"),
+        ("/api/me/passkeys/finish", "post"),
+        ("/api/me/passkeys/{id}", "delete"),
+        ("/api/me/notices", "get"),
+        ("/api/me/notice-settings", "put"),
+        ("/api/notices/open/{token}", "post"),
+        ("/api/health", "get"),
     ] {
         assert!(
             document["paths"][path][method].is_object(),

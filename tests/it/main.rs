@@ -18,6 +18,7 @@ mod maps; // The worked example of an original Shogun map.
 mod memory_budget; // One memory budget for every ruleset instance of a server together.
 mod notices; // Notices: mails to a loopback SMTP server, links, unsubscribe, reminders, health.
 mod own_answers; // A seat's answer to its own unchanged decision is not stale when others moved.
+mod passkeys; // Passkeys: sign-up, sign-in by name and discoverable; replays, forgeries, clones.
 mod ratings; // Rated tables, Glicko-2 ladders of accounts and bots, rated once.
 mod recap; // "Since your last move": a seat's recap is its own live log and boards.
 mod reload; // Hot reload of maps, variants and components; games stay pinned.

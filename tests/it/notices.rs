@@ -336,7 +336,8 @@ async fn a_turn_mail_reaches_its_account_with_a_one_time_link_and_a_signed_unsub
     );
     assert_eq!(
         signed_in.headers["location"],
-        format!("/#/my-games?game={}", table.game).as_str()
+        format!("/#/my-games?game={}&seat=1", table.game).as_str(),
+        "the link opens the game at the mail's seat"
     );
     let cookie = signed_in.headers["set-cookie"].to_str().unwrap();
     assert!(cookie.contains("HttpOnly"), "{cookie}");
@@ -647,4 +648,132 @@ async fn answer(app: &TestApp, game: &str, token: &str) {
         crate::clocks::answer(app, game, token).await,
         StatusCode::OK
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mails_are_written_in_the_accounts_language_and_their_link_opens_the_game_at_the_seat() {
+    let table = Table::new(
+        "notices-language",
+        json!({ "kind": "turn-based", "move_hours": 24, "extra_days": 1 }),
+    )
+    .await;
+    let [aoi, botan] = &table.accounts;
+    // The language chosen in the page is the account's; one the UI does not offer is refused
+    // and changes nothing.
+    let refused = botan
+        .call(
+            &table.app,
+            "PUT",
+            "/api/me/language",
+            Some(json!({ "language": "xx" })),
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{}", refused.text);
+    let no_csrf = send(
+        &table.app,
+        "PUT",
+        "/api/me/language",
+        &[("cookie", &botan.cookie)],
+        Some(json!({ "language": "ru" })),
+    )
+    .await;
+    assert_eq!(no_csrf.status, StatusCode::FORBIDDEN);
+    let me = botan.call(&table.app, "GET", "/api/me", None).await.json();
+    assert_eq!(me["account"]["language"], "en", "the sign-up's own: {me}");
+    for (account, language) in [(botan, "ru"), (aoi, "de")] {
+        let chosen = account
+            .call(
+                &table.app,
+                "PUT",
+                "/api/me/language",
+                Some(json!({ "language": language })),
+            )
+            .await;
+        assert_eq!(chosen.status, StatusCode::OK, "{}", chosen.text);
+    }
+
+    // Botan's turn, in Russian.
+    answer(&table.app, &table.game, &table.tokens[0]).await;
+    let mails = table.sink.wait_for(1).await;
+    let mail = &mails[0];
+    assert_eq!(mail.to, std::slice::from_ref(&botan.email));
+    let subject = mail.subject();
+    assert_eq!(
+        subject,
+        format!("Ваш ход в партии {} (secret-draw)", table.game)
+    );
+    let body = mail.body();
+    assert!(body.contains("Ваш ход (место 2)"), "{body}");
+    assert!(body.contains("Отписаться"), "{body}");
+    assert_says_nothing_private(mail, aoi);
+
+    // The link signs in and opens the game at the seat: the seat's token for this browser,
+    // and the seat's own view with it.
+    let open = mail.link(&format!("{PUBLIC}/api/notices/open/")).unwrap();
+    let opened = send(&table.app, "POST", path_of(&open), &[], None).await;
+    assert_eq!(opened.status, StatusCode::SEE_OTHER, "{}", opened.text);
+    let location = opened.headers["location"].to_str().unwrap().to_owned();
+    assert_eq!(location, format!("/#/my-games?game={}&seat=1", table.game));
+    let cookie = opened.headers["set-cookie"].to_str().unwrap();
+    let cookie = cookie.split(';').next().unwrap().to_owned();
+    let me = send(&table.app, "GET", "/api/me", &[("cookie", &cookie)], None)
+        .await
+        .json();
+    let csrf = me["csrf_token"].as_str().unwrap().to_owned();
+    let taken = send(
+        &table.app,
+        "POST",
+        &format!("/api/me/games/{}/seats/1/token", table.game),
+        &[("cookie", &cookie), ("x-csrf-token", &csrf)],
+        None,
+    )
+    .await;
+    assert_eq!(taken.status, StatusCode::OK, "{}", taken.text);
+    let token = taken.json()["token"].as_str().unwrap().to_owned();
+    let view = send(
+        &table.app,
+        "GET",
+        &format!("/api/games/{}/view", table.game),
+        &[("authorization", &format!("Bearer {token}"))],
+        None,
+    )
+    .await;
+    assert_eq!(view.status, StatusCode::OK, "{}", view.text);
+    assert_eq!(
+        view.json()["viewer"],
+        json!({ "seat": 1 }),
+        "the mail's seat: {}",
+        view.text
+    );
+
+    // Aoi's turn, in German.
+    answer(&table.app, &table.game, &token).await;
+    let mails = table.sink.wait_for(2).await;
+    assert_eq!(mails[1].to, std::slice::from_ref(&aoi.email));
+    assert_eq!(
+        mails[1].subject(),
+        format!("Du bist am Zug in der secret-draw-Partie {}", table.game)
+    );
+    assert!(
+        mails[1].body().contains("Partie öffnen"),
+        "{}",
+        mails[1].body()
+    );
+
+    // Without a choice, a new account's language is its sign-up request's.
+    let made = send(
+        &table.app,
+        "POST",
+        "/api/accounts",
+        &[("accept-language", "fr-FR, es-ES;q=0.8, en;q=0.5")],
+        Some(json!({ "name": "chika", "password": "a long enough password" })),
+    )
+    .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    let cookie = made.headers["set-cookie"].to_str().unwrap();
+    let cookie = cookie.split(';').next().unwrap();
+    let me = send(&table.app, "GET", "/api/me", &[("cookie", cookie)], None)
+        .await
+        .json();
+    assert_eq!(me["account"]["language"], "es", "{me}");
 }

@@ -45,13 +45,19 @@ impl ReceivedMail {
         found
     }
 
-    /// The body, decoded when it is quoted-printable.
+    /// The body, decoded when it is quoted-printable or base64.
     pub fn body(&self) -> String {
         let body = self
             .data
             .split_once("\r\n\r\n")
             .map(|(_, body)| body)
             .unwrap_or_default();
+        if self
+            .header("content-transfer-encoding")
+            .is_some_and(|value| value.eq_ignore_ascii_case("base64"))
+        {
+            return String::from_utf8_lossy(&base64_decoded(body)).into_owned();
+        }
         let quoted = self
             .header("content-transfer-encoding")
             .is_some_and(|value| value.eq_ignore_ascii_case("quoted-printable"));
@@ -78,6 +84,31 @@ impl ReceivedMail {
             }
         }
         String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// The subject, its RFC 2047 encoded words (`=?utf-8?b?...?=`) decoded.
+    pub fn subject(&self) -> String {
+        let raw = self.header("subject").unwrap_or_default();
+        let mut out = String::new();
+        let mut last_encoded = false;
+        for (index, word) in raw.split(' ').enumerate() {
+            let lower = word.to_ascii_lowercase();
+            let encoded =
+                lower.starts_with("=?utf-8?b?") && lower.ends_with("?=") && word.len() >= 12;
+            // White space between two encoded words is not part of the text (RFC 2047).
+            if index > 0 && !(encoded && last_encoded) {
+                out.push(' ');
+            }
+            if encoded {
+                out.push_str(&String::from_utf8_lossy(&base64_decoded(
+                    &word[10..word.len() - 2],
+                )));
+            } else {
+                out.push_str(word);
+            }
+            last_encoded = encoded;
+        }
+        out
     }
 
     /// The first link in the body that starts with `prefix`.
@@ -201,4 +232,28 @@ async fn session(
             write.write_all(b"250 OK\r\n").await?;
         }
     }
+}
+
+/// Standard base64 decoded; anything else (line breaks, padding) skipped.
+fn base64_decoded(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let mut bits = 0u32;
+    let mut count = 0;
+    let mut out = Vec::new();
+    for sextet in text.bytes().filter_map(value) {
+        bits = (bits << 6) | u32::from(sextet);
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            out.push((bits >> count) as u8);
+        }
+    }
+    out
 }

@@ -197,7 +197,31 @@ pub fn app(state: AppState) -> Router {
         .route("/accounts", post(accounts::sign_up))
         .route("/accounts/sign-in", post(accounts::sign_in))
         .route("/accounts/sign-out", post(accounts::sign_out))
+        .route(
+            "/accounts/passkeys/sign-up",
+            post(accounts::passkeys::sign_up_start),
+        )
+        .route(
+            "/accounts/passkeys/sign-up/finish",
+            post(accounts::passkeys::sign_up_finish),
+        )
+        .route(
+            "/accounts/passkeys/sign-in",
+            post(accounts::passkeys::sign_in_start),
+        )
+        .route(
+            "/accounts/passkeys/sign-in/finish",
+            post(accounts::passkeys::sign_in_finish),
+        )
         .route("/me", get(accounts::me))
+        .route("/me/language", put(accounts::set_language))
+        .route("/me/passkeys", get(accounts::passkeys::list))
+        .route("/me/passkeys/start", post(accounts::passkeys::add_start))
+        .route("/me/passkeys/finish", post(accounts::passkeys::add_finish))
+        .route(
+            "/me/passkeys/{id}",
+            axum::routing::delete(accounts::passkeys::remove),
+        )
         .route("/me/seats", post(accounts::attach_seats))
         .route("/me/games", get(accounts::my_games))
         .route(
@@ -494,7 +518,8 @@ pub struct ServeArgs {
     /// The address notices are sent from (`Tenka <tenka@example.org>`).
     #[arg(long, value_name = "ADDRESS")]
     pub mail_from: Option<String>,
-    /// The server's public address, for the links in mails (`https://play.example.org`).
+    /// The server's public address, for the links in mails (`https://play.example.org`); its
+    /// host is also the passkeys' relying party (without it, the host each request names).
     #[arg(long, value_name = "URL")]
     pub public_url: Option<String>,
     /// Let the operator move the server's clock on (`POST /api/test/clock` with the operator
@@ -569,6 +594,9 @@ pub async fn serve(
     maps_dir: &Path,
 ) -> anyhow::Result<()> {
     let operator_token = args.operator_token()?;
+    if let Some(public_url) = &args.public_url {
+        accounts::passkeys::check_public_url(public_url)?;
+    }
     let test_clock = args.test_clock.then(clocks::ShiftedClock::new);
     if test_clock.is_some() && operator_token.is_none() {
         anyhow::bail!(
@@ -625,6 +653,7 @@ pub async fn serve(
         secure_cookies: args.secure_cookies,
         sign_ins_per_minute: args.sign_ins_per_minute,
         sign_ins_per_account_per_hour: args.sign_ins_per_account_per_hour,
+        public_url: args.public_url.clone(),
         ..accounts::AccountSettings::default()
     }));
     accounts::spawn_forgetting(state.accounts.clone());

@@ -221,9 +221,13 @@ fn from_this_site(headers: &HeaderMap) -> bool {
     }
 }
 
-/// Where the web client shows a game to its signed-in player.
-fn game_page(game: &str) -> String {
-    format!("/#/my-games?game={game}")
+/// Where the web client opens a game for its signed-in player: My games takes the seat to this
+/// browser and opens the game at it (or the game's result, once it is over).
+fn game_page(game: &str, seat: Option<u32>) -> String {
+    match seat {
+        Some(seat) => format!("/#/my-games?game={game}&seat={seat}"),
+        None => format!("/#/my-games?game={game}"),
+    }
 }
 
 /// A redirect to `to` (a path of this server), with `cookie` set if given.
@@ -255,7 +259,11 @@ pub async fn open(
     }
     let storage = state.hub.storage();
     match links::use_sign_in_link(storage, &token, state.hub.now_millis()).await? {
-        Opened::SignedIn { account, game } => {
+        Opened::SignedIn {
+            account,
+            game,
+            seat,
+        } => {
             let session = tokens::new_token()?;
             let seconds = i64::from(state.accounts.settings().session_days.max(1)) * 86_400;
             accounts_store::start_session(
@@ -271,10 +279,13 @@ pub async fn open(
                 state.accounts.settings().secure_cookies,
                 seconds,
             );
-            Ok(see_other(&game_page(&game), Some(cookie)))
+            Ok(see_other(&game_page(&game, seat), Some(cookie)))
         }
-        Opened::Spent { game: Some(game) } => Ok(see_other(&game_page(&game), None)),
-        Opened::Spent { game: None } => Err(AppError::NotFound("no such link".to_owned())),
+        Opened::Spent {
+            game: Some(game),
+            seat,
+        } => Ok(see_other(&game_page(&game, seat), None)),
+        Opened::Spent { game: None, .. } => Err(AppError::NotFound("no such link".to_owned())),
     }
 }
 

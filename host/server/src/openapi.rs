@@ -545,6 +545,9 @@ fn described_routes() -> Value {
     document["paths"]["/api/rulesets/{id}/editor"] = editor_path();
     document["paths"]["/api/rulesets/{id}/examples/{name}"] = examples_path();
     add_accounts(&mut document);
+    add_passkeys(&mut document);
+    add_notices(&mut document);
+    add_health(&mut document);
     crate::ratings::add_to_openapi(&mut document);
     document["components"]["schemas"]["SavedExample"] = json!({ "type": "object", "required": ["ruleset", "id", "origin", "hash", "offered", "replaced", "diagnostics"], "properties": {
         "ruleset": { "type": "string" },
@@ -668,6 +671,306 @@ fn add_accounts(document: &mut Value) {
     }});
 }
 
+/// A WebAuthn ceremony's start: its id and the options for the browser.
+fn ceremony_started(description: &str, options: &str) -> Value {
+    json_response(
+        description,
+        json!({ "type": "object", "required": ["ceremony", "options"], "properties": {
+            "ceremony": { "type": "string", "description": "Send it back with the browser's answer, within 5 minutes; it is good once." },
+            "options": { "type": "object", "description": options }
+        }}),
+    )
+}
+
+/// A ceremony's finish: its id and the browser's answer.
+fn ceremony_finish(answer: &str) -> Value {
+    json_body(
+        json!({ "type": "object", "additionalProperties": false, "required": ["ceremony", "credential"], "properties": {
+            "ceremony": { "type": "string", "maxLength": 128 },
+            "credential": { "type": "object", "description": answer }
+        }}),
+    )
+}
+
+/// The passkeys' routes (`accounts/passkeys.rs`).
+fn add_passkeys(document: &mut Value) {
+    let session = json!([{ "sessionCookie": [] }]);
+    let change = "A change made with the session cookie: needs the session's CSRF token in `X-CSRF-Token`, else 403 and nothing changes.";
+    let creation = "`{ publicKey: PublicKeyCredentialCreationOptions }` as WebAuthn's JSON form (binary fields in base64url): a discoverable credential with user verification.";
+    let request = "`{ publicKey: PublicKeyCredentialRequestOptions }` as WebAuthn's JSON form (binary fields in base64url).";
+    let registration = "The `PublicKeyCredential` navigator.credentials.create() made, binary fields in base64url: `{ id, rawId, type, response: { attestationObject, clientDataJSON }, extensions }`.";
+    let assertion = "The `PublicKeyCredential` navigator.credentials.get() gave, binary fields in base64url: `{ id, rawId, type, response: { authenticatorData, clientDataJSON, signature, userHandle }, extensions }`.";
+    let no_relying_party = "A name outside the bounds, a malformed body, or a server reached by IP address without `--public-url` (WebAuthn takes no IP address as relying party).";
+    let refused = "The ceremony is unknown, used, expired or of another kind or account; or the answer was refused (origin, relying party, challenge, signature, user verification, a counter that did not grow, a passkey of no account or of another account). Nothing changed but spending the ceremony.";
+    let signed_in = json_response(
+        "Signed in: `Set-Cookie` holds a new session (as for a password).",
+        json!({ "$ref": "#/components/schemas/SignedIn" }),
+    );
+    let paths = &mut document["paths"];
+    paths["/api/accounts/passkeys/sign-up"] = json!({ "post": {
+        "summary": "Start making an account with a passkey instead of a password. Rate-limited per client address. Nothing is stored but the ceremony.",
+        "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["name"], "properties": {
+            "name": { "type": "string", "minLength": 3, "maxLength": 32, "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]*$" },
+            "language": { "enum": crate::notices::wording::LANGUAGES, "description": "The page's language, for the account's mails (else the request's `Accept-Language`)." }
+        }})),
+        "responses": {
+            "200": ceremony_started("The ceremony.", creation),
+            "400": error_response(no_relying_party),
+            "409": error_response("The name is taken (in any case).")
+        }
+    }});
+    paths["/api/accounts/passkeys/sign-up/finish"] = json!({ "post": {
+        "summary": "Verify the new passkey, create the account (without a password) with it and sign this browser in.",
+        "requestBody": ceremony_finish(registration),
+        "responses": {
+            "201": signed_in.clone(),
+            "400": error_response(no_relying_party),
+            "403": error_response(refused),
+            "409": error_response("The name was taken meanwhile, or the passkey is registered already.")
+        }
+    }});
+    paths["/api/accounts/passkeys/sign-in"] = json!({ "post": {
+        "summary": "Start signing in with a passkey: the named account's passkeys, or (no name, or a name of no account with passkeys, which is not told apart) any discoverable passkey the browser holds for this server. Rate-limited per client address and, with a name, per account.",
+        "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "properties": {
+            "name": { "type": "string", "minLength": 3, "maxLength": 32, "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]*$" }
+        }})),
+        "responses": {
+            "200": ceremony_started("The ceremony.", request),
+            "400": error_response(no_relying_party)
+        }
+    }});
+    paths["/api/accounts/passkeys/sign-in/finish"] = json!({ "post": {
+        "summary": "Verify the browser's answer and sign it in to the passkey's account with a new session (any session its cookie named is ended). A discoverable sign-in counts against the account's sign-in limit.",
+        "requestBody": ceremony_finish(assertion),
+        "responses": {
+            "200": signed_in,
+            "400": error_response(no_relying_party),
+            "403": error_response(refused),
+            "409": error_response("The passkey signed in elsewhere at the same moment.")
+        }
+    }});
+    paths["/api/me/passkeys"] = json!({ "get": {
+        "summary": "The account's passkeys (their credential ids and times; the keys stay on the server) and whether it has a password.",
+        "security": session.clone(),
+        "responses": {
+            "200": json_response("The passkeys.", json!({ "type": "object", "required": ["passkeys", "has_password"], "properties": {
+                "passkeys": { "type": "array", "items": { "$ref": "#/components/schemas/PasskeyEntry" } },
+                "has_password": { "type": "boolean" }
+            }})),
+            "403": error_response("Not signed in.")
+        }
+    }});
+    paths["/api/me/passkeys/start"] = json!({ "post": {
+        "summary": format!("Start adding a passkey to the account (at most 16). {change}"),
+        "security": session.clone(),
+        "parameters": [csrf_header()],
+        "responses": {
+            "200": ceremony_started("The ceremony (the account's passkeys excluded).", creation),
+            "400": error_response(no_relying_party),
+            "403": error_response("Not signed in, or no CSRF token."),
+            "409": error_response("The account has 16 passkeys.")
+        }
+    }});
+    paths["/api/me/passkeys/finish"] = json!({ "post": {
+        "summary": format!("Verify the new passkey and add it to the account that started the ceremony (only to it). {change}"),
+        "security": session.clone(),
+        "parameters": [csrf_header()],
+        "requestBody": ceremony_finish(registration),
+        "responses": {
+            "201": json_response("The passkey added.", json!({ "$ref": "#/components/schemas/PasskeyEntry" })),
+            "400": error_response(no_relying_party),
+            "403": error_response(refused),
+            "409": error_response("The passkey is registered already.")
+        }
+    }});
+    paths["/api/me/passkeys/{id}"] = json!({ "delete": {
+        "summary": format!("Remove one of the account's passkeys, unless it is the account's last way to sign in. {change}"),
+        "security": session.clone(),
+        "parameters": [path_param("id", "The passkey's credential id (base64url)."), csrf_header()],
+        "responses": {
+            "200": json_response("Removed.", json!({ "type": "object", "properties": { "removed": { "type": "string" } } })),
+            "403": error_response("Not signed in, or no CSRF token."),
+            "404": error_response("The account has no such passkey."),
+            "409": error_response("It is the account's last way to sign in (no password, no other passkey).")
+        }
+    }});
+    paths["/api/me/language"] = json!({ "put": {
+        "summary": format!("The language the account chose in the page: its mails are written in it. {change}"),
+        "security": session,
+        "parameters": [csrf_header()],
+        "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["language"], "properties": {
+            "language": { "enum": crate::notices::wording::LANGUAGES }
+        }})),
+        "responses": {
+            "200": json_response("Stored.", json!({ "type": "object", "properties": { "language": { "type": "string" } } })),
+            "400": error_response("A language the UI does not offer."),
+            "403": error_response("Not signed in, or no CSRF token.")
+        }
+    }});
+    document["components"]["schemas"]["PasskeyEntry"] = json!({ "type": "object", "required": ["id", "created_at"], "properties": {
+        "id": { "type": "string", "description": "The credential id, base64url." },
+        "created_at": { "type": "integer" },
+        "last_used_at": { "type": ["integer", "null"] }
+    }});
+}
+
+/// The notices' routes (`notice_routes.rs`).
+fn add_notices(document: &mut Value) {
+    let session = json!([{ "sessionCookie": [] }]);
+    let change = "A change made with the session cookie: needs the session's CSRF token in `X-CSRF-Token`, else 403 and nothing changes.";
+    let signed_link = json!([
+        { "name": "account", "in": "query", "required": true, "schema": { "type": "string", "maxLength": 64, "pattern": "^[0-9a-fA-F]+$" } },
+        { "name": "sig", "in": "query", "required": true, "description": "HMAC-SHA-256 of the account, hex.", "schema": { "type": "string", "maxLength": 128 } }
+    ]);
+    let html = |description: &str| json!({ "description": description, "content": { "text/html": { "schema": { "type": "string" } } } });
+    let settings = json!({ "$ref": "#/components/schemas/NoticeSettings" });
+    let paths = &mut document["paths"];
+    paths["/api/me/notices"] = json!({ "get": {
+        "summary": "The account's newest notices (at most 50) and how many are unseen: whose turn, a seat replaced by a bot or taken back, a game ended. Nothing of any seat's private information.",
+        "security": session.clone(),
+        "responses": {
+            "200": json_response("The notices.", json!({ "type": "object", "required": ["notices", "unseen"], "properties": {
+                "notices": { "type": "array", "items": { "type": "object", "required": ["id", "game", "kind", "created_at", "seen"], "properties": {
+                    "id": { "type": "integer" }, "game": { "type": "string" },
+                    "seat": { "type": ["integer", "null"] },
+                    "kind": { "enum": ["your-turn", "replaced", "returned", "ended"] },
+                    "created_at": { "type": "integer" }, "seen": { "type": "boolean" }
+                }}},
+                "unseen": { "type": "integer" }
+            }})),
+            "403": error_response("Not signed in.")
+        }
+    }});
+    paths["/api/me/notices/seen"] = json!({ "post": {
+        "summary": format!("Mark the account's notices up to `up_to` seen (only those of `game`, if given). {change}"),
+        "security": session.clone(),
+        "parameters": [csrf_header()],
+        "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["up_to"], "properties": {
+            "up_to": { "type": "integer" },
+            "game": { "type": "string", "maxLength": 64 }
+        }})),
+        "responses": {
+            "200": json_response("How many were marked.", json!({ "type": "object", "properties": { "marked": { "type": "integer" } } })),
+            "400": error_response("A game id too long, or a malformed body."),
+            "403": error_response("Not signed in, or no CSRF token.")
+        }
+    }});
+    paths["/api/me/notice-settings"] = json!({
+        "get": {
+            "summary": "The account's address for mails and which notices it wants by mail.",
+            "security": session.clone(),
+            "responses": {
+                "200": json_response("The settings.", settings.clone()),
+                "403": error_response("Not signed in.")
+            }
+        },
+        "put": {
+            "summary": format!("Store the account's settings (an empty or missing `email` removes the address). {change}"),
+            "security": session,
+            "parameters": [csrf_header()],
+            "requestBody": json_body(settings.clone()),
+            "responses": {
+                "200": json_response("The settings stored.", settings),
+                "400": error_response("Not an email address, or one over 254 characters."),
+                "403": error_response("Not signed in, or no CSRF token.")
+            }
+        }
+    });
+    paths["/api/notices/unsubscribe"] = json!({
+        "get": {
+            "summary": "The page of a mail's unsubscribe link: one button that stops every notice by mail (following the link changes nothing).",
+            "parameters": signed_link.clone(),
+            "responses": {
+                "200": html("The page."),
+                "403": error_response("A forged or altered link.")
+            }
+        },
+        "post": {
+            "summary": "RFC 8058's one-click unsubscribe (or the page's button): turns every mail to the account off. Needs no session: the link's signature is the proof.",
+            "parameters": signed_link,
+            "responses": {
+                "200": html("Unsubscribed."),
+                "403": error_response("A forged or altered link."),
+                "404": error_response("The account is gone.")
+            }
+        }
+    });
+    let token = json!({ "name": "token", "in": "path", "required": true, "description": "The link's one-time token (hex).", "schema": { "type": "string", "maxLength": 128 } });
+    paths["/api/notices/open/{token}"] = json!({
+        "get": {
+            "summary": "The page of a mail's sign-in link: one button that uses it (following the link spends nothing).",
+            "parameters": [token.clone()],
+            "responses": {
+                "200": html("The page."),
+                "404": error_response("No such link.")
+            }
+        },
+        "post": {
+            "summary": "Use a mail's one-time sign-in link (good once, for 72 hours): a new session for its account, then `303 See Other` to `/#/my-games?game=ID&seat=N`, which takes the seat to this browser and opens the game at it. A link used or too old leads there without signing in. Only from the server's own page (`Sec-Fetch-Site`, `Origin`).",
+            "parameters": [token],
+            "responses": {
+                "303": { "description": "To the game; `Set-Cookie` holds the new session when the link was good." },
+                "403": error_response("Posted from another site."),
+                "404": error_response("No such link.")
+            }
+        }
+    });
+    document["components"]["schemas"]["NoticeSettings"] = json!({ "type": "object", "additionalProperties": false, "required": ["mail", "your_turn", "replaced", "ended", "reminders"], "properties": {
+        "email": { "type": ["string", "null"], "maxLength": 254 },
+        "mail": { "type": "boolean", "description": "Mails at all (the one-click unsubscribe turns this off)." },
+        "your_turn": { "type": "boolean" },
+        "replaced": { "type": "boolean", "description": "A player replaced by a bot, or back." },
+        "ended": { "type": "boolean" },
+        "reminders": { "type": "boolean", "description": "Before a turn-based seat's time runs out." }
+    }});
+}
+
+/// The operators' health routes (`health.rs`).
+fn add_health(document: &mut Value) {
+    let count = json!({ "type": "integer" });
+    let paths = &mut document["paths"];
+    paths["/api/health"] = json!({ "get": {
+        "summary": "The operators' figures: games running (by pace), finished with everyone on board or completed by a bot, stalled tables (the goal is none), untimed games idle for 30 days, mails by state. Counts and public game ids only.",
+        "responses": {
+            "200": json_response("The figures.", json!({ "type": "object", "required": ["status", "now", "running", "running_by_pace", "finished", "stalled", "idle_untimed", "mails"], "properties": {
+                "status": { "enum": ["ok", "attention"] },
+                "now": count.clone(),
+                "running": count.clone(),
+                "running_by_pace": { "type": "object", "properties": { "live": count.clone(), "turn-based": count.clone(), "untimed": count.clone() } },
+                "finished": { "type": "object", "properties": {
+                    "with_people": count.clone(), "everyone_on_board": count.clone(), "completed_by_a_bot": count.clone(),
+                    "everyone_on_board_share": { "type": ["number", "null"] }
+                }},
+                "stalled": { "type": "object", "properties": {
+                    "count": count.clone(), "late_clocks": count.clone(), "idle_bots": count.clone(),
+                    "games": { "type": "array", "maxItems": 20, "items": { "type": "string" } }
+                }},
+                "idle_untimed": count.clone(),
+                "mails": { "type": "object", "description": "Mails by state: `queued`, `sending`, `sent`, `failed`, `dropped`.", "additionalProperties": count }
+            }}))
+        }
+    }});
+    paths["/api/health/page"] = json!({ "get": {
+        "summary": "The same figures as a small page.",
+        "responses": {
+            "200": { "description": "The page.", "content": { "text/html": { "schema": { "type": "string" } } } }
+        }
+    }});
+    paths["/api/test/clock"] = json!({ "post": {
+        "summary": "Moves the server's clock on, for browser tests that play over days: only on a server started with the hidden `--test-clock` flag (else 404, as a route that does not exist), and only for the operator. Every table clock due fires and every mail due is sent.",
+        "security": [{ "operatorToken": [] }],
+        "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "additionalProperties": false, "required": ["seconds"], "properties": {
+            "seconds": { "type": "integer", "minimum": 1, "maximum": crate::test_clock::MAX_ADVANCE_SECONDS, "description": "How far to move the clock on." }
+        }}}}},
+        "responses": {
+            "200": json_response("The time the clock shows now.", json!({ "type": "object", "required": ["now"], "properties": { "now": { "type": "integer", "description": "Milliseconds since the Unix epoch." } } })),
+            "400": error_response("`seconds` out of range or a malformed body."),
+            "403": error_response("No operator token or a wrong one."),
+            "404": error_response("The server was not started with `--test-clock`.")
+        }
+    }});
+}
+
 /// The CSRF header of a change made with the session cookie.
 fn csrf_header() -> Value {
     json!({ "name": "X-CSRF-Token", "in": "header", "required": true, "description": "The session's CSRF token (from sign-in or `GET /api/me`).", "schema": { "type": "string" } })
@@ -676,4 +979,85 @@ fn csrf_header() -> Value {
 /// `GET /api/openapi.json`
 pub async fn document() -> Json<Value> {
     Json(spec())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `.route(PATH, METHOD(...))` of the API router in `lib.rs`, as (`/api` + PATH,
+    /// method): read from the source, so a route added there without a description here fails.
+    fn routes_in_the_router() -> Vec<(String, String)> {
+        let source = include_str!("lib.rs");
+        let mut found = Vec::new();
+        for call in source.split(".route(").skip(1) {
+            // The call runs to the next builder step.
+            let call = [
+                ".route(",
+                ".layer(",
+                ".fallback(",
+                ".route_layer(",
+                ".merge(",
+            ]
+            .iter()
+            .filter_map(|next| call.find(next))
+            .min()
+            .map_or(call, |end| &call[..end]);
+            let Some(path) = call.split('"').nth(1) else {
+                continue;
+            };
+            for method in ["get", "post", "put", "delete"] {
+                let named = call.match_indices(&format!("{method}(")).any(|(at, _)| {
+                    at == 0
+                        || !call.as_bytes()[at - 1].is_ascii_alphanumeric()
+                            && call.as_bytes()[at - 1] != b'_'
+                });
+                if named {
+                    found.push((format!("/api{path}"), method.to_owned()));
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn every_route_of_the_router_is_described_with_its_methods() {
+        let routes = routes_in_the_router();
+        assert!(
+            routes.len() >= 50,
+            "the router's routes were found: {routes:?}"
+        );
+        for (path, method) in ["/api/games", "/api/me/passkeys/{id}", "/api/health"]
+            .into_iter()
+            .zip(["post", "delete", "get"])
+        {
+            assert!(
+                routes.contains(&(path.to_owned(), method.to_owned())),
+                "{method} {path} is read from the router: {routes:?}"
+            );
+        }
+        let document = spec();
+        let missing = routes
+            .iter()
+            .filter(|(path, method)| !document["paths"][path.as_str()][method.as_str()].is_object())
+            .collect::<Vec<_>>();
+        assert!(
+            missing.is_empty(),
+            "routes without a description: {missing:?}"
+        );
+    }
+
+    #[test]
+    fn every_described_operation_is_a_route() {
+        let routes = routes_in_the_router();
+        let document = spec();
+        for (path, item) in document["paths"].as_object().unwrap() {
+            for method in item.as_object().unwrap().keys() {
+                assert!(
+                    routes.contains(&(path.clone(), method.clone())),
+                    "{method} {path} is described but no route"
+                );
+            }
+        }
+    }
 }

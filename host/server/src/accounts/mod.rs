@@ -14,6 +14,8 @@
 //! hashing runs in bounded slots of its own. The password hash never leaves [`store`]: no
 //! answer, log line or export carries it.
 
+pub mod passkey_store;
+pub mod passkeys;
 pub mod passwords;
 pub mod sessions;
 pub mod store;
@@ -49,6 +51,9 @@ pub struct AccountSettings {
     pub sign_ins_per_account_per_hour: u32,
     /// How long a session lasts without signing in again.
     pub session_days: u32,
+    /// The server's public address (`--public-url`): its host is the passkeys' relying party.
+    /// Without it, the host each request names is.
+    pub public_url: Option<String>,
 }
 
 impl Default for AccountSettings {
@@ -58,6 +63,7 @@ impl Default for AccountSettings {
             sign_ins_per_minute: 10,
             sign_ins_per_account_per_hour: 20,
             session_days: 30,
+            public_url: None,
         }
     }
 }
@@ -151,6 +157,10 @@ fn address_of(extensions: &Extensions) -> String {
 pub struct Credentials {
     pub name: String,
     pub password: String,
+    /// At sign-up: the page's language, which mails to the account are written in (else the
+    /// request's `Accept-Language`). Ignored at sign-in.
+    #[serde(default)]
+    pub language: Option<String>,
 }
 
 impl std::fmt::Debug for Credentials {
@@ -170,6 +180,27 @@ fn hiding_secret(
         .field(shown, &value)
         .field(secret, &"..")
         .finish()
+}
+
+/// The language of a new account: the one the page gives (one the UI offers, else 400), else
+/// the first the request's `Accept-Language` names that the UI offers, else English.
+fn request_language(given: Option<&str>, headers: &HeaderMap) -> AppResult<&'static str> {
+    use crate::notices::wording::{LANGUAGES, language_of};
+    if let Some(given) = given {
+        return language_of(given).ok_or_else(|| {
+            AppError::BadRequest(format!("a language is one of {}", LANGUAGES.join(", ")))
+        });
+    }
+    let accepted = headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default();
+    Ok(accepted
+        .split(',')
+        .take(16)
+        .filter_map(|tag| language_of(tag.split(';').next()?.trim().split('-').next()?))
+        .next()
+        .unwrap_or(LANGUAGES[0]))
 }
 
 fn account_json(account: &Account) -> Value {
@@ -220,6 +251,7 @@ pub async fn sign_up(
 ) -> AppResult<Response> {
     let name = passwords::account_name(&credentials.name)?;
     passwords::new_password(&credentials.password)?;
+    let language = request_language(credentials.language.as_deref(), &headers)?;
     let accounts = state.accounts.clone();
     take(accounts.per_address.as_ref(), address_of(&extensions))?;
     let password = credentials.password;
@@ -248,6 +280,7 @@ pub async fn sign_up(
             "this account name is taken; choose another".to_owned(),
         ));
     }
+    passkey_store::set_language(state.hub.storage(), &account.id, language).await?;
     end_presented_session(&state, &headers).await?;
     tracing::info!("account {} created", account.id);
     Ok(signed_in(
@@ -273,9 +306,11 @@ pub async fn sign_in(
     take(accounts.per_address.as_ref(), address_of(&extensions))?;
     take(accounts.per_account.as_ref(), key.clone())?;
     let found = store::account_for_sign_in(state.hub.storage(), &key).await?;
+    // An account made with a passkey has no password (an empty hash): it is checked against
+    // the decoy, as a name of no account is, so it takes as long and fails alike.
     let (account, stored) = match found {
-        Some((account, stored)) => (Some(account), Some(stored)),
-        None => (None, None),
+        Some((account, stored)) if !stored.is_empty() => (Some(account), Some(stored)),
+        _ => (None, None),
     };
     let password = credentials.password;
     let matches = accounts
@@ -318,12 +353,37 @@ pub async fn sign_out(
         .into_response())
 }
 
-/// `GET /api/me`: the signed-in account and its session's CSRF token.
-pub async fn me(signed_in: SignedIn) -> Json<Value> {
-    Json(json!({
-        "account": account_json(&signed_in.account),
+/// `GET /api/me`: the signed-in account (with its language for mails) and its session's CSRF
+/// token.
+pub async fn me(State(state): State<AppState>, signed_in: SignedIn) -> AppResult<Json<Value>> {
+    let mut account = account_json(&signed_in.account);
+    account["language"] = json!(
+        passkey_store::extras(state.hub.storage(), &signed_in.account.id)
+            .await?
+            .language
+    );
+    Ok(Json(json!({
+        "account": account,
         "csrf_token": signed_in.csrf_token,
-    }))
+    })))
+}
+
+/// `PUT /api/me/language` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Language {
+    pub language: String,
+}
+
+/// `PUT /api/me/language`: the language the account chose in the page; mails are written in it.
+pub async fn set_language(
+    State(state): State<AppState>,
+    SignedInChange(signed_in): SignedInChange,
+    AppJson(request): AppJson<Language>,
+) -> AppResult<Json<Value>> {
+    let language = request_language(Some(&request.language), &HeaderMap::new())?;
+    passkey_store::set_language(state.hub.storage(), &signed_in.account.id, language).await?;
+    Ok(Json(json!({ "language": language })))
 }
 
 /// `POST /api/me/seats` body: seat tokens the browser holds, by game.

@@ -106,7 +106,7 @@ pub async fn start_session(
 }
 
 /// Stores a session by its digest.
-async fn insert_session(
+pub(super) async fn insert_session(
     connection: &mut sqlx::AnyConnection,
     account_id: &str,
     session_hash: &str,
@@ -134,6 +134,16 @@ fn account_of(row: &sqlx::any::AnyRow) -> anyhow::Result<Account> {
         name: row.try_get(1)?,
         created_at: row.try_get(2)?,
     })
+}
+
+/// The account of an id.
+pub async fn account(storage: &Storage, account_id: &str) -> anyhow::Result<Option<Account>> {
+    let row = sqlx::query("SELECT id, name, created_at FROM accounts WHERE id = $1")
+        .bind(account_id)
+        .fetch_optional(storage.pool())
+        .await
+        .context("failed to read an account")?;
+    row.as_ref().map(account_of).transpose()
 }
 
 /// The account of a live session.

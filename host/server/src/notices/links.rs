@@ -67,22 +67,25 @@ pub fn unsubscribe_path(key: &[u8], account: &str) -> String {
     )
 }
 
-/// Makes a one-time sign-in link for `account` to `game`; the path to send.
+/// Makes a one-time sign-in link for `account` to `game`, at `seat` if the mail is about one of
+/// the account's seats; the path to send.
 pub async fn new_sign_in_link(
     storage: &Storage,
     account: &str,
     game: &str,
+    seat: Option<u32>,
     now: i64,
 ) -> anyhow::Result<String> {
     let token = tokens::new_token()?;
     sqlx::query(
-        "INSERT INTO mail_links (token_hash, account_id, game_id, expires_at) \
-         VALUES ($1, $2, $3, $4)",
+        "INSERT INTO mail_links (token_hash, account_id, game_id, expires_at, seat) \
+         VALUES ($1, $2, $3, $4, $5)",
     )
     .bind(tokens::token_hash(&token))
     .bind(account)
     .bind(game)
     .bind(now + SIGN_IN_LINK_HOURS * 3_600_000)
+    .bind(seat.map(i64::from))
     .execute(storage.pool())
     .await
     .context("failed to store a sign-in link")?;
@@ -92,24 +95,37 @@ pub async fn new_sign_in_link(
 /// What a sign-in link opens.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Opened {
-    /// The link worked, now and never again: the account and game.
-    SignedIn { account: String, game: String },
-    /// The link was used or is too old; the game it was for, if it ever was a link.
-    Spent { game: Option<String> },
+    /// The link worked, now and never again: the account, game and seat.
+    SignedIn {
+        account: String,
+        game: String,
+        seat: Option<u32>,
+    },
+    /// The link was used or is too old; the game and seat it was for, if it ever was a link.
+    Spent {
+        game: Option<String>,
+        seat: Option<u32>,
+    },
 }
 
 /// Uses a sign-in link: only the first use within its time signs in.
 pub async fn use_sign_in_link(storage: &Storage, token: &str, now: i64) -> anyhow::Result<Opened> {
     let hash = tokens::token_hash(token);
-    let row = sqlx::query("SELECT account_id, game_id FROM mail_links WHERE token_hash = $1")
+    let row = sqlx::query("SELECT account_id, game_id, seat FROM mail_links WHERE token_hash = $1")
         .bind(&hash)
         .fetch_optional(storage.pool())
         .await
         .context("failed to read a sign-in link")?;
     let Some(row) = row else {
-        return Ok(Opened::Spent { game: None });
+        return Ok(Opened::Spent {
+            game: None,
+            seat: None,
+        });
     };
     let (account, game): (String, String) = (row.try_get(0)?, row.try_get(1)?);
+    let seat = row
+        .try_get::<Option<i64>, _>(2)?
+        .and_then(|seat| u32::try_from(seat).ok());
     let used = sqlx::query(
         "UPDATE mail_links SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL \
          AND expires_at > $1",
@@ -121,9 +137,16 @@ pub async fn use_sign_in_link(storage: &Storage, token: &str, now: i64) -> anyho
     .context("failed to use a sign-in link")?
     .rows_affected();
     Ok(if used == 1 {
-        Opened::SignedIn { account, game }
+        Opened::SignedIn {
+            account,
+            game,
+            seat,
+        }
     } else {
-        Opened::Spent { game: Some(game) }
+        Opened::Spent {
+            game: Some(game),
+            seat,
+        }
     })
 }
 

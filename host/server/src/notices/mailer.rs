@@ -18,7 +18,7 @@ use lettre::message::{Mailbox, Message};
 use lettre::{AsyncSmtpTransport, AsyncTransport as _, Tokio1Executor};
 
 use super::store::{self, OutgoingMail};
-use super::{Kind, links};
+use super::{Kind, links, wording};
 use crate::clocks::{Clock, TableClock};
 use crate::storage::Storage;
 
@@ -264,16 +264,26 @@ impl Mailer {
         let open = format!(
             "{}{}",
             self.public_url,
-            links::new_sign_in_link(&self.storage, &mail.account, &mail.game, now).await?
+            links::new_sign_in_link(&self.storage, &mail.account, &mail.game, mail.seat, now)
+                .await?
         );
-        let text = MailText::new(mail.kind, &game.ruleset_id, &game.id, mail.seat);
-        let body = format!(
-            "{}\n\nOpen the game (this link signs you in once, for {} hours):\n{open}\n\n\
-             Or sign in at {}/#/my-games\n\n--\nYou get this because your Tenka account asked \
-             for notices by mail. Stop all of them with one click:\n{unsubscribe}\n",
-            text.line,
-            links::SIGN_IN_LINK_HOURS,
-            self.public_url,
+        let language = crate::accounts::passkey_store::extras(&self.storage, &mail.account)
+            .await?
+            .language
+            .unwrap_or_default();
+        let my_games = format!("{}/#/my-games", self.public_url);
+        let text = wording::mail_text(
+            &language,
+            &wording::MailFacts {
+                kind: mail.kind,
+                ruleset: &game.ruleset_id,
+                game: &game.id,
+                seat: mail.seat,
+                open: &open,
+                hours: links::SIGN_IN_LINK_HOURS,
+                my_games: &my_games,
+                unsubscribe: &unsubscribe,
+            },
         );
         let message = Message::builder()
             .from(self.from.clone())
@@ -288,48 +298,8 @@ impl Mailer {
                 HeaderName::new_from_ascii_str("List-Unsubscribe-Post"),
                 "List-Unsubscribe=One-Click".to_owned(),
             ))
-            .body(body)
+            .body(text.body)
             .context("failed to build a mail")?;
         Ok(Some(message))
-    }
-}
-
-/// A mail's subject and first line: which game, which seat, what happened; nothing else.
-struct MailText {
-    subject: String,
-    line: String,
-}
-
-impl MailText {
-    fn new(kind: Kind, ruleset: &str, game: &str, seat: Option<u32>) -> MailText {
-        let seat = seat.map_or(String::new(), |seat| format!("seat {}", seat + 1));
-        let (subject, line) = match kind {
-            Kind::YourTurn => (
-                format!("Your turn in {ruleset} game {game}"),
-                format!("It is your turn ({seat}) in the {ruleset} game {game}."),
-            ),
-            Kind::Reminder => (
-                format!("Your time is running out in {ruleset} game {game}"),
-                format!(
-                    "Your turn ({seat}) in the {ruleset} game {game} is still waiting and its \
-                     clock is running out; when it does, a bot takes the seat."
-                ),
-            ),
-            Kind::Replaced => (
-                format!("A bot took {seat} in {ruleset} game {game}"),
-                format!("A bot now plays {seat} in the {ruleset} game {game}."),
-            ),
-            Kind::Returned => (
-                format!("A player is back in {ruleset} game {game}"),
-                format!(
-                    "The player of {seat} took the seat back from the bot in the {ruleset} game {game}."
-                ),
-            ),
-            Kind::Ended => (
-                format!("The {ruleset} game {game} is over"),
-                format!("The {ruleset} game {game} is over; see the result."),
-            ),
-        };
-        MailText { subject, line }
     }
 }

@@ -18,6 +18,7 @@
 pub mod links;
 pub mod mailer;
 pub mod store;
+pub mod wording;
 
 use std::collections::BTreeSet;
 
