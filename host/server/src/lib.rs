@@ -519,8 +519,12 @@ impl ServeArgs {
         tokens::OperatorToken::new(&text).map(Some)
     }
 
-    /// The mail sender `--smtp-url` asks for (reading the tables' clock: the system's).
-    pub fn mailer(&self, storage: &Storage) -> anyhow::Result<Option<notices::mailer::Mailer>> {
+    /// The mail sender `--smtp-url` asks for, reading the time from `clock` (the tables' clock).
+    pub fn mailer(
+        &self,
+        storage: &Storage,
+        clock: Arc<dyn clocks::Clock>,
+    ) -> anyhow::Result<Option<notices::mailer::Mailer>> {
         let (Some(smtp_url), Some(from), Some(public_url)) =
             (&self.smtp_url, &self.mail_from, &self.public_url)
         else {
@@ -531,8 +535,7 @@ impl ServeArgs {
             from: from.clone(),
             public_url: public_url.clone(),
         };
-        notices::mailer::Mailer::new(storage.clone(), Arc::new(clocks::SystemClock), &settings)
-            .map(Some)
+        notices::mailer::Mailer::new(storage.clone(), clock, &settings).map(Some)
     }
 
     /// The serve loop's caps these options ask for.
@@ -555,10 +558,31 @@ pub async fn serve(
     rulesets_dir: Option<&Path>,
     maps_dir: &Path,
 ) -> anyhow::Result<()> {
+    serve_on_clock(
+        args,
+        runtime,
+        rulesets_dir,
+        maps_dir,
+        Arc::new(clocks::SystemClock),
+    )
+    .await
+}
+
+/// [`serve`] with the table clocks and the mail sender reading the time from `clock`: the
+/// system's in production, a manual one in the soak benchmark, whose server processes share a
+/// simulated clock so that days of turn-based play pass in seconds.
+pub async fn serve_on_clock(
+    args: ServeArgs,
+    runtime: Arc<Runtime>,
+    rulesets_dir: Option<&Path>,
+    maps_dir: &Path,
+    clock: Arc<dyn clocks::Clock>,
+) -> anyhow::Result<()> {
     let operator_token = args.operator_token()?;
     let storage = Storage::open(args.database.as_deref(), &args.data).await?;
-    let mailer = args.mailer(&storage)?;
+    let mailer = args.mailer(&storage, clock.clone())?;
     let hub_config = HubConfig {
+        clock,
         bot_pace: Duration::from_millis(args.bot_pace_ms),
         snapshot_every: args.snapshot_every.max(1),
         max_live_games: args.max_live_games.max(1),
