@@ -11,6 +11,8 @@ mod contract_versions; // A 0.1.0 component still plays and replays; what 0.2.0 
 mod editor; // The map editor's endpoint: edits, placed findings, hostile texts.
 mod examples; // Saving a map as an example: the operator token, refusals, the bytes, the offer.
 mod hostile; // Misbehaving components fail only their own call.
+#[path = "../support/http1.rs"]
+mod http1; // A keep-alive HTTP/1.1 client, as the benchmarks use.
 mod invites; // Seat tokens, invite codes, the host token and stream tickets.
 mod lab; // The variant lab: jobs of bot games, their figures, report, bounds and cancelling.
 mod map_cli; // `tenka map check` and `tenka map render`.
@@ -18,6 +20,8 @@ mod maps; // The worked example of an original Shogun map.
 mod memory_budget; // One memory budget for every ruleset instance of a server together.
 mod notices; // Notices: mails to a loopback SMTP server, links, unsubscribe, reminders, health.
 mod own_answers; // A seat's answer to its own unchanged decision is not stale when others moved.
+#[path = "../support/postgres.rs"]
+mod postgres; // A throw-away PostgreSQL cluster.
 mod ratings; // Rated tables, Glicko-2 ladders of accounts and bots, rated once.
 mod recap; // "Since your last move": a seat's recap is its own live log and boards.
 mod reload; // Hot reload of maps, variants and components; games stay pinned.
