@@ -37,7 +37,9 @@ mod server_security; // Hostile rulesets and clients against the game server.
 mod server_socket; // The move socket: moves over a WebSocket, with HTTP's checks and limits.
 mod server_support; // Shared helpers of the game-server tests.
 mod shogun; // The Shogun component through the host: records, winters, replay.
-mod soak; // The soak of issue 33 in small: two servers, PostgreSQL, people vanishing.
 mod smtp_sink; // A tiny SMTP server on loopback that keeps the mails it receives.
+mod soak; // The soak of issue 33 in small: two servers, PostgreSQL, people vanishing.
+#[path = "../support/soak.rs"]
+mod soak_driver; // The soak run, shared with `benches/soak.rs`.
 mod tower; // The battle tower's statistics and per-game determinism.
 mod variants; // Shogun's shipped variants: schema, effects, refusals.

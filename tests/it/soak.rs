@@ -1,9 +1,43 @@
-//! The soak of issue 33's checks, in small: the benchmark plays a thousand games
-//! (`cargo xtask bench --soak`).
+//! The soak of issue 33 in small (the benchmark plays a thousand games: `cargo xtask bench
+//! --soak`): ten turn-based games of the test ruleset on two real server processes over one
+//! PostgreSQL database and one simulated clock, people answering through the HTTP API or
+//! vanishing; every game finishes, no table stalls, each expiry is acted on once, each mail is
+//! sent once.
 
 use serde_json::json;
 
-use crate::server_support::TempDir;
+use crate::server_support::{RULESET, TempDir, write_maps};
+use crate::soak_driver::{SoakConfig, run};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_turn_based_games_on_two_servers_finish_with_each_expiry_and_mail_once() {
+    let dir = TempDir::new("soak");
+    let config = SoakConfig {
+        games: 10,
+        server_binary: env!("CARGO_BIN_EXE_tenka-test-server").into(),
+        rulesets_dir: None,
+        maps_dir: write_maps(&dir.0),
+        ruleset: RULESET.id.to_owned(),
+        map: Some(RULESET.map.to_owned()),
+        options: json!({ "rounds": 3 }),
+        seats: 3,
+        vanish_share: 0.4,
+        move_hours: 4,
+        accounts_per_seat: 2,
+        clients: 2,
+        seed: 33,
+        work_dir: dir.0.clone(),
+    };
+    let report = run(&config).await.unwrap();
+    assert!(report.passed(), "{}\n{report:#?}", report.failures());
+    assert_eq!((report.finished, report.seats), (10, 30));
+    assert!(report.vanished_seats > 0, "{report:#?}");
+    assert!(
+        report.mails_by_kind.get("replaced").is_some_and(|n| *n > 0),
+        "{report:#?}"
+    );
+    assert!(report.mails_by_kind.get("ended").is_some_and(|n| *n > 0));
+}
 
 /// A mail being sent when the tables' clock jumped an hour (a simulated clock, or the wall
 /// clock set forward) had its lease overtaken: the other server process took it and sent it
@@ -35,7 +69,9 @@ async fn regression_a_clock_moved_on_past_a_mails_lease_let_another_sender_send_
             .uri(uri)
             .header("content-type", "application/json");
         if let Some((cookie, csrf)) = cookie {
-            request = request.header("cookie", cookie).header("x-csrf-token", csrf);
+            request = request
+                .header("cookie", cookie)
+                .header("x-csrf-token", csrf);
         }
         let request = request.body(Body::from(body.to_string())).unwrap();
         let router = app.router.clone();
@@ -50,7 +86,12 @@ async fn regression_a_clock_moved_on_past_a_mails_lease_let_another_sender_send_
     let body = json!({ "name": "eiko", "password": "a long enough password" });
     let (status, headers, account) = send("POST", "/api/accounts", None, body).await;
     assert_eq!(status, StatusCode::CREATED, "{account}");
-    let cookie = headers["set-cookie"].to_str().unwrap().split(';').next().unwrap();
+    let cookie = headers["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap();
     let session = Some((cookie, account["csrf_token"].as_str().unwrap()));
     let body = json!({ "seats": [{ "game": game, "token": tokens[1] }] });
     let (status, _, attached) = send("POST", "/api/me/seats", session, body).await;
@@ -86,7 +127,9 @@ async fn regression_a_clock_moved_on_past_a_mails_lease_let_another_sender_send_
     clock.advance(std::time::Duration::from_secs(3600));
     let now = clock.now_millis();
     assert_eq!(
-        store::due_mails(storage, now, now_millis(), 10).await.unwrap(),
+        store::due_mails(storage, now, now_millis(), 10)
+            .await
+            .unwrap(),
         Vec::<i64>::new(),
         "a mail being sent is not due again while its lease runs"
     );
