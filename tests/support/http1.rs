@@ -58,45 +58,38 @@ impl Http {
         headers: &[(&str, &str)],
         body: Option<&Value>,
     ) -> Result<(Head, Value)> {
-        tokio::time::timeout(REQUEST_TIMEOUT, self.send_now(method, path, headers, body))
+        let exchange = async {
+            let body = body.map(Value::to_string).unwrap_or_default();
+            let mut request = format!(
+                "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+                 Content-Length: {}\r\n",
+                self.addr,
+                body.len()
+            );
+            for (name, value) in headers {
+                request.push_str(&format!("{name}: {value}\r\n"));
+            }
+            request.push_str("\r\n");
+            request.push_str(&body);
+            self.stream.get_mut().write_all(request.as_bytes()).await?;
+            let head = read_head(&mut self.stream).await?;
+            let payload = if head.chunked {
+                let mut payload = Vec::new();
+                while let Some(chunk) = read_chunk(&mut self.stream).await? {
+                    payload.extend_from_slice(&chunk);
+                }
+                payload
+            } else {
+                let mut payload = vec![0; head.length];
+                self.stream.read_exact(&mut payload).await?;
+                payload
+            };
+            let answer = serde_json::from_slice(&payload).unwrap_or(Value::Null);
+            Ok((head, answer))
+        };
+        tokio::time::timeout(REQUEST_TIMEOUT, exchange)
             .await
             .with_context(|| format!("{method} {path} timed out"))?
-    }
-
-    async fn send_now(
-        &mut self,
-        method: &str,
-        path: &str,
-        headers: &[(&str, &str)],
-        body: Option<&Value>,
-    ) -> Result<(Head, Value)> {
-        let body = body.map(Value::to_string).unwrap_or_default();
-        let mut request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\n",
-            self.addr,
-            body.len()
-        );
-        for (name, value) in headers {
-            request.push_str(&format!("{name}: {value}\r\n"));
-        }
-        request.push_str("\r\n");
-        request.push_str(&body);
-        self.stream.get_mut().write_all(request.as_bytes()).await?;
-        let head = read_head(&mut self.stream).await?;
-        let payload = if head.chunked {
-            let mut payload = Vec::new();
-            while let Some(chunk) = read_chunk(&mut self.stream).await? {
-                payload.extend_from_slice(&chunk);
-            }
-            payload
-        } else {
-            let mut payload = vec![0; head.length];
-            self.stream.read_exact(&mut payload).await?;
-            payload
-        };
-        let answer = serde_json::from_slice(&payload).unwrap_or(Value::Null);
-        Ok((head, answer))
     }
 }
 
