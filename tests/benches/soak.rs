@@ -139,12 +139,14 @@ fn section(report: &soak::SoakReport) -> String {
     out.push_str("| figure | value |\n|---|---|\n");
     out.push_str(&format!(
         "| wall-clock time | {:.1} s |\n| games per minute | {:.0} |\n| simulated time | {} \
-         hours in {} steps |\n| longest wait for the clocks due after a step | {:.2} s |\n",
+         hours in {} steps |\n| longest wait for the clocks due after a step | {:.2} s |\n\
+         | mails still going out after the last game ended, for | {:.1} s |\n",
         report.wall.as_secs_f64(),
         report.games as f64 / minutes.max(1e-9),
         report.simulated_hours,
         report.steps,
         report.longest_settle.as_secs_f64(),
+        report.mail_drain.as_secs_f64(),
     ));
     for (index, (rss, peak)) in report.rss_kib.iter().enumerate() {
         out.push_str(&format!(

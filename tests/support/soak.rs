@@ -104,6 +104,8 @@ pub struct SoakReport {
     pub max_stalled: i64,
     /// The longest real time the servers took to act on every clock due after a step.
     pub longest_settle: Duration,
+    /// How long the mails took to drain after the last game ended, in real time.
+    pub mail_drain: Duration,
     /// Mails the sink received, by kind.
     pub mails_by_kind: BTreeMap<String, usize>,
     /// Mails the outbox records as sent.
@@ -806,7 +808,9 @@ pub async fn run(config: &SoakConfig) -> Result<SoakReport> {
     for server in &mut servers {
         now = server.advance(24 * STEP_MS)?;
     }
-    let quiet_since = Instant::now();
+    // The mails drain at the senders' pace: wait as long as they make progress.
+    let drain_from = Instant::now();
+    let (mut progress_at, mut least_busy) = (Instant::now(), i64::MAX);
     loop {
         let health = health(&addrs[0]).await?;
         let mails = &health["mails"];
@@ -818,10 +822,14 @@ pub async fn run(config: &SoakConfig) -> Result<SoakReport> {
             report.max_stalled = report
                 .max_stalled
                 .max(health["stalled"]["count"].as_i64().unwrap_or(-1));
+            report.mail_drain = drain_from.elapsed();
             break;
         }
+        if busy < least_busy {
+            (progress_at, least_busy) = (Instant::now(), busy);
+        }
         ensure!(
-            quiet_since.elapsed() < SETTLE_LIMIT,
+            progress_at.elapsed() < SETTLE_LIMIT,
             "mails or games still busy at the end: {health}"
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
