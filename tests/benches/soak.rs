@@ -81,7 +81,8 @@ fn section(report: &soak::SoakReport) -> String {
          that ask for every notice by mail; its person answers through the HTTP API 0 to {} \
          hours after the turn began, or, for {:.0} % of the seats, vanishes for good at a random \
          move. The clock moves an hour at a time; after each step the run waits until every \
-         clock due was acted on, then reads `/api/health`. {CLIENTS} clients per server, \
+         clock due was acted on and every mail due sent (as an hour of real time would let \
+         them), then reads `/api/health`. {CLIENTS} clients per server, \
          alternating servers between steps.\n\n",
         report.games,
         ACCOUNTS_PER_SEAT * 3,
@@ -140,12 +141,14 @@ fn section(report: &soak::SoakReport) -> String {
     out.push_str(&format!(
         "| wall-clock time | {:.1} s |\n| games per minute | {:.0} |\n| simulated time | {} \
          hours in {} steps |\n| longest wait for the clocks due after a step | {:.2} s |\n\
+         | longest wait for the clocks and mails due after a step | {:.2} s |\n\
          | mails still going out after the last game ended, for | {:.1} s |\n",
         report.wall.as_secs_f64(),
         report.games as f64 / minutes.max(1e-9),
         report.simulated_hours,
         report.steps,
         report.longest_settle.as_secs_f64(),
+        report.longest_mail_settle.as_secs_f64(),
         report.mail_drain.as_secs_f64(),
     ));
     for (index, (rss, peak)) in report.rss_kib.iter().enumerate() {

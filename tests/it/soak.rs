@@ -36,7 +36,12 @@ async fn ten_turn_based_games_on_two_servers_finish_with_each_expiry_and_mail_on
         report.mails_by_kind.get("replaced").is_some_and(|n| *n > 0),
         "{report:#?}"
     );
-    assert!(report.mails_by_kind.get("ended").is_some_and(|n| *n > 0));
+    for kind in ["ended", "reminder"] {
+        assert!(
+            report.mails_by_kind.get(kind).is_some_and(|n| *n > 0),
+            "{report:#?}"
+        );
+    }
 }
 
 /// A mail being sent when the tables' clock jumped an hour (a simulated clock, or the wall

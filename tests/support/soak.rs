@@ -13,8 +13,10 @@
 //!   records as sent (each once), and no change is written twice to the outbox.
 //!
 //! The clock moves in steps of one simulated hour, told to both processes at once on their
-//! standard input (`tenka-test-server --manual-clock`); a present person answers their turn
-//! 0 to `move_hours - 2` hours after it began, so only vanished people ever run out of time.
+//! standard input (`tenka-test-server --manual-clock`); after each step the run waits until
+//! every clock and every mail due was acted on, as an hour of real time would let them. A
+//! present person answers their turn 0 to `move_hours - 2` hours after they first saw it, so
+//! only vanished people ever run out of time (and are reminded an hour before).
 //!
 //! Shared by `benches/soak.rs` (`cargo xtask bench --soak`) and the integration test
 //! `it/soak.rs` (a few games), which include it with `smtp_sink`, `postgres` and `http1` beside
@@ -104,6 +106,8 @@ pub struct SoakReport {
     pub max_stalled: i64,
     /// The longest real time the servers took to act on every clock due after a step.
     pub longest_settle: Duration,
+    /// The longest real time the senders took to send every mail due after a step.
+    pub longest_mail_settle: Duration,
     /// How long the mails took to drain after the last game ended, in real time.
     pub mail_drain: Duration,
     /// Mails the sink received, by kind.
@@ -530,16 +534,27 @@ const DUE_CLOCKS: &str = "SELECT COUNT(*) FROM clocks c JOIN games g ON g.id = c
                           WHERE g.finished_at IS NULL AND c.deadline IS NOT NULL \
                           AND c.deadline <= $1";
 
-/// Waits until every clock due at `now` was acted on; returns how long that took.
-async fn settle(pool: &sqlx::PgPool, now: i64) -> Result<Duration> {
+/// Mails due at `now` and not yet sent (or dropped).
+const DUE_MAILS: &str = "SELECT COUNT(*) FROM mail_outbox WHERE state = 'sending' \
+                         OR (state = 'queued' AND not_before <= $1)";
+
+/// Waits until every clock due at `now` was acted on, then until every mail due was sent, as
+/// an hour of real time would let them; returns how long each took.
+async fn settle(pool: &sqlx::PgPool, now: i64) -> Result<(Duration, Duration)> {
     let started = Instant::now();
+    let mut clocks = None;
     loop {
-        if count(pool, DUE_CLOCKS, now).await? == 0 {
-            return Ok(started.elapsed());
+        if clocks.is_none() && count(pool, DUE_CLOCKS, now).await? == 0 {
+            clocks = Some(started.elapsed());
+        }
+        if let Some(clocks) = clocks
+            && count(pool, DUE_MAILS, now).await? == 0
+        {
+            return Ok((clocks, started.elapsed()));
         }
         ensure!(
             started.elapsed() < SETTLE_LIMIT,
-            "clocks due at {now} were not acted on within {} s",
+            "clocks or mails due at {now} were not acted on within {} s",
             SETTLE_LIMIT.as_secs()
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -793,7 +808,9 @@ pub async fn run(config: &SoakConfig) -> Result<SoakReport> {
         for server in &mut servers {
             now = server.advance(STEP_MS)?;
         }
-        report.longest_settle = report.longest_settle.max(settle(&pool, now).await?);
+        let (clocks, mails) = settle(&pool, now).await?;
+        report.longest_settle = report.longest_settle.max(clocks);
+        report.longest_mail_settle = report.longest_mail_settle.max(mails);
         let health = health(&addrs[step % 2]).await?;
         let stalled = health["stalled"]["count"].as_i64().unwrap_or(-1);
         report.max_stalled = report.max_stalled.max(stalled);
