@@ -79,8 +79,8 @@ fn section(report: &soak::SoakReport) -> String {
          loopback SMTP server. Each table: {MOVE_HOURS} hours per move, no extra days, a random \
          bot takes the seat of a person out of time. Each seat belongs to one of {} accounts \
          that ask for every notice by mail; its person answers through the HTTP API 0 to {} \
-         hours after the turn began, or, for {:.0} % of the seats, vanishes for good at a random \
-         move. The clock moves an hour at a time; after each step the run waits until every \
+         hours after first seeing the turn, or, for {:.0} % of the seats, vanishes for good at a \
+         random move. The clock moves an hour at a time; after each step the run waits until every \
          clock due was acted on and every mail due sent (as an hour of real time would let \
          them), then reads `/api/health`. {CLIENTS} clients per server, \
          alternating servers between steps.\n\n",
