@@ -31,8 +31,13 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, Result, bail};
 use futures_util::{SinkExt as _, StreamExt as _};
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader};
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _, BufReader};
 use tokio::net::TcpStream;
+
+#[path = "../support/http1.rs"]
+mod http1;
+
+use http1::{Http, REQUEST_TIMEOUT, read_chunk, read_head};
 use tokio::sync::watch;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -55,8 +60,6 @@ const BOT_WARMUP: Duration = Duration::from_secs(4);
 const BAR: Duration = Duration::from_secs(3);
 /// Moves of a tic-tac-toe game where both seats always take the lowest free cell.
 const MOVES: u64 = 7;
-/// Any one request or move waits at most this long for its answer (the server's own deadline).
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// Games one player starts at most in a phase (a bound in count beside the phase's time).
 const MAX_GAMES_PER_PLAYER: u64 = 50_000;
 /// Updates one bot game's stream is read for at most.
@@ -219,113 +222,6 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// One keep-alive HTTP/1.1 connection to the server.
-struct Http {
-    addr: String,
-    stream: BufReader<TcpStream>,
-}
-
-impl Http {
-    async fn connect(addr: &str) -> Result<Http> {
-        let stream = tokio::time::timeout(REQUEST_TIMEOUT, TcpStream::connect(addr))
-            .await
-            .context("connecting timed out")??;
-        stream.set_nodelay(true)?;
-        Ok(Http {
-            addr: addr.to_owned(),
-            stream: BufReader::new(stream),
-        })
-    }
-
-    /// Sends a request with a JSON body; returns the status and the JSON answer.
-    async fn request(
-        &mut self,
-        method: &str,
-        path: &str,
-        body: Option<&Value>,
-    ) -> Result<(u16, Value)> {
-        tokio::time::timeout(REQUEST_TIMEOUT, self.request_now(method, path, body))
-            .await
-            .with_context(|| format!("{method} {path} timed out"))?
-    }
-
-    async fn request_now(
-        &mut self,
-        method: &str,
-        path: &str,
-        body: Option<&Value>,
-    ) -> Result<(u16, Value)> {
-        let body = body.map(Value::to_string).unwrap_or_default();
-        let request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\n\r\n{body}",
-            self.addr,
-            body.len()
-        );
-        self.stream.get_mut().write_all(request.as_bytes()).await?;
-        let (status, length, chunked) = read_head(&mut self.stream).await?;
-        let payload = if chunked {
-            let mut payload = Vec::new();
-            while let Some(chunk) = read_chunk(&mut self.stream).await? {
-                payload.extend_from_slice(&chunk);
-            }
-            payload
-        } else {
-            let mut payload = vec![0; length];
-            self.stream.read_exact(&mut payload).await?;
-            payload
-        };
-        Ok((
-            status,
-            serde_json::from_slice(&payload).unwrap_or(Value::Null),
-        ))
-    }
-}
-
-/// Reads a response head: the status, the content length and whether the body is chunked.
-async fn read_head(stream: &mut BufReader<TcpStream>) -> Result<(u16, usize, bool)> {
-    let mut line = String::new();
-    if stream.read_line(&mut line).await? == 0 {
-        bail!("the server closed the connection");
-    }
-    let status = line
-        .split(' ')
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .with_context(|| format!("no status in {line:?}"))?;
-    let (mut length, mut chunked) = (0, false);
-    for _ in 0..100 {
-        line.clear();
-        if stream.read_line(&mut line).await? == 0 {
-            bail!("the server closed the connection in a response head");
-        }
-        let header = line.trim_end().to_ascii_lowercase();
-        if header.is_empty() {
-            return Ok((status, length, chunked));
-        }
-        if let Some(value) = header.strip_prefix("content-length:") {
-            length = value.trim().parse().context("a bad content length")?;
-        }
-        if header.starts_with("transfer-encoding:") && header.contains("chunked") {
-            chunked = true;
-        }
-    }
-    bail!("a response head of more than 100 lines")
-}
-
-/// Reads one chunk of a chunked body; `None` at its end.
-async fn read_chunk(stream: &mut BufReader<TcpStream>) -> Result<Option<Vec<u8>>> {
-    let mut line = String::new();
-    if stream.read_line(&mut line).await? == 0 {
-        bail!("the server closed the connection in a chunked body");
-    }
-    let size = usize::from_str_radix(line.trim(), 16).context("a bad chunk size")?;
-    let mut chunk = vec![0; size + 2];
-    stream.read_exact(&mut chunk).await?;
-    chunk.truncate(size);
-    Ok((size > 0).then_some(chunk))
 }
 
 /// Creates a game over `http`; returns its id and its seats' tokens (of the creator's seats).
@@ -539,7 +435,8 @@ async fn follow(
          Accept: text/event-stream\r\n\r\n"
     );
     stream.get_mut().write_all(request.as_bytes()).await?;
-    let (status, _, chunked) = read_head(&mut stream).await?;
+    let head = read_head(&mut stream).await?;
+    let (status, chunked) = (head.status, head.chunked);
     if status != 200 {
         bail!("the stream of game {game} answered {status}");
     }

@@ -11,6 +11,8 @@ mod contract_versions; // A 0.1.0 component still plays and replays; what 0.2.0 
 mod editor; // The map editor's endpoint: edits, placed findings, hostile texts.
 mod examples; // Saving a map as an example: the operator token, refusals, the bytes, the offer.
 mod hostile; // Misbehaving components fail only their own call.
+#[path = "../support/http1.rs"]
+mod http1; // A keep-alive HTTP/1.1 client, as the benchmarks use.
 mod invites; // Seat tokens, invite codes, the host token and stream tickets.
 mod lab; // The variant lab: jobs of bot games, their figures, report, bounds and cancelling.
 mod map_cli; // `tenka map check` and `tenka map render`.
@@ -19,6 +21,8 @@ mod memory_budget; // One memory budget for every ruleset instance of a server t
 mod notices; // Notices: mails to a loopback SMTP server, links, unsubscribe, reminders, health.
 mod own_answers; // A seat's answer to its own unchanged decision is not stale when others moved.
 mod passkeys; // Passkeys: sign-up, sign-in by name and discoverable; replays, forgeries, clones.
+#[path = "../support/postgres.rs"]
+mod postgres; // A throw-away PostgreSQL cluster.
 mod ratings; // Rated tables, Glicko-2 ladders of accounts and bots, rated once.
 mod recap; // "Since your last move": a seat's recap is its own live log and boards.
 mod reload; // Hot reload of maps, variants and components; games stay pinned.
@@ -35,5 +39,8 @@ mod server_socket; // The move socket: moves over a WebSocket, with HTTP's check
 mod server_support; // Shared helpers of the game-server tests.
 mod shogun; // The Shogun component through the host: records, winters, replay.
 mod smtp_sink; // A tiny SMTP server on loopback that keeps the mails it receives.
+mod soak; // The soak of issue 33 in small: two servers, PostgreSQL, people vanishing.
+#[path = "../support/soak.rs"]
+mod soak_driver; // The soak run, shared with `benches/soak.rs`.
 mod tower; // The battle tower's statistics and per-game determinism.
 mod variants; // Shogun's shipped variants: schema, effects, refusals.

@@ -245,16 +245,30 @@ pub(crate) fn keep_bots_region(old: &str, report: &str) -> String {
     }
 }
 
-/// Where BENCHMARKS.md's bot-load section begins: `cargo xtask bench` writes it after the
-/// others, `cargo xtask bench --bot-load` replaces it alone and keeps the rest of the file.
-pub(crate) const BOT_LOAD_BEGIN: &str = "<!-- bot-load: begin -->";
-/// Where it ends.
-pub(crate) const BOT_LOAD_END: &str = "<!-- bot-load: end -->";
+/// The markers around a region of BENCHMARKS.md that one benchmark writes and that its own
+/// command (`cargo xtask bench --bot-load`, `--soak`) may rewrite alone, keeping the rest.
+pub(crate) struct Markers {
+    pub(crate) begin: &'static str,
+    pub(crate) end: &'static str,
+}
 
-/// The bot-load benchmark's `section` (a `## ` heading, then the text) as a region between its
-/// markers, with the command, the commit, the compiler and the machine under its heading: the
-/// region may be rewritten alone, after the file's header was.
-pub(crate) fn bot_load_region(
+/// The bot-load benchmark's region: people's moves while hard bots think.
+pub(crate) const BOT_LOAD: Markers = Markers {
+    begin: "<!-- bot-load: begin -->",
+    end: "<!-- bot-load: end -->",
+};
+
+/// The soak benchmark's region: turn-based games over simulated days on two servers.
+pub(crate) const SOAK: Markers = Markers {
+    begin: "<!-- soak: begin -->",
+    end: "<!-- soak: end -->",
+};
+
+/// A benchmark's `section` (a `## ` heading, then the text) as a region between its markers,
+/// with the command, the commit, the compiler and the machine under its heading: the region may
+/// be rewritten alone, after the file's header was.
+pub(crate) fn region(
+    markers: &Markers,
     environment: &BenchEnvironment,
     command: &str,
     section: &str,
@@ -267,23 +281,24 @@ pub(crate) fn bot_load_region(
         memory,
         ..
     } = environment;
+    let Markers { begin, end } = markers;
     let section = section.trim();
     let (heading, body) = section.split_once("\n\n").unwrap_or((section, ""));
     format!(
-        "{BOT_LOAD_BEGIN}\n\n{heading}\n\nMeasured by `{command}` at commit `{commit}` (release \
+        "{begin}\n\n{heading}\n\nMeasured by `{command}` at commit `{commit}` (release \
          build; {rustc}; {cores} cores, {machine}, {memory} of memory).\n\n{body}\n\n\
-         {BOT_LOAD_END}\n"
+         {end}\n"
     )
 }
 
-/// `old` (BENCHMARKS.md) with `region` in place of its bot-load region; when it has none, the
-/// region goes before the bot tournaments (and their heading), or at the end.
-pub(crate) fn put_bot_load_region(old: &str, region: &str) -> String {
+/// `old` (BENCHMARKS.md) with `region` in place of its region between `markers`; when it has
+/// none, the region goes before the bot tournaments (and their heading), or at the end.
+pub(crate) fn put_region(markers: &Markers, old: &str, region: &str) -> String {
     let region = region.trim_end();
-    if let Some(begin) = old.find(BOT_LOAD_BEGIN)
-        && let Some(length) = old[begin..].find(BOT_LOAD_END)
+    if let Some(begin) = old.find(markers.begin)
+        && let Some(length) = old[begin..].find(markers.end)
     {
-        let end = begin + length + BOT_LOAD_END.len();
+        let end = begin + length + markers.end.len();
         return format!("{}{region}{}", &old[..begin], &old[end..]);
     }
     let Some(bots) = old.find(BOTS_BEGIN) else {
@@ -432,7 +447,8 @@ mod tests {
 
     #[test]
     fn the_bot_load_region_names_command_commit_and_machine() {
-        let region = bot_load_region(
+        let region = region(
+            &BOT_LOAD,
             &environment(),
             "cargo xtask bench --bot-load",
             "## Bots and people\n\n| what | p99 |\n|---|---|\n| people | 2.00 ms |\n",
@@ -440,37 +456,61 @@ mod tests {
         assert_eq!(
             region,
             format!(
-                "{BOT_LOAD_BEGIN}\n\n## Bots and people\n\nMeasured by `cargo xtask bench \
+                "{}\n\n## Bots and people\n\nMeasured by `cargo xtask bench \
                  --bot-load` at commit `b37ece5` (release build; rustc 1.95.0 (59807616e \
                  2026-04-14); 2 cores, AMD EPYC, 23.4 GiB of memory).\n\n| what | p99 |\n\
-                 |---|---|\n| people | 2.00 ms |\n\n{BOT_LOAD_END}\n"
+                 |---|---|\n| people | 2.00 ms |\n\n{}\n",
+                BOT_LOAD.begin, BOT_LOAD.end
             )
         );
     }
 
     #[test]
-    fn the_bot_load_region_is_replaced_alone() {
-        let region =
-            |figure: &str| format!("{BOT_LOAD_BEGIN}\n\n## Load\n\n{figure}\n\n{BOT_LOAD_END}\n");
+    fn each_region_is_replaced_alone() {
+        let region = |markers: &Markers, figure: &str| {
+            format!(
+                "{}\n\n## Load\n\n{figure}\n\n{}\n",
+                markers.begin, markers.end
+            )
+        };
         let bots = format!("## Bots: tournaments\n\n{BOTS_BEGIN}\n| hard | +300 |\n{BOTS_END}\n");
         // No region yet: it goes before the tournaments' heading.
-        let first = put_bot_load_region(
+        let first = put_region(
+            &BOT_LOAD,
             &format!("# Benchmarks\n\nfigures\n\n{bots}"),
-            &region("1 ms"),
+            &region(&BOT_LOAD, "1 ms"),
         );
         assert_eq!(
             first,
-            format!("# Benchmarks\n\nfigures\n\n{}\n{bots}", region("1 ms"))
+            format!(
+                "# Benchmarks\n\nfigures\n\n{}\n{bots}",
+                region(&BOT_LOAD, "1 ms")
+            )
         );
         // Then it is replaced where it is, everything else kept.
-        let second = put_bot_load_region(&first, &region("2 ms"));
+        let second = put_region(&BOT_LOAD, &first, &region(&BOT_LOAD, "2 ms"));
         assert_eq!(
             second,
-            format!("# Benchmarks\n\nfigures\n\n{}\n{bots}", region("2 ms"))
+            format!(
+                "# Benchmarks\n\nfigures\n\n{}\n{bots}",
+                region(&BOT_LOAD, "2 ms")
+            )
         );
+        // The soak's region comes after it, and changes leave the bot-load region as it is.
+        let third = put_region(&SOAK, &second, &region(&SOAK, "9 min"));
         assert_eq!(
-            put_bot_load_region("# Benchmarks\n", &region("3 ms")),
-            format!("# Benchmarks\n\n{}", region("3 ms"))
+            third,
+            format!(
+                "# Benchmarks\n\nfigures\n\n{}\n{}\n{bots}",
+                region(&BOT_LOAD, "2 ms"),
+                region(&SOAK, "9 min")
+            )
+        );
+        let fourth = put_region(&SOAK, &third, &region(&SOAK, "8 min"));
+        assert_eq!(fourth, third.replace("9 min", "8 min"));
+        assert_eq!(
+            put_region(&BOT_LOAD, "# Benchmarks\n", &region(&BOT_LOAD, "3 ms")),
+            format!("# Benchmarks\n\n{}", region(&BOT_LOAD, "3 ms"))
         );
     }
 }

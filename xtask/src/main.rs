@@ -69,6 +69,14 @@ enum Task {
         /// its region of BENCHMARKS.md is replaced, the rest of the file kept.
         #[arg(long, conflicts_with = "peer")]
         bot_load: bool,
+        /// Only the soak benchmark (turn-based games over simulated days on two server
+        /// processes and PostgreSQL, people vanishing); its region of BENCHMARKS.md is replaced,
+        /// the rest of the file kept.
+        #[arg(long, conflicts_with_all = ["peer", "bot_load"])]
+        soak: bool,
+        /// How many games the soak benchmark plays.
+        #[arg(long, default_value_t = 1_000)]
+        soak_games: usize,
         /// How many times the throughput and server benchmarks run; each figure written is the
         /// median of the runs, and the header gives their spread.
         #[arg(long, default_value_t = 3)]
@@ -130,19 +138,30 @@ fn main() -> Result<()> {
         }
         Task::Bench { bot_load: true, .. } => {
             build()?;
-            let command = "cargo xtask bench --bot-load";
-            let region =
-                bench_report::bot_load_region(&bench_environment(), command, &bot_load_bench()?);
-            let old = std::fs::read_to_string(root().join("BENCHMARKS.md")).unwrap_or_default();
-            std::fs::write(
-                root().join("BENCHMARKS.md"),
-                bench_report::put_bot_load_region(&old, &region),
+            let section = bot_load_bench()?;
+            write_region(
+                &bench_report::BOT_LOAD,
+                "cargo xtask bench --bot-load",
+                &section,
             )
-            .context("failed to write BENCHMARKS.md")?;
-            eprintln!("xtask: wrote the bot-load region of BENCHMARKS.md");
-            Ok(())
         }
-        Task::Bench { runs, .. } => bench(runs.max(1)),
+        Task::Bench {
+            soak: true,
+            soak_games,
+            ..
+        } => {
+            build()?;
+            let section = soak_bench(soak_games)?;
+            let command = if soak_games == 1_000 {
+                "cargo xtask bench --soak".to_owned()
+            } else {
+                format!("cargo xtask bench --soak --soak-games {soak_games}")
+            };
+            write_region(&bench_report::SOAK, &command, &section)
+        }
+        Task::Bench {
+            runs, soak_games, ..
+        } => bench(runs.max(1), soak_games),
         Task::Mutants { args } => mutants(&args),
         Task::NewRuleset { name } => new_ruleset(&name),
         Task::Duplicates => duplicates_budget::check(&root()),
@@ -512,7 +531,20 @@ fn folder_bytes(path: &Path) -> u64 {
         .sum()
 }
 
-fn bench(runs: usize) -> Result<()> {
+/// Replaces one benchmark's region of BENCHMARKS.md with its `section`, keeping the rest.
+fn write_region(markers: &bench_report::Markers, command: &str, section: &str) -> Result<()> {
+    let region = bench_report::region(markers, &bench_environment(), command, section);
+    let old = std::fs::read_to_string(root().join("BENCHMARKS.md")).unwrap_or_default();
+    std::fs::write(
+        root().join("BENCHMARKS.md"),
+        bench_report::put_region(markers, &old, &region),
+    )
+    .context("failed to write BENCHMARKS.md")?;
+    eprintln!("xtask: wrote the region {} of BENCHMARKS.md", markers.begin);
+    Ok(())
+}
+
+fn bench(runs: usize, soak_games: usize) -> Result<()> {
     build()?;
     // Throughput first, then the server's capacity; BENCHMARKS.md gets both outputs in order,
     // each figure the median of `runs` runs.
@@ -554,10 +586,21 @@ fn bench(runs: usize) -> Result<()> {
     let environment = bench_environment();
     let bot_load = bot_load_bench()?;
     results.push('\n');
-    results.push_str(&bench_report::bot_load_region(
+    results.push_str(&bench_report::region(
+        &bench_report::BOT_LOAD,
         &environment,
         "cargo xtask bench",
         &bot_load,
+    ));
+    // Then the soak: turn-based games over simulated days, in a region of its own that
+    // `cargo xtask bench --soak` may rewrite alone.
+    let soak = soak_bench(soak_games)?;
+    results.push('\n');
+    results.push_str(&bench_report::region(
+        &bench_report::SOAK,
+        &environment,
+        "cargo xtask bench",
+        &soak,
     ));
     let report = format!("{}\n{results}", bench_report::header(&environment, &merged));
     // The bot tournaments (`tenka arena --markdown`) are not rerun here: keep them.
@@ -615,6 +658,26 @@ fn bot_load_bench() -> Result<String> {
             "the `bot_load` benchmark failed:\n{}",
             String::from_utf8_lossy(&output.stderr)
         );
+    }
+    let printed = String::from_utf8_lossy(&output.stdout).into_owned();
+    print!("{printed}");
+    Ok(printed)
+}
+
+/// The soak benchmark (`tests/benches/soak.rs`): `games` turn-based games over simulated days
+/// on two server processes and PostgreSQL, people vanishing; returns its section as printed.
+fn soak_bench(games: usize) -> Result<String> {
+    let mut command = cargo();
+    command.args(["bench", "--package", "tests", "--bench", "soak", "--"]);
+    command.args(["--games", &games.to_string()]);
+    eprintln!("xtask: running {command:?}");
+    // Its progress goes to the terminal as it runs: a thousand games take minutes.
+    command.stderr(std::process::Stdio::inherit());
+    let output = command
+        .output()
+        .context("failed to run the `soak` benchmark")?;
+    if !output.status.success() {
+        bail!("the `soak` benchmark failed (its output is above)");
     }
     let printed = String::from_utf8_lossy(&output.stdout).into_owned();
     print!("{printed}");

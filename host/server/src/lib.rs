@@ -554,7 +554,7 @@ impl ServeArgs {
         tokens::OperatorToken::new(&text).map(Some)
     }
 
-    /// The mail sender `--smtp-url` asks for, reading the tables' `clock`.
+    /// The mail sender `--smtp-url` asks for, reading the time from `clock` (the tables' clock).
     pub fn mailer(
         &self,
         storage: &Storage,
@@ -593,6 +593,26 @@ pub async fn serve(
     rulesets_dir: Option<&Path>,
     maps_dir: &Path,
 ) -> anyhow::Result<()> {
+    serve_on_clock(
+        args,
+        runtime,
+        rulesets_dir,
+        maps_dir,
+        Arc::new(clocks::SystemClock),
+    )
+    .await
+}
+
+/// [`serve`] with the table clocks and the mail sender reading the time from `clock`: the
+/// system's in production, a manual one in the soak benchmark, whose server processes share a
+/// simulated clock so that days of turn-based play pass in seconds.
+pub async fn serve_on_clock(
+    args: ServeArgs,
+    runtime: Arc<Runtime>,
+    rulesets_dir: Option<&Path>,
+    maps_dir: &Path,
+    clock: Arc<dyn clocks::Clock>,
+) -> anyhow::Result<()> {
     let operator_token = args.operator_token()?;
     if let Some(public_url) = &args.public_url {
         accounts::passkeys::check_public_url(public_url)?;
@@ -604,13 +624,15 @@ pub async fn serve(
              {OPERATOR_TOKEN_VAR}): only the operator may move the clock"
         );
     }
+    // A test server's movable clock stands in for the one given.
     let clock: Arc<dyn clocks::Clock> = match &test_clock {
-        Some(clock) => clock.clone(),
-        None => Arc::new(clocks::SystemClock),
+        Some(shifted) => shifted.clone(),
+        None => clock,
     };
     let storage = Storage::open(args.database.as_deref(), &args.data).await?;
     let mailer = args.mailer(&storage, clock.clone())?;
     let hub_config = HubConfig {
+        clock,
         bot_pace: Duration::from_millis(args.bot_pace_ms),
         snapshot_every: args.snapshot_every.max(1),
         max_live_games: args.max_live_games.max(1),

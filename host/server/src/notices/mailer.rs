@@ -20,13 +20,14 @@ use lettre::{AsyncSmtpTransport, AsyncTransport as _, Tokio1Executor};
 use super::store::{self, OutgoingMail};
 use super::{Kind, links, wording};
 use crate::clocks::{Clock, TableClock};
-use crate::storage::Storage;
+use crate::storage::{Storage, now_millis};
 
 /// How often the sender looks at the outbox even when nothing woke it (mails queued by another
 /// server process, retries), in real time.
 const POLL: Duration = Duration::from_secs(5);
 
-/// How long a claim lasts before another sender may take the mail (a crashed sender's).
+/// How long a claim lasts on the wall clock before another sender may take the mail (a crashed
+/// sender's).
 const LEASE_MS: i64 = 5 * 60_000;
 
 /// Tries per mail before it is marked failed.
@@ -142,14 +143,15 @@ impl Mailer {
     async fn send_due(&self) -> anyhow::Result<Option<i64>> {
         loop {
             let now = self.clock.now_millis();
-            let due = store::due_mails(&self.storage, now, 32).await?;
+            let due = store::due_mails(&self.storage, now, now_millis(), 32).await?;
             if due.is_empty() {
                 return store::next_due(&self.storage).await;
             }
             for id in due {
                 let now = self.clock.now_millis();
-                let Some(mail) = store::claim_mail(&self.storage, id, now, now + LEASE_MS).await?
-                else {
+                let claimed =
+                    store::claim_mail(&self.storage, id, now, now_millis(), LEASE_MS).await?;
+                let Some(mail) = claimed else {
                     continue;
                 };
                 self.send_one(mail).await?;
@@ -163,38 +165,30 @@ impl Mailer {
         let message = match self.message(&mail, now).await {
             Ok(Some(message)) => message,
             Ok(None) => {
-                return store::finish_mail(&self.storage, mail.id, "dropped", now, None, None)
-                    .await;
+                return store::finish_mail(&self.storage, &mail, "dropped", now, None, None).await;
             }
             Err(error) => {
                 let error = format!("{error:#}");
-                return store::finish_mail(
-                    &self.storage,
-                    mail.id,
-                    "failed",
-                    now,
-                    None,
-                    Some(&error),
-                )
-                .await;
+                return store::finish_mail(&self.storage, &mail, "failed", now, None, Some(&error))
+                    .await;
             }
         };
         match self.transport.send(message).await {
             Ok(_) => {
                 self.stats.sent.fetch_add(1, Ordering::Relaxed);
-                store::finish_mail(&self.storage, mail.id, "sent", now, None, None).await
+                store::finish_mail(&self.storage, &mail, "sent", now, None, None).await
             }
             Err(error) => {
                 let error = error.to_string();
                 tracing::warn!("mail {}: the relay refused or failed: {error}", mail.id);
                 if mail.attempts >= MAX_ATTEMPTS {
-                    store::finish_mail(&self.storage, mail.id, "failed", now, None, Some(&error))
+                    store::finish_mail(&self.storage, &mail, "failed", now, None, Some(&error))
                         .await
                 } else {
                     let retry = now + FIRST_RETRY_MS * (1 << (mail.attempts - 1).clamp(0, 10));
                     store::finish_mail(
                         &self.storage,
-                        mail.id,
+                        &mail,
                         "queued",
                         now,
                         Some(retry),

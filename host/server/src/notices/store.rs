@@ -446,13 +446,24 @@ pub struct OutgoingMail {
     pub attempts: i64,
 }
 
-/// The ids of mails due at `now` (queued and due, or claimed by a sender whose lease ran out).
-pub async fn due_mails(storage: &Storage, now: i64, limit: u32) -> anyhow::Result<Vec<i64>> {
+/// The ids of mails due at `now` on the tables' clock (queued and due), or claimed by a sender
+/// whose lease ran out by `wall_now`, the wall clock's time.
+///
+/// A lease measures how long a sender may take, so it runs on the wall clock, not on the
+/// tables' clock that reminders are due on: a tables' clock moved on (a test's, or the wall
+/// clock set forward) must not let another sender take a mail that is being sent.
+pub async fn due_mails(
+    storage: &Storage,
+    now: i64,
+    wall_now: i64,
+    limit: u32,
+) -> anyhow::Result<Vec<i64>> {
     let rows = sqlx::query(
         "SELECT id FROM mail_outbox WHERE (state = 'queued' AND not_before <= $1) \
-         OR (state = 'sending' AND lease_until < $1) ORDER BY not_before, id LIMIT $2",
+         OR (state = 'sending' AND lease_until < $2) ORDER BY not_before, id LIMIT $3",
     )
     .bind(now)
+    .bind(wall_now)
     .bind(i64::from(limit))
     .fetch_all(storage.pool())
     .await
@@ -469,21 +480,24 @@ pub async fn next_due(storage: &Storage) -> anyhow::Result<Option<i64>> {
     Ok(row.try_get::<Option<i64>, _>(0)?)
 }
 
-/// Claims mail `id` for sending until `lease_until`: true for the one sender that did.
+/// Claims mail `id` for sending for `lease_ms` of the wall clock from `wall_now` (see
+/// [`due_mails`]); the mail for the one sender that did.
 pub async fn claim_mail(
     storage: &Storage,
     id: i64,
     now: i64,
-    lease_until: i64,
+    wall_now: i64,
+    lease_ms: i64,
 ) -> anyhow::Result<Option<OutgoingMail>> {
     let claimed = sqlx::query(
         "UPDATE mail_outbox SET state = 'sending', lease_until = $1, attempts = attempts + 1 \
          WHERE id = $2 AND ((state = 'queued' AND not_before <= $3) \
-         OR (state = 'sending' AND lease_until < $3))",
+         OR (state = 'sending' AND lease_until < $4))",
     )
-    .bind(lease_until)
+    .bind(wall_now.saturating_add(lease_ms))
     .bind(id)
     .bind(now)
+    .bind(wall_now)
     .execute(storage.pool())
     .await
     .context("failed to claim a mail")?
@@ -515,10 +529,11 @@ pub async fn claim_mail(
 }
 
 /// Ends a claimed mail: `sent`, `dropped` (no longer wanted) or `failed` (given up), or back to
-/// `queued` for another try at `retry_at`.
+/// `queued` for another try at `retry_at`. Only the sender's own claim: once another sender
+/// took the mail over (its lease ran out), the outcome is that sender's to record.
 pub async fn finish_mail(
     storage: &Storage,
-    id: i64,
+    mail: &OutgoingMail,
     state: &str,
     now: i64,
     retry_at: Option<i64>,
@@ -527,13 +542,14 @@ pub async fn finish_mail(
     sqlx::query(
         "UPDATE mail_outbox SET state = $1, lease_until = NULL, sent_at = $2, \
          not_before = COALESCE($3, not_before), last_error = COALESCE($4, last_error) \
-         WHERE id = $5 AND state = 'sending'",
+         WHERE id = $5 AND state = 'sending' AND attempts = $6",
     )
     .bind(state)
     .bind((state == "sent").then_some(now))
     .bind(retry_at)
     .bind(error)
-    .bind(id)
+    .bind(mail.id)
+    .bind(mail.attempts)
     .execute(storage.pool())
     .await
     .context("failed to record a mail's outcome")?;
