@@ -12,7 +12,10 @@ use std::collections::VecDeque;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::{Catalogue, CubeCount, LogLevel, Ruleset, Table, TowerShelf};
+use crate::{
+    Catalogue, CubeCount, LogLevel, OptionSetting, OptionValue, Options, Ruleset, Setup, Table,
+    TowerShelf,
+};
 
 /// One drop into a [`ScriptedTable`]'s tower, as the test can inspect it afterwards.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,6 +147,40 @@ impl Table for SeededTable {
     }
 
     fn log(&mut self, _level: LogLevel, _line: &str) {}
+}
+
+/// Option settings, as a [`Setup`] carries them, from (name, value) pairs.
+pub fn settings(pairs: &[(&str, OptionValue)]) -> Vec<OptionSetting> {
+    pairs
+        .iter()
+        .map(|(name, value)| OptionSetting {
+            name: (*name).to_owned(),
+            value: value.clone(),
+        })
+        .collect()
+}
+
+/// The options of `R`: its defaults with these changed. Panics on a setting its schema refuses.
+pub fn options<R: Ruleset>(pairs: &[(&str, OptionValue)]) -> Options {
+    Options::resolve(&R::info().options, &settings(pairs))
+        .unwrap_or_else(|error| panic!("options refused: {error}"))
+}
+
+/// A new game of `R` for `seats` players on `map` (TOML text, empty for none), with these
+/// options changed from their defaults, set up with `table`. Panics when `R` refuses the setup.
+pub fn new_game<R: Ruleset>(
+    seats: u32,
+    map: &str,
+    pairs: &[(&str, OptionValue)],
+    table: &mut dyn Table,
+) -> R::Game {
+    let setup = Setup {
+        map: map.to_owned(),
+        options: settings(pairs),
+        seats,
+    };
+    R::create(&setup, &options::<R>(pairs), table)
+        .unwrap_or_else(|error| panic!("setup refused: {error}"))
 }
 
 /// Everything wrong with a ruleset's message catalogues, one finding per line; empty when

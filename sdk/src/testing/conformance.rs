@@ -23,7 +23,7 @@ use std::collections::BTreeSet;
 
 use crate::native::{DynGame, DynRuleset, adapt};
 use crate::{
-    Catalogue, Event, Message, MessageArg, OptionSetting, OptionValue, PendingDecision, Rejection,
+    Catalogue, Event, Message, MessageArg, OptionValue, PendingDecision, Rejection,
     Ruleset, Seat, Setup, TableExt, Viewer, check_action_shape, random_action,
 };
 
@@ -67,13 +67,7 @@ impl Conformance {
     pub fn setup(mut self, seats: u32, map: &str, options: &[(&str, OptionValue)]) -> Conformance {
         self.setups.push(Setup {
             map: map.to_owned(),
-            options: options
-                .iter()
-                .map(|(name, value)| OptionSetting {
-                    name: (*name).to_owned(),
-                    value: value.clone(),
-                })
-                .collect(),
+            options: super::settings(options),
             seats,
         });
         self

@@ -8,18 +8,11 @@ use honshu::outcome::Outcome;
 use honshu::state::{PROVINCE_CARD, Phase, State};
 use honshu::{Honshu, HonshuGame};
 use sdk::testing::ScriptedTable;
-use sdk::{Action, DecisionKind, Event, Game, OptionSetting, OptionValue, Options, Ruleset, Setup};
+use sdk::{Action, DecisionKind, Event, Game, OptionValue, Options, Ruleset, Setup};
 
 /// Options of a game: the defaults with `settings` changed.
 pub fn options(settings: &[(&str, OptionValue)]) -> Options {
-    let settings: Vec<OptionSetting> = settings
-        .iter()
-        .map(|(name, value)| OptionSetting {
-            name: (*name).into(),
-            value: value.clone(),
-        })
-        .collect();
-    Options::resolve(&Honshu::info().options, &settings).expect("valid options")
+    sdk::testing::options::<Honshu>(settings)
 }
 
 /// A setup without a map, as the lobby makes it.

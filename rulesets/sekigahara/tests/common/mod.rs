@@ -2,7 +2,7 @@
 #![allow(dead_code, reason = "each test file uses a part of the helpers")]
 
 use sdk::testing::SeededTable;
-use sdk::{OptionSetting, OptionValue, Options, Ruleset, Setup};
+use sdk::{OptionValue, Options};
 use sekigahara::outcome::Log;
 use sekigahara::{Sekigahara, SekigaharaGame};
 
@@ -15,23 +15,11 @@ pub fn table(seed: u64) -> SeededTable {
 }
 
 pub fn options(settings: &[(&str, OptionValue)]) -> Options {
-    let settings: Vec<OptionSetting> = settings
-        .iter()
-        .map(|(name, value)| OptionSetting {
-            name: (*name).to_string(),
-            value: value.clone(),
-        })
-        .collect();
-    Options::resolve(&Sekigahara::info().options, &settings).expect("options fit")
+    sdk::testing::options::<Sekigahara>(settings)
 }
 
 pub fn new_game(map: &str, table: &mut SeededTable) -> SekigaharaGame {
-    let setup = Setup {
-        map: map.to_string(),
-        options: Vec::new(),
-        seats: 2,
-    };
-    Sekigahara::create(&setup, &options(&[]), table).expect("the board reads")
+    sdk::testing::new_game::<Sekigahara>(2, map, &[], table)
 }
 
 use sdk::{Action, DecisionKind, Event, Game};

@@ -6,7 +6,7 @@
 
 use sdk::testing::ScriptedTable;
 use sdk::{
-    Action, CubeCount, CubeOwner, DecisionKind, Event, Game, OptionSetting, OptionValue, Options,
+    Action, CubeCount, CubeOwner, DecisionKind, Event, Game, OptionValue, Options,
     Ruleset, Setup,
 };
 use shogun::data::SUN_MAP;
@@ -15,14 +15,16 @@ use shogun::{Shogun, ShogunGame};
 
 /// Options of a game: the defaults with `settings` changed.
 pub fn options(settings: &[(&str, OptionValue)]) -> Options {
-    let settings: Vec<OptionSetting> = settings
-        .iter()
-        .map(|(name, value)| OptionSetting {
-            name: (*name).into(),
-            value: value.clone(),
-        })
-        .collect();
-    Options::resolve(&Shogun::info().options, &settings).expect("valid options")
+    sdk::testing::options::<Shogun>(settings)
+}
+
+/// The option settings of a game on the beginner's setup, or of the standard one.
+pub fn setup_options(beginner: bool) -> Vec<(&'static str, OptionValue)> {
+    if beginner {
+        vec![("setup", OptionValue::Choice("beginner".into()))]
+    } else {
+        Vec::new()
+    }
 }
 
 /// The setup of a sun-side game with this many seats.
