@@ -303,8 +303,8 @@ impl<M: Clone> Offer<M> {
 
 /// A game whose decisions are [`Offer`]s of its own moves. Implement it beside
 /// [`Game`](crate::Game) and write [`decided_by_offers!`](crate::decided_by_offers) in the
-/// game's `impl sdk::Game` (its `pending`, `apply` and `answer` then call [`pending`] and
-/// [`answer`]): each action builds the offers once and checks its shape once.
+/// game's `impl sdk::Game` (its `pending` and `apply` then call [`pending`] and [`answer`]):
+/// each action builds the offers once and checks its shape once.
 pub trait Play {
     /// One choice's meaning, in the terms of the rules.
     type Move;
@@ -336,8 +336,7 @@ pub fn pending<P: Play + ?Sized>(game: &P) -> Vec<PendingDecision> {
         .collect()
 }
 
-/// Reads `seat`'s action through its offer and plays it, for
-/// [`Game::apply`](crate::Game::apply) and [`Game::answer`](crate::Game::answer).
+/// Reads `seat`'s action through its offer and plays it, for [`Game::apply`](crate::Game::apply).
 pub fn answer<P: Play + ?Sized>(
     game: &mut P,
     seat: Seat,
@@ -349,9 +348,13 @@ pub fn answer<P: Play + ?Sized>(
     game.play(seat, answer, table)
 }
 
-/// Writes [`Game::pending`](crate::Game::pending), [`Game::apply`](crate::Game::apply) and
-/// [`Game::answer`](crate::Game::answer) of a game that implements [`Play`], inside its
-/// `impl sdk::Game` block: decisions from its offers, answers read through them once.
+/// Writes [`Game::pending`](crate::Game::pending) and [`Game::apply`](crate::Game::apply) of a
+/// game that implements [`Play`], inside its `impl sdk::Game` block, and sets
+/// [`Game::APPLY_CHECKS_ANSWERS`](crate::Game::APPLY_CHECKS_ANSWERS): decisions from its offers,
+/// answers read through them once.
+///
+/// A game that wraps its state in a struct, with [`Play`] implemented by the state, names the
+/// field: `sdk::decided_by_offers!(state)`.
 ///
 /// ```text
 /// impl sdk::Game for MyGame {
@@ -362,8 +365,16 @@ pub fn answer<P: Play + ?Sized>(
 #[macro_export]
 macro_rules! decided_by_offers {
     () => {
+        $crate::decided_by_offers!(@field);
+    };
+    ($field:ident) => {
+        $crate::decided_by_offers!(@field $field);
+    };
+    (@field $($field:ident)?) => {
+        const APPLY_CHECKS_ANSWERS: bool = true;
+
         fn pending(&self) -> ::std::vec::Vec<$crate::PendingDecision> {
-            $crate::offer::pending(self)
+            $crate::offer::pending(&(*self) $(.$field)?)
         }
 
         fn apply(
@@ -372,16 +383,7 @@ macro_rules! decided_by_offers {
             action: &$crate::Action,
             table: &mut dyn $crate::Table,
         ) -> ::std::result::Result<::std::vec::Vec<$crate::Event>, $crate::Rejection> {
-            $crate::offer::answer(self, seat, action, table)
-        }
-
-        fn answer(
-            &mut self,
-            seat: $crate::Seat,
-            action: &$crate::Action,
-            table: &mut dyn $crate::Table,
-        ) -> ::std::result::Result<::std::vec::Vec<$crate::Event>, $crate::Rejection> {
-            $crate::offer::answer(self, seat, action, table)
+            $crate::offer::answer(&mut (*self) $(.$field)?, seat, action, table)
         }
     };
 }

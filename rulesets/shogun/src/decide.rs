@@ -1,4 +1,5 @@
-//! What each seat is asked ([`offers`]) and how its answer changes the game ([`play`]).
+//! What each seat is asked (`sdk::Play` for [`State`]) and how its answer changes the game
+//! ([`play`]).
 //!
 //! Every decision is rebuilt from the state as an `sdk::Offer` of [`Move`]s: each choice carries
 //! the move it stands for (its id written by [`Move::choice_id`]), and an answer is read through
@@ -6,8 +7,8 @@
 //! second time to apply it.
 
 use sdk::{
-    Action, Answer, AssignDecision, AssignItem, AssignSlot, Choice, Event, Message,
-    NumberDecision, Offer, PendingDecision, Rejection, Seat, Table,
+    Action, Answer, AssignDecision, AssignItem, AssignSlot, Choice, Event, Message, NumberDecision,
+    Offer, PendingDecision, Play as _, Rejection, Seat, Table,
 };
 
 use crate::data::ProvinceId;
@@ -23,13 +24,7 @@ fn offered(state: &State, mv: Move, label: Message) -> (Choice, Move) {
 
 /// Whether to use a special card's bonus: the prompt names the card and the province, each choice
 /// says how many armies it makes.
-fn bonus_offer(
-    state: &State,
-    seat: Seat,
-    p: ProvinceId,
-    without: u32,
-    with: u32,
-) -> Offer<Move> {
+fn bonus_offer(state: &State, seat: Seat, p: ProvinceId, without: u32, with: u32) -> Offer<Move> {
     let special = state
         .special_of(seat)
         .map(|s| state.board.cards().specials[s].name.clone())
@@ -158,7 +153,10 @@ pub fn planning_decision(state: &State, seat: Seat) -> AssignDecision {
 /// The planning offer of one seat: its cards, each the move of placing it, into 10 action
 /// spaces and the bid space. Answering shows the seat its hand and its plan, so it is private.
 fn planning_offer(state: &State, seat: Seat) -> Offer<Move> {
-    let cards = plan_items(state, seat).into_iter().map(Move::Card).collect();
+    let cards = plan_items(state, seat)
+        .into_iter()
+        .map(Move::Card)
+        .collect();
     let decision = planning_decision(state, seat);
     Offer::assign(seat, Message::new("prompt.plan"), decision, cards).private(true)
 }
@@ -207,7 +205,7 @@ pub fn preview(
     seat: Seat,
     action: &Action,
 ) -> Result<Vec<crate::preview::Note>, Rejection> {
-    let offer = offer_of(state, seat).ok_or(Rejection::NotYourTurn)?;
+    let offer = state.offer(seat).ok_or(Rejection::NotYourTurn)?;
     let required = match &offer.kind {
         sdk::OfferKind::Assign { decision, .. } => decision.min_placements as usize,
         _ => 0,
@@ -227,200 +225,7 @@ pub fn preview(
 
 /// Every decision the game waits for, in the contract's form.
 pub fn pending(state: &State) -> Vec<PendingDecision> {
-    offers(state).into_iter().map(Offer::into_decision).collect()
-}
-
-/// What `seat` is asked now, if anything: its offer alone (a planning seat's hand is not built
-/// for every other seat).
-pub fn offer_of(state: &State, seat: Seat) -> Option<Offer<Move>> {
-    if state.phase == Phase::Planning {
-        let planned = state.plans.get(seat as usize)?;
-        return planned.is_none().then(|| planning_offer(state, seat));
-    }
-    offers(state).into_iter().find(|offer| offer.seat == seat)
-}
-
-/// Every decision the game waits for, each choice with the [`Move`] it stands for.
-pub fn offers(state: &State) -> Vec<Offer<Move>> {
-    match &state.phase {
-        Phase::Over => Vec::new(),
-        Phase::Draft => {
-            let Some(draft) = &state.draft else {
-                return Vec::new();
-            };
-            let seat = engine::drafter(draft, state.seats);
-            if let Some(taken) = draft.taken {
-                let mut sizes = draft.groups[seat as usize].clone();
-                sizes.sort_unstable_by(|a, b| b.cmp(a));
-                sizes.dedup();
-                let choices = sizes
-                    .into_iter()
-                    .map(|n| {
-                        let label = Message::new("choice.group").number("armies", n);
-                        offered(state, Move::Group(n), label)
-                    })
-                    .collect();
-                let prompt =
-                    Message::new("prompt.draft-group").arg("province", state.province_arg(taken));
-                vec![Offer::choose_one(seat, prompt, choices)]
-            } else {
-                let mut choices: Vec<(Choice, Move)> = draft
-                    .face_up
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &p)| {
-                        let label =
-                            Message::new("choice.face-up").arg("province", state.province_arg(p));
-                        let (choice, mv) = offered(state, Move::Take(DraftTake::FaceUp(i)), label);
-                        (choice.with_detail(draft_detail(state, p)), mv)
-                    })
-                    .collect();
-                if !draft.deck.is_empty() {
-                    let blind = Move::Take(DraftTake::Blind);
-                    let (choice, mv) = offered(state, blind, Message::new("choice.blind"));
-                    let detail =
-                        Message::new("choice.detail-deck").number("cards", draft.deck.len() as i64);
-                    choices.push((choice.with_detail(detail), mv));
-                }
-                vec![Offer::choose_one(
-                    seat,
-                    Message::new("prompt.draft-card"),
-                    choices,
-                )]
-            }
-        }
-        Phase::Planning => (0..state.seats)
-            .filter(|&s| state.plans[s as usize].is_none())
-            .map(|seat| planning_offer(state, seat))
-            .collect(),
-        Phase::Specials { next } => {
-            let Some(&seat) = state.bid_order.get(*next) else {
-                return Vec::new();
-            };
-            let choices = (0..state.special_holder.len())
-                .filter(|&space| state.special_holder[space].is_none())
-                .map(|space| special_choice(state, space))
-                .collect();
-            vec![Offer::choose_one(
-                seat,
-                Message::new("prompt.special"),
-                choices,
-            )]
-        }
-        Phase::Actions { step, turn, stage } => {
-            let Some(&seat) = state.turn_order.get(*turn) else {
-                return Vec::new();
-            };
-            match *stage {
-                Stage::Ready => Vec::new(),
-                Stage::RecruitBonus { province } => {
-                    let Some(&action) = state.action_layout.get(*step) else {
-                        return Vec::new();
-                    };
-                    let card = &state.board.cards().actions[action];
-                    let (armies, bonus) = engine::recruit_armies(state, seat, card);
-                    vec![bonus_offer(
-                        state,
-                        seat,
-                        province,
-                        armies,
-                        armies + bonus,
-                    )]
-                }
-                Stage::AttackBonus { battle } => {
-                    let bonus = engine::attack_bonus_offer(state, seat);
-                    vec![bonus_offer(
-                        state,
-                        seat,
-                        battle.to,
-                        battle.armies,
-                        battle.armies + bonus,
-                    )]
-                }
-                Stage::DefenceBonus { battle } => {
-                    let Some(defender) = state.provinces[battle.to].owner else {
-                        return Vec::new();
-                    };
-                    let armies = state.provinces[battle.to].armies;
-                    let (without, with) = engine::defence_extra(state, battle.to);
-                    vec![bonus_offer(
-                        state,
-                        defender,
-                        battle.to,
-                        armies + without,
-                        armies + with,
-                    )]
-                }
-                Stage::MoveTarget { from } => {
-                    let mut choices: Vec<(Choice, Move)> = engine::move_targets(state, seat, from)
-                        .into_iter()
-                        .map(|q| target_choice(state, seat, q, Move::MoveTo))
-                        .collect();
-                    choices.push(offered(state, Move::NoMove, Message::new("choice.no-move")));
-                    let prompt = Message::new("prompt.move-target")
-                        .arg("province", state.province_arg(from));
-                    vec![Offer::choose_one(seat, prompt, choices)]
-                }
-                Stage::BattleTarget { from } => {
-                    let choices = engine::battle_targets(state, seat, from)
-                        .into_iter()
-                        .map(|q| target_choice(state, seat, q, Move::Target))
-                        .collect();
-                    let prompt = Message::new("prompt.battle-target")
-                        .arg("province", state.province_arg(from));
-                    vec![Offer::choose_one(seat, prompt, choices)]
-                }
-                Stage::MoveCount { from, to } | Stage::BattleCount { from, to } => {
-                    // The target and the count are one decision: until the count is sent, the
-                    // seat may go back and choose another target. (The origin was fixed by the
-                    // revealed plan or the deployment, so the target step has no way back.)
-                    let back = match stage {
-                        Stage::MoveCount { .. } => "back.move-target",
-                        _ => "back.battle-target",
-                    };
-                    let prompt = Message::new("prompt.armies")
-                        .arg("from", state.province_arg(from))
-                        .arg("to", state.province_arg(to));
-                    let range = NumberDecision {
-                        min: 1,
-                        max: i64::from(state.provinces[from].armies) - 1,
-                    };
-                    // The range starts at 1, so the count fits a `u32`.
-                    let count = Offer::number(seat, prompt, range, |n| Move::Armies(n as u32));
-                    vec![count.with_back(Message::new(back), Move::Back)]
-                }
-            }
-        }
-        Phase::Winter {
-            turn,
-            queue,
-            started,
-            extra,
-            ..
-        } => {
-            if !*started || queue.len() < 2 {
-                return Vec::new();
-            }
-            let Some(&seat) = state.turn_order.get(*turn) else {
-                return Vec::new();
-            };
-            let choices = queue
-                .iter()
-                .map(|&q| {
-                    let here = &state.provinces[q];
-                    let detail = Message::new("choice.detail-revolt")
-                        .number("farmers", (here.revolts + extra).min(state.farmer_supply))
-                        .number("armies", here.armies);
-                    province_choice(state, Move::Revolt(q), q, detail)
-                })
-                .collect();
-            vec![Offer::choose_one(
-                seat,
-                Message::new("prompt.revolt-order"),
-                choices,
-            )]
-        }
-    }
+    sdk::offer::pending(state)
 }
 
 /// The choice of the special card on `space`, with how many spaces before it are taken.
@@ -450,7 +255,7 @@ pub fn play(
     action: &Action,
     table: &mut dyn Table,
 ) -> Result<Log, Rejection> {
-    let offer = offer_of(state, seat).ok_or(Rejection::NotYourTurn)?;
+    let offer = state.offer(seat).ok_or(Rejection::NotYourTurn)?;
     let answer = offer.into_answer(action)?;
     play_answer(state, seat, answer, table)
 }
@@ -646,16 +451,200 @@ fn step_told(state: &State, seat: Seat) -> Option<Outcome> {
     }
 }
 
-/// Each seat is offered [`Move`]s ([`offers`]), played by [`play`]'s rules.
-impl sdk::Play for crate::ShogunGame {
+/// What each seat is asked, each choice with the [`Move`] it stands for, and how its answer is
+/// played.
+impl sdk::Play for State {
     type Move = Move;
 
+    /// Every decision the game waits for.
     fn offers(&self) -> Vec<Offer<Move>> {
-        offers(&self.state)
+        let state = self;
+        match &state.phase {
+            Phase::Over => Vec::new(),
+            Phase::Draft => {
+                let Some(draft) = &state.draft else {
+                    return Vec::new();
+                };
+                let seat = engine::drafter(draft, state.seats);
+                if let Some(taken) = draft.taken {
+                    let mut sizes = draft.groups[seat as usize].clone();
+                    sizes.sort_unstable_by(|a, b| b.cmp(a));
+                    sizes.dedup();
+                    let choices = sizes
+                        .into_iter()
+                        .map(|n| {
+                            let label = Message::new("choice.group").number("armies", n);
+                            offered(state, Move::Group(n), label)
+                        })
+                        .collect();
+                    let prompt = Message::new("prompt.draft-group")
+                        .arg("province", state.province_arg(taken));
+                    vec![Offer::choose_one(seat, prompt, choices)]
+                } else {
+                    let mut choices: Vec<(Choice, Move)> = draft
+                        .face_up
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &p)| {
+                            let label = Message::new("choice.face-up")
+                                .arg("province", state.province_arg(p));
+                            let (choice, mv) =
+                                offered(state, Move::Take(DraftTake::FaceUp(i)), label);
+                            (choice.with_detail(draft_detail(state, p)), mv)
+                        })
+                        .collect();
+                    if !draft.deck.is_empty() {
+                        let blind = Move::Take(DraftTake::Blind);
+                        let (choice, mv) = offered(state, blind, Message::new("choice.blind"));
+                        let detail = Message::new("choice.detail-deck")
+                            .number("cards", draft.deck.len() as i64);
+                        choices.push((choice.with_detail(detail), mv));
+                    }
+                    vec![Offer::choose_one(
+                        seat,
+                        Message::new("prompt.draft-card"),
+                        choices,
+                    )]
+                }
+            }
+            Phase::Planning => (0..state.seats)
+                .filter(|&s| state.plans[s as usize].is_none())
+                .map(|seat| planning_offer(state, seat))
+                .collect(),
+            Phase::Specials { next } => {
+                let Some(&seat) = state.bid_order.get(*next) else {
+                    return Vec::new();
+                };
+                let choices = (0..state.special_holder.len())
+                    .filter(|&space| state.special_holder[space].is_none())
+                    .map(|space| special_choice(state, space))
+                    .collect();
+                vec![Offer::choose_one(
+                    seat,
+                    Message::new("prompt.special"),
+                    choices,
+                )]
+            }
+            Phase::Actions { step, turn, stage } => {
+                let Some(&seat) = state.turn_order.get(*turn) else {
+                    return Vec::new();
+                };
+                match *stage {
+                    Stage::Ready => Vec::new(),
+                    Stage::RecruitBonus { province } => {
+                        let Some(&action) = state.action_layout.get(*step) else {
+                            return Vec::new();
+                        };
+                        let card = &state.board.cards().actions[action];
+                        let (armies, bonus) = engine::recruit_armies(state, seat, card);
+                        vec![bonus_offer(state, seat, province, armies, armies + bonus)]
+                    }
+                    Stage::AttackBonus { battle } => {
+                        let bonus = engine::attack_bonus_offer(state, seat);
+                        vec![bonus_offer(
+                            state,
+                            seat,
+                            battle.to,
+                            battle.armies,
+                            battle.armies + bonus,
+                        )]
+                    }
+                    Stage::DefenceBonus { battle } => {
+                        let Some(defender) = state.provinces[battle.to].owner else {
+                            return Vec::new();
+                        };
+                        let armies = state.provinces[battle.to].armies;
+                        let (without, with) = engine::defence_extra(state, battle.to);
+                        vec![bonus_offer(
+                            state,
+                            defender,
+                            battle.to,
+                            armies + without,
+                            armies + with,
+                        )]
+                    }
+                    Stage::MoveTarget { from } => {
+                        let mut choices: Vec<(Choice, Move)> =
+                            engine::move_targets(state, seat, from)
+                                .into_iter()
+                                .map(|q| target_choice(state, seat, q, Move::MoveTo))
+                                .collect();
+                        choices.push(offered(state, Move::NoMove, Message::new("choice.no-move")));
+                        let prompt = Message::new("prompt.move-target")
+                            .arg("province", state.province_arg(from));
+                        vec![Offer::choose_one(seat, prompt, choices)]
+                    }
+                    Stage::BattleTarget { from } => {
+                        let choices = engine::battle_targets(state, seat, from)
+                            .into_iter()
+                            .map(|q| target_choice(state, seat, q, Move::Target))
+                            .collect();
+                        let prompt = Message::new("prompt.battle-target")
+                            .arg("province", state.province_arg(from));
+                        vec![Offer::choose_one(seat, prompt, choices)]
+                    }
+                    Stage::MoveCount { from, to } | Stage::BattleCount { from, to } => {
+                        // The target and the count are one decision: until the count is sent, the
+                        // seat may go back and choose another target. (The origin was fixed by the
+                        // revealed plan or the deployment, so the target step has no way back.)
+                        let back = match stage {
+                            Stage::MoveCount { .. } => "back.move-target",
+                            _ => "back.battle-target",
+                        };
+                        let prompt = Message::new("prompt.armies")
+                            .arg("from", state.province_arg(from))
+                            .arg("to", state.province_arg(to));
+                        let range = NumberDecision {
+                            min: 1,
+                            max: i64::from(state.provinces[from].armies) - 1,
+                        };
+                        // The range starts at 1, so the count fits a `u32`.
+                        let count = Offer::number(seat, prompt, range, |n| Move::Armies(n as u32));
+                        vec![count.with_back(Message::new(back), Move::Back)]
+                    }
+                }
+            }
+            Phase::Winter {
+                turn,
+                queue,
+                started,
+                extra,
+                ..
+            } => {
+                if !*started || queue.len() < 2 {
+                    return Vec::new();
+                }
+                let Some(&seat) = state.turn_order.get(*turn) else {
+                    return Vec::new();
+                };
+                let choices = queue
+                    .iter()
+                    .map(|&q| {
+                        let here = &state.provinces[q];
+                        let detail = Message::new("choice.detail-revolt")
+                            .number("farmers", (here.revolts + extra).min(state.farmer_supply))
+                            .number("armies", here.armies);
+                        province_choice(state, Move::Revolt(q), q, detail)
+                    })
+                    .collect();
+                vec![Offer::choose_one(
+                    seat,
+                    Message::new("prompt.revolt-order"),
+                    choices,
+                )]
+            }
+        }
     }
 
+    /// What `seat` is asked now, if anything: its offer alone (a planning seat's hand is not
+    /// built for every other seat).
     fn offer(&self, seat: Seat) -> Option<Offer<Move>> {
-        offer_of(&self.state, seat)
+        let state = self;
+        if state.phase == Phase::Planning {
+            let planned = state.plans.get(seat as usize)?;
+            return planned.is_none().then(|| planning_offer(state, seat));
+        }
+        state.offers().into_iter().find(|offer| offer.seat == seat)
     }
 
     fn play(
@@ -664,6 +653,6 @@ impl sdk::Play for crate::ShogunGame {
         answer: Answer<Move>,
         table: &mut dyn Table,
     ) -> Result<Vec<Event>, Rejection> {
-        play_answer(&mut self.state, seat, answer, table).map(Log::into_events)
+        play_answer(self, seat, answer, table).map(Log::into_events)
     }
 }

@@ -99,7 +99,7 @@ impl sdk::Ruleset for Shogun {
 }
 
 impl sdk::Game for ShogunGame {
-    sdk::decided_by_offers!();
+    sdk::decided_by_offers!(state);
 
     fn view(&self, viewer: Viewer) -> String {
         view::view(&self.state, viewer).to_string()

@@ -16,10 +16,10 @@
 //!
 //! The salt varies each score a little, so a search sees several good plans rather than one.
 
-use sdk::{Action, AssignDecision, Offer, OfferKind, Salt, Seat};
+use sdk::{Action, AssignDecision, Offer, OfferKind, Play as _, Salt, Seat};
 
 use crate::data::{ActionKind, ProvinceId};
-use crate::decide::{self, plan_items};
+use crate::decide::plan_items;
 use crate::engine;
 use crate::moves::Move;
 use crate::state::{CardRef, Phase, Stage, State};
@@ -30,7 +30,7 @@ const NOISE: f64 = 1.0;
 
 /// The quick answer to `seat`'s pending decision, or none where chance answers as well.
 pub fn rollout_action(state: &State, seat: Seat, salt: u64) -> Option<Action> {
-    let offer = decide::offer_of(state, seat)?;
+    let offer = state.offer(seat)?;
     let mut salt = Salt::new(salt);
     match (&state.phase, &offer.kind) {
         (Phase::Planning, OfferKind::Assign { decision, .. }) => {
@@ -41,12 +41,14 @@ pub fn rollout_action(state: &State, seat: Seat, salt: u64) -> Option<Action> {
                 let to = battle_target(state, seat, from, &mut salt)?;
                 pick(&offer, &Move::Target(to))
             }
-            (Stage::BattleCount { .. } | Stage::MoveCount { .. }, OfferKind::Number { range, .. }) => {
-                Some(Action::Number(range.max))
-            }
-            (Stage::RecruitBonus { .. } | Stage::AttackBonus { .. } | Stage::DefenceBonus { .. }, _) => {
-                pick(&offer, &Move::Bonus(true))
-            }
+            (
+                Stage::BattleCount { .. } | Stage::MoveCount { .. },
+                OfferKind::Number { range, .. },
+            ) => Some(Action::Number(range.max)),
+            (
+                Stage::RecruitBonus { .. } | Stage::AttackBonus { .. } | Stage::DefenceBonus { .. },
+                _,
+            ) => pick(&offer, &Move::Bonus(true)),
             _ => None,
         },
         _ => None,
@@ -55,7 +57,10 @@ pub fn rollout_action(state: &State, seat: Seat, salt: u64) -> Option<Action> {
 
 /// The answer that picks the choice of `mv`, if the offer has it.
 fn pick(offer: &Offer<Move>, mv: &Move) -> Option<Action> {
-    let index = offer.choices().iter().position(|(_, offered)| offered == mv)?;
+    let index = offer
+        .choices()
+        .iter()
+        .position(|(_, offered)| offered == mv)?;
     Some(Action::Choose(vec![index as u32]))
 }
 

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use sdk::testing::SeededTable;
-use sdk::{Game, Viewer, random_action};
+use sdk::{Game, Ruleset, Viewer, random_action};
 use shogun::data::{MOON_MAP, SUN_MAP};
 use shogun::state::State;
 use shogun::{Shogun, ShogunGame};

@@ -7,6 +7,7 @@
 //! The digests were recorded before moves and outcomes were typed (commit `01393cd`). Change one
 //! only for a deliberate change of the rules or their texts, and say so in the commit.
 
+use sdk::Ruleset as _;
 use sdk::testing::{SeededTable, replay_digest};
 use shogun::data::{MOON_MAP, SUN_MAP};
 use shogun::{Shogun, ShogunGame};
@@ -31,9 +32,13 @@ fn digest_of(mut game: ShogunGame, table: &mut SeededTable) -> u64 {
 /// Every choice offered stands for a move that writes the same id: the offer and the ids agree.
 fn every_choice_decodes_to_its_own_id(game: &ShogunGame, pending: &[sdk::PendingDecision]) {
     for decision in pending {
-        let offer = shogun::decide::offer_of(&game.state, decision.seat)
+        let offer = sdk::Play::offer(&game.state, decision.seat)
             .unwrap_or_else(|| panic!("seat {} has no offer", decision.seat));
-        assert_eq!(&offer.decision(), decision, "the offer is the pending decision");
+        assert_eq!(
+            &offer.decision(),
+            decision,
+            "the offer is the pending decision"
+        );
         for (i, (choice, _)) in offer.choices().iter().enumerate() {
             let action = sdk::Action::Choose(vec![i as u32]);
             let mv = offer

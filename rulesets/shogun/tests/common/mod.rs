@@ -6,8 +6,7 @@
 
 use sdk::testing::ScriptedTable;
 use sdk::{
-    Action, CubeCount, CubeOwner, DecisionKind, Event, Game, OptionValue, Options,
-    Ruleset, Setup,
+    Action, CubeCount, CubeOwner, DecisionKind, Event, Game, OptionValue, Options, Ruleset, Setup,
 };
 use shogun::data::SUN_MAP;
 use shogun::outcome::Outcome;
@@ -156,4 +155,14 @@ pub fn province(game: &ShogunGame, id: &str) -> usize {
 pub fn pick(game: &mut ShogunGame, seat: u32, id: &str, table: &mut ScriptedTable) -> Vec<Event> {
     let action = choice(game, seat, id);
     act(game, seat, action, table)
+}
+
+/// The points of an SVG path made of absolute `M`, `L` and `Q` commands, in order.
+pub fn path_points(d: &str) -> Vec<(f32, f32)> {
+    d.split(|c: char| c.is_ascii_alphabetic() || c == ' ')
+        .filter_map(|pair| {
+            let (x, y) = pair.split_once(',')?;
+            Some((x.parse().ok()?, y.parse().ok()?))
+        })
+        .collect()
 }
