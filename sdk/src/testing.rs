@@ -13,8 +13,8 @@ use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::{
-    Catalogue, CubeCount, LogLevel, OptionSetting, OptionValue, Options, Ruleset, Setup, Table,
-    TowerShelf,
+    Action, Catalogue, CubeCount, DecisionKind, Game, LogLevel, OptionSetting, OptionValue,
+    Options, Ruleset, Seat, Setup, Table, TowerShelf,
 };
 
 /// One drop into a [`ScriptedTable`]'s tower, as the test can inspect it afterwards.
@@ -181,6 +181,30 @@ pub fn new_game<R: Ruleset>(
     };
     R::create(&setup, &options::<R>(pairs), table)
         .unwrap_or_else(|error| panic!("setup refused: {error}"))
+}
+
+/// The ids of the choices `seat` is asked to pick from now; empty when it is asked nothing or
+/// to give a number or an assignment.
+pub fn choice_ids<G: Game>(game: &G, seat: Seat) -> Vec<String> {
+    let pending = game.pending();
+    let Some(decision) = pending.iter().find(|d| d.seat == seat) else {
+        return Vec::new();
+    };
+    match &decision.kind {
+        DecisionKind::Choose(choose) => choose.choices.iter().map(|c| c.id.clone()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The answer of `seat` that picks the choices with these ids, in this order. Panics, naming
+/// the choices there are, when one is not offered.
+pub fn pick<G: Game>(game: &G, seat: Seat, ids: &[&str]) -> Action {
+    let offered = choice_ids(game, seat);
+    let index = |id: &&str| {
+        let found = offered.iter().position(|choice| choice == id);
+        found.unwrap_or_else(|| panic!("seat {seat} has no choice `{id}`: {offered:?}")) as u32
+    };
+    Action::Choose(ids.iter().map(index).collect())
 }
 
 /// Everything wrong with a ruleset's message catalogues, one finding per line; empty when
