@@ -88,6 +88,17 @@ impl<M> Answer<M> {
 }
 
 impl<M> Offer<M> {
+    /// A public offer of `seat`, with no way back.
+    pub fn public(seat: Seat, prompt: Message, kind: OfferKind<M>) -> Self {
+        Offer {
+            seat,
+            prompt,
+            private: false,
+            back: None,
+            kind,
+        }
+    }
+
     /// A public offer of `seat` to pick between `min` and `max` of `choices`.
     pub fn choose(
         seat: Seat,
@@ -96,13 +107,7 @@ impl<M> Offer<M> {
         min: u32,
         max: u32,
     ) -> Self {
-        Offer {
-            seat,
-            prompt,
-            private: false,
-            back: None,
-            kind: OfferKind::Choose { choices, min, max },
-        }
+        Offer::public(seat, prompt, OfferKind::Choose { choices, min, max })
     }
 
     /// A public offer of `seat` to pick exactly one of `choices`.
@@ -117,26 +122,14 @@ impl<M> Offer<M> {
         range: NumberDecision,
         to_move: fn(i64) -> M,
     ) -> Self {
-        Offer {
-            seat,
-            prompt,
-            private: false,
-            back: None,
-            kind: OfferKind::Number { range, to_move },
-        }
+        Offer::public(seat, prompt, OfferKind::Number { range, to_move })
     }
 
     /// A public offer of `seat` to place items into slots; `items[i]` is the move of the
     /// decision's item `i`, so there must be one per item.
     pub fn assign(seat: Seat, prompt: Message, decision: AssignDecision, items: Vec<M>) -> Self {
         debug_assert_eq!(decision.items.len(), items.len(), "one move per item");
-        Offer {
-            seat,
-            prompt,
-            private: false,
-            back: None,
-            kind: OfferKind::Assign { decision, items },
-        }
+        Offer::public(seat, prompt, OfferKind::Assign { decision, items })
     }
 
     /// The same offer, private or public.
