@@ -139,6 +139,20 @@ macro_rules! register_ruleset {
     };
 }
 
+/// The folder of the calling ruleset's variant files, `maps/<package name>/variants` in the
+/// workspace, for [`testing::Conformance::every_seat_count_and_variant`] in its tests.
+#[macro_export]
+macro_rules! variants_folder {
+    () => {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../maps/",
+            env!("CARGO_PKG_NAME"),
+            "/variants"
+        )
+    };
+}
+
 #[cfg(test)]
 mod version_tests {
     //! The contract version is written in one place, [`CONTRACT_VERSION`]; everything else that

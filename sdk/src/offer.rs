@@ -88,6 +88,17 @@ impl<M> Answer<M> {
 }
 
 impl<M> Offer<M> {
+    /// A public offer of `seat`, with no way back.
+    pub fn public(seat: Seat, prompt: Message, kind: OfferKind<M>) -> Self {
+        Offer {
+            seat,
+            prompt,
+            private: false,
+            back: None,
+            kind,
+        }
+    }
+
     /// A public offer of `seat` to pick between `min` and `max` of `choices`.
     pub fn choose(
         seat: Seat,
@@ -96,13 +107,7 @@ impl<M> Offer<M> {
         min: u32,
         max: u32,
     ) -> Self {
-        Offer {
-            seat,
-            prompt,
-            private: false,
-            back: None,
-            kind: OfferKind::Choose { choices, min, max },
-        }
+        Offer::public(seat, prompt, OfferKind::Choose { choices, min, max })
     }
 
     /// A public offer of `seat` to pick exactly one of `choices`.
@@ -117,26 +122,14 @@ impl<M> Offer<M> {
         range: NumberDecision,
         to_move: fn(i64) -> M,
     ) -> Self {
-        Offer {
-            seat,
-            prompt,
-            private: false,
-            back: None,
-            kind: OfferKind::Number { range, to_move },
-        }
+        Offer::public(seat, prompt, OfferKind::Number { range, to_move })
     }
 
     /// A public offer of `seat` to place items into slots; `items[i]` is the move of the
     /// decision's item `i`, so there must be one per item.
     pub fn assign(seat: Seat, prompt: Message, decision: AssignDecision, items: Vec<M>) -> Self {
         debug_assert_eq!(decision.items.len(), items.len(), "one move per item");
-        Offer {
-            seat,
-            prompt,
-            private: false,
-            back: None,
-            kind: OfferKind::Assign { decision, items },
-        }
+        Offer::public(seat, prompt, OfferKind::Assign { decision, items })
     }
 
     /// The same offer, private or public.
@@ -303,8 +296,8 @@ impl<M: Clone> Offer<M> {
 
 /// A game whose decisions are [`Offer`]s of its own moves. Implement it beside
 /// [`Game`](crate::Game) and write [`decided_by_offers!`](crate::decided_by_offers) in the
-/// game's `impl sdk::Game` (its `pending`, `apply` and `answer` then call [`pending`] and
-/// [`answer`]): each action builds the offers once and checks its shape once.
+/// game's `impl sdk::Game` (its `pending` and `apply` then call [`pending`] and [`answer`]):
+/// each action builds the offers once and checks its shape once.
 pub trait Play {
     /// One choice's meaning, in the terms of the rules.
     type Move;
@@ -336,8 +329,7 @@ pub fn pending<P: Play + ?Sized>(game: &P) -> Vec<PendingDecision> {
         .collect()
 }
 
-/// Reads `seat`'s action through its offer and plays it, for
-/// [`Game::apply`](crate::Game::apply) and [`Game::answer`](crate::Game::answer).
+/// Reads `seat`'s action through its offer and plays it, for [`Game::apply`](crate::Game::apply).
 pub fn answer<P: Play + ?Sized>(
     game: &mut P,
     seat: Seat,
@@ -349,9 +341,13 @@ pub fn answer<P: Play + ?Sized>(
     game.play(seat, answer, table)
 }
 
-/// Writes [`Game::pending`](crate::Game::pending), [`Game::apply`](crate::Game::apply) and
-/// [`Game::answer`](crate::Game::answer) of a game that implements [`Play`], inside its
-/// `impl sdk::Game` block: decisions from its offers, answers read through them once.
+/// Writes [`Game::pending`](crate::Game::pending) and [`Game::apply`](crate::Game::apply) of a
+/// game that implements [`Play`], inside its `impl sdk::Game` block, and sets
+/// [`Game::APPLY_CHECKS_ANSWERS`](crate::Game::APPLY_CHECKS_ANSWERS): decisions from its offers,
+/// answers read through them once.
+///
+/// A game that wraps its state in a struct, with [`Play`] implemented by the state, names the
+/// field: `sdk::decided_by_offers!(state)`.
 ///
 /// ```text
 /// impl sdk::Game for MyGame {
@@ -362,8 +358,16 @@ pub fn answer<P: Play + ?Sized>(
 #[macro_export]
 macro_rules! decided_by_offers {
     () => {
+        $crate::decided_by_offers!(@field);
+    };
+    ($field:ident) => {
+        $crate::decided_by_offers!(@field $field);
+    };
+    (@field $($field:ident)?) => {
+        const APPLY_CHECKS_ANSWERS: bool = true;
+
         fn pending(&self) -> ::std::vec::Vec<$crate::PendingDecision> {
-            $crate::offer::pending(self)
+            $crate::offer::pending(&(*self) $(.$field)?)
         }
 
         fn apply(
@@ -372,16 +376,7 @@ macro_rules! decided_by_offers {
             action: &$crate::Action,
             table: &mut dyn $crate::Table,
         ) -> ::std::result::Result<::std::vec::Vec<$crate::Event>, $crate::Rejection> {
-            $crate::offer::answer(self, seat, action, table)
-        }
-
-        fn answer(
-            &mut self,
-            seat: $crate::Seat,
-            action: &$crate::Action,
-            table: &mut dyn $crate::Table,
-        ) -> ::std::result::Result<::std::vec::Vec<$crate::Event>, $crate::Rejection> {
-            $crate::offer::answer(self, seat, action, table)
+            $crate::offer::answer(&mut (*self) $(.$field)?, seat, action, table)
         }
     };
 }

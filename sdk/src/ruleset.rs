@@ -104,23 +104,29 @@ pub trait Game: Clone + 'static {
         table: &mut dyn Table,
     ) -> Result<Vec<Event>, Rejection>;
 
+    /// Whether [`Game::apply`] checks each action against the seat's decision itself, as a game
+    /// that decides through [`Play`](crate::Play) does ([`offer::answer`](crate::offer::answer)
+    /// builds the seat's offer once and checks the shape once); then [`Game::answer`] does not
+    /// check it a second time. [`decided_by_offers!`](crate::decided_by_offers) sets it.
+    const APPLY_CHECKS_ANSWERS: bool = false;
+
     /// Checks `action` against `seat`'s pending decision, then applies it: what the SDK calls
-    /// for every action. The default builds [`Game::pending`], checks the action with
-    /// [`check_answer`] and calls [`Game::apply`]. A game that decides through
-    /// [`Play`](crate::Play) overrides it with [`offer::answer`](crate::offer::answer), which
-    /// builds the seat's offer once and checks the shape once.
+    /// for every action. Unless [`Game::APPLY_CHECKS_ANSWERS`], it builds [`Game::pending`] and
+    /// checks the action with [`check_answer`] before it calls [`Game::apply`].
     fn answer(
         &mut self,
         seat: Seat,
         action: &Action,
         table: &mut dyn Table,
     ) -> Result<Vec<Event>, Rejection> {
-        let pending = self.pending();
-        let decision = pending
-            .iter()
-            .find(|d| d.seat == seat)
-            .ok_or(Rejection::NotYourTurn)?;
-        check_answer(decision, action)?;
+        if !Self::APPLY_CHECKS_ANSWERS {
+            let pending = self.pending();
+            let decision = pending
+                .iter()
+                .find(|d| d.seat == seat)
+                .ok_or(Rejection::NotYourTurn)?;
+            check_answer(decision, action)?;
+        }
         self.apply(seat, action, table)
     }
 

@@ -12,7 +12,10 @@ use std::collections::VecDeque;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::{Catalogue, CubeCount, LogLevel, Ruleset, Table, TowerShelf};
+use crate::{
+    Action, Catalogue, CubeCount, DecisionKind, Game, LogLevel, OptionSetting, OptionValue,
+    Options, Ruleset, Seat, Setup, Table, TowerShelf,
+};
 
 /// One drop into a [`ScriptedTable`]'s tower, as the test can inspect it afterwards.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,6 +147,64 @@ impl Table for SeededTable {
     }
 
     fn log(&mut self, _level: LogLevel, _line: &str) {}
+}
+
+/// Option settings, as a [`Setup`] carries them, from (name, value) pairs.
+pub fn settings(pairs: &[(&str, OptionValue)]) -> Vec<OptionSetting> {
+    pairs
+        .iter()
+        .map(|(name, value)| OptionSetting {
+            name: (*name).to_owned(),
+            value: value.clone(),
+        })
+        .collect()
+}
+
+/// The options of `R`: its defaults with these changed. Panics on a setting its schema refuses.
+pub fn options<R: Ruleset>(pairs: &[(&str, OptionValue)]) -> Options {
+    Options::resolve(&R::info().options, &settings(pairs))
+        .unwrap_or_else(|error| panic!("options refused: {error}"))
+}
+
+/// A new game of `R` for `seats` players on `map` (TOML text, empty for none), with these
+/// options changed from their defaults, set up with `table`. Panics when `R` refuses the setup.
+pub fn new_game<R: Ruleset>(
+    seats: u32,
+    map: &str,
+    pairs: &[(&str, OptionValue)],
+    table: &mut dyn Table,
+) -> R::Game {
+    let setup = Setup {
+        map: map.to_owned(),
+        options: settings(pairs),
+        seats,
+    };
+    R::create(&setup, &options::<R>(pairs), table)
+        .unwrap_or_else(|error| panic!("setup refused: {error}"))
+}
+
+/// The ids of the choices `seat` is asked to pick from now; empty when it is asked nothing or
+/// to give a number or an assignment.
+pub fn choice_ids<G: Game>(game: &G, seat: Seat) -> Vec<String> {
+    let pending = game.pending();
+    let Some(decision) = pending.iter().find(|d| d.seat == seat) else {
+        return Vec::new();
+    };
+    match &decision.kind {
+        DecisionKind::Choose(choose) => choose.choices.iter().map(|c| c.id.clone()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The answer of `seat` that picks the choices with these ids, in this order. Panics, naming
+/// the choices there are, when one is not offered.
+pub fn pick<G: Game>(game: &G, seat: Seat, ids: &[&str]) -> Action {
+    let offered = choice_ids(game, seat);
+    let index = |id: &&str| {
+        let found = offered.iter().position(|choice| choice == id);
+        found.unwrap_or_else(|| panic!("seat {seat} has no choice `{id}`: {offered:?}")) as u32
+    };
+    Action::Choose(ids.iter().map(index).collect())
 }
 
 /// Everything wrong with a ruleset's message catalogues, one finding per line; empty when

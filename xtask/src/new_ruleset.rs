@@ -425,14 +425,9 @@ mod tests {
     /// placeholder game must stay a legal game that ends, whatever the SDK becomes.
     #[test]
     fn the_template_game_conforms() {
-        use crate::template_ruleset::{TemplateRuleset, rules};
-        let mut suite =
-            sdk::testing::Conformance::new().variants(template_dir(&root()).join("variants"));
-        for seats in rules::SEATS {
-            suite = suite.setup(seats, "", &[]);
-        }
-        // The template's variant, `variants/long.toml`.
-        suite = suite.setup(2, "", &[("counters", sdk::OptionValue::Integer(30))]);
-        suite.run::<TemplateRuleset>();
+        use crate::template_ruleset::TemplateRuleset;
+        let variants = template_dir(&root()).join("variants");
+        let suite = sdk::testing::Conformance::every_seat_count_and_variant::<TemplateRuleset>;
+        suite(variants).run::<TemplateRuleset>();
     }
 }

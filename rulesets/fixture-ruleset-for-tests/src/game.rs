@@ -4,10 +4,10 @@
 use serde::{Deserialize, Serialize};
 
 use sdk::{
-    Action, AssignDecision, AssignItem, AssignSlot, BoardPart, Choice, ChooseDecision, CubeCount,
-    CubeOwner, DecisionKind, Diagnostic, Event, GameResult, Message, NoteLevel, NumberDecision,
-    OptionSpec, Options, PartKind, PendingDecision, Placing, PreviewNote, Rejection, RulesetInfo,
-    ScoreLine, Seat, Setup, SetupError, Summary, SummaryLine, Table, TableExt, TowerShelf, Viewer,
+    Action, Answer, AssignDecision, AssignItem, AssignSlot, BoardPart, Choice, CubeCount,
+    CubeOwner, Diagnostic, Event, GameResult, Message, NoteLevel, NumberDecision, Offer,
+    OptionSpec, Options, PartKind, Placing, PreviewNote, Rejection, RulesetInfo, ScoreLine, Seat,
+    Setup, SetupError, Summary, SummaryLine, Table, TableExt, TowerShelf, Viewer,
 };
 
 use crate::map::{FixtureMap, parse_map};
@@ -235,7 +235,8 @@ impl FixtureGame {
         }
     }
 
-    fn bid_decision(&self, seat: Seat) -> PendingDecision {
+    /// A seat's bid: its tokens into two bid slots; each item's move is its index in the hand.
+    fn bid_offer(&self, seat: Seat) -> Offer<i64> {
         let items = self.hands[seat as usize]
             .iter()
             .enumerate()
@@ -249,71 +250,63 @@ impl FixtureGame {
             label: Message::new(format!("slot.{id}")),
             accepts: Vec::new(),
         };
-        PendingDecision {
-            private: true,
-            seat,
-            prompt: Message::new("prompt.bid"),
-            kind: DecisionKind::Assign(AssignDecision {
-                items,
-                slots: vec![slot("bid-1"), slot("bid-2")],
-                min_placements: 1,
-            }),
-            back: None,
-        }
+        let decision = AssignDecision {
+            items,
+            slots: vec![slot("bid-1"), slot("bid-2")],
+            min_placements: 1,
+        };
+        let indices = (0..self.hands[seat as usize].len() as i64).collect();
+        Offer::assign(seat, Message::new("prompt.bid"), decision, indices).private(true)
     }
 }
 
-impl sdk::Game for FixtureGame {
-    fn pending(&self) -> Vec<PendingDecision> {
+/// Each move is a number: a token's index in the hand, a prize's face value or a count drawn.
+impl sdk::Play for FixtureGame {
+    type Move = i64;
+
+    fn offers(&self) -> Vec<Offer<i64>> {
         match &self.phase {
             Phase::Bid => (0..self.seats)
                 .filter(|s| self.bids[*s as usize].is_none())
-                .map(|s| self.bid_decision(s))
+                .map(|s| self.bid_offer(s))
                 .collect(),
-            Phase::Pick { winner, offer } => vec![PendingDecision {
-                private: false,
-                seat: *winner,
-                prompt: Message::new("prompt.prize"),
-                kind: DecisionKind::Choose(ChooseDecision {
-                    choices: offer
-                        .iter()
-                        .enumerate()
-                        .map(|(i, value)| {
-                            Choice::new(
-                                format!("prize-{i}"),
-                                Message::new("prize.value").number("value", *value),
-                            )
-                            .with_detail(
-                                Message::new("prize.scores")
-                                    .number("points", self.prize_value(*value)),
-                            )
-                        })
-                        .collect(),
-                    min: 1,
-                    max: 1,
-                }),
-                back: None,
-            }],
-            Phase::Draw { next } => vec![PendingDecision {
-                private: false,
-                seat: *next,
-                prompt: Message::new("prompt.draw"),
-                kind: DecisionKind::Number(NumberDecision { min: 0, max: 2 }),
-                back: None,
-            }],
+            Phase::Pick { winner, offer } => {
+                let prize = |(i, value): (usize, &i64)| {
+                    let label = Message::new("prize.value").number("value", *value);
+                    let points = self.prize_value(*value);
+                    let detail = Message::new("prize.scores").number("points", points);
+                    let choice = Choice::new(format!("prize-{i}"), label).with_detail(detail);
+                    (choice, *value)
+                };
+                let choices = offer.iter().enumerate().map(prize).collect();
+                vec![Offer::choose_one(
+                    *winner,
+                    Message::new("prompt.prize"),
+                    choices,
+                )]
+            }
+            Phase::Draw { next } => {
+                let range = NumberDecision { min: 0, max: 2 };
+                vec![Offer::number(
+                    *next,
+                    Message::new("prompt.draw"),
+                    range,
+                    |n| n,
+                )]
+            }
             Phase::Over => Vec::new(),
         }
     }
 
-    fn apply(
+    fn play(
         &mut self,
         seat: Seat,
-        action: &Action,
+        answer: Answer<i64>,
         table: &mut dyn Table,
     ) -> Result<Vec<Event>, Rejection> {
         let mut events = Vec::new();
-        match (&self.phase, action) {
-            (Phase::Bid, Action::Assign(placements)) => {
+        match (&self.phase, answer) {
+            (Phase::Bid, Answer::Assigned(placements)) => {
                 let hand = &self.hands[seat as usize];
                 let tokens: Vec<u8> = placements.iter().map(|(_, i)| hand[*i as usize]).collect();
                 let total: i64 = tokens.iter().map(|v| i64::from(*v)).sum();
@@ -335,8 +328,8 @@ impl sdk::Game for FixtureGame {
                     self.resolve_bids(table, &mut events);
                 }
             }
-            (Phase::Pick { offer, .. }, Action::Choose(picks)) => {
-                let value = self.prize_value(offer[picks[0] as usize]);
+            (Phase::Pick { .. }, Answer::Chosen(faces)) => {
+                let value = self.prize_value(faces[0]);
                 self.prize_points[seat as usize] += value;
                 events.push(Event::public(
                     Message::new("event.prize-taken")
@@ -345,9 +338,8 @@ impl sdk::Game for FixtureGame {
                 ));
                 self.phase = Phase::Draw { next: 0 };
             }
-            (Phase::Draw { next }, Action::Number(count)) => {
-                let next = *next;
-                let drawn: Vec<u8> = (0..*count).map(|_| draw_token(table)).collect();
+            (Phase::Draw { next }, Answer::Number(count)) => {
+                let drawn: Vec<u8> = (0..count).map(|_| draw_token(table)).collect();
                 // Checked after the draw on purpose: the tokens were drawn from the table's
                 // random stream, so a rejection here tests that the host rolls the stream back.
                 let held = (self.hands[seat as usize].len() + drawn.len()) as i64;
@@ -361,7 +353,7 @@ impl sdk::Game for FixtureGame {
                 events.push(Event::public(
                     Message::new("event.drew")
                         .seat("seat", seat)
-                        .number("count", *count),
+                        .number("count", count),
                 ));
                 if !drawn.is_empty() {
                     let values: Vec<String> = drawn.iter().map(u8::to_string).collect();
@@ -380,11 +372,15 @@ impl sdk::Game for FixtureGame {
                     self.start_round(table, &mut events);
                 }
             }
-            // The SDK checks the action's shape against the pending decision first.
+            // The SDK reads the action through the seat's offer first.
             _ => return Err(Rejection::Malformed("unexpected action".into())),
         }
         Ok(events)
     }
+}
+
+impl sdk::Game for FixtureGame {
+    sdk::decided_by_offers!();
 
     fn view(&self, viewer: Viewer) -> String {
         let bidding = self.phase == Phase::Bid;

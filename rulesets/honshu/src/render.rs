@@ -172,36 +172,27 @@ fn button(ids: &[String], id: &str) -> String {
     })
 }
 
-/// The card laid over the map at `origin`, turned by `rotation`, outlined.
-fn draw_over(
+/// The card at `origin`, turned by `rotation`: laid over the map (`under` is `None`), all its
+/// squares drawn and outlined; or slid under `under`, the map, where only its squares outside the
+/// map show (the squares of the map it goes under stay as they are) and its whole outline is
+/// dashed.
+fn draw_card(
     out: &mut String,
     layout: &Layout,
-    origin: Square,
-    rotation: u8,
+    (origin, rotation): (Square, u8),
+    under: Option<&PersonalMap>,
     px: &dyn Fn(i32) -> i32,
     py: &dyn Fn(i32) -> i32,
 ) {
+    let covered = |square: &Square| under.is_some_and(|map| map.cells.contains_key(square));
     for (i, (x, y)) in footprint(origin, rotation).into_iter().enumerate() {
-        square(out, px(x), py(y), CELL, layout[i], None);
-    }
-    outline(out, origin, rotation, px, py);
-}
-
-/// The card slid under the map: only its squares outside the map show; the squares of the map
-/// it goes under stay as they are, and the card's whole outline is dashed.
-fn draw_under(
-    out: &mut String,
-    map: &PersonalMap,
-    layout: &Layout,
-    origin: Square,
-    rotation: u8,
-    px: &dyn Fn(i32) -> i32,
-    py: &dyn Fn(i32) -> i32,
-) {
-    for (i, (x, y)) in footprint(origin, rotation).into_iter().enumerate() {
-        if !map.cells.contains_key(&(x, y)) {
+        if !covered(&(x, y)) {
             square(out, px(x), py(y), CELL, layout[i], None);
         }
+    }
+    if under.is_none() {
+        outline(out, origin, rotation, px, py);
+        return;
     }
     for (x, y) in footprint(origin, rotation) {
         let _ = write!(
@@ -347,7 +338,7 @@ fn map_panel(state: &State, seat: Seat, viewer: Viewer, english: &Catalogue) -> 
                             previews,
                             r#"<g class="footprint" data-preview-of="{index}" pointer-events="none" opacity="0.85">"#
                         );
-                        draw_over(&mut previews, layout, (x, y), rotation, &px, &py);
+                        draw_card(&mut previews, layout, ((x, y), rotation), None, &px, &py);
                         previews.push_str("</g>");
                     }
                 }
@@ -368,23 +359,23 @@ fn map_panel(state: &State, seat: Seat, viewer: Viewer, english: &Catalogue) -> 
                             out,
                             r#"<g class="draft" data-preview-of="{over}" pointer-events="none">"#
                         );
-                        draw_over(&mut out, layout, origin, rotation, &px, &py);
+                        draw_card(&mut out, layout, (origin, rotation), None, &px, &py);
                         out.push_str("</g>");
                         let _ = write!(
                             out,
                             r#"<g class="draft" data-preview-of="{under}" pointer-events="none">"#
                         );
-                        draw_under(&mut out, map, layout, origin, rotation, &px, &py);
+                        draw_card(&mut out, layout, (origin, rotation), Some(map), &px, &py);
                         out.push_str("</g>");
                     }
                     (None, Some(_)) => {
                         out.push_str(r#"<g class="draft" pointer-events="none">"#);
-                        draw_under(&mut out, map, layout, origin, rotation, &px, &py);
+                        draw_card(&mut out, layout, (origin, rotation), Some(map), &px, &py);
                         out.push_str("</g>");
                     }
                     _ => {
                         out.push_str(r#"<g class="draft" pointer-events="none">"#);
-                        draw_over(&mut out, layout, origin, rotation, &px, &py);
+                        draw_card(&mut out, layout, (origin, rotation), None, &px, &py);
                         out.push_str("</g>");
                     }
                 }

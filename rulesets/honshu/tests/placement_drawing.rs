@@ -5,7 +5,7 @@
 use honshu::Honshu;
 use honshu::engine::footprint;
 use sdk::testing::SeededTable;
-use sdk::{DecisionKind, Game, Options, PendingDecision, Ruleset, Setup, Viewer, random_action};
+use sdk::{DecisionKind, Game, PendingDecision, Viewer, random_action};
 
 /// The `data-preview-of` groups of an SVG: (choice index, the group's markup).
 fn previews(svg: &str) -> Vec<(usize, String)> {
@@ -42,13 +42,7 @@ fn each_position_previews_the_turned_cards_footprint_and_over_or_under_is_drawn_
     let (mut positions, mut one_way_under, mut both) = (0, 0, 0);
     for seed in 1..=3u8 {
         let mut table = SeededTable::new([seed; 32]);
-        let options = Options::resolve(&Honshu::info().options, &[]).unwrap();
-        let setup = Setup {
-            map: String::new(),
-            options: Vec::new(),
-            seats: 3,
-        };
-        let mut game = Honshu::create(&setup, &options, &mut table).unwrap();
+        let mut game = sdk::testing::new_game::<Honshu>(3, "", &[], &mut table);
         while let Some(decision) = game.pending().first().cloned() {
             let seat = decision.seat;
             let ids = choice_ids(&decision);
@@ -147,13 +141,7 @@ fn each_position_previews_the_turned_cards_footprint_and_over_or_under_is_drawn_
 #[test]
 fn cards_are_drawn_large_enough_to_read_and_the_table_explains_the_squares() {
     let mut table = SeededTable::new([5; 32]);
-    let options = Options::resolve(&Honshu::info().options, &[]).unwrap();
-    let setup = Setup {
-        map: String::new(),
-        options: Vec::new(),
-        seats: 3,
-    };
-    let mut game = Honshu::create(&setup, &options, &mut table).unwrap();
+    let mut game = sdk::testing::new_game::<Honshu>(3, "", &[], &mut table);
     let parts = game.render(Viewer::Seat(0));
     // A card in the hand is two squares wide and three high: at 14 units a square it showed
     // about 30 x 50 px at 1280x800.

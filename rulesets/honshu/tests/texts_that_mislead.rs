@@ -6,7 +6,7 @@ use honshu::Honshu;
 use honshu::engine::placement_problem;
 use honshu::state::Layer;
 use sdk::testing::SeededTable;
-use sdk::{Catalogue, DecisionKind, Game, MessageArg, Options, Ruleset, Setup, random_action};
+use sdk::{Catalogue, DecisionKind, Game, MessageArg, Ruleset, random_action};
 
 fn key_arg(message: &sdk::Message, name: &str) -> Option<String> {
     message.args.iter().find_map(|(n, a)| match a {
@@ -21,13 +21,7 @@ fn regression_only_one_of_over_and_under_was_offered_without_a_reason() {
     let mut cards = 0;
     for seed in 1..=4u8 {
         let mut table = SeededTable::new([seed; 32]);
-        let options = Options::resolve(&Honshu::info().options, &[]).unwrap();
-        let setup = Setup {
-            map: String::new(),
-            options: Vec::new(),
-            seats: 3,
-        };
-        let mut game = Honshu::create(&setup, &options, &mut table).unwrap();
+        let mut game = sdk::testing::new_game::<Honshu>(3, "", &[], &mut table);
         while let Some(decision) = game.pending().first().cloned() {
             let DecisionKind::Choose(choose) = &decision.kind else {
                 panic!("Honshu asks only choose decisions")

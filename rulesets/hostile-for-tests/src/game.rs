@@ -1,8 +1,8 @@
 //! The tiny game the misbehaviours hide in: two seats name numbers from 0 to 9 in turn.
 
 use sdk::{
-    Action, DecisionKind, Diagnostic, Event, GameResult, Message, NumberDecision, Options,
-    PendingDecision, Placing, Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
+    Answer, Diagnostic, Event, GameResult, Message, NumberDecision, Offer, Options, Placing,
+    Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
 };
 
 use crate::Hostile;
@@ -29,56 +29,54 @@ impl HostileGame {
     }
 }
 
-impl sdk::Game for HostileGame {
-    fn pending(&self) -> Vec<PendingDecision> {
+/// A seat names a number: the offer's one move is the number itself.
+impl sdk::Play for HostileGame {
+    type Move = i64;
+
+    fn offers(&self) -> Vec<Offer<i64>> {
+        let name = |seat| {
+            let range = NumberDecision { min: 0, max: 9 };
+            Offer::number(seat, Message::new("prompt.number"), range, |n| n).private(true)
+        };
         if self.misbehaves_in(Target::Pending) {
             if cfg!(feature = "huge-output") {
-                let decision = PendingDecision {
-                    private: true,
-                    seat: 0,
-                    prompt: Message::new("prompt.number"),
-                    kind: DecisionKind::Number(NumberDecision { min: 0, max: 9 }),
-                    back: None,
-                };
-                return vec![decision; HUGE_ITEMS];
+                return vec![name(0); HUGE_ITEMS];
             }
             misbehave("pending", None);
         }
         if self.named.len() >= TURNS {
             return Vec::new();
         }
-        vec![PendingDecision {
-            private: true,
-            seat: (self.named.len() % 2) as Seat,
-            prompt: Message::new("prompt.number"),
-            kind: DecisionKind::Number(NumberDecision { min: 0, max: 9 }),
-            back: None,
-        }]
+        vec![name((self.named.len() % 2) as Seat)]
     }
 
-    fn apply(
+    fn play(
         &mut self,
         seat: Seat,
-        action: &Action,
+        answer: Answer<i64>,
         table: &mut dyn Table,
     ) -> Result<Vec<Event>, Rejection> {
-        let Action::Number(n) = action else {
-            return Err(Rejection::Malformed("a number is expected".into()));
-        };
-        if *n == TRIGGER {
+        let n = answer
+            .single()
+            .ok_or_else(|| Rejection::Malformed("a number is expected".into()))?;
+        if n == TRIGGER {
             if cfg!(feature = "huge-output") {
                 let event = Event::public(Message::new("event.flood"));
                 return Ok(vec![event; HUGE_ITEMS]);
             }
             misbehave("apply", Some(table));
         }
-        self.named.push(*n);
+        self.named.push(n);
         Ok(vec![Event::public(
             Message::new("event.named")
                 .seat("seat", seat)
-                .number("n", *n),
+                .number("n", n),
         )])
     }
+}
+
+impl sdk::Game for HostileGame {
+    sdk::decided_by_offers!();
 
     fn view(&self, _viewer: Viewer) -> String {
         if self.misbehaves_in(Target::View) || self.target == Target::None {

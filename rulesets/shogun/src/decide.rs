@@ -1,12 +1,14 @@
-//! What each seat is asked ([`pending`]) and how its answer changes the game ([`apply`]).
+//! What each seat is asked (`sdk::Play` for [`State`]) and how its answer changes the game
+//! ([`play`]).
 //!
-//! Every decision is rebuilt from the state. Its choice ids are written by [`Move::choice_id`],
-//! and `apply` reads an answer once into a [`Move`] ([`Move::decode`]) before playing it, so it
-//! never trusts an index beyond the SDK's shape check nor parses an id twice.
+//! Every decision is rebuilt from the state as an `sdk::Offer` of [`Move`]s: each choice carries
+//! the move it stands for (its id written by [`Move::choice_id`]), and an answer is read through
+//! the offer into moves once, so the rules never parse a choice id back nor build the decision a
+//! second time to apply it.
 
 use sdk::{
-    Action, AssignDecision, AssignItem, AssignSlot, Choice, ChooseDecision, DecisionKind, Event,
-    Message, NumberDecision, PendingDecision, Rejection, Seat, Table,
+    Action, Answer, AssignDecision, AssignItem, AssignSlot, Choice, Event, Message, NumberDecision,
+    Offer, PendingDecision, Play as _, Rejection, Seat, Table,
 };
 
 use crate::data::ProvinceId;
@@ -15,51 +17,38 @@ use crate::moves::{DraftTake, Move};
 use crate::outcome::{Log, Outcome};
 use crate::state::{CardRef, Phase, Plan, Stage, State};
 
-fn choose(choices: Vec<Choice>) -> DecisionKind {
-    DecisionKind::Choose(ChooseDecision {
-        choices,
-        min: 1,
-        max: 1,
-    })
+/// A choice paired with the move it stands for, labelled `label`.
+fn offered(state: &State, mv: Move, label: Message) -> (Choice, Move) {
+    (mv.choice(&state.board, label), mv)
 }
 
 /// Whether to use a special card's bonus: the prompt names the card and the province, each choice
 /// says how many armies it makes.
-fn bonus_decision(
-    state: &State,
-    seat: Seat,
-    p: ProvinceId,
-    without: u32,
-    with: u32,
-) -> PendingDecision {
+fn bonus_offer(state: &State, seat: Seat, p: ProvinceId, without: u32, with: u32) -> Offer<Move> {
     let special = state
         .special_of(seat)
         .map(|s| state.board.cards().specials[s].name.clone())
         .unwrap_or_default();
-    PendingDecision {
-        private: false,
+    let prompt = Message::new("prompt.special-bonus")
+        .key("special", special)
+        .arg("province", state.province_arg(p));
+    let take = Message::new("choice.bonus-take").number("armies", with);
+    let decline = Message::new("choice.bonus-decline").number("armies", without);
+    Offer::choose_one(
         seat,
-        prompt: Message::new("prompt.special-bonus")
-            .key("special", special)
-            .arg("province", state.province_arg(p)),
-        kind: choose(vec![
-            Move::Bonus(true).choice(
-                &state.board,
-                Message::new("choice.bonus-take").number("armies", with),
-            ),
-            Move::Bonus(false).choice(
-                &state.board,
-                Message::new("choice.bonus-decline").number("armies", without),
-            ),
-        ]),
-        back: None,
-    }
+        prompt,
+        vec![
+            offered(state, Move::Bonus(true), take),
+            offered(state, Move::Bonus(false), decline),
+        ],
+    )
 }
 
 /// The choice of a move to a province ([`Move::MoveTo`], [`Move::Target`], [`Move::Revolt`]),
-/// labelled with the province's name.
-fn province_choice(state: &State, mv: Move, p: ProvinceId) -> Choice {
-    mv.choice(&state.board, state.province_label(p))
+/// labelled with the province's name, with `detail`.
+fn province_choice(state: &State, mv: Move, p: ProvinceId, detail: Message) -> (Choice, Move) {
+    let (choice, mv) = offered(state, mv, state.province_label(p));
+    (choice.with_detail(detail), mv)
 }
 
 /// A province `seat` may send armies to (`to` makes the move of a target), with what is there:
@@ -70,7 +59,7 @@ pub fn target_choice(
     seat: Seat,
     q: ProvinceId,
     to: fn(ProvinceId) -> Move,
-) -> Choice {
+) -> (Choice, Move) {
     let here = &state.provinces[q];
     let detail = match here.owner {
         Some(owner) if owner == seat => {
@@ -87,7 +76,7 @@ pub fn target_choice(
                 .min(state.farmer_supply),
         ),
     };
-    province_choice(state, to(q), q).with_detail(detail)
+    province_choice(state, to(q), q, detail)
 }
 
 /// A province card of the draft, with its region and values.
@@ -161,19 +150,35 @@ pub fn planning_decision(state: &State, seat: Seat) -> AssignDecision {
     }
 }
 
+/// The planning offer of one seat: its cards, each the move of placing it, into 10 action
+/// spaces and the bid space. Answering shows the seat its hand and its plan, so it is private.
+fn planning_offer(state: &State, seat: Seat) -> Offer<Move> {
+    let cards = plan_items(state, seat)
+        .into_iter()
+        .map(Move::Card)
+        .collect();
+    let decision = planning_decision(state, seat);
+    Offer::assign(seat, Message::new("prompt.plan"), decision, cards).private(true)
+}
+
 /// The plan that (slot, item) placements of `seat`'s planning decision make; the placements are
 /// already checked against the decision's shape.
 pub fn plan_from(state: &State, seat: Seat, placements: &[(u32, u32)]) -> Plan {
     let items = plan_items(state, seat);
+    let placed = placements
+        .iter()
+        .filter_map(|&(slot, item)| Some((slot, *items.get(item as usize)?)));
+    plan_of(state, placed)
+}
+
+/// The plan that cards placed into slots of the planning decision make.
+fn plan_of(state: &State, placed: impl IntoIterator<Item = (u32, CardRef)>) -> Plan {
     let actions = state.board.cards().actions.len();
     let mut plan = Plan {
         actions: vec![None; actions],
         bid: None,
     };
-    for &(slot, item) in placements {
-        let Some(&card) = items.get(item as usize) else {
-            continue;
-        };
+    for (slot, card) in placed {
         if (slot as usize) < actions {
             plan.actions[slot as usize] = Some(card);
         } else {
@@ -181,6 +186,15 @@ pub fn plan_from(state: &State, seat: Seat, placements: &[(u32, u32)]) -> Plan {
         }
     }
     plan
+}
+
+/// The plan of an answer to a planning offer: its placed cards ([`Move::Card`]).
+fn placed_plan(state: &State, placed: Vec<(u32, Move)>) -> Result<Plan, Rejection> {
+    let cards = placed.into_iter().map(|(slot, mv)| match mv {
+        Move::Card(card) => Ok((slot, card)),
+        _ => Err(Rejection::Malformed("a plan places cards".into())),
+    });
+    Ok(plan_of(state, cards.collect::<Result<Vec<_>, _>>()?))
 }
 
 /// What `seat`'s answer would do, without doing it. Only a plan has something to say (its cost
@@ -191,297 +205,46 @@ pub fn preview(
     seat: Seat,
     action: &Action,
 ) -> Result<Vec<crate::preview::Note>, Rejection> {
-    let decisions = pending(state);
-    let decision = decisions
-        .iter()
-        .find(|d| d.seat == seat)
-        .ok_or(Rejection::NotYourTurn)?;
-    match (&decision.kind, action) {
-        (DecisionKind::Assign(assign), Action::Assign(placements)) => {
-            // The shape of a complete answer, with the minimum lowered to what is placed.
-            let mut relaxed = assign.clone();
-            relaxed.min_placements = relaxed.min_placements.min(placements.len() as u32);
-            sdk::check_action_shape(&DecisionKind::Assign(relaxed), action)?;
-            let plan = plan_from(state, seat, placements);
+    let offer = state.offer(seat).ok_or(Rejection::NotYourTurn)?;
+    let required = match &offer.kind {
+        sdk::OfferKind::Assign { decision, .. } => decision.min_placements as usize,
+        _ => 0,
+    };
+    match offer.into_draft_answer(action)? {
+        Answer::Assigned(placed) => {
+            let count = placed.len();
+            let plan = placed_plan(state, placed)?;
             Ok(crate::preview::plan_notes(
-                state,
-                seat,
-                &plan,
-                placements.len(),
-                assign.min_placements as usize,
+                state, seat, &plan, count, required,
             ))
         }
-        // A choice not yet made says nothing; a complete one must fit the shape.
-        (DecisionKind::Choose(_), Action::Choose(picks)) if picks.is_empty() => Ok(Vec::new()),
-        // Going back changes nothing but the step.
-        (_, Action::Back) => sdk::check_answer(decision, action).map(|()| Vec::new()),
-        (kind, action) => {
-            sdk::check_action_shape(kind, action)?;
-            Ok(Vec::new())
-        }
+        // A choice, a count or the way back changes nothing yet worth a note.
+        _ => Ok(Vec::new()),
     }
 }
 
-/// Every decision the game waits for.
+/// Every decision the game waits for, in the contract's form.
 pub fn pending(state: &State) -> Vec<PendingDecision> {
-    match &state.phase {
-        Phase::Over => Vec::new(),
-        Phase::Draft => {
-            let Some(draft) = &state.draft else {
-                return Vec::new();
-            };
-            let seat = engine::drafter(draft, state.seats);
-            if let Some(taken) = draft.taken {
-                let mut sizes = draft.groups[seat as usize].clone();
-                sizes.sort_unstable_by(|a, b| b.cmp(a));
-                sizes.dedup();
-                let choices = sizes
-                    .into_iter()
-                    .map(|n| {
-                        Move::Group(n).choice(
-                            &state.board,
-                            Message::new("choice.group").number("armies", n),
-                        )
-                    })
-                    .collect();
-                vec![PendingDecision {
-                    private: false,
-                    seat,
-                    prompt: Message::new("prompt.draft-group")
-                        .arg("province", state.province_arg(taken)),
-                    kind: choose(choices),
-                    back: None,
-                }]
-            } else {
-                let mut choices: Vec<Choice> = draft
-                    .face_up
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &p)| {
-                        Move::Take(DraftTake::FaceUp(i))
-                            .choice(
-                                &state.board,
-                                Message::new("choice.face-up")
-                                    .arg("province", state.province_arg(p)),
-                            )
-                            .with_detail(draft_detail(state, p))
-                    })
-                    .collect();
-                if !draft.deck.is_empty() {
-                    choices.push(
-                        Move::Take(DraftTake::Blind)
-                            .choice(&state.board, Message::new("choice.blind"))
-                            .with_detail(
-                                Message::new("choice.detail-deck")
-                                    .number("cards", draft.deck.len() as i64),
-                            ),
-                    );
-                }
-                vec![PendingDecision {
-                    private: false,
-                    seat,
-                    prompt: Message::new("prompt.draft-card"),
-                    kind: choose(choices),
-                    back: None,
-                }]
-            }
-        }
-        Phase::Planning => (0..state.seats)
-            .filter(|&s| state.plans[s as usize].is_none())
-            .map(|seat| PendingDecision {
-                // Answering shows the seat its hand and its plan.
-                private: true,
-                seat,
-                prompt: Message::new("prompt.plan"),
-                kind: DecisionKind::Assign(planning_decision(state, seat)),
-                back: None,
-            })
-            .collect(),
-        Phase::Specials { next } => {
-            let Some(&seat) = state.bid_order.get(*next) else {
-                return Vec::new();
-            };
-            let choices = (0..state.special_holder.len())
-                .filter(|&space| state.special_holder[space].is_none())
-                .map(|space| {
-                    Move::TakeSpecial(space)
-                        .choice(
-                            &state.board,
-                            Message::new("choice.special")
-                                .key(
-                                    "special",
-                                    state.board.cards().specials[state.special_layout[space]]
-                                        .name
-                                        .clone(),
-                                )
-                                .number("space", space as i64 + 1),
-                        )
-                        .with_detail(
-                            // The turn order is the order of the taken spaces, so a space's number
-                            // is a position only once every lower space is taken: say how many are.
-                            Message::new("choice.detail-special")
-                                .number("space", space as i64 + 1)
-                                .number(
-                                    "before",
-                                    state.special_holder[..space]
-                                        .iter()
-                                        .filter(|holder| holder.is_some())
-                                        .count() as i64,
-                                ),
-                        )
-                })
-                .collect();
-            vec![PendingDecision {
-                private: false,
-                seat,
-                prompt: Message::new("prompt.special"),
-                kind: choose(choices),
-                back: None,
-            }]
-        }
-        Phase::Actions { step, turn, stage } => {
-            let Some(&seat) = state.turn_order.get(*turn) else {
-                return Vec::new();
-            };
-            match *stage {
-                Stage::Ready => Vec::new(),
-                Stage::RecruitBonus { province } => {
-                    let Some(&action) = state.action_layout.get(*step) else {
-                        return Vec::new();
-                    };
-                    let card = &state.board.cards().actions[action];
-                    let (armies, bonus) = engine::recruit_armies(state, seat, card);
-                    vec![bonus_decision(
-                        state,
-                        seat,
-                        province,
-                        armies,
-                        armies + bonus,
-                    )]
-                }
-                Stage::AttackBonus { battle } => {
-                    let bonus = engine::attack_bonus_offer(state, seat);
-                    vec![bonus_decision(
-                        state,
-                        seat,
-                        battle.to,
-                        battle.armies,
-                        battle.armies + bonus,
-                    )]
-                }
-                Stage::DefenceBonus { battle } => {
-                    let Some(defender) = state.provinces[battle.to].owner else {
-                        return Vec::new();
-                    };
-                    let armies = state.provinces[battle.to].armies;
-                    let (without, with) = engine::defence_extra(state, battle.to);
-                    vec![bonus_decision(
-                        state,
-                        defender,
-                        battle.to,
-                        armies + without,
-                        armies + with,
-                    )]
-                }
-                Stage::MoveTarget { from } => {
-                    let mut choices: Vec<Choice> = engine::move_targets(state, seat, from)
-                        .into_iter()
-                        .map(|q| target_choice(state, seat, q, Move::MoveTo))
-                        .collect();
-                    choices.push(Move::NoMove.choice(&state.board, Message::new("choice.no-move")));
-                    vec![PendingDecision {
-                        private: false,
-                        seat,
-                        prompt: Message::new("prompt.move-target")
-                            .arg("province", state.province_arg(from)),
-                        kind: choose(choices),
-                        back: None,
-                    }]
-                }
-                Stage::BattleTarget { from } => {
-                    let choices = engine::battle_targets(state, seat, from)
-                        .into_iter()
-                        .map(|q| target_choice(state, seat, q, Move::Target))
-                        .collect();
-                    vec![PendingDecision {
-                        private: false,
-                        seat,
-                        prompt: Message::new("prompt.battle-target")
-                            .arg("province", state.province_arg(from)),
-                        kind: choose(choices),
-                        back: None,
-                    }]
-                }
-                Stage::MoveCount { from, to } | Stage::BattleCount { from, to } => {
-                    // The target and the count are one decision: until the count is sent, the
-                    // seat may go back and choose another target. (The origin was fixed by the
-                    // revealed plan or the deployment, so the target step has no way back.)
-                    let back = match stage {
-                        Stage::MoveCount { .. } => "back.move-target",
-                        _ => "back.battle-target",
-                    };
-                    vec![PendingDecision {
-                        private: false,
-                        seat,
-                        prompt: Message::new("prompt.armies")
-                            .arg("from", state.province_arg(from))
-                            .arg("to", state.province_arg(to)),
-                        kind: DecisionKind::Number(NumberDecision {
-                            min: 1,
-                            max: i64::from(state.provinces[from].armies) - 1,
-                        }),
-                        back: Some(Message::new(back)),
-                    }]
-                }
-            }
-        }
-        Phase::Winter {
-            turn,
-            queue,
-            started,
-            ..
-        } => {
-            if !*started || queue.len() < 2 {
-                return Vec::new();
-            }
-            let Some(&seat) = state.turn_order.get(*turn) else {
-                return Vec::new();
-            };
-            let extra = match &state.phase {
-                Phase::Winter { extra, .. } => *extra,
-                _ => 0,
-            };
-            let choices = queue
-                .iter()
-                .map(|&q| {
-                    let here = &state.provinces[q];
-                    province_choice(state, Move::Revolt(q), q).with_detail(
-                        Message::new("choice.detail-revolt")
-                            .number("farmers", (here.revolts + extra).min(state.farmer_supply))
-                            .number("armies", here.armies),
-                    )
-                })
-                .collect();
-            vec![PendingDecision {
-                private: false,
-                seat,
-                prompt: Message::new("prompt.revolt-order"),
-                kind: choose(choices),
-                back: None,
-            }]
-        }
-    }
+    sdk::offer::pending(state)
 }
 
-/// Applies one seat's answer and runs the game on to the next decision; returns the events that
-/// tell what happened.
-pub fn apply(
-    state: &mut State,
-    seat: Seat,
-    action: &Action,
-    table: &mut dyn Table,
-) -> Result<Vec<Event>, Rejection> {
-    play(state, seat, action, table).map(Log::into_events)
+/// The choice of the special card on `space`, with how many spaces before it are taken.
+fn special_choice(state: &State, space: usize) -> (Choice, Move) {
+    let special = &state.board.cards().specials[state.special_layout[space]].name;
+    let label = Message::new("choice.special")
+        .key("special", special.clone())
+        .number("space", space as i64 + 1);
+    // The turn order is the order of the taken spaces, so a space's number is a position only
+    // once every lower space is taken: say how many are.
+    let before = state.special_holder[..space]
+        .iter()
+        .filter(|holder| holder.is_some())
+        .count();
+    let detail = Message::new("choice.detail-special")
+        .number("space", space as i64 + 1)
+        .number("before", before as i64);
+    let (choice, mv) = offered(state, Move::TakeSpecial(space), label);
+    (choice.with_detail(detail), mv)
 }
 
 /// Applies one seat's answer and runs the game on to the next decision; returns what happened,
@@ -492,12 +255,30 @@ pub fn play(
     action: &Action,
     table: &mut dyn Table,
 ) -> Result<Log, Rejection> {
-    let mv = Move::decode(state, seat, action)?;
+    let offer = state.offer(seat).ok_or(Rejection::NotYourTurn)?;
+    let answer = offer.into_answer(action)?;
+    play_answer(state, seat, answer, table)
+}
+
+/// Plays an answer read through the offer made to `seat`, then runs the game on to the next
+/// decision.
+fn play_answer(
+    state: &mut State,
+    seat: Seat,
+    answer: Answer<Move>,
+    table: &mut dyn Table,
+) -> Result<Log, Rejection> {
+    let mv = match answer {
+        Answer::Assigned(placed) => Move::Plan(placed_plan(state, placed)?),
+        answer => answer
+            .single()
+            .ok_or_else(|| Rejection::Malformed("one choice is expected".into()))?,
+    };
     play_move(state, seat, mv, table)
 }
 
-/// Plays a move [`Move::decode`] found in the pending decision of `seat`, then runs the game on
-/// to the next decision.
+/// Plays a move read through the offer made to `seat`, then runs the game on to the next
+/// decision.
 fn play_move(
     state: &mut State,
     seat: Seat,
@@ -573,7 +354,7 @@ fn play_move(
                     if state.provinces[from].armies == 2 {
                         let stage =
                             engine::battle_or_move(state, seat, from, to, 1, table, &mut log);
-                        state.phase = then(step, turn, stage);
+                        state.phase = engine::phase_after(step, turn, stage);
                     } else {
                         state.phase = Phase::Actions {
                             step,
@@ -588,7 +369,7 @@ fn play_move(
                 }
                 (Stage::BattleCount { from, to }, Move::Armies(n)) => {
                     let stage = engine::battle_or_move(state, seat, from, to, n, table, &mut log);
-                    state.phase = then(step, turn, stage);
+                    state.phase = engine::phase_after(step, turn, stage);
                 }
                 (Stage::RecruitBonus { province }, Move::Bonus(take)) => {
                     let card = state.action_layout[step];
@@ -601,7 +382,7 @@ fn play_move(
                     }
                     let stage =
                         engine::battle_after_attack_bonus(state, seat, battle, table, &mut log);
-                    state.phase = then(step, turn, stage);
+                    state.phase = engine::phase_after(step, turn, stage);
                 }
                 (Stage::DefenceBonus { battle }, Move::Bonus(take)) => {
                     // `seat` is the defender answering; the attacker is the seat whose turn it is.
@@ -670,53 +451,208 @@ fn step_told(state: &State, seat: Seat) -> Option<Outcome> {
     }
 }
 
-/// The phase after a step of the acting seat's action: its next stage, or the next seat's turn.
-fn then(step: usize, turn: usize, stage: Stage) -> Phase {
-    match stage {
-        Stage::Ready => Phase::Actions {
-            step,
-            turn: turn + 1,
-            stage: Stage::Ready,
-        },
-        waiting => Phase::Actions {
-            step,
-            turn,
-            stage: waiting,
-        },
-    }
-}
+/// What each seat is asked, each choice with the [`Move`] it stands for, and how its answer is
+/// played.
+impl sdk::Play for State {
+    type Move = Move;
 
-impl Move {
-    /// The move `seat` answered with `action`, checked against the decision pending for it.
-    pub fn decode(state: &State, seat: Seat, action: &Action) -> Result<Move, Rejection> {
-        let decisions = pending(state);
-        let decision = decisions
-            .iter()
-            .find(|d| d.seat == seat)
-            .ok_or(Rejection::NotYourTurn)?;
-        // The SDK checks shapes too; checking here keeps native callers of the rules just as safe.
-        sdk::check_answer(decision, action)?;
-        match (&decision.kind, action) {
-            (_, Action::Back) => Ok(Move::Back),
-            (DecisionKind::Assign(_), Action::Assign(placements))
-                if state.phase == Phase::Planning =>
-            {
-                Ok(Move::Plan(plan_from(state, seat, placements)))
+    /// Every decision the game waits for.
+    fn offers(&self) -> Vec<Offer<Move>> {
+        let state = self;
+        match &state.phase {
+            Phase::Over => Vec::new(),
+            Phase::Draft => {
+                let Some(draft) = &state.draft else {
+                    return Vec::new();
+                };
+                let seat = engine::drafter(draft, state.seats);
+                if let Some(taken) = draft.taken {
+                    let mut sizes = draft.groups[seat as usize].clone();
+                    sizes.sort_unstable_by(|a, b| b.cmp(a));
+                    sizes.dedup();
+                    let choices = sizes
+                        .into_iter()
+                        .map(|n| {
+                            let label = Message::new("choice.group").number("armies", n);
+                            offered(state, Move::Group(n), label)
+                        })
+                        .collect();
+                    let prompt = Message::new("prompt.draft-group")
+                        .arg("province", state.province_arg(taken));
+                    vec![Offer::choose_one(seat, prompt, choices)]
+                } else {
+                    let mut choices: Vec<(Choice, Move)> = draft
+                        .face_up
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &p)| {
+                            let label = Message::new("choice.face-up")
+                                .arg("province", state.province_arg(p));
+                            let (choice, mv) =
+                                offered(state, Move::Take(DraftTake::FaceUp(i)), label);
+                            (choice.with_detail(draft_detail(state, p)), mv)
+                        })
+                        .collect();
+                    if !draft.deck.is_empty() {
+                        let blind = Move::Take(DraftTake::Blind);
+                        let (choice, mv) = offered(state, blind, Message::new("choice.blind"));
+                        let detail = Message::new("choice.detail-deck")
+                            .number("cards", draft.deck.len() as i64);
+                        choices.push((choice.with_detail(detail), mv));
+                    }
+                    vec![Offer::choose_one(
+                        seat,
+                        Message::new("prompt.draft-card"),
+                        choices,
+                    )]
+                }
             }
-            (DecisionKind::Number(_), Action::Number(n)) if *n >= 1 => Ok(Move::Armies(*n as u32)),
-            (DecisionKind::Number(_), _) => Err(Rejection::Malformed(
-                "expected a number of at least 1".into(),
-            )),
-            (DecisionKind::Choose(c), Action::Choose(picks)) if picks.len() == 1 => {
-                let id = &c.choices[picks[0] as usize].id;
-                Move::from_choice_id(state, id)
-                    .filter(|mv| mv.choice_id(&state.board).as_deref() == Some(id.as_str()))
-                    .ok_or_else(|| Rejection::Malformed(format!("`{id}` is not a choice here")))
+            Phase::Planning => (0..state.seats)
+                .filter(|&s| state.plans[s as usize].is_none())
+                .map(|seat| planning_offer(state, seat))
+                .collect(),
+            Phase::Specials { next } => {
+                let Some(&seat) = state.bid_order.get(*next) else {
+                    return Vec::new();
+                };
+                let choices = (0..state.special_holder.len())
+                    .filter(|&space| state.special_holder[space].is_none())
+                    .map(|space| special_choice(state, space))
+                    .collect();
+                vec![Offer::choose_one(
+                    seat,
+                    Message::new("prompt.special"),
+                    choices,
+                )]
             }
-            (DecisionKind::Choose(_), _) => Err(Rejection::Malformed("expected one choice".into())),
-            _ => Err(Rejection::Malformed(
-                "the answer does not fit the decision".into(),
-            )),
+            Phase::Actions { step, turn, stage } => {
+                let Some(&seat) = state.turn_order.get(*turn) else {
+                    return Vec::new();
+                };
+                match *stage {
+                    Stage::Ready => Vec::new(),
+                    Stage::RecruitBonus { province } => {
+                        let Some(&action) = state.action_layout.get(*step) else {
+                            return Vec::new();
+                        };
+                        let card = &state.board.cards().actions[action];
+                        let (armies, bonus) = engine::recruit_armies(state, seat, card);
+                        vec![bonus_offer(state, seat, province, armies, armies + bonus)]
+                    }
+                    Stage::AttackBonus { battle } => {
+                        let bonus = engine::attack_bonus_offer(state, seat);
+                        vec![bonus_offer(
+                            state,
+                            seat,
+                            battle.to,
+                            battle.armies,
+                            battle.armies + bonus,
+                        )]
+                    }
+                    Stage::DefenceBonus { battle } => {
+                        let Some(defender) = state.provinces[battle.to].owner else {
+                            return Vec::new();
+                        };
+                        let armies = state.provinces[battle.to].armies;
+                        let (without, with) = engine::defence_extra(state, battle.to);
+                        vec![bonus_offer(
+                            state,
+                            defender,
+                            battle.to,
+                            armies + without,
+                            armies + with,
+                        )]
+                    }
+                    Stage::MoveTarget { from } => {
+                        let mut choices: Vec<(Choice, Move)> =
+                            engine::move_targets(state, seat, from)
+                                .into_iter()
+                                .map(|q| target_choice(state, seat, q, Move::MoveTo))
+                                .collect();
+                        choices.push(offered(state, Move::NoMove, Message::new("choice.no-move")));
+                        let prompt = Message::new("prompt.move-target")
+                            .arg("province", state.province_arg(from));
+                        vec![Offer::choose_one(seat, prompt, choices)]
+                    }
+                    Stage::BattleTarget { from } => {
+                        let choices = engine::battle_targets(state, seat, from)
+                            .into_iter()
+                            .map(|q| target_choice(state, seat, q, Move::Target))
+                            .collect();
+                        let prompt = Message::new("prompt.battle-target")
+                            .arg("province", state.province_arg(from));
+                        vec![Offer::choose_one(seat, prompt, choices)]
+                    }
+                    Stage::MoveCount { from, to } | Stage::BattleCount { from, to } => {
+                        // The target and the count are one decision: until the count is sent, the
+                        // seat may go back and choose another target. (The origin was fixed by the
+                        // revealed plan or the deployment, so the target step has no way back.)
+                        let back = match stage {
+                            Stage::MoveCount { .. } => "back.move-target",
+                            _ => "back.battle-target",
+                        };
+                        let prompt = Message::new("prompt.armies")
+                            .arg("from", state.province_arg(from))
+                            .arg("to", state.province_arg(to));
+                        let range = NumberDecision {
+                            min: 1,
+                            max: i64::from(state.provinces[from].armies) - 1,
+                        };
+                        // The range starts at 1, so the count fits a `u32`.
+                        let count = Offer::number(seat, prompt, range, |n| Move::Armies(n as u32));
+                        vec![count.with_back(Message::new(back), Move::Back)]
+                    }
+                }
+            }
+            Phase::Winter {
+                turn,
+                queue,
+                started,
+                extra,
+                ..
+            } => {
+                if !*started || queue.len() < 2 {
+                    return Vec::new();
+                }
+                let Some(&seat) = state.turn_order.get(*turn) else {
+                    return Vec::new();
+                };
+                let choices = queue
+                    .iter()
+                    .map(|&q| {
+                        let here = &state.provinces[q];
+                        let detail = Message::new("choice.detail-revolt")
+                            .number("farmers", (here.revolts + extra).min(state.farmer_supply))
+                            .number("armies", here.armies);
+                        province_choice(state, Move::Revolt(q), q, detail)
+                    })
+                    .collect();
+                vec![Offer::choose_one(
+                    seat,
+                    Message::new("prompt.revolt-order"),
+                    choices,
+                )]
+            }
         }
+    }
+
+    /// What `seat` is asked now, if anything: its offer alone (a planning seat's hand is not
+    /// built for every other seat).
+    fn offer(&self, seat: Seat) -> Option<Offer<Move>> {
+        let state = self;
+        if state.phase == Phase::Planning {
+            let planned = state.plans.get(seat as usize)?;
+            return planned.is_none().then(|| planning_offer(state, seat));
+        }
+        state.offers().into_iter().find(|offer| offer.seat == seat)
+    }
+
+    fn play(
+        &mut self,
+        seat: Seat,
+        answer: Answer<Move>,
+        table: &mut dyn Table,
+    ) -> Result<Vec<Event>, Rejection> {
+        play_answer(self, seat, answer, table).map(Log::into_events)
     }
 }

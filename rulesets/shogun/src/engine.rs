@@ -414,18 +414,7 @@ pub fn advance(state: &mut State, table: &mut dyn Table, log: &mut Log) {
                 }
                 let seat = state.turn_order[turn];
                 let stage = run_action(state, seat, state.action_layout[step], table, log);
-                state.phase = match stage {
-                    Stage::Ready => Phase::Actions {
-                        step,
-                        turn: turn + 1,
-                        stage: Stage::Ready,
-                    },
-                    waiting => Phase::Actions {
-                        step,
-                        turn,
-                        stage: waiting,
-                    },
-                };
+                state.phase = phase_after(step, turn, stage);
             }
             Phase::Winter {
                 turn,
@@ -1322,5 +1311,21 @@ pub fn draft_place(state: &mut State, armies: u32, table: &mut dyn Table, log: &
         state.draft = None;
         start_year(state, log);
         start_season(state, table, log);
+    }
+}
+
+/// The phase after a step of the acting seat's action: its next stage, or the next seat's turn.
+pub(crate) fn phase_after(step: usize, turn: usize, stage: Stage) -> Phase {
+    match stage {
+        Stage::Ready => Phase::Actions {
+            step,
+            turn: turn + 1,
+            stage: Stage::Ready,
+        },
+        waiting => Phase::Actions {
+            step,
+            turn,
+            stage: waiting,
+        },
     }
 }

@@ -21,8 +21,8 @@ pub mod tell;
 pub mod view;
 
 use sdk::{
-    Action, BoardPart, Diagnostic, Event, FromOptions, GameResult, MapInfo, Options,
-    PendingDecision, PreviewNote, Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
+    Action, BoardPart, Diagnostic, FromOptions, GameResult, MapInfo, Options, PreviewNote,
+    Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
 };
 
 use crate::state::{State, Variant};
@@ -99,18 +99,7 @@ impl sdk::Ruleset for Shogun {
 }
 
 impl sdk::Game for ShogunGame {
-    fn pending(&self) -> Vec<PendingDecision> {
-        decide::pending(&self.state)
-    }
-
-    fn apply(
-        &mut self,
-        seat: Seat,
-        action: &Action,
-        table: &mut dyn Table,
-    ) -> Result<Vec<Event>, Rejection> {
-        decide::apply(&mut self.state, seat, action, table)
-    }
+    sdk::decided_by_offers!(state);
 
     fn view(&self, viewer: Viewer) -> String {
         view::view(&self.state, viewer).to_string()

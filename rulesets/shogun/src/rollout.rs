@@ -16,10 +16,10 @@
 //!
 //! The salt varies each score a little, so a search sees several good plans rather than one.
 
-use sdk::{Action, AssignDecision, DecisionKind, PendingDecision, Salt, Seat};
+use sdk::{Action, AssignDecision, Offer, OfferKind, Play as _, Salt, Seat};
 
 use crate::data::{ActionKind, ProvinceId};
-use crate::decide::{self, plan_items};
+use crate::decide::plan_items;
 use crate::engine;
 use crate::moves::Move;
 use crate::state::{CardRef, Phase, Stage, State};
@@ -30,41 +30,37 @@ const NOISE: f64 = 1.0;
 
 /// The quick answer to `seat`'s pending decision, or none where chance answers as well.
 pub fn rollout_action(state: &State, seat: Seat, salt: u64) -> Option<Action> {
-    let decisions = decide::pending(state);
-    let decision = decisions.iter().find(|decision| decision.seat == seat)?;
+    let offer = state.offer(seat)?;
     let mut salt = Salt::new(salt);
-    match &state.phase {
-        Phase::Planning => match &decision.kind {
-            DecisionKind::Assign(assign) => {
-                Some(Action::Assign(plan(state, seat, assign, &mut salt)))
-            }
-            _ => None,
-        },
-        Phase::Actions { stage, .. } => match *stage {
-            Stage::BattleTarget { from } => {
+    match (&state.phase, &offer.kind) {
+        (Phase::Planning, OfferKind::Assign { decision, .. }) => {
+            Some(Action::Assign(plan(state, seat, decision, &mut salt)))
+        }
+        (Phase::Actions { stage, .. }, kind) => match (*stage, kind) {
+            (Stage::BattleTarget { from }, _) => {
                 let to = battle_target(state, seat, from, &mut salt)?;
-                pick(state, decision, &Move::Target(to))
+                pick(&offer, &Move::Target(to))
             }
-            Stage::BattleCount { .. } | Stage::MoveCount { .. } => match &decision.kind {
-                DecisionKind::Number(range) => Some(Action::Number(range.max)),
-                _ => None,
-            },
-            Stage::RecruitBonus { .. } | Stage::AttackBonus { .. } | Stage::DefenceBonus { .. } => {
-                pick(state, decision, &Move::Bonus(true))
-            }
-            Stage::Ready | Stage::MoveTarget { .. } => None,
+            (
+                Stage::BattleCount { .. } | Stage::MoveCount { .. },
+                OfferKind::Number { range, .. },
+            ) => Some(Action::Number(range.max)),
+            (
+                Stage::RecruitBonus { .. } | Stage::AttackBonus { .. } | Stage::DefenceBonus { .. },
+                _,
+            ) => pick(&offer, &Move::Bonus(true)),
+            _ => None,
         },
         _ => None,
     }
 }
 
-/// The answer that picks the choice of `mv`, if the decision offers it.
-fn pick(state: &State, decision: &PendingDecision, mv: &Move) -> Option<Action> {
-    let id = mv.choice_id(&state.board)?;
-    let DecisionKind::Choose(choose) = &decision.kind else {
-        return None;
-    };
-    let index = choose.choices.iter().position(|choice| choice.id == id)?;
+/// The answer that picks the choice of `mv`, if the offer has it.
+fn pick(offer: &Offer<Move>, mv: &Move) -> Option<Action> {
+    let index = offer
+        .choices()
+        .iter()
+        .position(|(_, offered)| offered == mv)?;
     Some(Action::Choose(vec![index as u32]))
 }
 

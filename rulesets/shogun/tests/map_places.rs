@@ -10,6 +10,8 @@ use sdk::testing::SeededTable;
 use sdk::{Game, MessageArg, Options, Ruleset, Setup, Viewer, random_action};
 use shogun::{Shogun, ShogunGame};
 
+mod common;
+
 /// Every shipped and example Shogun map file, with its path.
 fn map_files() -> Vec<(PathBuf, String)> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps/shogun");
@@ -54,16 +56,6 @@ fn map_svg(game: &ShogunGame, viewer: Viewer) -> String {
         .svg
 }
 
-/// The numbers of a path's `d`, as points.
-fn path_points(d: &str) -> Vec<(f32, f32)> {
-    d.split(|c: char| c.is_ascii_alphabetic() || c == ' ')
-        .filter_map(|pair| {
-            let (x, y) = pair.split_once(',')?;
-            Some((x.parse().ok()?, y.parse().ok()?))
-        })
-        .collect()
-}
-
 #[test]
 fn regression_the_map_drawing_cut_the_outermost_provinces_at_its_edges() {
     for (path, text) in map_files() {
@@ -92,7 +84,7 @@ fn regression_the_map_drawing_cut_the_outermost_provinces_at_its_edges() {
             {
                 lands += 1;
                 let id = node.attribute("id").unwrap();
-                for point in path_points(node.attribute("d").expect("a shape")) {
+                for point in common::path_points(node.attribute("d").expect("a shape")) {
                     assert!(
                         inside(point),
                         "{}, {seats} seats: {id} reaches {point:?}, outside the viewBox {view_box:?}",

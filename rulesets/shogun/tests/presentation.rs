@@ -15,6 +15,8 @@ use shogun::render::shapes::within;
 use shogun::state::Phase;
 use shogun::{Shogun, ShogunGame};
 
+mod common;
+
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
@@ -1078,16 +1080,6 @@ fn the_drafts_face_up_cards_can_be_picked_on_the_map() {
     }
 }
 
-/// The points of an SVG path made of absolute `M`, `L` and `Q` commands, in order.
-fn path_points(d: &str) -> Vec<(f32, f32)> {
-    d.split(|c: char| c.is_ascii_alphabetic() || c == ' ')
-        .filter_map(|pair| {
-            let (x, y) = pair.split_once(',')?;
-            Some((x.parse().ok()?, y.parse().ok()?))
-        })
-        .collect()
-}
-
 /// The sea route from Tajima to Kaga was drawn straight across Wakasa and Echizen: a sea route
 /// crossed the land of provinces it does not join.
 #[test]
@@ -1105,7 +1097,7 @@ fn regression_a_sea_route_was_drawn_across_other_provinces_land() {
                 .filter_map(|(at, _)| {
                     let tag = &svg[at..svg[at..].find("/>")? + at];
                     let d = tag.split(" d=\"").nth(1)?.split('"').next()?;
-                    Some(path_points(d))
+                    Some(common::path_points(d))
                 })
                 .collect()
         };

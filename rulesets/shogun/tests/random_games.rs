@@ -6,10 +6,12 @@
 use std::collections::BTreeSet;
 
 use sdk::testing::SeededTable;
-use sdk::{Game, OptionSetting, OptionValue, Options, Ruleset, Setup, Viewer, random_action};
+use sdk::{Game, Ruleset, Viewer, random_action};
 use shogun::data::{MOON_MAP, SUN_MAP};
 use shogun::state::State;
 use shogun::{Shogun, ShogunGame};
+
+mod common;
 
 /// Checks the conservation laws of the rules on one state.
 fn check_invariants(state: &State, context: &str) {
@@ -102,21 +104,8 @@ fn play(seats: u32, map: &str, seed: u64, beginner: bool, seen: &mut BTreeSet<St
     bytes[8] = seats as u8;
     bytes[9] = u8::from(map == MOON_MAP);
     let mut table = SeededTable::new(bytes);
-    let settings = if beginner {
-        vec![OptionSetting {
-            name: "setup".into(),
-            value: OptionValue::Choice("beginner".into()),
-        }]
-    } else {
-        Vec::new()
-    };
-    let options = Options::resolve(&Shogun::info().options, &settings).unwrap();
-    let setup = Setup {
-        map: map.into(),
-        options: settings,
-        seats,
-    };
-    let mut game: ShogunGame = Shogun::create(&setup, &options, &mut table).unwrap();
+    let mut game: ShogunGame =
+        sdk::testing::new_game::<Shogun>(seats, map, &common::setup_options(beginner), &mut table);
     let context = format!("{seats} seats, seed {seed}");
     check_invariants(&game.state, &context);
     let mut winters_scored = 0;

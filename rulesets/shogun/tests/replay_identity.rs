@@ -7,10 +7,9 @@
 //! The digests were recorded before moves and outcomes were typed (commit `01393cd`). Change one
 //! only for a deliberate change of the rules or their texts, and say so in the commit.
 
+use sdk::Ruleset as _;
 use sdk::testing::{SeededTable, replay_digest};
-use sdk::{OptionSetting, OptionValue, Options, Ruleset, Setup};
 use shogun::data::{MOON_MAP, SUN_MAP};
-use shogun::moves::Move;
 use shogun::{Shogun, ShogunGame};
 
 mod common;
@@ -30,16 +29,23 @@ fn digest_of(mut game: ShogunGame, table: &mut SeededTable) -> u64 {
     digest
 }
 
-/// Every choice offered decodes to a move that writes the same id: encode and decode agree.
+/// Every choice offered stands for a move that writes the same id: the offer and the ids agree.
 fn every_choice_decodes_to_its_own_id(game: &ShogunGame, pending: &[sdk::PendingDecision]) {
     for decision in pending {
-        let sdk::DecisionKind::Choose(choose) = &decision.kind else {
-            continue;
-        };
-        for (i, choice) in choose.choices.iter().enumerate() {
+        let offer = sdk::Play::offer(&game.state, decision.seat)
+            .unwrap_or_else(|| panic!("seat {} has no offer", decision.seat));
+        assert_eq!(
+            &offer.decision(),
+            decision,
+            "the offer is the pending decision"
+        );
+        for (i, (choice, _)) in offer.choices().iter().enumerate() {
             let action = sdk::Action::Choose(vec![i as u32]);
-            let mv = Move::decode(&game.state, decision.seat, &action)
-                .unwrap_or_else(|e| panic!("`{}` does not decode: {e:?}", choice.id));
+            let mv = offer
+                .decode(&action)
+                .ok()
+                .and_then(sdk::Answer::single)
+                .unwrap_or_else(|| panic!("`{}` does not decode", choice.id));
             assert_eq!(
                 mv.choice_id(&game.state.board).as_deref(),
                 Some(choice.id.as_str())
@@ -49,21 +55,7 @@ fn every_choice_decodes_to_its_own_id(game: &ShogunGame, pending: &[sdk::Pending
 }
 
 fn new_game(seats: u32, map: &str, beginner: bool, table: &mut SeededTable) -> ShogunGame {
-    let settings = if beginner {
-        vec![OptionSetting {
-            name: "setup".into(),
-            value: OptionValue::Choice("beginner".into()),
-        }]
-    } else {
-        Vec::new()
-    };
-    let options = Options::resolve(&Shogun::info().options, &settings).unwrap();
-    let setup = Setup {
-        map: map.into(),
-        options: settings,
-        seats,
-    };
-    Shogun::create(&setup, &options, table).unwrap()
+    sdk::testing::new_game::<Shogun>(seats, map, &common::setup_options(beginner), table)
 }
 
 #[test]

@@ -23,8 +23,8 @@ use std::collections::BTreeSet;
 
 use crate::native::{DynGame, DynRuleset, adapt};
 use crate::{
-    Catalogue, Event, Message, MessageArg, OptionSetting, OptionValue, PendingDecision, Rejection,
-    Ruleset, Seat, Setup, TableExt, Viewer, check_action_shape, random_action,
+    Catalogue, Event, Message, MessageArg, OptionSetting, OptionSpec, OptionValue, PendingDecision,
+    Rejection, Ruleset, Seat, Setup, TableExt, Viewer, check_action_shape, random_action,
 };
 
 use super::{Digest, SeededTable, check_catalogues};
@@ -67,16 +67,34 @@ impl Conformance {
     pub fn setup(mut self, seats: u32, map: &str, options: &[(&str, OptionValue)]) -> Conformance {
         self.setups.push(Setup {
             map: map.to_owned(),
-            options: options
-                .iter()
-                .map(|(name, value)| OptionSetting {
-                    name: (*name).to_owned(),
-                    value: value.clone(),
-                })
-                .collect(),
+            options: super::settings(options),
             seats,
         });
         self
+    }
+
+    /// The suite of a ruleset played without a map: a setup for every seat count `R` takes,
+    /// with the default options, and one for each variant file in `folder` (`*.toml`, its
+    /// `[options]` read against `R`'s schema; one that does not fit panics) at the fewest
+    /// seats, the variant files' names and descriptions checked too. Name the folder with
+    /// [`variants_folder!`](crate::variants_folder).
+    pub fn every_seat_count_and_variant<R: Ruleset>(
+        folder: impl Into<std::path::PathBuf>,
+    ) -> Conformance {
+        let folder = folder.into();
+        let info = R::info();
+        let mut suite = Conformance::new();
+        for seats in info.min_seats..=info.max_seats {
+            suite = suite.setup(seats, "", &[]);
+        }
+        for options in variant_options(&info.options, &folder) {
+            suite.setups.push(Setup {
+                map: String::new(),
+                options,
+                seats: info.min_seats,
+            });
+        }
+        suite.variants(folder)
     }
 
     /// Games per setup.
@@ -143,6 +161,41 @@ impl Conformance {
             findings.join("\n- ")
         );
     }
+}
+
+/// The options of each variant file (`*.toml`) in `folder`, read against `schema`, in the
+/// order of their file names; panics on a file that cannot be read or does not fit.
+fn variant_options(schema: &[OptionSpec], folder: &std::path::Path) -> Vec<Vec<OptionSetting>> {
+    let entries =
+        std::fs::read_dir(folder).unwrap_or_else(|error| panic!("{}: {error}", folder.display()));
+    let mut paths: Vec<_> = entries
+        .map(|entry| entry.expect("a variant file").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(path).expect("a variant file reads");
+            let file: toml::Table = text.parse().expect("a variant file is TOML");
+            let options = file.get("options").and_then(|o| o.as_table());
+            let read = |(name, value): (&String, &toml::Value)| {
+                let spec = schema.iter().find(|spec| &spec.name == name);
+                let spec = spec.unwrap_or_else(|| panic!("{path:?}: no option `{name}`"));
+                let text = value
+                    .as_str()
+                    .map_or_else(|| value.to_string(), str::to_owned);
+                let value = spec
+                    .parse(&text)
+                    .unwrap_or_else(|e| panic!("{path:?}: {e}"));
+                OptionSetting {
+                    name: name.clone(),
+                    value,
+                }
+            };
+            options.into_iter().flatten().map(read).collect()
+        })
+        .collect()
 }
 
 struct Checker<'a> {

@@ -1,6 +1,7 @@
 //! Helpers shared by the tests: games with options, answers by choice id, card accounting.
 #![allow(
     dead_code,
+    unused_imports,
     reason = "each test file uses a different part of the helpers"
 )]
 
@@ -8,18 +9,13 @@ use honshu::outcome::Outcome;
 use honshu::state::{PROVINCE_CARD, Phase, State};
 use honshu::{Honshu, HonshuGame};
 use sdk::testing::ScriptedTable;
-use sdk::{Action, DecisionKind, Event, Game, OptionSetting, OptionValue, Options, Ruleset, Setup};
+use sdk::{Action, Event, Game, OptionValue, Options, Ruleset, Setup};
+
+pub use sdk::testing::choice_ids;
 
 /// Options of a game: the defaults with `settings` changed.
 pub fn options(settings: &[(&str, OptionValue)]) -> Options {
-    let settings: Vec<OptionSetting> = settings
-        .iter()
-        .map(|(name, value)| OptionSetting {
-            name: (*name).into(),
-            value: value.clone(),
-        })
-        .collect();
-    Options::resolve(&Honshu::info().options, &settings).expect("valid options")
+    sdk::testing::options::<Honshu>(settings)
 }
 
 /// A setup without a map, as the lobby makes it.
@@ -42,32 +38,9 @@ pub fn new_game(
     (game, table)
 }
 
-/// The ids of `seat`'s pending choices.
-pub fn choice_ids(game: &HonshuGame, seat: u32) -> Vec<String> {
-    let pending = game.pending();
-    let decision = pending
-        .iter()
-        .find(|d| d.seat == seat)
-        .unwrap_or_else(|| panic!("seat {seat} is not pending: {pending:?}"));
-    let DecisionKind::Choose(choose) = &decision.kind else {
-        panic!("not a choose decision");
-    };
-    choose.choices.iter().map(|c| c.id.clone()).collect()
-}
-
 /// The action picking the choices with these ids.
 pub fn action(game: &HonshuGame, seat: u32, ids: &[&str]) -> Action {
-    let all = choice_ids(game, seat);
-    Action::Choose(
-        ids.iter()
-            .map(|id| {
-                all.iter()
-                    .position(|c| c == id)
-                    .unwrap_or_else(|| panic!("seat {seat} has no choice `{id}`: {all:?}"))
-                    as u32
-            })
-            .collect(),
-    )
+    sdk::testing::pick(game, seat, ids)
 }
 
 /// Answers `seat`'s decision with the choices of these ids.

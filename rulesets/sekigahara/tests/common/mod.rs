@@ -1,8 +1,12 @@
 //! Shared helpers: the small test board, new games, random play.
-#![allow(dead_code, reason = "each test file uses a part of the helpers")]
+#![allow(
+    dead_code,
+    unused_imports,
+    reason = "each test file uses a part of the helpers"
+)]
 
 use sdk::testing::SeededTable;
-use sdk::{OptionSetting, OptionValue, Options, Ruleset, Setup};
+use sdk::{OptionValue, Options};
 use sekigahara::outcome::Log;
 use sekigahara::{Sekigahara, SekigaharaGame};
 
@@ -15,27 +19,17 @@ pub fn table(seed: u64) -> SeededTable {
 }
 
 pub fn options(settings: &[(&str, OptionValue)]) -> Options {
-    let settings: Vec<OptionSetting> = settings
-        .iter()
-        .map(|(name, value)| OptionSetting {
-            name: (*name).to_string(),
-            value: value.clone(),
-        })
-        .collect();
-    Options::resolve(&Sekigahara::info().options, &settings).expect("options fit")
+    sdk::testing::options::<Sekigahara>(settings)
 }
 
 pub fn new_game(map: &str, table: &mut SeededTable) -> SekigaharaGame {
-    let setup = Setup {
-        map: map.to_string(),
-        options: Vec::new(),
-        seats: 2,
-    };
-    Sekigahara::create(&setup, &options(&[]), table).expect("the board reads")
+    sdk::testing::new_game::<Sekigahara>(2, map, &[], table)
 }
 
-use sdk::{Action, DecisionKind, Event, Game};
+use sdk::{Event, Game};
 use sekigahara::state::{Place, State, Step};
+
+pub use sdk::testing::choice_ids;
 
 /// A position on the small board: every block in its bag, no cards in hand, week 1, seat 0
 /// first and about to choose its movement level.
@@ -114,18 +108,6 @@ pub fn give(state: &mut State, side: usize, wanted: &[(&str, &str)]) -> Vec<usiz
     given
 }
 
-/// The choice ids open to a seat.
-pub fn choice_ids(game: &SekigaharaGame, seat: u32) -> Vec<String> {
-    game.pending()
-        .into_iter()
-        .filter(|d| d.seat == seat)
-        .flat_map(|d| match d.kind {
-            DecisionKind::Choose(c) => c.choices.into_iter().map(|c| c.id).collect::<Vec<_>>(),
-            _ => Vec::new(),
-        })
-        .collect()
-}
-
 /// Answers the seat's decision with the choices of these ids.
 pub fn answer(
     game: &mut SekigaharaGame,
@@ -133,16 +115,8 @@ pub fn answer(
     seat: u32,
     ids: &[&str],
 ) -> Vec<Event> {
-    let open = choice_ids(game, seat);
-    let picks =
-        ids.iter()
-            .map(|id| {
-                open.iter().position(|o| o == id).unwrap_or_else(|| {
-                    panic!("no choice {id} among {open:?} at {:?}", game.state.step)
-                }) as u32
-            })
-            .collect();
-    game.apply(seat, &Action::Choose(picks), table)
+    let action = sdk::testing::pick(game, seat, ids);
+    game.apply(seat, &action, table)
         .unwrap_or_else(|e| panic!("refused: {e:?}"))
 }
 

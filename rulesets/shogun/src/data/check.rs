@@ -1265,6 +1265,22 @@ fn build_board(
 mod tests {
     use super::*;
 
+    /// Checks the card set of a map text as a map check does, and compares the findings as
+    /// (line, text) pairs.
+    fn assert_card_findings(text: &str, expected: &[(u32, &str)]) {
+        let raw: RawMap = toml::from_str(text).expect("parses");
+        let mut report = Report::new(text);
+        let cards = merge_cards(
+            raw.cards.expect("cards").into_inner(),
+            parse_default_cards().expect("cards.toml parses"),
+            &mut report,
+        );
+        check_cards(&cards, &mut report);
+        let found = report.finish();
+        let texts: Vec<(u32, &str)> = found.iter().map(|d| (d.line, d.text.as_str())).collect();
+        assert_eq!(texts, expected);
+    }
+
     #[test]
     fn the_default_card_file_is_complete_and_consistent() {
         let raw = parse_default_cards().expect("cards.toml parses");
@@ -1290,32 +1306,22 @@ mod tests {
         let text = "[map]\nid = \"x\"\nname = \"X\"\nruleset = \"shogun\"\nside = \"x\"\n\
                     [cards]\ntower-shelves = [{ lodge-chance = 1.5, release-chance = 0.1 }]\n\
                     starting-chests = [{ players = 3, chests = 18 }]\n";
-        let raw: RawMap = toml::from_str(text).expect("parses");
-        let mut report = Report::new(text);
-        let cards = merge_cards(
-            raw.cards.expect("cards").into_inner(),
-            parse_default_cards().expect("cards.toml parses"),
-            &mut report,
-        );
-        check_cards(&cards, &mut report);
-        let found = report.finish();
-        let texts: Vec<(u32, &str)> = found.iter().map(|d| (d.line, d.text.as_str())).collect();
-        assert_eq!(
-            texts,
-            [
+        assert_card_findings(
+            text,
+            &[
                 (
                     7,
-                    "`tower-shelves`: `lodge-chance` must be at least 0 and below 1"
+                    "`tower-shelves`: `lodge-chance` must be at least 0 and below 1",
                 ),
                 (
                     8,
-                    "`starting-chests` must give the chests for 4 players exactly once"
+                    "`starting-chests` must give the chests for 4 players exactly once",
                 ),
                 (
                     8,
-                    "`starting-chests` must give the chests for 5 players exactly once"
+                    "`starting-chests` must give the chests for 5 players exactly once",
                 ),
-            ]
+            ],
         );
     }
 
@@ -1337,37 +1343,27 @@ mod tests {
              [[cards.event-deck]]\nid = \"standard\"\n{event}\
              [[cards.event-deck]]\nid = \"standard\"\n"
         );
-        let raw: RawMap = toml::from_str(&text).expect("parses");
-        let mut report = Report::new(&text);
-        let cards = merge_cards(
-            raw.cards.expect("cards").into_inner(),
-            parse_default_cards().expect("cards.toml parses"),
-            &mut report,
-        );
-        check_cards(&cards, &mut report);
-        let found = report.finish();
-        let texts: Vec<(u32, &str)> = found.iter().map(|d| (d.line, d.text.as_str())).collect();
-        assert_eq!(
-            texts,
-            [
+        assert_card_findings(
+            &text,
+            &[
                 (
                     7,
-                    "event deck id `standard` must be kebab-case and not `standard`"
+                    "event deck id `standard` must be kebab-case and not `standard`",
                 ),
                 (
                     8,
-                    "event deck `standard` has 1 event cards; two years use 8"
+                    "event deck `standard` has 1 event cards; two years use 8",
                 ),
                 (
                     12,
-                    "event deck `standard` has 0 event cards; two years use 8"
+                    "event deck `standard` has 0 event cards; two years use 8",
                 ),
                 (13, "event deck `standard` is listed twice"),
                 (
                     13,
-                    "event deck id `standard` must be kebab-case and not `standard`"
+                    "event deck id `standard` must be kebab-case and not `standard`",
                 ),
-            ]
+            ],
         );
     }
 }

@@ -1,28 +1,30 @@
 //! Helpers shared by the rule tests: games from position files, answers by choice id, cubes.
 #![allow(
     dead_code,
+    unused_imports,
     reason = "each test file uses a different part of the helpers"
 )]
 
 use sdk::testing::ScriptedTable;
-use sdk::{
-    Action, CubeCount, CubeOwner, DecisionKind, Event, Game, OptionSetting, OptionValue, Options,
-    Ruleset, Setup,
-};
+use sdk::{Action, CubeCount, CubeOwner, Event, Game, OptionValue, Options, Ruleset, Setup};
 use shogun::data::SUN_MAP;
 use shogun::outcome::Outcome;
 use shogun::{Shogun, ShogunGame};
 
+pub use sdk::testing::choice_ids;
+
 /// Options of a game: the defaults with `settings` changed.
 pub fn options(settings: &[(&str, OptionValue)]) -> Options {
-    let settings: Vec<OptionSetting> = settings
-        .iter()
-        .map(|(name, value)| OptionSetting {
-            name: (*name).into(),
-            value: value.clone(),
-        })
-        .collect();
-    Options::resolve(&Shogun::info().options, &settings).expect("valid options")
+    sdk::testing::options::<Shogun>(settings)
+}
+
+/// The option settings of a game on the beginner's setup, or of the standard one.
+pub fn setup_options(beginner: bool) -> Vec<(&'static str, OptionValue)> {
+    if beginner {
+        vec![("setup", OptionValue::Choice("beginner".into()))]
+    } else {
+        Vec::new()
+    }
 }
 
 /// The setup of a sun-side game with this many seats.
@@ -51,34 +53,9 @@ pub fn from_file(seats: u32, name: &str, table: &mut ScriptedTable) -> ShogunGam
     from_text(seats, &position_text(name), table)
 }
 
-/// The index of the choice with this id in `seat`'s pending choose decision.
+/// The answer of `seat` that picks the choice with this id.
 pub fn choice(game: &ShogunGame, seat: u32, id: &str) -> Action {
-    let pending = game.pending();
-    let decision = pending
-        .iter()
-        .find(|d| d.seat == seat)
-        .unwrap_or_else(|| panic!("seat {seat} is not pending: {pending:?}"));
-    let DecisionKind::Choose(choose) = &decision.kind else {
-        panic!("not a choose decision: {decision:?}")
-    };
-    let index = choose
-        .choices
-        .iter()
-        .position(|c| c.id == id)
-        .unwrap_or_else(|| panic!("no choice `{id}` in {:?}", choose.choices));
-    Action::Choose(vec![index as u32])
-}
-
-/// The ids of `seat`'s pending choices.
-pub fn choice_ids(game: &ShogunGame, seat: u32) -> Vec<String> {
-    let pending = game.pending();
-    let Some(decision) = pending.iter().find(|d| d.seat == seat) else {
-        return Vec::new();
-    };
-    match &decision.kind {
-        DecisionKind::Choose(choose) => choose.choices.iter().map(|c| c.id.clone()).collect(),
-        _ => Vec::new(),
-    }
+    sdk::testing::pick(game, seat, &[id])
 }
 
 /// Applies an answer that must be accepted.
@@ -154,4 +131,14 @@ pub fn province(game: &ShogunGame, id: &str) -> usize {
 pub fn pick(game: &mut ShogunGame, seat: u32, id: &str, table: &mut ScriptedTable) -> Vec<Event> {
     let action = choice(game, seat, id);
     act(game, seat, action, table)
+}
+
+/// The points of an SVG path made of absolute `M`, `L` and `Q` commands, in order.
+pub fn path_points(d: &str) -> Vec<(f32, f32)> {
+    d.split(|c: char| c.is_ascii_alphabetic() || c == ' ')
+        .filter_map(|pair| {
+            let (x, y) = pair.split_once(',')?;
+            Some((x.parse().ok()?, y.parse().ok()?))
+        })
+        .collect()
 }
