@@ -6,10 +6,11 @@
 //! on what differs significantly at p < 0.05: win rates by a two-proportion z-test, means by a
 //! permutation test (see [`super::stats`]).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use plotters::prelude::*;
+use sdk::svg::escape;
 use serde::Serialize;
 
 use super::{ArmResult, GameStats, Simulation};
@@ -190,6 +191,15 @@ pub fn html_and_differences(simulation: &Simulation) -> (String, Vec<Difference>
         Vec::new()
     };
     (report.finish(), differences)
+}
+
+/// The words of a section of per-game counts by key ([`Report::keyed_section`]).
+struct KeyedSection {
+    id: &'static str,
+    title: &'static str,
+    intro: &'static str,
+    /// What the verdict finds no difference in, when no key differs.
+    nothing: &'static str,
 }
 
 struct Report<'a> {
@@ -730,57 +740,61 @@ impl Report<'_> {
     }
 
     fn score_lines(&mut self) {
-        let keys: BTreeSet<String> = self
-            .arms()
-            .iter()
-            .flat_map(|a| &a.games)
-            .flat_map(|g| g.score_lines.keys().cloned())
-            .collect();
-        if keys.is_empty() {
-            return;
-        }
-        self.section(
-            "score-lines",
-            "Points by scoring category",
-            "The lines of the final result's score breakdown, by label, summed over the seats: \
+        self.keyed_section(
+            KeyedSection {
+                id: "score-lines",
+                title: "Points by scoring category",
+                intro: "The lines of the final result's score breakdown, by label, summed over the seats: \
              the points a game hands out for each category, per game.",
-        );
-        let findings = self.keyed_table(
-            &keys,
-            |g, key| g.score_lines.get(key).copied().unwrap_or(0) as f64,
-            |key| Measure::ScoreLine {
-                key: key.to_owned(),
+                nothing: "in the points of any category",
             },
+            |g| &g.score_lines,
+            |points| points as f64,
+            |key| Measure::ScoreLine { key },
         );
-        self.verdict(findings, "in the points of any category");
-        self.end_section();
     }
 
     fn events(&mut self) {
+        self.keyed_section(
+            KeyedSection {
+                id: "events",
+                title: "Events",
+                intro: "Public events of the game log counted by catalogue key, per game: what happened at \
+             the table (for example battles won and lost, revolts, cards played), as far as the \
+             ruleset's keys tell it apart.",
+                nothing: "in the count of any event",
+            },
+            |g| &g.events,
+            |count| count as f64,
+            |key| Measure::Event { key },
+        );
+    }
+
+    /// A section of per-game counts by key (a game's `counts`), with a test per key; none when
+    /// no game counts anything.
+    fn keyed_section<V: Copy>(
+        &mut self,
+        section: KeyedSection,
+        counts: fn(&GameStats) -> &BTreeMap<String, V>,
+        as_number: fn(V) -> f64,
+        measure: fn(String) -> Measure,
+    ) {
         let keys: BTreeSet<String> = self
             .arms()
             .iter()
             .flat_map(|a| &a.games)
-            .flat_map(|g| g.events.keys().cloned())
+            .flat_map(|g| counts(g).keys().cloned())
             .collect();
         if keys.is_empty() {
             return;
         }
-        self.section(
-            "events",
-            "Events",
-            "Public events of the game log counted by catalogue key, per game: what happened at \
-             the table (for example battles won and lost, revolts, cards played), as far as the \
-             ruleset's keys tell it apart.",
-        );
+        self.section(section.id, section.title, section.intro);
         let findings = self.keyed_table(
             &keys,
-            |g, key| g.events.get(key).copied().unwrap_or(0) as f64,
-            |key| Measure::Event {
-                key: key.to_owned(),
-            },
+            |g, key| counts(g).get(key).copied().map_or(0.0, as_number),
+            |key| measure(key.to_owned()),
         );
-        self.verdict(findings, "in the count of any event");
+        self.verdict(findings, section.nothing);
         self.end_section();
     }
 
@@ -1210,7 +1224,6 @@ fn shorten(text: &str, most: usize) -> String {
     }
 }
 
-/// Text made safe to place in HTML.
 /// The text of a fragment of the report's HTML: its tags dropped and the entities [`escape`]
 /// writes turned back into characters. Every text in the report is escaped, so only the
 /// report's own tags are dropped.
@@ -1228,23 +1241,8 @@ fn plain_text(html: &str) -> String {
     out.replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&quot;", "\"")
-        .replace("&#39;", "'")
+        .replace("&apos;", "'")
         .replace("&amp;", "&")
-}
-
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
