@@ -213,6 +213,19 @@ impl Report<'_> {
         &self.simulation.arms
     }
 
+    /// Each arm's [`even_share`] of the wins.
+    fn even_shares(&self, seats: u32) -> Vec<f64> {
+        self.arms()
+            .iter()
+            .map(|arm| even_share(arm, seats))
+            .collect()
+    }
+
+    /// Every game of every arm.
+    fn games(&self) -> impl Iterator<Item = &GameStats> {
+        self.arms().iter().flat_map(|a| &a.games)
+    }
+
     fn compared(&self) -> bool {
         self.arms().len() == 2
     }
@@ -329,11 +342,7 @@ impl Report<'_> {
                     .collect()
             })
             .collect();
-        let even: Vec<f64> = self
-            .arms()
-            .iter()
-            .map(|arm| even_share(arm, seats))
-            .collect();
+        let even = self.even_shares(seats);
         let top = rates
             .iter()
             .flatten()
@@ -441,11 +450,7 @@ impl Report<'_> {
                 wilson(won, moved_first.len() as u64)
             })
             .collect();
-        let even: Vec<f64> = self
-            .arms()
-            .iter()
-            .map(|arm| even_share(arm, seats))
-            .collect();
+        let even = self.even_shares(seats);
         let top = (rates.iter().map(|p| p.high).fold(0.0, f64::max) * 1.15).clamp(0.05, 1.0);
         self.figures(|arm, svg| {
             proportion_chart(
@@ -573,33 +578,17 @@ impl Report<'_> {
         }
         table.push_str("</tbody></table>");
         self.body.push_str(&table);
-        if self.compared() {
-            let measures = [
-                Measure::MeanScore,
-                Measure::WinningScore,
-                Measure::WinnersLead,
-            ];
-            let findings = measures
-                .into_iter()
-                .enumerate()
-                .map(|(i, measure)| mean_finding(measure, &columns[0][i], &columns[1][i]))
-                .collect();
-            self.verdict(findings, "in scores");
-        }
-        self.end_section();
+        let measures = [
+            Measure::MeanScore,
+            Measure::WinningScore,
+            Measure::WinnersLead,
+        ];
+        self.end_measured_section(measures, &columns, "in scores");
     }
 
     fn length(&mut self) {
-        let has_milestones = self
-            .arms()
-            .iter()
-            .flat_map(|a| &a.games)
-            .any(|g| g.milestones > 0);
-        let has_stages = self
-            .arms()
-            .iter()
-            .flat_map(|a| &a.games)
-            .any(|g| g.stages > 0);
+        let has_milestones = self.games().any(|g| g.milestones > 0);
+        let has_stages = self.games().any(|g| g.stages > 0);
         self.section(
             "length",
             "Game length",
@@ -677,6 +666,25 @@ impl Report<'_> {
                 findings.push(mean_finding(Measure::Stages, &series[0][2], &series[1][2]));
             }
             self.verdict(findings, "in game length");
+        }
+        self.end_section();
+    }
+
+    /// Ends a section whose table holds three measures per arm (`columns[arm][measure]`): a
+    /// test of each when two arms are compared, and the verdict.
+    fn end_measured_section(
+        &mut self,
+        measures: [Measure; 3],
+        columns: &[[Vec<f64>; 3]],
+        nothing: &str,
+    ) {
+        if self.compared() {
+            let findings = measures
+                .into_iter()
+                .enumerate()
+                .map(|(i, measure)| mean_finding(measure, &columns[0][i], &columns[1][i]))
+                .collect();
+            self.verdict(findings, nothing);
         }
         self.end_section();
     }
@@ -780,9 +788,7 @@ impl Report<'_> {
         measure: fn(String) -> Measure,
     ) {
         let keys: BTreeSet<String> = self
-            .arms()
-            .iter()
-            .flat_map(|a| &a.games)
+            .games()
             .flat_map(|g| counts(g).keys().cloned())
             .collect();
         if keys.is_empty() {
@@ -799,11 +805,7 @@ impl Report<'_> {
     }
 
     fn tower(&mut self) {
-        let used = self
-            .arms()
-            .iter()
-            .flat_map(|a| &a.games)
-            .any(|g| g.tower_in > 0);
+        let used = self.games().any(|g| g.tower_in > 0);
         if !used {
             return;
         }
@@ -840,16 +842,8 @@ impl Report<'_> {
         }
         table.push_str("</tbody></table>");
         self.body.push_str(&table);
-        if self.compared() {
-            let measures = [Measure::TowerDropped, Measure::TowerOut, Measure::TowerKept];
-            let findings = measures
-                .into_iter()
-                .enumerate()
-                .map(|(i, measure)| mean_finding(measure, &series[0][i], &series[1][i]))
-                .collect();
-            self.verdict(findings, "in the battle tower");
-        }
-        self.end_section();
+        let measures = [Measure::TowerDropped, Measure::TowerOut, Measure::TowerKept];
+        self.end_measured_section(measures, &series, "in the battle tower");
     }
 
     fn finish(self) -> String {
