@@ -352,6 +352,27 @@ fn rulesets(places: &Places, args: &RulesetsArgs) -> Result<()> {
     Ok(())
 }
 
+/// The ruleset `id`, loaded, and the map text `map` names (see [`resolve_map`]); refused with
+/// its first error unless the ruleset finds the map playable.
+fn playable_map(
+    places: &Places,
+    id: &str,
+    map: Option<&str>,
+) -> Result<(Runtime, Arc<LoadedRuleset>, String)> {
+    let (runtime, reports) = load_runtime(places)?;
+    let ruleset = find_ruleset(&runtime, &reports, id)?;
+    let map_toml = resolve_map(places, &ruleset, map)?;
+    let diagnostics = ruleset.validate_map(&map_toml)?;
+    if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
+        bail!(
+            "the map cannot be played: line {}: {}",
+            error.line,
+            error.text
+        );
+    }
+    Ok((runtime, ruleset, map_toml))
+}
+
 /// The map text for a simulation: a file path, a map id of the ruleset (a listed map or an
 /// example), or the ruleset's first listed map.
 fn resolve_map(places: &Places, ruleset: &LoadedRuleset, map: Option<&str>) -> Result<String> {
@@ -573,17 +594,7 @@ fn arm_rules(
 }
 
 fn arena(places: &Places, args: &ArenaArgs) -> Result<()> {
-    let (runtime, reports) = load_runtime(places)?;
-    let ruleset = find_ruleset(&runtime, &reports, &args.ruleset)?;
-    let map_toml = resolve_map(places, &ruleset, args.map.as_deref())?;
-    let diagnostics = ruleset.validate_map(&map_toml)?;
-    if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
-        bail!(
-            "the map cannot be played: line {}: {}",
-            error.line,
-            error.text
-        );
-    }
+    let (_runtime, ruleset, map_toml) = playable_map(places, &args.ruleset, args.map.as_deref())?;
     let parse = |names: &[String]| -> Result<Vec<BotKind>> {
         names
             .iter()
@@ -730,17 +741,7 @@ fn rate_arena(
 }
 
 fn simulate(places: &Places, args: &SimulateArgs) -> Result<()> {
-    let (runtime, reports) = load_runtime(places)?;
-    let ruleset = find_ruleset(&runtime, &reports, &args.ruleset)?;
-    let map_toml = resolve_map(places, &ruleset, args.map.as_deref())?;
-    let diagnostics = ruleset.validate_map(&map_toml)?;
-    if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
-        bail!(
-            "the map cannot be played: line {}: {}",
-            error.line,
-            error.text
-        );
-    }
+    let (_runtime, ruleset, map_toml) = playable_map(places, &args.ruleset, args.map.as_deref())?;
     let bots: Vec<BotKind> = args
         .bot
         .split(',')

@@ -150,21 +150,8 @@ pub struct FieldSchema {
     pub length: Option<u32>,
 }
 
-/// The type of a field.
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum FieldKind {
-    /// Text.
-    String,
-    /// A whole number.
-    Integer,
-    /// Any number.
-    Number,
-    /// True or false.
-    Boolean,
-    /// A list of texts.
-    List,
-}
+/// The type of a field, as the ruleset's schema names it.
+pub use sdk::FieldKind;
 
 /// One kind of connection between two places.
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -213,13 +200,7 @@ pub fn schema_of(ruleset: &LoadedRuleset) -> Option<Schema> {
 fn field_from_sdk(field: sdk::EditorField) -> FieldSchema {
     FieldSchema {
         name: field.name,
-        kind: match field.kind {
-            sdk::FieldKind::String => FieldKind::String,
-            sdk::FieldKind::Integer => FieldKind::Integer,
-            sdk::FieldKind::Number => FieldKind::Number,
-            sdk::FieldKind::Boolean => FieldKind::Boolean,
-            sdk::FieldKind::List => FieldKind::List,
-        },
+        kind: field.kind,
         description: field.description,
         values: field.values,
         values_from: field.values_from,

@@ -11,7 +11,7 @@ use sdk::{Action, BoardPart, GameResult, PendingDecision, Seat, Viewer};
 use tenka_runtime::{Budget, LoadedRuleset, RunningGame};
 
 use crate::session::{
-    Determinized, SessionError, apply_keeping_the_table, evaluate_keeping_the_table,
+    Determinized, SessionError, apply_keeping_the_table, evaluate_keeping_the_table, pending_once,
     refuse_back_without_a_way,
 };
 
@@ -89,17 +89,11 @@ impl ScratchGame {
 
     /// The decisions the game waits for; empty once it is over.
     pub fn pending(&mut self) -> Result<Vec<PendingDecision>, SessionError> {
-        if let Some(pending) = &self.pending {
-            return Ok(pending.clone());
-        }
-        let pending = self.with_game(|game| game.pending())?;
-        self.pending = Some(pending.clone());
-        Ok(pending)
-    }
-
-    /// Whether the game is over (no decision pending).
-    pub fn is_over(&mut self) -> Result<bool, SessionError> {
-        Ok(self.pending()?.is_empty())
+        pending_once(
+            self,
+            |scratch| &mut scratch.pending,
+            |scratch| scratch.with_game(|game| game.pending()),
+        )
     }
 
     /// Applies one seat's answer; a rejected one changes nothing.

@@ -474,12 +474,11 @@ impl Session {
 
     /// The decisions the game waits for; empty once it is over.
     pub fn pending(&mut self) -> Result<Vec<PendingDecision>, SessionError> {
-        if let Some(pending) = &self.pending {
-            return Ok(pending.clone());
-        }
-        let pending = self.with_game(|game| game.pending())?;
-        self.pending = Some(pending.clone());
-        Ok(pending)
+        pending_once(
+            self,
+            |session| &mut session.pending,
+            |session| Ok(session.with_game(|game| game.pending())?),
+        )
     }
 
     /// Whether the game is over (no decision pending).
@@ -690,6 +689,21 @@ impl Session {
         let seats = self.spec.seats;
         Ok(self.with_game(|running| determinize(running, seat, seed, seats))?)
     }
+}
+
+/// The decisions `game` waits for: asked of the ruleset once per position and kept in
+/// `cache(game)` until a change clears it (a session and a bot's scratch game keep them alike).
+pub(crate) fn pending_once<G>(
+    game: &mut G,
+    cache: fn(&mut G) -> &mut Option<Vec<PendingDecision>>,
+    ask: fn(&mut G) -> Result<Vec<PendingDecision>, SessionError>,
+) -> Result<Vec<PendingDecision>, SessionError> {
+    if let Some(pending) = cache(game) {
+        return Ok(pending.clone());
+    }
+    let pending = ask(game)?;
+    *cache(game) = Some(pending.clone());
+    Ok(pending)
 }
 
 /// `seat`'s pending decision, or the rejection of a seat that has none.

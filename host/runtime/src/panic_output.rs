@@ -119,22 +119,16 @@ pub(crate) fn define(
         } else if name.starts_with("wasi:io/streams@") {
             let mut streams = linker.instance(name)?;
             let ok = || Val::Result(Ok(None));
-            streams.func_new(
+            for write in [
                 "[method]output-stream.blocking-write-and-flush",
-                move |mut store, _, params, results| {
-                    keep(store.data_mut(), params.get(1));
-                    results[0] = ok();
-                    end_borrows(store, params)
-                },
-            )?;
-            streams.func_new(
                 "[method]output-stream.write",
-                move |mut store, _, params, results| {
+            ] {
+                streams.func_new(write, move |mut store, _, params, results| {
                     keep(store.data_mut(), params.get(1));
                     results[0] = ok();
                     end_borrows(store, params)
-                },
-            )?;
+                })?;
+            }
             streams.func_new(
                 "[method]output-stream.check-write",
                 |store, _, params, results| {

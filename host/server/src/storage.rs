@@ -20,7 +20,7 @@ mod writer;
 
 pub use clocks::{ClockRow, ClockWrite};
 pub use writer::CommitCounters;
-use writer::{Answer, Write};
+use writer::{ActionWrite, Answer, GameWrite, SnapshotWrite, Write};
 
 /// Which database the server runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,13 +131,15 @@ impl WriteQueue {
         ends_game: bool,
         clock: Option<ClockWrite>,
     ) -> anyhow::Result<Queued<Insert>> {
-        self.queue(|answer| Write::Action {
-            game_id: id.to_owned(),
-            action,
-            ends_game,
-            clock,
-            created_at: now_millis(),
-            answer,
+        self.queue(|answer| {
+            Write::Action(ActionWrite {
+                game_id: id.to_owned(),
+                action,
+                ends_game,
+                clock,
+                created_at: now_millis(),
+                answer,
+            })
         })
     }
 
@@ -226,6 +228,29 @@ async fn insert_receipt(
     .await
     .context("failed to keep a seat receipt")?;
     Ok(())
+}
+
+/// A statement about one seat of a game: `$1` is the game's id and `$2` the seat; any further
+/// parameters are bound after them.
+fn seat_statement<'q>(
+    sql: &'static str,
+    id: &'q str,
+    seat: u32,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
+    sqlx::query(sql).bind(id).bind(i64::from(seat))
+}
+
+/// Removes a seat's open invite (see [`seat_statement`]).
+const CLOSE_INVITE: &str = "DELETE FROM invites WHERE game_id = $1 AND seat = $2";
+
+/// How [`Storage::reopen_to_invite`] reopens a seat: statements of [`seat_statement`]'s form.
+struct Reopening {
+    /// Changes the seat's row; changing none refuses the reopening.
+    seat: &'static str,
+    /// Clear what the seat had (its invite, receipts...).
+    close: &'static [&'static str],
+    close_failed: &'static str,
+    commit_failed: &'static str,
 }
 
 /// The server's database.
@@ -442,12 +467,14 @@ impl Storage {
         clock: Option<ClockRow>,
     ) -> anyhow::Result<()> {
         self.writer
-            .queue(|answer| Write::Game {
-                game: Box::new(game.clone()),
-                seats: seats.to_vec(),
-                credentials: credentials.clone(),
-                clock,
-                answer,
+            .queue(|answer| {
+                Write::Game(GameWrite {
+                    game: Box::new(game.clone()),
+                    seats: seats.to_vec(),
+                    credentials: credentials.clone(),
+                    clock,
+                    answer,
+                })
             })?
             .durable()
             .await
@@ -474,31 +501,30 @@ impl Storage {
                 "SELECT id FROM games ORDER BY created_at DESC, id LIMIT $1"
             };
         }
-        let games = sqlx::query(concat!(
+        let newest_rows = |sql| {
+            sqlx::query(sql)
+                .bind(i64::from(limit))
+                .fetch_all(&self.pool)
+        };
+        let games = newest_rows(concat!(
             "SELECT ",
             game_columns!(),
             " FROM games ORDER BY created_at DESC, id LIMIT $1"
         ))
-        .bind(i64::from(limit))
-        .fetch_all(&self.pool)
         .await?;
-        let seat_rows = sqlx::query(concat!(
+        let seat_rows = newest_rows(concat!(
             "SELECT ",
             seat_columns!(),
             ", game_id FROM seats WHERE game_id IN (",
             newest!(),
             ") ORDER BY game_id, seat"
         ))
-        .bind(i64::from(limit))
-        .fetch_all(&self.pool)
         .await?;
-        let version_rows = sqlx::query(concat!(
+        let version_rows = newest_rows(concat!(
             "SELECT game_id, MAX(seq) FROM actions WHERE game_id IN (",
             newest!(),
             ") GROUP BY game_id"
         ))
-        .bind(i64::from(limit))
-        .fetch_all(&self.pool)
         .await?;
         let mut seats: std::collections::HashMap<String, Vec<StoredSeat>> =
             std::collections::HashMap::new();
@@ -623,11 +649,13 @@ impl Storage {
     /// Stores a snapshot of a game at a version. Another process may have stored the same one.
     pub async fn save_snapshot(&self, id: &str, seq: u64, bytes: &[u8]) -> anyhow::Result<()> {
         self.writer
-            .queue(|answer| Write::Snapshot {
-                game_id: id.to_owned(),
-                seq,
-                bytes: bytes.to_vec(),
-                answer,
+            .queue(|answer| {
+                Write::Snapshot(SnapshotWrite {
+                    game_id: id.to_owned(),
+                    seq,
+                    bytes: bytes.to_vec(),
+                    answer,
+                })
             })?
             .durable()
             .await
@@ -646,21 +674,22 @@ impl Storage {
 
     /// Hands a seat to a bot, or back to its person with `None`.
     pub async fn set_seat_bot(&self, id: &str, seat: u32, bot: Option<&str>) -> anyhow::Result<()> {
-        sqlx::query("UPDATE seats SET bot = $1 WHERE game_id = $2 AND seat = $3")
-            .bind(bot)
-            .bind(id)
-            .bind(i64::from(seat))
-            .execute(&self.pool)
-            .await?;
+        seat_statement(
+            "UPDATE seats SET bot = $3 WHERE game_id = $1 AND seat = $2",
+            id,
+            seat,
+        )
+        .bind(bot)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
     /// Marks a seat claimed by a person with a display name.
     pub async fn claim_seat(&self, id: &str, seat: u32, name: &str) -> anyhow::Result<()> {
-        sqlx::query("UPDATE seats SET claimed = 1, name = $1 WHERE game_id = $2 AND seat = $3")
+        let claim = "UPDATE seats SET claimed = 1, name = $3 WHERE game_id = $1 AND seat = $2";
+        seat_statement(claim, id, seat)
             .bind(name)
-            .bind(id)
-            .bind(i64::from(seat))
             .execute(&self.pool)
             .await?;
         Ok(())
@@ -783,9 +812,7 @@ impl Storage {
             return Ok(false);
         }
         // A claimed seat is its person's: no invite may hand it to someone else.
-        sqlx::query("DELETE FROM invites WHERE game_id = $1 AND seat = $2")
-            .bind(id)
-            .bind(i64::from(seat))
+        seat_statement(CLOSE_INVITE, id, seat)
             .execute(&mut *tx)
             .await
             .context("failed to close a claimed seat's invite")?;
@@ -840,69 +867,38 @@ impl Storage {
         seat: u32,
         code_hash: &str,
     ) -> anyhow::Result<InviteChange> {
-        let mut tx = self.pool.begin().await?;
-        let reopened = sqlx::query(
-            "UPDATE seats SET token_hash = NULL, claimed = 0 \
-             WHERE game_id = $1 AND seat = $2 AND kind = 'human'",
-        )
-        .bind(id)
-        .bind(i64::from(seat))
-        .execute(&mut *tx)
-        .await
-        .context("failed to reopen a seat")?
-        .rows_affected();
-        if reopened != 1 {
-            drop(tx);
-            return Ok(self
-                .invite_refusal(id, seat)
-                .await?
-                .unwrap_or(InviteChange::NoSeat));
-        }
-        for statement in [
-            "DELETE FROM invites WHERE game_id = $1 AND seat = $2",
-            "DELETE FROM seat_receipts WHERE game_id = $1 AND seat = $2",
-            // The seat goes to someone else: no account keeps it.
-            "DELETE FROM account_seats WHERE game_id = $1 AND seat = $2",
-        ] {
-            sqlx::query(statement)
-                .bind(id)
-                .bind(i64::from(seat))
-                .execute(&mut *tx)
-                .await
-                .context("failed to close a reopened seat's invite")?;
-        }
-        sqlx::query(
-            "INSERT INTO invites (game_id, seat, code_hash, created_at) VALUES ($1, $2, $3, $4)",
-        )
-        .bind(id)
-        .bind(i64::from(seat))
-        .bind(code_hash)
-        .bind(now_millis())
-        .execute(&mut *tx)
-        .await
-        .context("failed to store an invite")?;
-        tx.commit()
-            .await
-            .context("failed to commit a reopened seat")?;
-        Ok(InviteChange::Changed)
+        let reopen = Reopening {
+            seat: "UPDATE seats SET token_hash = NULL, claimed = 0 \
+                   WHERE game_id = $1 AND seat = $2 AND kind = 'human'",
+            close: &[
+                CLOSE_INVITE,
+                "DELETE FROM seat_receipts WHERE game_id = $1 AND seat = $2",
+                // The seat goes to someone else: no account keeps it.
+                "DELETE FROM account_seats WHERE game_id = $1 AND seat = $2",
+            ],
+            close_failed: "failed to close a reopened seat's invite",
+            commit_failed: "failed to commit a reopened seat",
+        };
+        self.reopen_to_invite(id, seat, code_hash, reopen).await
     }
 
     /// The kind of a game's seat (`human` or `bot`), if the game has it.
     pub async fn seat_kind(&self, id: &str, seat: u32) -> anyhow::Result<Option<String>> {
-        let row = sqlx::query("SELECT kind FROM seats WHERE game_id = $1 AND seat = $2")
-            .bind(id)
-            .bind(i64::from(seat))
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = seat_statement(
+            "SELECT kind FROM seats WHERE game_id = $1 AND seat = $2",
+            id,
+            seat,
+        )
+        .fetch_optional(&self.pool)
+        .await?;
         row.map(|row| row.try_get(0).map_err(anyhow::Error::from))
             .transpose()
     }
 
     /// Why a seat's invite cannot change, if it cannot.
     async fn invite_refusal(&self, id: &str, seat: u32) -> anyhow::Result<Option<InviteChange>> {
-        let row = sqlx::query("SELECT kind, claimed FROM seats WHERE game_id = $1 AND seat = $2")
-            .bind(id)
-            .bind(i64::from(seat))
+        let kind = "SELECT kind, claimed FROM seats WHERE game_id = $1 AND seat = $2";
+        let row = seat_statement(kind, id, seat)
             .fetch_optional(&self.pool)
             .await?;
         let Some(row) = row else {
@@ -928,19 +924,33 @@ impl Storage {
         seat: u32,
         code_hash: &str,
     ) -> anyhow::Result<InviteChange> {
+        let reopen = Reopening {
+            seat: "UPDATE seats SET token_hash = NULL \
+                   WHERE game_id = $1 AND seat = $2 AND kind = 'human' AND claimed = 0",
+            close: &[CLOSE_INVITE],
+            close_failed: "failed to revoke an invite",
+            commit_failed: "failed to commit an invite",
+        };
+        self.reopen_to_invite(id, seat, code_hash, reopen).await
+    }
+
+    /// Reopens a seat to a new invite (digest `code_hash`) in one transaction: `reopen.seat`
+    /// changes the seat's row, and only if it changed one, `reopen.close` clear what the seat
+    /// had and the invite is stored. The write comes first, so the transaction holds the write
+    /// lock from its first statement (SQLite) and the checks it makes cannot go stale.
+    async fn reopen_to_invite(
+        &self,
+        id: &str,
+        seat: u32,
+        code_hash: &str,
+        reopen: Reopening,
+    ) -> anyhow::Result<InviteChange> {
         let mut tx = self.pool.begin().await?;
-        // The write comes first, so the transaction holds the write lock from its first
-        // statement (SQLite) and the checks it makes cannot go stale.
-        let reopened = sqlx::query(
-            "UPDATE seats SET token_hash = NULL \
-             WHERE game_id = $1 AND seat = $2 AND kind = 'human' AND claimed = 0",
-        )
-        .bind(id)
-        .bind(i64::from(seat))
-        .execute(&mut *tx)
-        .await
-        .context("failed to reopen a seat")?
-        .rows_affected();
+        let reopened = seat_statement(reopen.seat, id, seat)
+            .execute(&mut *tx)
+            .await
+            .context("failed to reopen a seat")?
+            .rows_affected();
         if reopened != 1 {
             drop(tx);
             return Ok(self
@@ -948,23 +958,23 @@ impl Storage {
                 .await?
                 .unwrap_or(InviteChange::NoSeat));
         }
-        sqlx::query("DELETE FROM invites WHERE game_id = $1 AND seat = $2")
-            .bind(id)
-            .bind(i64::from(seat))
-            .execute(&mut *tx)
-            .await
-            .context("failed to revoke an invite")?;
-        sqlx::query(
+        for &statement in reopen.close {
+            seat_statement(statement, id, seat)
+                .execute(&mut *tx)
+                .await
+                .context(reopen.close_failed)?;
+        }
+        seat_statement(
             "INSERT INTO invites (game_id, seat, code_hash, created_at) VALUES ($1, $2, $3, $4)",
+            id,
+            seat,
         )
-        .bind(id)
-        .bind(i64::from(seat))
         .bind(code_hash)
         .bind(now_millis())
         .execute(&mut *tx)
         .await
         .context("failed to store an invite")?;
-        tx.commit().await.context("failed to commit an invite")?;
+        tx.commit().await.context(reopen.commit_failed)?;
         Ok(InviteChange::Changed)
     }
 
@@ -974,9 +984,7 @@ impl Storage {
         if let Some(refusal) = self.invite_refusal(id, seat).await? {
             return Ok(refusal);
         }
-        sqlx::query("DELETE FROM invites WHERE game_id = $1 AND seat = $2")
-            .bind(id)
-            .bind(i64::from(seat))
+        seat_statement(CLOSE_INVITE, id, seat)
             .execute(&self.pool)
             .await
             .context("failed to revoke an invite")?;

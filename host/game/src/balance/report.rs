@@ -6,10 +6,11 @@
 //! on what differs significantly at p < 0.05: win rates by a two-proportion z-test, means by a
 //! permutation test (see [`super::stats`]).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use plotters::prelude::*;
+use sdk::svg::escape;
 use serde::Serialize;
 
 use super::{ArmResult, GameStats, Simulation};
@@ -192,6 +193,15 @@ pub fn html_and_differences(simulation: &Simulation) -> (String, Vec<Difference>
     (report.finish(), differences)
 }
 
+/// The words of a section of per-game counts by key ([`Report::keyed_section`]).
+struct KeyedSection {
+    id: &'static str,
+    title: &'static str,
+    intro: &'static str,
+    /// What the verdict finds no difference in, when no key differs.
+    nothing: &'static str,
+}
+
 struct Report<'a> {
     simulation: &'a Simulation,
     findings: Vec<Finding>,
@@ -201,6 +211,19 @@ struct Report<'a> {
 impl Report<'_> {
     fn arms(&self) -> &[ArmResult] {
         &self.simulation.arms
+    }
+
+    /// Each arm's [`even_share`] of the wins.
+    fn even_shares(&self, seats: u32) -> Vec<f64> {
+        self.arms()
+            .iter()
+            .map(|arm| even_share(arm, seats))
+            .collect()
+    }
+
+    /// Every game of every arm.
+    fn games(&self) -> impl Iterator<Item = &GameStats> {
+        self.arms().iter().flat_map(|a| &a.games)
     }
 
     fn compared(&self) -> bool {
@@ -319,11 +342,7 @@ impl Report<'_> {
                     .collect()
             })
             .collect();
-        let even: Vec<f64> = self
-            .arms()
-            .iter()
-            .map(|arm| even_share(arm, seats))
-            .collect();
+        let even = self.even_shares(seats);
         let top = rates
             .iter()
             .flatten()
@@ -431,11 +450,7 @@ impl Report<'_> {
                 wilson(won, moved_first.len() as u64)
             })
             .collect();
-        let even: Vec<f64> = self
-            .arms()
-            .iter()
-            .map(|arm| even_share(arm, seats))
-            .collect();
+        let even = self.even_shares(seats);
         let top = (rates.iter().map(|p| p.high).fold(0.0, f64::max) * 1.15).clamp(0.05, 1.0);
         self.figures(|arm, svg| {
             proportion_chart(
@@ -563,33 +578,17 @@ impl Report<'_> {
         }
         table.push_str("</tbody></table>");
         self.body.push_str(&table);
-        if self.compared() {
-            let measures = [
-                Measure::MeanScore,
-                Measure::WinningScore,
-                Measure::WinnersLead,
-            ];
-            let findings = measures
-                .into_iter()
-                .enumerate()
-                .map(|(i, measure)| mean_finding(measure, &columns[0][i], &columns[1][i]))
-                .collect();
-            self.verdict(findings, "in scores");
-        }
-        self.end_section();
+        let measures = [
+            Measure::MeanScore,
+            Measure::WinningScore,
+            Measure::WinnersLead,
+        ];
+        self.end_measured_section(measures, &columns, "in scores");
     }
 
     fn length(&mut self) {
-        let has_milestones = self
-            .arms()
-            .iter()
-            .flat_map(|a| &a.games)
-            .any(|g| g.milestones > 0);
-        let has_stages = self
-            .arms()
-            .iter()
-            .flat_map(|a| &a.games)
-            .any(|g| g.stages > 0);
+        let has_milestones = self.games().any(|g| g.milestones > 0);
+        let has_stages = self.games().any(|g| g.stages > 0);
         self.section(
             "length",
             "Game length",
@@ -671,6 +670,25 @@ impl Report<'_> {
         self.end_section();
     }
 
+    /// Ends a section whose table holds three measures per arm (`columns[arm][measure]`): a
+    /// test of each when two arms are compared, and the verdict.
+    fn end_measured_section(
+        &mut self,
+        measures: [Measure; 3],
+        columns: &[[Vec<f64>; 3]],
+        nothing: &str,
+    ) {
+        if self.compared() {
+            let findings = measures
+                .into_iter()
+                .enumerate()
+                .map(|(i, measure)| mean_finding(measure, &columns[0][i], &columns[1][i]))
+                .collect();
+            self.verdict(findings, nothing);
+        }
+        self.end_section();
+    }
+
     /// A table of per-game counts by key, with a test per key.
     fn keyed_table(
         &mut self,
@@ -730,66 +748,64 @@ impl Report<'_> {
     }
 
     fn score_lines(&mut self) {
-        let keys: BTreeSet<String> = self
-            .arms()
-            .iter()
-            .flat_map(|a| &a.games)
-            .flat_map(|g| g.score_lines.keys().cloned())
-            .collect();
-        if keys.is_empty() {
-            return;
-        }
-        self.section(
-            "score-lines",
-            "Points by scoring category",
-            "The lines of the final result's score breakdown, by label, summed over the seats: \
+        self.keyed_section(
+            KeyedSection {
+                id: "score-lines",
+                title: "Points by scoring category",
+                intro: "The lines of the final result's score breakdown, by label, summed over the seats: \
              the points a game hands out for each category, per game.",
-        );
-        let findings = self.keyed_table(
-            &keys,
-            |g, key| g.score_lines.get(key).copied().unwrap_or(0) as f64,
-            |key| Measure::ScoreLine {
-                key: key.to_owned(),
+                nothing: "in the points of any category",
             },
+            |g| &g.score_lines,
+            |points| points as f64,
+            |key| Measure::ScoreLine { key },
         );
-        self.verdict(findings, "in the points of any category");
-        self.end_section();
     }
 
     fn events(&mut self) {
+        self.keyed_section(
+            KeyedSection {
+                id: "events",
+                title: "Events",
+                intro: "Public events of the game log counted by catalogue key, per game: what happened at \
+             the table (for example battles won and lost, revolts, cards played), as far as the \
+             ruleset's keys tell it apart.",
+                nothing: "in the count of any event",
+            },
+            |g| &g.events,
+            |count| count as f64,
+            |key| Measure::Event { key },
+        );
+    }
+
+    /// A section of per-game counts by key (a game's `counts`), with a test per key; none when
+    /// no game counts anything.
+    fn keyed_section<V: Copy>(
+        &mut self,
+        section: KeyedSection,
+        counts: fn(&GameStats) -> &BTreeMap<String, V>,
+        as_number: fn(V) -> f64,
+        measure: fn(String) -> Measure,
+    ) {
         let keys: BTreeSet<String> = self
-            .arms()
-            .iter()
-            .flat_map(|a| &a.games)
-            .flat_map(|g| g.events.keys().cloned())
+            .games()
+            .flat_map(|g| counts(g).keys().cloned())
             .collect();
         if keys.is_empty() {
             return;
         }
-        self.section(
-            "events",
-            "Events",
-            "Public events of the game log counted by catalogue key, per game: what happened at \
-             the table (for example battles won and lost, revolts, cards played), as far as the \
-             ruleset's keys tell it apart.",
-        );
+        self.section(section.id, section.title, section.intro);
         let findings = self.keyed_table(
             &keys,
-            |g, key| g.events.get(key).copied().unwrap_or(0) as f64,
-            |key| Measure::Event {
-                key: key.to_owned(),
-            },
+            |g, key| counts(g).get(key).copied().map_or(0.0, as_number),
+            |key| measure(key.to_owned()),
         );
-        self.verdict(findings, "in the count of any event");
+        self.verdict(findings, section.nothing);
         self.end_section();
     }
 
     fn tower(&mut self) {
-        let used = self
-            .arms()
-            .iter()
-            .flat_map(|a| &a.games)
-            .any(|g| g.tower_in > 0);
+        let used = self.games().any(|g| g.tower_in > 0);
         if !used {
             return;
         }
@@ -826,16 +842,8 @@ impl Report<'_> {
         }
         table.push_str("</tbody></table>");
         self.body.push_str(&table);
-        if self.compared() {
-            let measures = [Measure::TowerDropped, Measure::TowerOut, Measure::TowerKept];
-            let findings = measures
-                .into_iter()
-                .enumerate()
-                .map(|(i, measure)| mean_finding(measure, &series[0][i], &series[1][i]))
-                .collect();
-            self.verdict(findings, "in the battle tower");
-        }
-        self.end_section();
+        let measures = [Measure::TowerDropped, Measure::TowerOut, Measure::TowerKept];
+        self.end_measured_section(measures, &series, "in the battle tower");
     }
 
     fn finish(self) -> String {
@@ -1210,7 +1218,6 @@ fn shorten(text: &str, most: usize) -> String {
     }
 }
 
-/// Text made safe to place in HTML.
 /// The text of a fragment of the report's HTML: its tags dropped and the entities [`escape`]
 /// writes turned back into characters. Every text in the report is escaped, so only the
 /// report's own tags are dropped.
@@ -1228,23 +1235,8 @@ fn plain_text(html: &str) -> String {
     out.replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&quot;", "\"")
-        .replace("&#39;", "'")
+        .replace("&apos;", "'")
         .replace("&amp;", "&")
-}
-
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

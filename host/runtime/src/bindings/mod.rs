@@ -4,13 +4,13 @@
 //! Each version has a module of its own (`v0_4`, the current one, and `v0_3`, `v0_2` and `v0_1`,
 //! kept so components built for them and their stored games keep working). The interfaces the
 //! versions share unchanged (`types`, `random`, `battle-tower`, `log`) are generated once, in
-//! `v0_4`: the
-//! older bindings reuse them through `bindgen!`'s `with:`, and their implementations are written once
-//! in [`imports`], linked under each version's names. The exported `rules` interface changed, so
-//! each version has its own generated types for it; the conversions of the parts of it that kept
-//! their shape are written once, in [`contract_glue!`], and expanded inside each module against
-//! that version's types; only what changed between them is written per version. [`Instance`] is
-//! a component of any of them behind one set of calls.
+//! `v0_4`: the older bindings reuse them through `bindgen!`'s `with:` ([`older_contract!`]), and
+//! their implementations are written once in [`imports`], linked under each version's names. The
+//! exported `rules` interface changed, so each version has its own generated types for it. Every
+//! conversion of those is written once, in [`contract_glue!`], in layers by the version that
+//! brought its shape (`contract_glue!(since "0.3.0")` expands 0.1.0's layer, 0.2.0's and 0.3.0's),
+//! and expanded inside each module against that version's types; a module writes only what its
+//! version alone has. [`Instance`] is a component of any of them behind one set of calls.
 
 use sdk as s;
 use wasmtime::Store;
@@ -18,12 +18,140 @@ use wasmtime::component::ResourceAny;
 
 use crate::store::StoreState;
 
-/// The conversions and calls of the `rules` interface whose shape did not change between
-/// contract versions. Expanded in each version's module, where `ex` is that version's generated
-/// `rules` types; the module supplies `CONTRACT`, `choice_from_wit`, `pending_from_wit`,
-/// `event_from_wit` and `back_to_wit` (the action `back`, if the version has it).
+/// The bindings of an older contract's world at `$path`: the four shared interfaces are the same
+/// as 0.4.0's, so they reuse 0.4.0's types and host traits and are implemented once
+/// (`imports.rs`). Only `rules` is generated anew.
+macro_rules! older_contract {
+    ($path:literal) => {
+        wasmtime::component::bindgen!({
+            path: $path,
+            world: "ruleset",
+            imports: { default: trappable },
+            with: {
+                "tenka:ruleset/types": super::v0_4::tenka::ruleset::types,
+                "tenka:ruleset/random": super::v0_4::tenka::ruleset::random,
+                "tenka:ruleset/battle-tower": super::v0_4::tenka::ruleset::battle_tower,
+                "tenka:ruleset/log": super::v0_4::tenka::ruleset::log,
+            },
+        });
+    };
+}
+
+/// The conversions and calls of the `rules` interface, expanded in each version's module, where
+/// `ex` is that version's generated `rules` types. `since "X"` expands every layer up to the one
+/// of contract X: each layer holds what took its present shape in that version, so each is
+/// written once however many versions share it. The module supplies `CONTRACT` and what its
+/// layers leave out: below 0.3.0, `pending_from_wit` and `back_to_wit` (the action `back`, if
+/// the version has it); below 0.2.0, also `choice_from_wit`, `event_from_wit` and
+/// `board_from_wit`.
 macro_rules! contract_glue {
-    () => {
+    (since "0.3.0") => {
+        contract_glue!(since "0.2.0");
+
+        fn pending_from_wit(p: ex::PendingDecision) -> s::PendingDecision {
+            s::PendingDecision {
+                seat: p.seat,
+                prompt: message_from_wit(p.prompt),
+                kind: decision_kind_from_wit(p.kind),
+                private: p.private,
+                back: p.back.map(message_from_wit),
+            }
+        }
+
+        /// Since 0.3.0 the contract has the action `back`.
+        fn back_to_wit() -> Option<ex::Action> {
+            Some(ex::Action::Back)
+        }
+
+        pub(crate) fn evaluate(
+            instance: &Ruleset,
+            store: &mut Store<StoreState>,
+            game: ResourceAny,
+            seat: s::Seat,
+        ) -> wasmtime::Result<Option<f64>> {
+            instance
+                .tenka_ruleset_rules()
+                .game()
+                .call_evaluate(store, game, seat)
+        }
+    };
+    (since "0.2.0") => {
+        contract_glue!(since "0.1.0");
+
+        fn choice_from_wit(c: ex::Choice) -> s::Choice {
+            s::Choice {
+                id: c.id,
+                label: message_from_wit(c.label),
+                detail: c.detail.map(message_from_wit),
+            }
+        }
+
+        fn event_from_wit(e: ex::Event) -> s::Event {
+            s::Event {
+                text: message_from_wit(e.text),
+                audience: audience_from_wit(e.audience),
+                drops: e.drops,
+                summary: e.summary.map(|summary| s::Summary {
+                    title: message_from_wit(summary.title),
+                    lines: summary
+                        .lines
+                        .into_iter()
+                        .map(|line| s::SummaryLine {
+                            seat: line.seat,
+                            label: message_from_wit(line.label),
+                            value: line.value,
+                        })
+                        .collect(),
+                }),
+            }
+        }
+
+        fn board_from_wit(parts: Vec<ex::BoardPart>) -> Vec<s::BoardPart> {
+            parts
+                .into_iter()
+                .map(|part| s::BoardPart {
+                    id: part.id,
+                    kind: match part.kind {
+                        ex::PartKind::Map => s::PartKind::Map,
+                        ex::PartKind::Seat(seat) => s::PartKind::Seat(seat),
+                        ex::PartKind::Table => s::PartKind::Table,
+                    },
+                    title: part.title.map(message_from_wit),
+                    svg: part.svg,
+                })
+                .collect()
+        }
+
+        pub(crate) fn preview(
+            instance: &Ruleset,
+            store: &mut Store<StoreState>,
+            game: ResourceAny,
+            seat: s::Seat,
+            action: &s::Action,
+        ) -> wasmtime::Result<Result<Vec<s::PreviewNote>, s::Rejection>> {
+            let Some(action) = action_to_wit(action) else {
+                return Ok(Err(no_way_back()));
+            };
+            Ok(instance
+                .tenka_ruleset_rules()
+                .game()
+                .call_preview(store, game, seat, &action)?
+                .map(|notes| {
+                    notes
+                        .into_iter()
+                        .map(|note| s::PreviewNote {
+                            level: match note.level {
+                                ex::NoteLevel::Info => s::NoteLevel::Info,
+                                ex::NoteLevel::Warning => s::NoteLevel::Warning,
+                            },
+                            text: message_from_wit(note.text),
+                        })
+                        .collect()
+                })
+                .map_err(rejection_from_wit))
+        }
+    };
+    (since "0.1.0") => {
         use sdk as s;
         use wasmtime::Store;
         use wasmtime::component::ResourceAny;
@@ -328,6 +456,20 @@ macro_rules! contract_glue {
                 .call_view(store, game, viewer_to_wit(viewer))
         }
 
+        pub(crate) fn render(
+            instance: &Ruleset,
+            store: &mut Store<StoreState>,
+            game: ResourceAny,
+            viewer: s::Viewer,
+        ) -> wasmtime::Result<Vec<s::BoardPart>> {
+            let board = instance.tenka_ruleset_rules().game().call_render(
+                store,
+                game,
+                viewer_to_wit(viewer),
+            )?;
+            Ok(board_from_wit(board))
+        }
+
         pub(crate) fn final_result(
             instance: &Ruleset,
             store: &mut Store<StoreState>,
@@ -370,6 +512,21 @@ macro_rules! contract_glue {
             crate::bindings::imports::add_to_linker(linker, CONTRACT)
         }
     };
+}
+
+/// A decision of a contract before 0.3.0, which has no way back. Built from the SDK's
+/// constructor, so a field a later contract adds gets its default here without touching the
+/// adapters.
+fn decision_without_way_back(
+    seat: s::Seat,
+    prompt: s::Message,
+    kind: s::DecisionKind,
+    private: bool,
+) -> s::PendingDecision {
+    s::PendingDecision {
+        private,
+        ..s::PendingDecision::new(seat, prompt, kind)
+    }
 }
 
 pub(crate) mod imports;

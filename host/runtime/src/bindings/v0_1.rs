@@ -8,21 +8,9 @@
 //! - a preview says nothing, once the host has checked the draft's shape;
 //! - as for 0.2.0, no decision offers a way back and the game gives no estimate.
 
-wasmtime::component::bindgen!({
-    path: "../../sdk/wit/since_v0.1.0",
-    world: "ruleset",
-    imports: { default: trappable },
-    // These four interfaces are the same in 0.1.0 and 0.4.0: reuse 0.4.0's types and host
-    // traits, so they are implemented once (`imports.rs`). Only `rules` is generated anew.
-    with: {
-        "tenka:ruleset/types": super::v0_4::tenka::ruleset::types,
-        "tenka:ruleset/random": super::v0_4::tenka::ruleset::random,
-        "tenka:ruleset/battle-tower": super::v0_4::tenka::ruleset::battle_tower,
-        "tenka:ruleset/log": super::v0_4::tenka::ruleset::log,
-    },
-});
+older_contract!("../../sdk/wit/since_v0.1.0");
 
-contract_glue!();
+contract_glue!(since "0.1.0");
 
 /// The contract version this module adapts.
 pub(crate) const CONTRACT: &str = "0.1.0";
@@ -34,18 +22,13 @@ fn choice_from_wit(c: ex::Choice) -> s::Choice {
     s::Choice::new(c.id, message_from_wit(c.label))
 }
 
-/// Built from the SDK's constructor, so a field a later contract adds gets its default here
-/// without touching this adapter.
 fn pending_from_wit(p: ex::PendingDecision) -> s::PendingDecision {
-    let decision = s::PendingDecision::new(
+    super::decision_without_way_back(
         p.seat,
         message_from_wit(p.prompt),
         decision_kind_from_wit(p.kind),
-    );
-    s::PendingDecision {
-        private: true,
-        ..decision
-    }
+        true,
+    )
 }
 
 /// 0.1.0 has no action `back`.
@@ -62,20 +45,7 @@ fn event_from_wit(e: ex::Event) -> s::Event {
     }
 }
 
-pub(crate) fn render(
-    instance: &Ruleset,
-    store: &mut Store<StoreState>,
-    game: ResourceAny,
-    viewer: s::Viewer,
-) -> wasmtime::Result<Vec<s::BoardPart>> {
-    let svg =
-        instance
-            .tenka_ruleset_rules()
-            .game()
-            .call_render(store, game, viewer_to_wit(viewer))?;
-    Ok(vec![s::BoardPart::new(
-        BOARD_PART_ID,
-        s::PartKind::Map,
-        svg,
-    )])
+/// The whole SVG document becomes the board's one part, the map.
+fn board_from_wit(svg: String) -> Vec<s::BoardPart> {
+    vec![s::BoardPart::new(BOARD_PART_ID, s::PartKind::Map, svg)]
 }

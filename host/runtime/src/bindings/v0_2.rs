@@ -1,127 +1,28 @@
 //! Contract 0.2.0, adapted: components built for it keep loading and their stored games keep
 //! replaying. What 0.2.0 lacks gets the value that promises least:
 //! - no decision offers a way back (the host refuses the action `back` before calling);
-//! - the game gives no estimate of a position (`evaluate` is none).
+//! - the game gives no estimate of a position (`evaluate` is none);
+//! - as for 0.3.0, no map editor schema and no quick answers for playouts.
 //!
 //! Everything else maps one-to-one to the SDK's types.
 
-wasmtime::component::bindgen!({
-    path: "../../sdk/wit/since_v0.2.0",
-    world: "ruleset",
-    imports: { default: trappable },
-    // These four interfaces are the same in 0.2.0 and 0.4.0: reuse 0.4.0's types and host
-    // traits, so they are implemented once (`imports.rs`). Only `rules` is generated anew.
-    with: {
-        "tenka:ruleset/types": super::v0_4::tenka::ruleset::types,
-        "tenka:ruleset/random": super::v0_4::tenka::ruleset::random,
-        "tenka:ruleset/battle-tower": super::v0_4::tenka::ruleset::battle_tower,
-        "tenka:ruleset/log": super::v0_4::tenka::ruleset::log,
-    },
-});
+older_contract!("../../sdk/wit/since_v0.2.0");
 
-contract_glue!();
+contract_glue!(since "0.2.0");
 
 /// The contract version this module binds.
 pub(crate) const CONTRACT: &str = "0.2.0";
 
-fn choice_from_wit(c: ex::Choice) -> s::Choice {
-    s::Choice {
-        id: c.id,
-        label: message_from_wit(c.label),
-        detail: c.detail.map(message_from_wit),
-    }
-}
-
-/// Built from the SDK's constructor, so a field a later contract adds gets its default here
-/// without touching this adapter.
 fn pending_from_wit(p: ex::PendingDecision) -> s::PendingDecision {
-    let decision = s::PendingDecision::new(
+    super::decision_without_way_back(
         p.seat,
         message_from_wit(p.prompt),
         decision_kind_from_wit(p.kind),
-    );
-    s::PendingDecision {
-        private: p.private,
-        ..decision
-    }
+        p.private,
+    )
 }
 
 /// 0.2.0 has no action `back`.
 fn back_to_wit() -> Option<ex::Action> {
     None
-}
-
-fn event_from_wit(e: ex::Event) -> s::Event {
-    s::Event {
-        text: message_from_wit(e.text),
-        audience: audience_from_wit(e.audience),
-        drops: e.drops,
-        summary: e.summary.map(|summary| s::Summary {
-            title: message_from_wit(summary.title),
-            lines: summary
-                .lines
-                .into_iter()
-                .map(|line| s::SummaryLine {
-                    seat: line.seat,
-                    label: message_from_wit(line.label),
-                    value: line.value,
-                })
-                .collect(),
-        }),
-    }
-}
-
-pub(crate) fn render(
-    instance: &Ruleset,
-    store: &mut Store<StoreState>,
-    game: ResourceAny,
-    viewer: s::Viewer,
-) -> wasmtime::Result<Vec<s::BoardPart>> {
-    let parts =
-        instance
-            .tenka_ruleset_rules()
-            .game()
-            .call_render(store, game, viewer_to_wit(viewer))?;
-    Ok(parts
-        .into_iter()
-        .map(|part| s::BoardPart {
-            id: part.id,
-            kind: match part.kind {
-                ex::PartKind::Map => s::PartKind::Map,
-                ex::PartKind::Seat(seat) => s::PartKind::Seat(seat),
-                ex::PartKind::Table => s::PartKind::Table,
-            },
-            title: part.title.map(message_from_wit),
-            svg: part.svg,
-        })
-        .collect())
-}
-
-pub(crate) fn preview(
-    instance: &Ruleset,
-    store: &mut Store<StoreState>,
-    game: ResourceAny,
-    seat: s::Seat,
-    action: &s::Action,
-) -> wasmtime::Result<Result<Vec<s::PreviewNote>, s::Rejection>> {
-    let Some(action) = action_to_wit(action) else {
-        return Ok(Err(no_way_back()));
-    };
-    Ok(instance
-        .tenka_ruleset_rules()
-        .game()
-        .call_preview(store, game, seat, &action)?
-        .map(|notes| {
-            notes
-                .into_iter()
-                .map(|note| s::PreviewNote {
-                    level: match note.level {
-                        ex::NoteLevel::Info => s::NoteLevel::Info,
-                        ex::NoteLevel::Warning => s::NoteLevel::Warning,
-                    },
-                    text: message_from_wit(note.text),
-                })
-                .collect()
-        })
-        .map_err(rejection_from_wit))
 }

@@ -7,45 +7,10 @@ wasmtime::component::bindgen!({
     imports: { default: trappable },
 });
 
-contract_glue!();
+contract_glue!(since "0.3.0");
 
 /// The contract version this module binds.
 pub(crate) const CONTRACT: &str = "0.4.0";
-
-fn choice_from_wit(c: ex::Choice) -> s::Choice {
-    s::Choice {
-        id: c.id,
-        label: message_from_wit(c.label),
-        detail: c.detail.map(message_from_wit),
-    }
-}
-
-fn pending_from_wit(p: ex::PendingDecision) -> s::PendingDecision {
-    s::PendingDecision {
-        seat: p.seat,
-        prompt: message_from_wit(p.prompt),
-        kind: decision_kind_from_wit(p.kind),
-        private: p.private,
-        back: p.back.map(message_from_wit),
-    }
-}
-
-/// 0.4.0 has the action `back`.
-fn back_to_wit() -> Option<ex::Action> {
-    Some(ex::Action::Back)
-}
-
-pub(crate) fn evaluate(
-    instance: &Ruleset,
-    store: &mut Store<StoreState>,
-    game: ResourceAny,
-    seat: s::Seat,
-) -> wasmtime::Result<Option<f64>> {
-    instance
-        .tenka_ruleset_rules()
-        .game()
-        .call_evaluate(store, game, seat)
-}
 
 /// The ruleset's quick answer for `seat`'s pending decision (0.4.0's `rollout-action`).
 pub(crate) fn rollout_action(
@@ -65,81 +30,6 @@ pub(crate) fn rollout_action(
         ex::Action::Assign(pairs) => s::Action::Assign(pairs),
         ex::Action::Back => s::Action::Back,
     }))
-}
-
-fn event_from_wit(e: ex::Event) -> s::Event {
-    s::Event {
-        text: message_from_wit(e.text),
-        audience: audience_from_wit(e.audience),
-        drops: e.drops,
-        summary: e.summary.map(|summary| s::Summary {
-            title: message_from_wit(summary.title),
-            lines: summary
-                .lines
-                .into_iter()
-                .map(|line| s::SummaryLine {
-                    seat: line.seat,
-                    label: message_from_wit(line.label),
-                    value: line.value,
-                })
-                .collect(),
-        }),
-    }
-}
-
-pub(crate) fn render(
-    instance: &Ruleset,
-    store: &mut Store<StoreState>,
-    game: ResourceAny,
-    viewer: s::Viewer,
-) -> wasmtime::Result<Vec<s::BoardPart>> {
-    let parts =
-        instance
-            .tenka_ruleset_rules()
-            .game()
-            .call_render(store, game, viewer_to_wit(viewer))?;
-    Ok(parts
-        .into_iter()
-        .map(|part| s::BoardPart {
-            id: part.id,
-            kind: match part.kind {
-                ex::PartKind::Map => s::PartKind::Map,
-                ex::PartKind::Seat(seat) => s::PartKind::Seat(seat),
-                ex::PartKind::Table => s::PartKind::Table,
-            },
-            title: part.title.map(message_from_wit),
-            svg: part.svg,
-        })
-        .collect())
-}
-
-pub(crate) fn preview(
-    instance: &Ruleset,
-    store: &mut Store<StoreState>,
-    game: ResourceAny,
-    seat: s::Seat,
-    action: &s::Action,
-) -> wasmtime::Result<Result<Vec<s::PreviewNote>, s::Rejection>> {
-    let Some(action) = action_to_wit(action) else {
-        return Ok(Err(no_way_back()));
-    };
-    Ok(instance
-        .tenka_ruleset_rules()
-        .game()
-        .call_preview(store, game, seat, &action)?
-        .map(|notes| {
-            notes
-                .into_iter()
-                .map(|note| s::PreviewNote {
-                    level: match note.level {
-                        ex::NoteLevel::Info => s::NoteLevel::Info,
-                        ex::NoteLevel::Warning => s::NoteLevel::Warning,
-                    },
-                    text: message_from_wit(note.text),
-                })
-                .collect()
-        })
-        .map_err(rejection_from_wit))
 }
 
 fn field_from_wit(f: ex::EditorField) -> s::EditorField {

@@ -27,33 +27,42 @@ pub(super) type Answer<T> = oneshot::Sender<Result<T, Arc<anyhow::Error>>>;
 /// A write waiting in the writer's queue, with the one who waits for it to be durable.
 #[derive(Debug)]
 pub(super) enum Write {
-    /// A new game with its seats and credentials.
-    Game {
-        game: Box<StoredGame>,
-        seats: Vec<StoredSeat>,
-        credentials: NewCredentials,
-        /// A timed table's clock.
-        clock: Option<ClockRow>,
-        answer: Answer<()>,
-    },
-    /// An accepted action. One that ends its game marks the game finished with it, in the same
-    /// part of the batch: a move that ends a game is durable, end included, after one commit.
-    Action {
-        game_id: String,
-        action: StoredAction,
-        ends_game: bool,
-        /// The game's clock as the action leaves it (timed tables), written with the action.
-        clock: Option<ClockWrite>,
-        created_at: i64,
-        answer: Answer<Insert>,
-    },
-    /// A snapshot of a game at a version.
-    Snapshot {
-        game_id: String,
-        seq: u64,
-        bytes: Vec<u8>,
-        answer: Answer<()>,
-    },
+    Game(GameWrite),
+    Action(ActionWrite),
+    Snapshot(SnapshotWrite),
+}
+
+/// A new game with its seats and credentials.
+#[derive(Debug)]
+pub(super) struct GameWrite {
+    pub game: Box<StoredGame>,
+    pub seats: Vec<StoredSeat>,
+    pub credentials: NewCredentials,
+    /// A timed table's clock.
+    pub clock: Option<ClockRow>,
+    pub answer: Answer<()>,
+}
+
+/// An accepted action. One that ends its game marks the game finished with it, in the same part
+/// of the batch: a move that ends a game is durable, end included, after one commit.
+#[derive(Debug)]
+pub(super) struct ActionWrite {
+    pub game_id: String,
+    pub action: StoredAction,
+    pub ends_game: bool,
+    /// The game's clock as the action leaves it (timed tables), written with the action.
+    pub clock: Option<ClockWrite>,
+    pub created_at: i64,
+    pub answer: Answer<Insert>,
+}
+
+/// A snapshot of a game at a version.
+#[derive(Debug)]
+pub(super) struct SnapshotWrite {
+    pub game_id: String,
+    pub seq: u64,
+    pub bytes: Vec<u8>,
+    pub answer: Answer<()>,
 }
 
 /// The most writes one batch stores: enough that a full queue drains in a few commits, few
@@ -90,9 +99,9 @@ pub(super) type Done = (
 /// actions, actions before the snapshots they lead to).
 #[derive(Default)]
 pub(super) struct Batch {
-    pub games: Vec<Write>,
-    pub actions: Vec<Write>,
-    pub snapshots: Vec<Write>,
+    pub games: Vec<GameWrite>,
+    pub actions: Vec<ActionWrite>,
+    pub snapshots: Vec<SnapshotWrite>,
 }
 
 impl Batch {
@@ -101,9 +110,9 @@ impl Batch {
         let mut batch = Batch::default();
         for write in writes {
             match write {
-                Write::Game { .. } => batch.games.push(write),
-                Write::Action { .. } => batch.actions.push(write),
-                Write::Snapshot { .. } => batch.snapshots.push(write),
+                Write::Game(game) => batch.games.push(game),
+                Write::Action(action) => batch.actions.push(action),
+                Write::Snapshot(snapshot) => batch.snapshots.push(snapshot),
             }
         }
         batch
@@ -126,30 +135,20 @@ impl Batch {
                 .fetch_add(stored.len() as u64, Ordering::Relaxed);
         }
         // A waiter that gave up is fine: what it asked for is stored (or not) either way.
-        let writes = (self.games.into_iter())
-            .chain(self.actions)
-            .chain(self.snapshots);
-        for write in writes {
-            match write {
-                Write::Game { answer, .. } => {
-                    let _ = answer.send(games_done.clone());
+        for game in self.games {
+            let _ = game.answer.send(games_done.clone());
+        }
+        for write in self.actions {
+            let _ = write.answer.send(match &actions_done {
+                Ok(stored) if stored.contains(&(write.game_id, write.action.seq)) => {
+                    Ok(Insert::Stored)
                 }
-                Write::Action {
-                    game_id,
-                    action,
-                    answer,
-                    ..
-                } => {
-                    let _ = answer.send(match &actions_done {
-                        Ok(stored) if stored.contains(&(game_id, action.seq)) => Ok(Insert::Stored),
-                        Ok(_) => Ok(Insert::Conflict),
-                        Err(error) => Err(error.clone()),
-                    });
-                }
-                Write::Snapshot { answer, .. } => {
-                    let _ = answer.send(snapshots_done.clone());
-                }
-            }
+                Ok(_) => Ok(Insert::Conflict),
+                Err(error) => Err(error.clone()),
+            });
+        }
+        for snapshot in self.snapshots {
+            let _ = snapshot.answer.send(snapshots_done.clone());
         }
     }
 }

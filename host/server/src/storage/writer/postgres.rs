@@ -8,7 +8,7 @@ use anyhow::Context as _;
 use sqlx::{AnyPool, Row};
 use tokio::sync::mpsc;
 
-use super::{Batch, CommitCounters, Done, MAX_BATCH, Write};
+use super::{ActionWrite, Batch, CommitCounters, Done, GameWrite, MAX_BATCH, SnapshotWrite, Write};
 
 /// One statement stores a whole batch of actions, given as one JSON array of rows: one round
 /// trip. A row whose `(game, sequence)` is taken already is left out and not returned, so a
@@ -43,10 +43,7 @@ pub(in crate::storage) async fn write_batches(
 async fn commit_batch(pool: &AnyPool, batch: &Batch) -> anyhow::Result<Done> {
     // Actions that carry a clock are two statements (the actions, then their clocks), which
     // must be stored together.
-    let timed = batch
-        .actions
-        .iter()
-        .any(|write| matches!(write, Write::Action { clock: Some(_), .. }));
+    let timed = batch.actions.iter().any(|write| write.clock.is_some());
     let statements = usize::from(!batch.games.is_empty()) * 2
         + usize::from(!batch.actions.is_empty()) * (1 + usize::from(timed))
         + usize::from(!batch.snapshots.is_empty());
@@ -104,18 +101,9 @@ async fn commit_batch(pool: &AnyPool, batch: &Batch) -> anyhow::Result<Done> {
 
 /// Stores new games with their seats and credentials (the caller's transaction makes them
 /// appear together).
-async fn store_games(tx: &mut sqlx::AnyConnection, games: &[Write]) -> anyhow::Result<()> {
+async fn store_games(tx: &mut sqlx::AnyConnection, games: &[GameWrite]) -> anyhow::Result<()> {
     for write in games {
-        let Write::Game {
-            game,
-            seats,
-            credentials,
-            clock,
-            ..
-        } = write
-        else {
-            continue;
-        };
+        let (game, credentials) = (&write.game, &write.credentials);
         sqlx::query(
             "INSERT INTO games (id, ruleset_id, ruleset_hash, map_id, map_hash, map_toml, variant, \
              options_json, seed_hex, created_at, finished_at, host_token_hash) \
@@ -135,7 +123,7 @@ async fn store_games(tx: &mut sqlx::AnyConnection, games: &[Write]) -> anyhow::R
         .execute(&mut *tx)
         .await
         .context("failed to store the game")?;
-        for seat in seats {
+        for seat in &write.seats {
             sqlx::query(
                 "INSERT INTO seats (game_id, seat, kind, name, token_hash, bot, claimed) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -163,7 +151,7 @@ async fn store_games(tx: &mut sqlx::AnyConnection, games: &[Write]) -> anyhow::R
             .await
             .context("failed to store an invite")?;
         }
-        if let Some(clock) = clock {
+        if let Some(clock) = &write.clock {
             sqlx::query(
                 "INSERT INTO clocks (game_id, pace_json, state_json, deadline, version) \
                  VALUES ($1, $2, $3, $4, 0)",
@@ -183,19 +171,11 @@ async fn store_games(tx: &mut sqlx::AnyConnection, games: &[Write]) -> anyhow::R
 /// Stores snapshots with one statement; one already stored (by another process) is kept.
 async fn store_snapshots(
     connection: &mut sqlx::AnyConnection,
-    snapshots: &[Write],
+    snapshots: &[SnapshotWrite],
 ) -> anyhow::Result<()> {
     let rows: Vec<serde_json::Value> = snapshots
         .iter()
-        .filter_map(|write| match write {
-            Write::Snapshot {
-                game_id,
-                seq,
-                bytes,
-                ..
-            } => Some(serde_json::json!([game_id, seq, hex::encode(bytes)])),
-            _ => None,
-        })
+        .map(|write| serde_json::json!([write.game_id, write.seq, hex::encode(&write.bytes)]))
         .collect();
     let statement = "INSERT INTO snapshots (game_id, seq, bytes) \
          SELECT value->>0, (value->>1)::bigint, decode(value->>2, 'hex') \
@@ -214,27 +194,22 @@ async fn store_snapshots(
 /// sequence) pairs it stored. The caller's transaction makes both appear together.
 async fn store_actions(
     connection: &mut sqlx::AnyConnection,
-    batch: &[Write],
+    batch: &[ActionWrite],
 ) -> anyhow::Result<HashSet<(String, u64)>> {
     let rows: Vec<serde_json::Value> = batch
         .iter()
-        .filter_map(|write| match write {
-            Write::Action {
-                game_id,
-                action,
-                created_at,
-                ..
-            } => Some(serde_json::json!([
-                game_id,
+        .map(|write| {
+            let action = &write.action;
+            serde_json::json!([
+                write.game_id,
                 action.seq,
                 action.seat,
                 action.action_json,
                 action.events_json,
                 action.tower_json,
-                created_at,
+                write.created_at,
                 action.bot,
-            ])),
-            _ => None,
+            ])
         })
         .collect();
     let rows = serde_json::to_string(&rows).context("failed to encode actions")?;
@@ -248,20 +223,13 @@ async fn store_actions(
         .iter()
         .map(|row| Ok((row.try_get(0)?, row.try_get::<i64, _>(1)? as u64)))
         .collect::<anyhow::Result<HashSet<(String, u64)>>>()?;
+    let is_stored =
+        |write: &&ActionWrite| stored.contains(&(write.game_id.clone(), write.action.seq));
     let ended: Vec<(&str, i64)> = batch
         .iter()
-        .filter_map(|write| match write {
-            Write::Action {
-                game_id,
-                action,
-                ends_game: true,
-                created_at,
-                ..
-            } if stored.contains(&(game_id.clone(), action.seq)) => {
-                Some((game_id.as_str(), *created_at))
-            }
-            _ => None,
-        })
+        .filter(|write| write.ends_game)
+        .filter(is_stored)
+        .map(|write| (write.game_id.as_str(), write.created_at))
         .collect();
     if !ended.is_empty() {
         // A game marked finished already keeps its first time.
@@ -276,16 +244,14 @@ async fn store_actions(
     }
     let clocks: Vec<(&str, &str, Option<i64>)> = batch
         .iter()
-        .filter_map(|write| match write {
-            Write::Action {
-                game_id,
-                action,
-                clock: Some(clock),
-                ..
-            } if stored.contains(&(game_id.clone(), action.seq)) => {
-                Some((game_id.as_str(), clock.state_json.as_str(), clock.deadline))
-            }
-            _ => None,
+        .filter(is_stored)
+        .filter_map(|write| {
+            let clock = write.clock.as_ref()?;
+            Some((
+                write.game_id.as_str(),
+                clock.state_json.as_str(),
+                clock.deadline,
+            ))
         })
         .collect();
     if !clocks.is_empty() {

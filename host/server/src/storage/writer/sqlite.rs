@@ -16,7 +16,7 @@ use anyhow::Context as _;
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior, params};
 use tokio::sync::mpsc;
 
-use super::{Batch, CommitCounters, Done, MAX_BATCH, Write};
+use super::{ActionWrite, Batch, CommitCounters, Done, GameWrite, MAX_BATCH, SnapshotWrite, Write};
 
 /// Opens the writer's connection to the (migrated, write-ahead-logged) database at `path`, with
 /// the settings the server's pool uses.
@@ -79,10 +79,10 @@ fn commit_batch(connection: &mut Connection, batch: &Batch) -> anyhow::Result<Do
 }
 
 /// Runs `store` on a part of the batch inside a savepoint; `empty` when there is nothing to do.
-fn part<T>(
+fn part<W, T>(
     transaction: &mut Transaction,
-    writes: &[Write],
-    store: fn(&Connection, &[Write]) -> anyhow::Result<T>,
+    writes: &[W],
+    store: fn(&Connection, &[W]) -> anyhow::Result<T>,
     empty: T,
 ) -> Result<T, Arc<anyhow::Error>> {
     if writes.is_empty() {
@@ -100,7 +100,7 @@ fn part<T>(
 }
 
 /// Stores new games with their seats and credentials.
-fn store_games(connection: &Connection, games: &[Write]) -> anyhow::Result<()> {
+fn store_games(connection: &Connection, games: &[GameWrite]) -> anyhow::Result<()> {
     let mut insert_game = connection.prepare_cached(
         "INSERT INTO games (id, ruleset_id, ruleset_hash, map_id, map_hash, map_toml, variant, \
          options_json, seed_hex, created_at, finished_at, host_token_hash) \
@@ -114,16 +114,7 @@ fn store_games(connection: &Connection, games: &[Write]) -> anyhow::Result<()> {
         "INSERT INTO invites (game_id, seat, code_hash, created_at) VALUES (?1, ?2, ?3, ?4)",
     )?;
     for write in games {
-        let Write::Game {
-            game,
-            seats,
-            credentials,
-            clock,
-            ..
-        } = write
-        else {
-            continue;
-        };
+        let (game, credentials) = (&write.game, &write.credentials);
         insert_game
             .execute(params![
                 game.id,
@@ -139,7 +130,7 @@ fn store_games(connection: &Connection, games: &[Write]) -> anyhow::Result<()> {
                 credentials.host_token_hash,
             ])
             .context("failed to store the game")?;
-        for seat in seats {
+        for seat in &write.seats {
             insert_seat
                 .execute(params![
                     game.id,
@@ -157,7 +148,7 @@ fn store_games(connection: &Connection, games: &[Write]) -> anyhow::Result<()> {
                 .execute(params![game.id, seat, code_hash, game.created_at])
                 .context("failed to store an invite")?;
         }
-        if let Some(clock) = clock {
+        if let Some(clock) = &write.clock {
             connection
                 .prepare_cached(
                     "INSERT INTO clocks (game_id, pace_json, state_json, deadline, version) \
@@ -180,7 +171,7 @@ fn store_games(connection: &Connection, games: &[Write]) -> anyhow::Result<()> {
 /// own action and no other (and ends no game).
 fn store_actions(
     connection: &Connection,
-    actions: &[Write],
+    actions: &[ActionWrite],
 ) -> anyhow::Result<HashSet<(String, u64)>> {
     let mut insert = connection.prepare_cached(
         "INSERT INTO actions (game_id, seq, seat, action_json, events_json, tower_json, \
@@ -196,18 +187,15 @@ fn store_actions(
          WHERE game_id = ?3",
     )?;
     let mut stored = HashSet::with_capacity(actions.len());
-    for write in actions {
-        let Write::Action {
-            game_id,
-            action,
-            ends_game,
-            clock,
-            created_at,
-            ..
-        } = write
-        else {
-            continue;
-        };
+    for ActionWrite {
+        game_id,
+        action,
+        ends_game,
+        clock,
+        created_at,
+        ..
+    } in actions
+    {
         let seq = i64::try_from(action.seq).context("an action's sequence number is too big")?;
         let inserted = insert
             .execute(params![
@@ -239,24 +227,16 @@ fn store_actions(
 }
 
 /// Stores snapshots; one already stored (by an earlier run) is kept.
-fn store_snapshots(connection: &Connection, snapshots: &[Write]) -> anyhow::Result<()> {
+fn store_snapshots(connection: &Connection, snapshots: &[SnapshotWrite]) -> anyhow::Result<()> {
     let mut insert = connection.prepare_cached(
         "INSERT INTO snapshots (game_id, seq, bytes) VALUES (?1, ?2, ?3) \
          ON CONFLICT (game_id, seq) DO NOTHING",
     )?;
-    for write in snapshots {
-        if let Write::Snapshot {
-            game_id,
-            seq,
-            bytes,
-            ..
-        } = write
-        {
-            let seq = i64::try_from(*seq).context("a snapshot's sequence number is too big")?;
-            insert
-                .execute(params![game_id, seq, bytes])
-                .context("failed to store snapshots")?;
-        }
+    for snapshot in snapshots {
+        let seq = i64::try_from(snapshot.seq).context("a snapshot's sequence number is too big")?;
+        insert
+            .execute(params![snapshot.game_id, seq, snapshot.bytes])
+            .context("failed to store snapshots")?;
     }
     Ok(())
 }
