@@ -202,12 +202,7 @@ impl Server {
             },
             ServerConfig {
                 allow_fixed_seeds: true,
-                web_dir: None,
-                rulesets_dir: None,
-                rate_limits: None,
-                streams_per_address: 0,
-                lab: host::server::lab::LabConfig::default(),
-                operator_token: None,
+                ..ServerConfig::default()
             },
         )
         .await
