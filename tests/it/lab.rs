@@ -11,7 +11,7 @@ use http_body_util::BodyExt as _;
 use serde_json::{Value, json};
 use tower::ServiceExt as _;
 
-use crate::server_support::{RULESET, SHOGUN, TempDir, TestApp, answer_rng, random_answer};
+use crate::server_support::{RULESET, SHOGUN, TempDir, TestApp, answer_rng};
 
 /// A lab request from the client at `address`.
 async fn start_from(app: &TestApp, address: &str, body: Value) -> (StatusCode, Value) {
@@ -193,14 +193,7 @@ async fn a_move_is_answered_while_a_lab_job_runs_and_a_cancelled_job_stops() {
         if view["status"] == "finished" {
             break;
         }
-        let (status, answer) = app
-            .act(
-                &game,
-                token,
-                &view["version"],
-                random_answer(&view, &mut rng),
-            )
-            .await;
+        let (status, answer) = app.act_randomly(&game, token, &view, &mut rng).await;
         assert!(
             [
                 StatusCode::OK,

@@ -193,14 +193,7 @@ async fn play_against_bots(ruleset: &TestRuleset, bots: &[Option<&str>]) {
                 .iter()
                 .all(|decision| decision["seat"] == *seat)
         );
-        let (status, answer) = app
-            .act(
-                &game,
-                token,
-                &view["version"],
-                random_answer(&view, &mut rng),
-            )
-            .await;
+        let (status, answer) = app.act_randomly(&game, token, &view, &mut rng).await;
         // Bots answer their simultaneous decisions at the same time: a stale version is
         // answered with 409 and the client looks again, as the web client does; a random
         // answer may break a rule (422), and the client picks another.
@@ -717,14 +710,7 @@ async fn a_seat_can_be_handed_to_a_bot_and_taken_back() {
     let mut played = 0;
     while played < 2 {
         let view = app.wait_for_turn(&game, stayer).await;
-        let (status, body) = app
-            .act(
-                &game,
-                stayer,
-                &view["version"],
-                random_answer(&view, &mut rng),
-            )
-            .await;
+        let (status, body) = app.act_randomly(&game, stayer, &view, &mut rng).await;
         match status {
             StatusCode::OK => played += 1,
             StatusCode::CONFLICT => {}
@@ -777,9 +763,7 @@ async fn answer_at_random(
     if view["status"] == "finished" {
         return (view, None);
     }
-    let answered = app
-        .act(&game, token, &view["version"], random_answer(&view, rng))
-        .await;
+    let answered = app.act_randomly(&game, token, &view, rng).await;
     (view, Some(answered))
 }
 
@@ -1145,14 +1129,7 @@ async fn parked_games_play_on_from_where_they_were() {
                     break;
                 }
                 if view["pending"].as_array().is_some_and(|p| !p.is_empty()) {
-                    let (status, answer) = app
-                        .act(
-                            &game,
-                            token,
-                            &view["version"],
-                            random_answer(&view, &mut rng),
-                        )
-                        .await;
+                    let (status, answer) = app.act_randomly(&game, token, &view, &mut rng).await;
                     assert_eq!(status, StatusCode::OK, "{answer}");
                     moved = true;
                     break;

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::server_support::{
-    RULESET, ServerProcess, TempDir, answer_rng, http, http_view, random_answer, seat_tokens,
+    RULESET, ServerProcess, TempDir, answer_rng, http, http_act, http_view, random_answer,
+    seat_tokens,
 };
 
 /// An action the server answered with 200: (game, version, seat, the events it answered).
@@ -44,13 +45,7 @@ fn play_until_gone(
             }
             let body =
                 json!({ "version": view["version"], "action": random_answer(&view, &mut rng) });
-            match http(
-                addr,
-                "POST",
-                &format!("/api/games/{game}/actions"),
-                Some(token),
-                Some(&body),
-            ) {
+            match http_act(addr, &game, token, &body) {
                 Ok((200, answer)) => {
                     answered.lock().unwrap().push((
                         game.to_owned(),
@@ -286,14 +281,7 @@ fn check_answered_survived(server: &ServerProcess, games: &[Game], answered: &[A
         };
         let (_, view) = http_view(&server.addr, &game, Some(token)).unwrap();
         let body = json!({ "version": view["version"], "action": random_answer(&view, &mut answer_rng(9)) });
-        let (status, answer) = http(
-            &server.addr,
-            "POST",
-            &format!("/api/games/{game}/actions"),
-            Some(token),
-            Some(&body),
-        )
-        .unwrap();
+        let (status, answer) = http_act(&server.addr, &game, token, &body).unwrap();
         assert_eq!(status, 200, "seat {seat} plays on: {answer}");
         // Bots may have moved since the log was read, and since the view (an answer to the
         // seat's unchanged decision is not stale): the move lands after the version it saw.
@@ -415,14 +403,7 @@ fn joins_and_claims_through_kills_always_finish_the_game() {
             }
             let body =
                 json!({ "version": view["version"], "action": random_answer(&view, &mut rng) });
-            let (status, answer) = http(
-                &server.addr,
-                "POST",
-                &format!("/api/games/{game}/actions"),
-                Some(token),
-                Some(&body),
-            )
-            .unwrap();
+            let (status, answer) = http_act(&server.addr, &game, token, &body).unwrap();
             assert_eq!(status, 200, "seat {seat} plays: {answer}");
             moved = true;
         }

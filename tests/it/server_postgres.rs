@@ -12,7 +12,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::server_support::{
-    RULESET, ServerProcess, TempDir, every_seat_token, http, http_view, listed_entry, read_stream,
+    RULESET, ServerProcess, TempDir, every_seat_token, http, http_act, http_view, listed_entry,
+    read_stream,
 };
 
 /// The folder of PostgreSQL's server programs, installing the Debian package if needed.
@@ -221,14 +222,7 @@ fn two_servers_on_one_postgres_database_share_games_and_accept_a_raced_move_once
                         );
                         std::thread::spawn(move || {
                             barrier.wait();
-                            http(
-                                &addr,
-                                "POST",
-                                &format!("/api/games/{game}/actions"),
-                                Some(&token),
-                                Some(&action),
-                            )
-                            .unwrap()
+                            http_act(&addr, &game, &token, &action).unwrap()
                         })
                     })
                     .collect();
@@ -251,14 +245,7 @@ fn two_servers_on_one_postgres_database_share_games_and_accept_a_raced_move_once
             } else {
                 // The others alternate between the servers.
                 let addr = servers[(seat + round_start as usize) % 2];
-                let (status, answer) = http(
-                    addr,
-                    "POST",
-                    &format!("/api/games/{game}/actions"),
-                    Some(token),
-                    Some(&action),
-                )
-                .unwrap();
+                let (status, answer) = http_act(addr, &game, token, &action).unwrap();
                 assert_eq!(status, 200, "{answer}");
             }
             version += 1;

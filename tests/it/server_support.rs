@@ -268,6 +268,18 @@ impl TestApp {
             .await
     }
 
+    /// Posts a random legal answer to the first decision `view` shows the seat of `token`.
+    pub async fn act_randomly(
+        &self,
+        game: &str,
+        token: &str,
+        view: &Value,
+        rng: &mut sdk::testing::SeededTable,
+    ) -> (StatusCode, Value) {
+        self.act(game, token, &view["version"], random_answer(view, rng))
+            .await
+    }
+
     /// `POST /api/games` with this body.
     pub async fn post_game(&self, body: Value) -> (StatusCode, Value) {
         self.call("POST", "/api/games", None, Some(body)).await
@@ -544,6 +556,23 @@ pub fn http(
 /// it.
 pub fn http_view(addr: &str, game: &str, token: Option<&str>) -> std::io::Result<(u16, Value)> {
     http(addr, "GET", &format!("/api/games/{game}/view"), token, None)
+}
+
+/// [`TestApp::act`] on a server process: posts `body` (a version and an action) for the seat of
+/// `token`.
+pub fn http_act(
+    addr: &str,
+    game: &str,
+    token: &str,
+    body: &Value,
+) -> std::io::Result<(u16, Value)> {
+    http(
+        addr,
+        "POST",
+        &format!("/api/games/{game}/actions"),
+        Some(token),
+        Some(body),
+    )
 }
 
 /// A blocking HTTP/1.1 request with these headers; returns the status, the answer's head and
