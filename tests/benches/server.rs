@@ -29,6 +29,9 @@ use tower::ServiceExt as _;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod shogun_games;
+
+#[path = "../support/requests.rs"]
+mod requests;
 use shogun_games::{SEATS, SUN, mid_game, seed, spec};
 
 /// Live games held for the memory measurement: the budget's number, all created.
@@ -225,14 +228,7 @@ async fn call(
     uri: &str,
     body: Option<Value>,
 ) -> (StatusCode, Value) {
-    let request = Request::builder().method(method).uri(uri);
-    let request = match body {
-        Some(body) => request
-            .header("content-type", "application/json")
-            .body(Body::from(body.to_string()))
-            .unwrap(),
-        None => request.body(Body::empty()).unwrap(),
-    };
+    let request = requests::json_request(method, uri, None, body);
     let response = router.clone().oneshot(request).await.unwrap();
     let status = response.status();
     let bytes = response.into_body().collect().await.unwrap().to_bytes();

@@ -62,6 +62,17 @@ async fn save_shogun(app: &TestApp, name: &str, body: Value) -> (StatusCode, Val
     save(app, SHOGUN.id, name, Some(TOKEN), body).await
 }
 
+/// The Shogun map `id` as `GET /api/rulesets` offers it.
+async fn offered_map(app: &TestApp, id: &str) -> Value {
+    listed(app, SHOGUN.id).await["maps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|map| map["id"] == id)
+        .expect("the map is offered")
+        .clone()
+}
+
 /// The ruleset as `GET /api/rulesets` lists it.
 async fn listed(app: &TestApp, ruleset: &str) -> Value {
     listed_entry(&app.rulesets().await, ruleset).clone()
@@ -247,14 +258,7 @@ async fn a_saved_example_is_the_bytes_given_offered_at_once_and_playable() {
     );
 
     // Listed by the maps API right after the answer, as an example, valid, with the same hash.
-    let ruleset = listed(&app, SHOGUN.id).await;
-    let map = ruleset["maps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|map| map["id"] == "my-island")
-        .expect("the example is offered")
-        .clone();
+    let map = offered_map(&app, "my-island").await;
     assert_eq!(map["origin"], "example");
     assert_eq!(map["valid"], true);
     assert_eq!(map["hash"], body["hash"]);
@@ -294,14 +298,7 @@ async fn a_saved_example_is_the_bytes_given_offered_at_once_and_playable() {
         std::fs::read(folder.join("my-island.toml")).unwrap(),
         newer.as_bytes()
     );
-    let ruleset = listed(&app, SHOGUN.id).await;
-    let map = ruleset["maps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|map| map["id"] == "my-island")
-        .unwrap()
-        .clone();
+    let map = offered_map(&app, "my-island").await;
     assert_eq!(map["hash"], replaced["hash"]);
     assert_ne!(replaced["hash"], body["hash"]);
 }

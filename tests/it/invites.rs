@@ -16,7 +16,7 @@ use tower::ServiceExt as _;
 use tracing_subscriber::util::SubscriberInitExt as _;
 
 use crate::server_api::open_stream;
-use crate::server_support::{RULESET, TempDir, TestApp, listed_entry};
+use crate::server_support::{RULESET, TempDir, TestApp, listed_entry, stored_game};
 
 /// A created game: its id and the whole answer.
 struct Created {
@@ -775,19 +775,7 @@ async fn games_stored_before_invites_keep_their_tokens_and_claiming_retires_them
             claimed: false,
         })
         .collect();
-    let stored = host::server::storage::StoredGame {
-        id: id.to_owned(),
-        ruleset_id: RULESET.id.to_owned(),
-        ruleset_hash,
-        map_id: RULESET.map.to_owned(),
-        map_hash: hex::encode(Sha256::digest(RULESET.map_toml.as_bytes())),
-        map_toml: RULESET.map_toml.to_owned(),
-        variant: None,
-        options_json: "[]".to_owned(),
-        seed: [9; 32],
-        created_at: host::server::storage::now_millis(),
-        finished_at: None,
-    };
+    let stored = stored_game(id, ruleset_hash, [9; 32]);
     app.state
         .hub
         .storage()

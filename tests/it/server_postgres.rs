@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::server_support::{
     RULESET, ServerProcess, TempDir, every_seat_token, http, http_act, http_view, listed_entry,
-    read_stream,
+    read_stream, stored_game,
 };
 
 /// The folder of PostgreSQL's server programs, installing the Debian package if needed.
@@ -396,7 +396,7 @@ fn invites_hold_across_two_servers(a: &str, b: &str, url: &str) {
     let legacy = "4e4e4e4e4e4e4e4e".to_owned();
     let legacy_token = "5".repeat(64);
     tokio::runtime::Runtime::new().unwrap().block_on(async {
-        use host::server::storage::{Storage, StoredGame, StoredSeat, now_millis};
+        use host::server::storage::{Storage, StoredSeat};
         use sha2::{Digest, Sha256};
         let storage = Storage::open(Some(url), Path::new("unused")).await.unwrap();
         let seats: Vec<StoredSeat> = (0..2)
@@ -410,19 +410,7 @@ fn invites_hold_across_two_servers(a: &str, b: &str, url: &str) {
                 claimed: false,
             })
             .collect();
-        let stored = StoredGame {
-            id: legacy.clone(),
-            ruleset_id: RULESET.id.to_owned(),
-            ruleset_hash,
-            map_id: RULESET.map.to_owned(),
-            map_hash: hex::encode(Sha256::digest(RULESET.map_toml.as_bytes())),
-            map_toml: RULESET.map_toml.to_owned(),
-            variant: None,
-            options_json: "[]".to_owned(),
-            seed: [3; 32],
-            created_at: now_millis(),
-            finished_at: None,
-        };
+        let stored = stored_game(&legacy, ruleset_hash, [3; 32]);
         storage.create_game(&stored, &seats).await.unwrap();
     });
     await_view_status(b, &legacy, &legacy_token, 200);

@@ -13,6 +13,9 @@ pub mod twisted;
 #[path = "../support/serving.rs"]
 pub mod serving;
 
+#[path = "../support/requests.rs"]
+pub mod requests;
+
 use std::io::{Read as _, Write as _};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -235,18 +238,8 @@ impl TestApp {
         token: Option<&str>,
         body: Option<Value>,
     ) -> (StatusCode, Value) {
-        let mut request = Request::builder().method(method).uri(uri);
-        if let Some(token) = token {
-            request = request.header("authorization", format!("Bearer {token}"));
-        }
-        let request = match body {
-            Some(body) => request
-                .header("content-type", "application/json")
-                .body(Body::from(body.to_string()))
-                .unwrap(),
-            None => request.body(Body::empty()).unwrap(),
-        };
-        self.send(request).await
+        self.send(requests::json_request(method, uri, token, body))
+            .await
     }
 
     /// `GET /api/rulesets`, which must answer.
@@ -398,6 +391,29 @@ pub fn seats_json(seats: &[Option<&str>]) -> Vec<Value> {
             Some(bot) => json!({ "kind": "bot", "bot": bot }),
         })
         .collect()
+}
+
+/// A game of the test ruleset on its map as a server stores it, created now (its seats are the
+/// caller's).
+pub fn stored_game(
+    id: &str,
+    ruleset_hash: String,
+    seed: [u8; 32],
+) -> host::server::storage::StoredGame {
+    use sha2::Digest as _;
+    host::server::storage::StoredGame {
+        id: id.to_owned(),
+        ruleset_id: RULESET.id.to_owned(),
+        ruleset_hash,
+        map_id: RULESET.map.to_owned(),
+        map_hash: hex::encode(sha2::Sha256::digest(RULESET.map_toml.as_bytes())),
+        map_toml: RULESET.map_toml.to_owned(),
+        variant: None,
+        options_json: "[]".to_owned(),
+        seed,
+        created_at: host::server::storage::now_millis(),
+        finished_at: None,
+    }
 }
 
 /// The tokens of a created game's human seats, by seat.
