@@ -50,7 +50,7 @@ async fn bot_turns(
         let seen = view["version"].as_u64().unwrap();
         let before = moves(app, others).await;
         let start = Instant::now();
-        let (status, body) = app.act(&game, token, seen, json!({ "choose": [0] })).await;
+        let (status, body) = app.act(game, token, seen, json!({ "choose": [0] })).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         let answered = body["version"].as_u64().unwrap();
         // The round is complete; the bot plans the next one.

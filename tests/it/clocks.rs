@@ -52,7 +52,7 @@ pub(crate) async fn create(app: &TestApp, pace: Value) -> (String, [String; 2]) 
 
 /// The game's view as the spectator sees it.
 async fn view(app: &TestApp, game: &str) -> Value {
-    let (status, view) = app.view(&game, None).await;
+    let (status, view) = app.view(game, None).await;
     assert_eq!(status, StatusCode::OK, "{view}");
     view
 }
@@ -73,9 +73,9 @@ fn seat_clock(view: &Value, seat: usize) -> &Value {
 
 /// Plans a number for the seat of `token`.
 pub(crate) async fn answer(app: &TestApp, game: &str, token: &str) -> StatusCode {
-    let (_, view) = app.view(&game, Some(token)).await;
+    let (_, view) = app.view(game, Some(token)).await;
     let (status, body) = app
-        .act(&game, token, &view["version"], json!({ "choose": [0] }))
+        .act(game, token, &view["version"], json!({ "choose": [0] }))
         .await;
     assert!(
         status == StatusCode::OK || status == StatusCode::FORBIDDEN,

@@ -55,7 +55,7 @@ async fn create(app: &TestApp, seats: Value) -> Created {
 
 /// The viewer `token` reads game `id` as: `Ok(viewer)` or `Err(status)`.
 async fn viewer(app: &TestApp, id: &str, token: &str) -> Result<Value, StatusCode> {
-    let (status, view) = app.view(&id, Some(token)).await;
+    let (status, view) = app.view(id, Some(token)).await;
     if status == StatusCode::OK {
         Ok(view["viewer"].clone())
     } else {
@@ -81,7 +81,7 @@ fn strings(value: &Value) -> Vec<String> {
 
 /// The game's public seats.
 async fn seats(app: &TestApp, id: &str) -> Value {
-    let (status, game) = app.game(&id).await;
+    let (status, game) = app.game(id).await;
     assert_eq!(status, StatusCode::OK);
     game["seats"].clone()
 }
@@ -646,7 +646,7 @@ async fn the_stream_opens_with_a_single_use_ticket_and_never_a_token_in_the_url(
     assert_eq!(response.status(), StatusCode::FORBIDDEN);
 
     // Once, as the seat: the seat's own secret comes through.
-    let (status, _) = app.act(&id, token, 0, json!({ "choose": [1] })).await;
+    let (status, _) = app.act(id, token, 0, json!({ "choose": [1] })).await;
     assert_eq!(status, StatusCode::OK);
     let response = get(
         format!("/api/games/{id}/stream?since=0&ticket={first}"),
@@ -817,7 +817,7 @@ async fn games_stored_before_invites_keep_their_tokens_and_claiming_retires_them
         Ok(json!({ "seat": 1 }))
     );
     // The game plays on with the tokens of both eras.
-    let (status, _) = app.act(&id, &tokens[0], 0, json!({ "choose": [1] })).await;
+    let (status, _) = app.act(id, &tokens[0], 0, json!({ "choose": [1] })).await;
     assert_eq!(status, StatusCode::OK);
 }
 
@@ -932,7 +932,7 @@ async fn no_secret_reaches_the_servers_log() {
             None,
         )
         .await;
-    let _ = app.view(&id, Some(created.token(0))).await;
+    let _ = app.view(id, Some(created.token(0))).await;
     secrets.extend([token, ticket]);
     secrets.extend(
         strings(&claimed)

@@ -11,7 +11,7 @@ use crate::server_support::{TempDir, TestApp};
 
 /// The game's version as listed.
 async fn version(app: &TestApp, game: &str) -> u64 {
-    let (status, body) = app.game(&game).await;
+    let (status, body) = app.game(game).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     body["version"].as_u64().unwrap()
 }

@@ -87,7 +87,7 @@ async fn plan(app: &TestApp, game: &str, token: &str, pick: u32) -> bool {
         return false;
     }
     let (status, body) = app
-        .act(&game, token, &view["version"], json!({ "choose": [pick] }))
+        .act(game, token, &view["version"], json!({ "choose": [pick] }))
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     true

@@ -11,7 +11,7 @@ use crate::server_support::{TempDir, TestApp};
 async fn plan(app: &TestApp, game: &str, token: &str, pick: u32) -> u64 {
     let view = app.wait_for_turn(game, token).await;
     let (status, body) = app
-        .act(&game, token, &view["version"], json!({ "choose": [pick] }))
+        .act(game, token, &view["version"], json!({ "choose": [pick] }))
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     body["version"].as_u64().unwrap()

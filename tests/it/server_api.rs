@@ -763,7 +763,7 @@ async fn answer_at_random(
     if view["status"] == "finished" {
         return (view, None);
     }
-    let answered = app.act_randomly(&game, token, &view, rng).await;
+    let answered = app.act_randomly(game, token, &view, rng).await;
     (view, Some(answered))
 }
 
@@ -1124,12 +1124,12 @@ async fn parked_games_play_on_from_where_they_were() {
         for (game, tokens) in &games {
             let mut moved = false;
             for (_, token) in tokens {
-                let (_, view) = app.view(&game, Some(token)).await;
+                let (_, view) = app.view(game, Some(token)).await;
                 if view["status"] == "finished" {
                     break;
                 }
                 if view["pending"].as_array().is_some_and(|p| !p.is_empty()) {
-                    let (status, answer) = app.act_randomly(&game, token, &view, &mut rng).await;
+                    let (status, answer) = app.act_randomly(game, token, &view, &mut rng).await;
                     assert_eq!(status, StatusCode::OK, "{answer}");
                     moved = true;
                     break;
@@ -1234,7 +1234,7 @@ async fn regression_a_move_whose_request_was_dropped_was_stored_but_never_publis
 
 /// Asserts that `game` shows its end and that its record replays to it.
 async fn assert_finished_and_replays(app: &TestApp, game: &str) {
-    let (_, end) = app.view(&game, None).await;
+    let (_, end) = app.view(game, None).await;
     assert_eq!(end["status"], "finished");
     let (status, record) = app
         .call("GET", &format!("/api/games/{game}/record"), None, None)

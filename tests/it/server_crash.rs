@@ -31,7 +31,7 @@ fn play_until_gone(
     while Instant::now() < stop {
         let mut progressed = false;
         for (seat, token) in tokens {
-            let Ok((200, view)) = http_view(addr, &game, Some(token)) else {
+            let Ok((200, view)) = http_view(addr, game, Some(token)) else {
                 return;
             };
             if view["status"] == "finished" {
@@ -45,7 +45,7 @@ fn play_until_gone(
             }
             let body =
                 json!({ "version": view["version"], "action": random_answer(&view, &mut rng) });
-            match http_act(addr, &game, token, &body) {
+            match http_act(addr, game, token, &body) {
                 Ok((200, answer)) => {
                     answered.lock().unwrap().push((
                         game.to_owned(),
@@ -265,7 +265,7 @@ fn check_answered_survived(server: &ServerProcess, games: &[Game], answered: &[A
         let deadline = Instant::now() + Duration::from_secs(20);
         let (seat, token) = loop {
             let waiting = tokens.iter().find(|(_, token)| {
-                let (_, view) = http_view(&server.addr, &game, Some(token)).unwrap();
+                let (_, view) = http_view(&server.addr, game, Some(token)).unwrap();
                 view["pending"]
                     .as_array()
                     .is_some_and(|pending| !pending.is_empty())
@@ -279,9 +279,9 @@ fn check_answered_survived(server: &ServerProcess, games: &[Game], answered: &[A
             );
             std::thread::sleep(Duration::from_millis(50));
         };
-        let (_, view) = http_view(&server.addr, &game, Some(token)).unwrap();
+        let (_, view) = http_view(&server.addr, game, Some(token)).unwrap();
         let body = json!({ "version": view["version"], "action": random_answer(&view, &mut answer_rng(9)) });
-        let (status, answer) = http_act(&server.addr, &game, token, &body).unwrap();
+        let (status, answer) = http_act(&server.addr, game, token, &body).unwrap();
         assert_eq!(status, 200, "seat {seat} plays on: {answer}");
         // Bots may have moved since the log was read, and since the view (an answer to the
         // seat's unchanged decision is not stale): the move lands after the version it saw.

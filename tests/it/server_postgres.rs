@@ -133,7 +133,7 @@ impl Drop for Cluster {
 }
 
 fn view(addr: &str, game: &str, token: &str) -> Value {
-    let (status, view) = http_view(addr, &game, Some(token)).unwrap();
+    let (status, view) = http_view(addr, game, Some(token)).unwrap();
     assert_eq!(status, 200, "{view}");
     view
 }
@@ -294,7 +294,7 @@ fn two_servers_on_one_postgres_database_share_games_and_accept_a_raced_move_once
 fn await_view_status(addr: &str, game: &str, token: &str, want: u16) {
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     loop {
-        let (status, body) = http_view(addr, &game, Some(token)).unwrap();
+        let (status, body) = http_view(addr, game, Some(token)).unwrap();
         if status == want {
             return;
         }
@@ -380,7 +380,7 @@ fn invites_hold_across_two_servers(a: &str, b: &str, url: &str) {
     assert_eq!(status, 200, "{claimed}");
     // At once: server A asks the database, not its copy of the seats, which learns of the
     // change only when the notification arrives.
-    let (status, _) = http_view(a, &game, Some(own)).unwrap();
+    let (status, _) = http_view(a, game, Some(own)).unwrap();
     assert_eq!(
         status, 403,
         "a replaced token stops working on the other server at once"

@@ -120,7 +120,7 @@ async fn regression_responses_had_no_content_security_policy_or_security_headers
 async fn plan_when_asked(app: &TestApp, game: &str, seat: u32, token: &str) -> (StatusCode, Value) {
     let view = app.wait_for_turn(game, token).await;
     app.act(
-        &game,
+        game,
         token,
         &view["version"],
         json!({ "choose": [seat % 3] }),
@@ -543,7 +543,7 @@ async fn regression_cached_views_grew_without_bound() {
     }
     for _ in 0..2 {
         for (game, token) in &viewers {
-            let (status, view) = app.view(&game, token.as_deref()).await;
+            let (status, view) = app.view(game, token.as_deref()).await;
             assert_eq!(status, StatusCode::OK);
             assert!(
                 view["parts"][0]["svg"]

@@ -368,7 +368,7 @@ impl TestApp {
     pub async fn wait_for_turn(&self, game: &str, token: &str) -> Value {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
-            let (status, view) = self.view(&game, Some(token)).await;
+            let (status, view) = self.view(game, Some(token)).await;
             assert_eq!(status, StatusCode::OK, "{view}");
             if view["status"] == "finished" || !view["pending"].as_array().unwrap().is_empty() {
                 return view;
