@@ -41,6 +41,10 @@ use http1::{Http, REQUEST_TIMEOUT, read_chunk, read_head};
 use tokio::sync::watch;
 use tokio_tungstenite::tungstenite::Message;
 
+#[path = "../support/serving.rs"]
+mod serving;
+use serving::serving_address;
+
 /// Closed-loop players of tic-tac-toe in the people's phases.
 const PEOPLE: usize = 10;
 /// Seconds of the people's loop before measuring.
@@ -190,24 +194,12 @@ impl Server {
             .spawn()
             .with_context(|| format!("failed to start {command:?}"))?;
         let stdout = child.stdout.take().context("no stdout")?;
-        let (sender, receiver) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            use std::io::BufRead as _;
-            for line in std::io::BufReader::new(stdout)
-                .lines()
-                .map_while(Result::ok)
-            {
-                if let Some(addr) = line.strip_prefix("tenka serving on http://") {
-                    let _ = sender.send(addr.trim().to_owned());
-                }
-            }
-        });
+        // Dropped on failure: the half-started server is killed.
         let mut server = Server {
             child,
             addr: String::new(),
         };
-        server.addr = receiver
-            .recv_timeout(Duration::from_secs(120))
+        server.addr = serving_address(stdout, Duration::from_secs(120), |_| {})
             .context("tenka serve did not say where it serves within 2 minutes")?;
         Ok(server)
     }

@@ -14,8 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use host::server::games::HubConfig;
 use host::server::storage::Storage;
 use host::server::{AppState, ServerConfig, app};
@@ -29,6 +28,9 @@ use tower::ServiceExt as _;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod shogun_games;
+
+#[path = "../support/requests.rs"]
+mod requests;
 use shogun_games::{SEATS, SUN, mid_game, seed, spec};
 
 /// Live games held for the memory measurement: the budget's number, all created.
@@ -202,13 +204,7 @@ impl Server {
             },
             ServerConfig {
                 allow_fixed_seeds: true,
-                web_dir: None,
-                rulesets_dir: None,
-                rate_limits: None,
-                streams_per_address: 0,
-                lab: host::server::lab::LabConfig::default(),
-                operator_token: None,
-                test_clock: None,
+                ..ServerConfig::default()
             },
         )
         .await
@@ -231,14 +227,7 @@ async fn call(
     uri: &str,
     body: Option<Value>,
 ) -> (StatusCode, Value) {
-    let request = Request::builder().method(method).uri(uri);
-    let request = match body {
-        Some(body) => request
-            .header("content-type", "application/json")
-            .body(Body::from(body.to_string()))
-            .unwrap(),
-        None => request.body(Body::empty()).unwrap(),
-    };
+    let request = requests::json_request(method, uri, None, body);
     let response = router.clone().oneshot(request).await.unwrap();
     let status = response.status();
     let bytes = response.into_body().collect().await.unwrap().to_bytes();

@@ -364,22 +364,10 @@ async fn fuzzed_requests_from_the_openapi_document_never_fail_the_server_or_chan
         if sent % 7 == 0 {
             for game in &fuzzer.games {
                 for token in &game.tokens {
-                    let (_, view) = app
-                        .call(
-                            "GET",
-                            &format!("/api/games/{}/view", game.id),
-                            Some(token),
-                            None,
-                        )
-                        .await;
+                    let (_, view) = app.view(&game.id, Some(token)).await;
                     if view["pending"].as_array().is_some_and(|p| !p.is_empty()) {
                         let _ = app
-                            .call(
-                                "POST",
-                                &format!("/api/games/{}/actions", game.id),
-                                Some(token),
-                                Some(json!({ "version": view["version"], "action": { "choose": [0] } })),
-                            )
+                            .act(&game.id, token, &view["version"], json!({ "choose": [0] }))
                             .await;
                     }
                 }

@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::runtime_support::{FIXTURE, rulesets_dir, run_ok, shogun_wasm, tenka, workspace_root};
+use crate::runtime_support::{
+    FIXTURE, rulesets_dir, run_ok, shogun_wasm, tenka, tenka_on_fixture, workspace_root,
+};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = workspace_root().join("target/test-caches").join(name);
@@ -141,11 +143,7 @@ fn a_report_of_one_rule_set_compares_nothing() {
 
 #[test]
 fn a_simulation_beyond_the_cap_is_refused() {
-    let output = tenka()
-        .arg("simulate")
-        .arg("--rulesets")
-        .arg(rulesets_dir())
-        .args(["--ruleset", FIXTURE, "--players", "2", "--games", "10001"])
+    let output = tenka_on_fixture("simulate", 2, &["--games", "10001"])
         .output()
         .unwrap();
     assert!(!output.status.success());

@@ -2,12 +2,9 @@
 //! turn by creator, a client address may run only a few games of bots alone, and games of bots
 //! alone that nobody watches go at a slower pace (finding 2 of issue 23).
 
-use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use axum::body::Body;
-use axum::extract::ConnectInfo;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use serde_json::{Value, json};
 
 use crate::server_api::open_stream;
@@ -21,13 +18,7 @@ async fn create_from(
     rounds: u32,
 ) -> (StatusCode, Value) {
     let body = json!({ "ruleset": RULESET.id, "map": RULESET.map, "options": { "rounds": rounds }, "seats": seats });
-    let mut request = Request::post("/api/games")
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let address: SocketAddr = format!("{address}:40000").parse().unwrap();
-    request.extensions_mut().insert(ConnectInfo(address));
-    app.send(request).await
+    app.post_from("/api/games", address, body).await
 }
 
 /// The version of a game in memory.
@@ -59,14 +50,7 @@ async fn bot_turns(
         let seen = view["version"].as_u64().unwrap();
         let before = moves(app, others).await;
         let start = Instant::now();
-        let (status, body) = app
-            .call(
-                "POST",
-                &format!("/api/games/{game}/actions"),
-                Some(token),
-                Some(json!({ "version": seen, "action": { "choose": [0] } })),
-            )
-            .await;
+        let (status, body) = app.act(game, token, seen, json!({ "choose": [0] })).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         let answered = body["version"].as_u64().unwrap();
         // The round is complete; the bot plans the next one.
@@ -239,13 +223,7 @@ async fn regression_a_bots_forced_step_waited_for_a_thinking_slot() {
         .unwrap();
     let app = TestApp::start_on(&dir.0, None, runtime, |hub, _| hub.bot_moves = 1).await;
     let (status, created) = app
-        .call(
-            "POST",
-            "/api/games",
-            None,
-            Some(json!({ "ruleset": "tictactoe", "seats": [{ "kind": "bot", "bot": "hard" }, { "kind": "human", "creator": true }] })),
-        )
-        .await;
+        .post_game(json!({ "ruleset": "tictactoe", "seats": [{ "kind": "bot", "bot": "hard" }, { "kind": "human", "creator": true }] })).await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let game = created["id"].as_str().unwrap().to_owned();
     let token = created["seats"][1]["token"].as_str().unwrap().to_owned();
@@ -285,12 +263,7 @@ async fn regression_a_bots_forced_step_waited_for_a_thinking_slot() {
         // the last it is forced and comes at once.
         let held = app.state.hub.bot_slots().acquire("another table").await;
         let (status, body) = app
-            .call(
-                "POST",
-                &format!("/api/games/{game}/actions"),
-                Some(&token),
-                Some(json!({ "version": seen, "action": { "choose": [drawing] } })),
-            )
+            .act(&game, &token, seen, json!({ "choose": [drawing] }))
             .await;
         assert_eq!(status, StatusCode::OK, "{body}");
         let answered = body["version"].as_u64().unwrap();

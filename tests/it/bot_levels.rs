@@ -7,20 +7,14 @@ use host::NewGame as _;
 use std::sync::Arc;
 
 use host::bots::{Bot, BotKind, InfoSetBot, InfoSetSettings, play_out};
-use host::{GameSpec, LoadedRuleset, Runtime, RuntimeConfig, Session};
+use host::{GameSpec, LoadedRuleset, Session};
 use sdk::{Action, DecisionKind, PendingDecision, Viewer};
 
 use crate::runtime_support::{fixture_wasm, spec};
 
 /// Tic-tac-toe compiled natively, in a runtime of its own (the bots see only the contract).
 fn tictactoe() -> Arc<LoadedRuleset> {
-    Runtime::new(RuntimeConfig {
-        cache_dir: None,
-        ..RuntimeConfig::default()
-    })
-    .unwrap()
-    .register_native(sdk::native::adapt::<tictactoe::TicTacToe>())
-    .unwrap()
+    crate::runtime_support::native::<tictactoe::TicTacToe>()
 }
 
 fn tictactoe_game(ruleset: &Arc<LoadedRuleset>, seed_byte: u8) -> Session {
@@ -303,13 +297,7 @@ fn every_bot_kind_is_named_as_the_server_and_command_line_spell_it() {
 
 /// Shogun compiled natively, in a runtime of its own.
 fn shogun_native() -> Arc<LoadedRuleset> {
-    Runtime::new(RuntimeConfig {
-        cache_dir: None,
-        ..RuntimeConfig::default()
-    })
-    .unwrap()
-    .register_native(sdk::native::adapt::<shogun::Shogun>())
-    .unwrap()
+    crate::runtime_support::native::<shogun::Shogun>()
 }
 
 /// The last action of the last autumn: seat 0 battles or moves from Kai (ten armies). Seat 1 leads

@@ -1,27 +1,17 @@
 //! The `tenka` command line: listing rulesets, simulating bot games, exporting and replaying
 //! records.
 
-use crate::runtime_support::{FIXTURE, rulesets_dir, run_ok, tenka, workspace_root};
+use crate::runtime_support::{
+    FIXTURE, rulesets_dir, run_ok, tenka, tenka_on_fixture, workspace_root,
+};
 
 #[test]
 fn simulate_plays_a_thousand_games_and_reports_them_as_json() {
-    let output = run_ok(
-        tenka()
-            .arg("simulate")
-            .arg("--rulesets")
-            .arg(rulesets_dir())
-            .args([
-                "--ruleset",
-                FIXTURE,
-                "--players",
-                "2",
-                "--games",
-                "1000",
-                "--seed",
-                "1",
-                "--json",
-            ]),
-    );
+    let output = run_ok(&mut tenka_on_fixture(
+        "simulate",
+        2,
+        &["--games", "1000", "--seed", "1", "--json"],
+    ));
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["ruleset"], FIXTURE);
     assert_eq!(report["games"], 1000);
@@ -35,25 +25,13 @@ fn simulate_plays_a_thousand_games_and_reports_them_as_json() {
     assert!(wins >= 1000, "every game has at least one winner");
 
     // The same seed gives the same games.
-    let again = tenka()
-        .arg("simulate")
-        .arg("--rulesets")
-        .arg(rulesets_dir())
-        .args([
-            "--ruleset",
-            FIXTURE,
-            "--players",
-            "2",
-            "--games",
-            "1000",
-            "--seed",
-            "1",
-            "--json",
-            "--threads",
-            "1",
-        ])
-        .output()
-        .unwrap();
+    let again = tenka_on_fixture(
+        "simulate",
+        2,
+        &["--games", "1000", "--seed", "1", "--json", "--threads", "1"],
+    )
+    .output()
+    .unwrap();
     let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(again["seats"], report["seats"]);
     assert_eq!(again["decisions"], report["decisions"]);
@@ -74,20 +52,7 @@ fn rulesets_lists_what_is_loaded() {
 
 #[test]
 fn simulate_refuses_a_bad_request_clearly() {
-    let output = tenka()
-        .arg("simulate")
-        .arg("--rulesets")
-        .arg(rulesets_dir())
-        .args([
-            "--ruleset",
-            FIXTURE,
-            "--players",
-            "2",
-            "--games",
-            "1",
-            "--option",
-            "rounds=99",
-        ])
+    let output = tenka_on_fixture("simulate", 2, &["--games", "1", "--option", "rounds=99"])
         .output()
         .unwrap();
     assert!(!output.status.success());
@@ -111,15 +76,10 @@ fn exported_records_replay_and_a_tampered_one_is_reported() {
     let export = workspace_root().join(format!("target/test-exports-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&export);
     run_ok(
-        tenka()
-            .arg("simulate")
-            .arg("--rulesets")
-            .arg(rulesets_dir())
-            .args([
-                "--ruleset",
-                FIXTURE,
-                "--players",
-                "3",
+        tenka_on_fixture(
+            "simulate",
+            3,
+            &[
                 "--games",
                 "3",
                 "--seed",
@@ -129,8 +89,9 @@ fn exported_records_replay_and_a_tampered_one_is_reported() {
                 "--option",
                 "scoring=double-high",
                 "--export",
-            ])
-            .arg(&export),
+            ],
+        )
+        .arg(&export),
     );
     let record_path = export.join("game-00001.json");
     let replay = tenka()
@@ -172,23 +133,11 @@ fn exported_records_replay_and_a_tampered_one_is_reported() {
 #[test]
 fn simulate_and_arena_take_the_bot_levels() {
     // A balance run can seat a cheap search level; the seats are named as asked.
-    let output = run_ok(
-        tenka()
-            .arg("simulate")
-            .arg("--rulesets")
-            .arg(rulesets_dir())
-            .args([
-                "--ruleset",
-                FIXTURE,
-                "--players",
-                "2",
-                "--games",
-                "4",
-                "--bot",
-                "easy,random",
-                "--json",
-            ]),
-    );
+    let output = run_ok(&mut tenka_on_fixture(
+        "simulate",
+        2,
+        &["--games", "4", "--bot", "easy,random", "--json"],
+    ));
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["failed_games"], 0);
     assert_eq!(report["seats"][0]["bot"], "easy", "{report}");
@@ -200,22 +149,12 @@ fn simulate_and_arena_take_the_bot_levels() {
     let markdown = dir.join("BENCHMARKS.md");
     let _ = std::fs::remove_file(&markdown);
     run_ok(
-        tenka()
-            .arg("arena")
-            .arg("--rulesets")
-            .arg(rulesets_dir())
-            .args([
-                "--ruleset",
-                FIXTURE,
-                "--players",
-                "2",
-                "--bots",
-                "random,easy,normal",
-                "--games",
-                "2",
-                "--markdown",
-            ])
-            .arg(&markdown),
+        tenka_on_fixture(
+            "arena",
+            2,
+            &["--bots", "random,easy,normal", "--games", "2", "--markdown"],
+        )
+        .arg(&markdown),
     );
     let text = std::fs::read_to_string(&markdown).unwrap();
     assert!(
@@ -227,11 +166,7 @@ fn simulate_and_arena_take_the_bot_levels() {
     }
     assert!(text.contains("6 games (0 failed)"), "{text}");
 
-    let refused = tenka()
-        .arg("simulate")
-        .arg("--rulesets")
-        .arg(rulesets_dir())
-        .args(["--ruleset", FIXTURE, "--players", "2", "--bot", "strong"])
+    let refused = tenka_on_fixture("simulate", 2, &["--bot", "strong"])
         .output()
         .unwrap();
     assert!(!refused.status.success());

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::http::StatusCode;
 use host::server::clocks::{Clock as _, ManualClock, ShiftedClock};
@@ -15,7 +15,7 @@ use host::server::storage::ClockWrite;
 use serde_json::{Value, json};
 
 use crate::server_postgres::Cluster;
-use crate::server_support::{RULESET, TempDir, TestApp};
+use crate::server_support::{RULESET, TempDir, TestApp, seats_json};
 
 /// Where every manual clock starts: some day in 2026, in milliseconds since the epoch.
 const START: i64 = 1_795_000_000_000;
@@ -37,16 +37,11 @@ async fn start_on(dir: &Path, database: Option<&str>, clock: &Arc<ManualClock>) 
 /// seats' tokens.
 pub(crate) async fn create(app: &TestApp, pace: Value) -> (String, [String; 2]) {
     let (status, body) = app
-        .call(
-            "POST",
-            "/api/games",
-            None,
-            Some(json!({
-                "ruleset": RULESET.id, "map": RULESET.map, "options": { "rounds": 5 },
-                "seats": [{ "kind": "human", "creator": true }, { "kind": "human", "creator": true }],
-                "pace": pace,
-            })),
-        )
+        .post_game(json!({
+            "ruleset": RULESET.id, "map": RULESET.map, "options": { "rounds": 5 },
+            "seats": [{ "kind": "human", "creator": true }, { "kind": "human", "creator": true }],
+            "pace": pace,
+        }))
         .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     let token = |seat: usize| body["seats"][seat]["token"].as_str().unwrap().to_owned();
@@ -58,9 +53,7 @@ pub(crate) async fn create(app: &TestApp, pace: Value) -> (String, [String; 2]) 
 
 /// The game's view as the spectator sees it.
 async fn view(app: &TestApp, game: &str) -> Value {
-    let (status, view) = app
-        .call("GET", &format!("/api/games/{game}/view"), None, None)
-        .await;
+    let (status, view) = app.view(game, None).await;
     assert_eq!(status, StatusCode::OK, "{view}");
     view
 }
@@ -81,36 +74,15 @@ fn seat_clock(view: &Value, seat: usize) -> &Value {
 
 /// Plans a number for the seat of `token`.
 pub(crate) async fn answer(app: &TestApp, game: &str, token: &str) -> StatusCode {
-    let (_, view) = app
-        .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
-        .await;
+    let (_, view) = app.view(game, Some(token)).await;
     let (status, body) = app
-        .call(
-            "POST",
-            &format!("/api/games/{game}/actions"),
-            Some(token),
-            Some(json!({ "version": view["version"], "action": { "choose": [0] } })),
-        )
+        .act(game, token, &view["version"], json!({ "choose": [0] }))
         .await;
     assert!(
         status == StatusCode::OK || status == StatusCode::FORBIDDEN,
         "{status}: {body}"
     );
     status
-}
-
-/// Waits (in real time, for the server's tasks, never for a clock) until `done` holds of the
-/// spectator's view; returns it.
-async fn wait_for(app: &TestApp, game: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let view = view(app, game).await;
-        if done(&view) {
-            return view;
-        }
-        assert!(Instant::now() < deadline, "never {what}: {view}");
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
 }
 
 /// Whether a bot plays the seat.
@@ -120,16 +92,16 @@ fn bot_plays(view: &Value, seat: usize) -> bool {
 
 /// A server on a fresh SQLite database with its manual clock at [`START`], and a game of two
 /// people at `pace` on it.
-struct Table {
+pub(crate) struct Table {
     _dir: TempDir,
-    clock: Arc<ManualClock>,
-    app: TestApp,
-    game: String,
-    tokens: [String; 2],
+    pub(crate) clock: Arc<ManualClock>,
+    pub(crate) app: TestApp,
+    pub(crate) game: String,
+    pub(crate) tokens: [String; 2],
 }
 
 impl Table {
-    async fn new(label: &str, pace: Value) -> Table {
+    pub(crate) async fn new(label: &str, pace: Value) -> Table {
         let dir = TempDir::new(label);
         let clock = ManualClock::new(START);
         let app = start(&dir.0, &clock).await;
@@ -142,6 +114,16 @@ impl Table {
             tokens,
         }
     }
+
+    /// Plans a number for the seat `seat`.
+    pub(crate) async fn answer(&self, seat: usize) -> StatusCode {
+        answer(&self.app, &self.game, &self.tokens[seat]).await
+    }
+
+    /// The game's view as the spectator sees it.
+    pub(crate) async fn view(&self) -> Value {
+        view(&self.app, &self.game).await
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -151,7 +133,7 @@ async fn a_live_clock_runs_only_while_its_seat_owes_an_answer_and_gains_its_incr
         json!({ "kind": "live", "bank_seconds": 60, "increment_seconds": 5, "bot": "random" }),
     )
     .await;
-    let seen = view(&table.app, &table.game).await;
+    let seen = table.view().await;
     assert_eq!(
         seen["pace"],
         json!({ "kind": "live", "bank_seconds": 60, "increment_seconds": 5, "bot": "random" })
@@ -163,11 +145,8 @@ async fn a_live_clock_runs_only_while_its_seat_owes_an_answer_and_gains_its_incr
     }
 
     table.clock.advance(Duration::from_secs(10));
-    assert_eq!(
-        answer(&table.app, &table.game, &table.tokens[0]).await,
-        StatusCode::OK
-    );
-    let seen = view(&table.app, &table.game).await;
+    assert_eq!(table.answer(0).await, StatusCode::OK);
+    let seen = table.view().await;
     // The seat that answered stops, charged 10 s and given its 5 s; the other runs on.
     assert_eq!(seat_clock(&seen, 0)["running"], false, "{seen}");
     assert_eq!(seat_clock(&seen, 0)["remaining_ms"], 55_000);
@@ -175,7 +154,7 @@ async fn a_live_clock_runs_only_while_its_seat_owes_an_answer_and_gains_its_incr
     assert_eq!(seat_clock(&seen, 1)["remaining_ms"], 50_000);
 
     table.clock.advance(Duration::from_secs(20));
-    let seen = view(&table.app, &table.game).await;
+    let seen = table.view().await;
     assert_eq!(
         seat_clock(&seen, 0)["remaining_ms"],
         55_000,
@@ -184,11 +163,8 @@ async fn a_live_clock_runs_only_while_its_seat_owes_an_answer_and_gains_its_incr
     assert_eq!(seat_clock(&seen, 1)["remaining_ms"], 30_000);
 
     // The round is complete: both owe the next plan and run again from their banks.
-    assert_eq!(
-        answer(&table.app, &table.game, &table.tokens[1]).await,
-        StatusCode::OK
-    );
-    let seen = view(&table.app, &table.game).await;
+    assert_eq!(table.answer(1).await, StatusCode::OK);
+    let seen = table.view().await;
     assert_eq!(seat_clock(&seen, 1)["bank_ms"], 35_000, "60 - 30 + 5 s");
     for (seat, bank) in [(0, 55_000), (1, 35_000)] {
         assert_eq!(seat_clock(&seen, seat)["running"], true, "{seen}");
@@ -218,30 +194,29 @@ async fn a_turn_based_seat_out_of_time_is_played_by_a_bot_until_its_person_takes
     .await;
     let day = 24 * 3_600_000;
     // A move may take its 24 hours and the bank's extra day on top.
-    let seen = view(&table.app, &table.game).await;
+    let seen = table.view().await;
     assert_eq!(seat_clock(&seen, 1)["deadline"], START + 2 * day);
 
     // The first seat takes 30 hours: 6 come from its bank.
     table.clock.advance(30 * HOUR);
-    assert_eq!(
-        answer(&table.app, &table.game, &table.tokens[0]).await,
-        StatusCode::OK
-    );
-    let seen = view(&table.app, &table.game).await;
+    assert_eq!(table.answer(0).await, StatusCode::OK);
+    let seen = table.view().await;
     assert_eq!(seat_clock(&seen, 0)["bank_ms"], day - 6 * 3_600_000);
     assert!(!bot_plays(&seen, 1), "the second seat has 18 hours left");
 
     // The second seat's 48 hours run out: a bot takes the seat at once, and the game goes on:
     // it plans for this round and the next.
     table.clock.advance(18 * HOUR);
-    let seen = wait_for(&table.app, &table.game, "a bot took the seat", |view| {
-        bot_plays(view, 1) && view["version"] == 3
-    })
-    .await;
+    let seen = table
+        .app
+        .view_until(&table.game, "a bot took the seat", |view| {
+            bot_plays(view, 1) && view["version"] == 3
+        })
+        .await;
     assert_eq!(seat_clock(&seen, 1)["timed_out"], true, "{seen}");
     assert_eq!(seat_clock(&seen, 1)["running"], false);
     assert_eq!(
-        answer(&table.app, &table.game, &table.tokens[1]).await,
+        table.answer(1).await,
         StatusCode::FORBIDDEN,
         "the bot plays the seat now"
     );
@@ -263,7 +238,7 @@ async fn a_turn_based_seat_out_of_time_is_played_by_a_bot_until_its_person_takes
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let seen = view(&table.app, &table.game).await;
+    let seen = table.view().await;
     assert!(!bot_plays(&seen, 1));
     assert_eq!(
         seat_clock(&seen, 1)["running"],
@@ -271,11 +246,8 @@ async fn a_turn_based_seat_out_of_time_is_played_by_a_bot_until_its_person_takes
         "it owes nothing yet"
     );
     // Once the round is complete, the seat owes the next plan and its clock runs again.
-    assert_eq!(
-        answer(&table.app, &table.game, &table.tokens[0]).await,
-        StatusCode::OK
-    );
-    let seen = view(&table.app, &table.game).await;
+    assert_eq!(table.answer(0).await, StatusCode::OK);
+    let seen = table.view().await;
     assert_eq!(seat_clock(&seen, 1)["timed_out"], false, "{seen}");
     assert_eq!(seat_clock(&seen, 1)["running"], true, "{seen}");
     assert_eq!(
@@ -283,10 +255,7 @@ async fn a_turn_based_seat_out_of_time_is_played_by_a_bot_until_its_person_takes
         day,
         "the bank is spent; each move still has its own 24 hours"
     );
-    assert_eq!(
-        answer(&table.app, &table.game, &table.tokens[1]).await,
-        StatusCode::OK
-    );
+    assert_eq!(table.answer(1).await, StatusCode::OK);
     let log = game_log(&table.app, &table.game).await;
     let last = log.as_array().unwrap().last().unwrap();
     assert_eq!(
@@ -328,7 +297,7 @@ async fn a_clock_survives_a_restart_and_still_fires_after_it() {
     let clock = ManualClock::new(START + 35_000);
     let app = start(&dir.0, &clock).await;
     clock.advance(Duration::from_secs(25));
-    wait_for(&app, &game, "the seat out of time went to a bot", |view| {
+    app.view_until(&game, "the seat out of time went to a bot", |view| {
         bot_plays(view, 1)
     })
     .await;
@@ -344,18 +313,14 @@ async fn at_a_simultaneous_decision_only_the_seat_still_to_answer_runs_out() {
     )
     .await;
     table.clock.advance(Duration::from_secs(29));
-    assert_eq!(
-        answer(&table.app, &table.game, &table.tokens[0]).await,
-        StatusCode::OK
-    );
+    assert_eq!(table.answer(0).await, StatusCode::OK);
     table.clock.advance(Duration::from_secs(1));
-    let seen = wait_for(
-        &table.app,
-        &table.game,
-        "the late seat went to a bot",
-        |view| bot_plays(view, 1),
-    )
-    .await;
+    let seen = table
+        .app
+        .view_until(&table.game, "the late seat went to a bot", |view| {
+            bot_plays(view, 1)
+        })
+        .await;
     assert!(
         !bot_plays(&seen, 0),
         "the seat that answered in time keeps its person: {seen}"
@@ -366,10 +331,12 @@ async fn at_a_simultaneous_decision_only_the_seat_still_to_answer_runs_out() {
 
     // The bot planned, so the next round runs the first seat's last second; once that is gone
     // too, bots play every seat and the game finishes on its own.
-    let seen = wait_for(&table.app, &table.game, "the next round", |view| {
-        seat_clock(view, 0)["running"] == true
-    })
-    .await;
+    let seen = table
+        .app
+        .view_until(&table.game, "the next round", |view| {
+            seat_clock(view, 0)["running"] == true
+        })
+        .await;
     assert_eq!(seat_clock(&seen, 0)["remaining_ms"], 1_000, "{seen}");
     table.clock.advance(Duration::from_secs(1));
     let finished = table.app.wait_until_finished(&table.game).await;
@@ -394,7 +361,7 @@ async fn of_two_servers_racing_for_an_expiry_exactly_one_acts_on_it() {
     let other = start(&dir.0, &clock).await;
     view(&other, &game).await;
     clock.advance(Duration::from_secs(30));
-    wait_for(&one, &game, "both seats went to bots", |view| {
+    one.view_until(&game, "both seats went to bots", |view| {
         bot_plays(view, 0) && bot_plays(view, 1)
     })
     .await;
@@ -530,16 +497,11 @@ async fn hostile_paces_are_refused_with_a_reason_and_change_nothing() {
         json!(7),
     ] {
         let (status, body) = app
-            .call(
-                "POST",
-                "/api/games",
-                None,
-                Some(json!({
-                    "ruleset": RULESET.id, "map": RULESET.map,
-                    "seats": [{ "kind": "human", "creator": true }, { "kind": "bot", "bot": "random" }],
-                    "pace": pace,
-                })),
-            )
+            .post_game(json!({
+                "ruleset": RULESET.id, "map": RULESET.map,
+                "seats": seats_json(&[None, Some("random")]),
+                "pace": pace,
+            }))
             .await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{pace}: {body}");
         assert!(
@@ -558,16 +520,11 @@ async fn hostile_paces_are_refused_with_a_reason_and_change_nothing() {
     assert_eq!(seen["pace"], json!({ "kind": "untimed" }));
     assert_eq!(seen["clocks"], Value::Null);
     let (status, body) = app
-        .call(
-            "POST",
-            "/api/games",
-            None,
-            Some(json!({
-                "ruleset": RULESET.id, "map": RULESET.map,
-                "seats": [{ "kind": "human", "creator": true }, { "kind": "bot", "bot": "easy" }],
-                "pace": { "kind": "turn-based", "move_hours": 48 },
-            })),
-        )
+        .post_game(json!({
+            "ruleset": RULESET.id, "map": RULESET.map,
+            "seats": seats_json(&[None, Some("easy")]),
+            "pace": { "kind": "turn-based", "move_hours": 48 },
+        }))
         .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     let seen = view(&app, body["id"].as_str().unwrap()).await;
@@ -606,7 +563,7 @@ fn on_postgres_a_move_stores_its_clock_and_of_two_servers_one_acts_on_an_expiry(
         // Both servers' timers fire for the second seat; one of them hands it to the bot.
         clock.advance(Duration::from_secs(50));
         for app in [&one, &other] {
-            wait_for(app, &game, "the seat out of time went to a bot", |view| {
+            app.view_until(&game, "the seat out of time went to a bot", |view| {
                 bot_plays(view, 1)
             })
             .await;

@@ -16,7 +16,7 @@ use sdk::{Action, DecisionKind, NoteLevel, PartKind, Rejection, Viewer};
 use serde_json::{Value, json};
 
 use crate::runtime_support::{FIXTURE, fixture_wasm, runtime, shogun_wasm, spec, workspace_root};
-use crate::server_support::{TempDir, TestApp, answer_rng, random_answer};
+use crate::server_support::{TempDir, TestApp, answer_rng, every_seat_token, random_answer};
 
 /// Where the fixture ruleset built for contract 0.1.0 is kept.
 fn fixture_0_1_0_path() -> std::path::PathBuf {
@@ -76,6 +76,35 @@ fn with_bid_cap(mut game_spec: host::GameSpec, cap: i64) -> host::GameSpec {
     game_spec
 }
 
+/// Random bots play the three-seat game on to its end; its record replays bit for bit on the
+/// same component. Returns the record.
+fn play_and_replay(ruleset: &Arc<LoadedRuleset>, session: &mut Session) -> host::GameRecord {
+    let mut bots: Vec<_> = (0..3)
+        .map(|s| BotKind::Random.create(&[7; 32], s))
+        .collect();
+    let applied = play_out(session, &mut bots, 10_000).unwrap();
+    assert!(applied > 10, "a whole game: {applied} actions");
+    let record = session.record().unwrap();
+    assert!(record.result.is_some());
+    let mut replayed = Session::replay(ruleset.clone(), &record).expect("the record replays");
+    assert_eq!(replayed.record().unwrap(), record, "bit for bit");
+    record
+}
+
+/// [`play_and_replay`], then a snapshot of the finished game restores on the same old component.
+fn play_replay_and_restore(ruleset: &Arc<LoadedRuleset>, mut session: Session) {
+    let record = play_and_replay(ruleset, &mut session);
+    let snapshot = session.snapshot().unwrap();
+    let mut restored = Session::restore(
+        ruleset.clone(),
+        session.spec().clone(),
+        snapshot,
+        session.actions().to_vec(),
+    )
+    .unwrap();
+    assert_eq!(restored.result().unwrap(), record.result);
+}
+
 #[test]
 fn a_component_built_for_contract_0_1_0_plays_and_its_record_replays() {
     let ruleset = fixture_0_1_0();
@@ -100,26 +129,7 @@ fn a_component_built_for_contract_0_1_0_plays_and_its_record_replays() {
     let draft = Action::Assign(vec![(0, 0)]);
     assert_eq!(session.preview(0, &draft).unwrap(), Vec::new());
 
-    let mut bots: Vec<_> = (0..3)
-        .map(|s| BotKind::Random.create(&[7; 32], s))
-        .collect();
-    let applied = play_out(&mut session, &mut bots, 10_000).unwrap();
-    assert!(applied > 10, "a whole game: {applied} actions");
-    let record = session.record().unwrap();
-    assert!(record.result.is_some());
-    let mut replayed = Session::replay(ruleset.clone(), &record).expect("the record replays");
-    assert_eq!(replayed.record().unwrap(), record, "bit for bit");
-
-    // A snapshot restores on the same old component.
-    let snapshot = session.snapshot().unwrap();
-    let mut restored = Session::restore(
-        ruleset,
-        session.spec().clone(),
-        snapshot,
-        session.actions().to_vec(),
-    )
-    .unwrap();
-    assert_eq!(restored.result().unwrap(), record.result);
+    play_replay_and_restore(&ruleset, session);
 }
 
 #[test]
@@ -150,24 +160,7 @@ fn a_component_built_for_contract_0_2_0_plays_and_its_record_replays() {
     assert!(session.actions().is_empty(), "a refusal is not recorded");
     assert_eq!(session.evaluate(seat).unwrap(), None);
 
-    let mut bots: Vec<_> = (0..3)
-        .map(|s| BotKind::Random.create(&[7; 32], s))
-        .collect();
-    let applied = play_out(&mut session, &mut bots, 10_000).unwrap();
-    assert!(applied > 10, "a whole game: {applied} actions");
-    let record = session.record().unwrap();
-    assert!(record.result.is_some());
-    let mut replayed = Session::replay(ruleset.clone(), &record).expect("the record replays");
-    assert_eq!(replayed.record().unwrap(), record, "bit for bit");
-    let snapshot = session.snapshot().unwrap();
-    let mut restored = Session::restore(
-        ruleset,
-        session.spec().clone(),
-        snapshot,
-        session.actions().to_vec(),
-    )
-    .unwrap();
-    assert_eq!(restored.result().unwrap(), record.result);
+    play_replay_and_restore(&ruleset, session);
 }
 
 #[test]
@@ -178,15 +171,7 @@ fn a_component_built_for_contract_0_3_0_plays_replays_and_describes_no_map_edito
     assert_eq!(ruleset.map_editor().unwrap(), None);
     assert!(host::editor::schema_of(&ruleset).is_none());
     let mut session = ruleset.new_game(spec(3, 7)).unwrap();
-    let mut bots: Vec<_> = (0..3)
-        .map(|s| BotKind::Random.create(&[7; 32], s))
-        .collect();
-    let applied = play_out(&mut session, &mut bots, 10_000).unwrap();
-    assert!(applied > 10, "a whole game: {applied} actions");
-    let record = session.record().unwrap();
-    assert!(record.result.is_some());
-    let mut replayed = Session::replay(ruleset, &record).expect("the record replays");
-    assert_eq!(replayed.record().unwrap(), record, "bit for bit");
+    play_and_replay(&ruleset, &mut session);
 }
 
 #[test]
@@ -454,24 +439,12 @@ async fn the_api_takes_back_as_an_answer_and_refuses_it_where_no_way_back_is_off
     let app = TestApp::start_on(&dir.0, None, crate::server_support::runtime(), |_, _| {}).await;
     let seats = json!([{ "kind": "human", "creator": true }, { "kind": "human", "creator": true }]);
     let (status, created) = app
-        .call(
-            "POST",
-            "/api/games",
-            None,
-            Some(json!({ "ruleset": "secret-draw", "map": "square", "seats": seats })),
-        )
+        .post_game(json!({ "ruleset": "secret-draw", "map": "square", "seats": seats }))
         .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let game = created["id"].as_str().unwrap().to_owned();
     let token = created["seats"][0]["token"].as_str().unwrap().to_owned();
-    let (_, view) = app
-        .call(
-            "GET",
-            &format!("/api/games/{game}/view"),
-            Some(&token),
-            None,
-        )
-        .await;
+    let (_, view) = app.view(&game, Some(&token)).await;
     assert!(view["pending"][0].get("back").is_none(), "{view}");
     let answer = json!({ "version": view["version"], "action": "back" });
     for (path, body) in [
@@ -493,14 +466,7 @@ async fn the_api_takes_back_as_an_answer_and_refuses_it_where_no_way_back_is_off
             json!({ "malformed": "this decision offers no way back" })
         );
     }
-    let (_, after) = app
-        .call(
-            "GET",
-            &format!("/api/games/{game}/view"),
-            Some(&token),
-            None,
-        )
-        .await;
+    let (_, after) = app.view(&game, Some(&token)).await;
     assert_eq!(after["version"], view["version"], "nothing changed");
 }
 
@@ -519,28 +485,16 @@ async fn a_stored_game_of_a_0_1_0_component_plays_and_replays_through_the_server
     // The fixture ships no map: the game is created without one.
     let seats = json!([{ "kind": "human", "creator": true }, { "kind": "human", "creator": true }]);
     let (status, created) = app
-        .call(
-            "POST",
-            "/api/games",
-            None,
-            Some(json!({ "ruleset": FIXTURE, "seats": seats })),
-        )
+        .post_game(json!({ "ruleset": FIXTURE, "seats": seats }))
         .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let game = created["id"].as_str().unwrap().to_owned();
-    let tokens: Vec<String> = created["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|seat| seat["token"].as_str().unwrap().to_owned())
-        .collect();
+    let tokens = every_seat_token(&created);
     let mut rng = answer_rng(5);
     loop {
         let mut moved = false;
         for token in &tokens {
-            let (_, view) = app
-                .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
-                .await;
+            let (_, view) = app.view(&game, Some(token)).await;
             if view["status"] == "finished" {
                 break;
             }
@@ -561,14 +515,7 @@ async fn a_stored_game_of_a_0_1_0_component_plays_and_replays_through_the_server
                 .await;
             assert_eq!(status, StatusCode::OK, "{preview}");
             assert_eq!(preview["notes"], json!([]));
-            let (status, body) = app
-                .call(
-                    "POST",
-                    &format!("/api/games/{game}/actions"),
-                    Some(token),
-                    Some(json!({ "version": view["version"], "action": action })),
-                )
-                .await;
+            let (status, body) = app.act(&game, token, &view["version"], action).await;
             assert!(
                 status == StatusCode::OK || status == StatusCode::UNPROCESSABLE_ENTITY,
                 "{body}"
@@ -583,9 +530,7 @@ async fn a_stored_game_of_a_0_1_0_component_plays_and_replays_through_the_server
 
     // After a restart, the stored game loads on the old component and its record replays.
     let app = server_with_0_1_0(&dir.0).await;
-    let (status, view) = app
-        .call("GET", &format!("/api/games/{game}/view"), None, None)
-        .await;
+    let (status, view) = app.view(&game, None).await;
     assert_eq!(status, StatusCode::OK, "{view}");
     assert_eq!(view["status"], "finished");
     let (status, record) = app

@@ -8,7 +8,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::{Value, json};
 
-use crate::server_support::{SHOGUN, TempDir, TestApp};
+use crate::server_support::{SHOGUN, TempDir, TestApp, listed_entry};
 
 const EDITOR: &str = "/api/rulesets/shogun/editor";
 
@@ -66,14 +66,8 @@ async fn edits_change_only_their_lines_and_the_edited_map_plays_and_replays() {
     let (status, empty) = edit(&app, blank, json!([])).await;
     assert_eq!(status, StatusCode::OK, "{empty}");
     assert_eq!(empty["places"].as_array().unwrap().len(), 0);
-    let (status, rulesets) = app.call("GET", "/api/rulesets", None, None).await;
-    assert_eq!(status, StatusCode::OK);
-    let shogun = rulesets
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == SHOGUN.id)
-        .unwrap();
+    let rulesets = app.rulesets().await;
+    let shogun = listed_entry(&rulesets, SHOGUN.id);
     assert_eq!(
         (shogun["editor"].clone(), shogun["blank_map"].clone()),
         (json!(true), json!(true))
@@ -161,22 +155,17 @@ async fn edits_change_only_their_lines_and_the_edited_map_plays_and_replays() {
 
     // The edited text, as the panel shows it, plays to the end and replays.
     let (status, created) = app
-        .call(
-            "POST",
-            "/api/games",
-            None,
-            Some(json!({
-                "ruleset": "shogun",
-                "map_toml": text,
-                "options": { "years": 1 },
-                "seed": "07".repeat(32),
-                "seats": [
-                    { "kind": "bot", "bot": "random" },
-                    { "kind": "bot", "bot": "random" },
-                    { "kind": "bot", "bot": "random" },
-                ],
-            })),
-        )
+        .post_game(json!({
+            "ruleset": "shogun",
+            "map_toml": text,
+            "options": { "years": 1 },
+            "seed": "07".repeat(32),
+            "seats": [
+                { "kind": "bot", "bot": "random" },
+                { "kind": "bot", "bot": "random" },
+                { "kind": "bot", "bot": "random" },
+            ],
+        }))
         .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let game = created["id"].as_str().unwrap();
@@ -303,23 +292,16 @@ async fn hostile_map_texts_get_a_clear_refusal_and_never_stall_the_server() {
     );
 
     // The server still answers at once.
-    let (status, _) = app.call("GET", "/api/rulesets", None, None).await;
-    assert_eq!(status, StatusCode::OK);
+    app.rulesets().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hostile_or_failing_map_editor_schema_leaves_the_text_editor() {
     let dir = TempDir::new("editor-hostile-schema");
     let app = start(&dir).await;
-    let (status, rulesets) = app.call("GET", "/api/rulesets", None, None).await;
-    assert_eq!(status, StatusCode::OK, "{rulesets}");
+    let rulesets = app.rulesets().await;
     let editor_of = |id: &str| {
-        let ruleset = rulesets
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["id"] == id)
-            .unwrap_or_else(|| panic!("{id} is loaded: {rulesets}"));
+        let ruleset = listed_entry(&rulesets, id);
         (ruleset["editor"].clone(), ruleset["blank_map"].clone())
     };
     // Far over the bounds, and a panic: both are "no schema", and the server goes on.

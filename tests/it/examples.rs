@@ -11,7 +11,8 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use crate::server_support::{RULESET, SHOGUN, ServerProcess, TempDir, TestApp, http};
+use crate::server_support::serving::serving_address;
+use crate::server_support::{RULESET, SHOGUN, ServerProcess, TempDir, TestApp, http, listed_entry};
 
 const TOKEN: &str = "op-3f9c1e7a5b2d4f60-test-token";
 
@@ -56,17 +57,25 @@ async fn save(
     .await
 }
 
-/// The ruleset as `GET /api/rulesets` lists it.
-async fn listed(app: &TestApp, ruleset: &str) -> Value {
-    let (status, rulesets) = app.call("GET", "/api/rulesets", None, None).await;
-    assert_eq!(status, StatusCode::OK);
-    rulesets
+/// Saves a Shogun example `name` with the operator's token.
+async fn save_shogun(app: &TestApp, name: &str, body: Value) -> (StatusCode, Value) {
+    save(app, SHOGUN.id, name, Some(TOKEN), body).await
+}
+
+/// The Shogun map `id` as `GET /api/rulesets` offers it.
+async fn offered_map(app: &TestApp, id: &str) -> Value {
+    listed(app, SHOGUN.id).await["maps"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|entry| entry["id"] == ruleset)
-        .unwrap()
+        .find(|map| map["id"] == id)
+        .expect("the map is offered")
         .clone()
+}
+
+/// The ruleset as `GET /api/rulesets` lists it.
+async fn listed(app: &TestApp, ruleset: &str) -> Value {
+    listed_entry(&app.rulesets().await, ruleset).clone()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -140,7 +149,7 @@ async fn refused_saves_say_why_and_write_nothing() {
         "isla%20nd",
         &"a".repeat(65),
     ] {
-        let (status, body) = save(&app, SHOGUN.id, name, Some(TOKEN), good.clone()).await;
+        let (status, body) = save_shogun(&app, name, good.clone()).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{name}: {body}");
         assert!(
             body["message"].as_str().unwrap().contains("lowercase"),
@@ -153,14 +162,7 @@ async fn refused_saves_say_why_and_write_nothing() {
         .map_toml
         .replacen("region = \"yellow\"", "region = \"nowhere\"", 1);
     assert_ne!(broken, SHOGUN.map_toml);
-    let (status, body) = save(
-        &app,
-        SHOGUN.id,
-        "broken",
-        Some(TOKEN),
-        json!({ "toml": broken }),
-    )
-    .await;
+    let (status, body) = save_shogun(&app, "broken", json!({ "toml": broken })).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert_eq!(body["error"], "invalid-map");
     let findings = body["diagnostics"].as_array().unwrap();
@@ -171,22 +173,13 @@ async fn refused_saves_say_why_and_write_nothing() {
         "{body}"
     );
     // Not TOML at all: the ruleset's syntax finding.
-    let (status, body) = save(
-        &app,
-        SHOGUN.id,
-        "broken",
-        Some(TOKEN),
-        json!({ "toml": "[province\nid = " }),
-    )
-    .await;
+    let (status, body) = save_shogun(&app, "broken", json!({ "toml": "[province\nid = " })).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
 
     // Over the size cap; a ruleset that does not exist; an unknown field.
-    let (status, _) = save(
+    let (status, _) = save_shogun(
         &app,
-        SHOGUN.id,
         "huge",
-        Some(TOKEN),
         json!({ "toml": format!("{}\n#{}", SHOGUN.map_toml, "x".repeat(61 * 1024)) }),
     )
     .await;
@@ -196,11 +189,9 @@ async fn refused_saves_say_why_and_write_nothing() {
     );
     let (status, _) = save(&app, "nope", "island", Some(TOKEN), good.clone()).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    let (status, _) = save(
+    let (status, _) = save_shogun(
         &app,
-        SHOGUN.id,
         "island",
-        Some(TOKEN),
         json!({ "toml": SHOGUN.map_toml, "path": "../../x" }),
     )
     .await;
@@ -209,11 +200,9 @@ async fn refused_saves_say_why_and_write_nothing() {
     // Over a map the ruleset ships: refused, the shipped file as it was.
     let shipped = dir.0.join("maps").join(SHOGUN.id).join("sun.toml");
     let before = std::fs::read(&shipped).unwrap();
-    let (status, body) = save(
+    let (status, body) = save_shogun(
         &app,
-        SHOGUN.id,
         SHOGUN.map,
-        Some(TOKEN),
         json!({ "toml": format!("{}\n# mine now\n", SHOGUN.map_toml), "replace": true }),
     )
     .await;
@@ -251,14 +240,7 @@ async fn a_saved_example_is_the_bytes_given_offered_at_once_and_playable() {
             .replacen("name = \"Shogun: sun side\"", "name = \"My island\"", 1)
             .trim_end()
     );
-    let (status, body) = save(
-        &app,
-        SHOGUN.id,
-        "my-island",
-        Some(TOKEN),
-        json!({ "toml": text }),
-    )
-    .await;
+    let (status, body) = save_shogun(&app, "my-island", json!({ "toml": text })).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     assert_eq!(body["id"], "my-island");
     assert_eq!(body["origin"], "example");
@@ -276,14 +258,7 @@ async fn a_saved_example_is_the_bytes_given_offered_at_once_and_playable() {
     );
 
     // Listed by the maps API right after the answer, as an example, valid, with the same hash.
-    let ruleset = listed(&app, SHOGUN.id).await;
-    let map = ruleset["maps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|map| map["id"] == "my-island")
-        .expect("the example is offered")
-        .clone();
+    let map = offered_map(&app, "my-island").await;
     assert_eq!(map["origin"], "example");
     assert_eq!(map["valid"], true);
     assert_eq!(map["hash"], body["hash"]);
@@ -296,67 +271,34 @@ async fn a_saved_example_is_the_bytes_given_offered_at_once_and_playable() {
 
     // A game starts on it, by its id, and stores exactly its text.
     let (status, created) = app
-        .call(
-            "POST",
-            "/api/games",
-            None,
-            Some(json!({
+        .post_game(json!({
                 "ruleset": SHOGUN.id,
                 "map": "my-island",
                 "seats": [{ "kind": "human", "creator": true }, { "kind": "bot", "bot": "random" }, { "kind": "bot", "bot": "random" }],
-            })),
-        )
-        .await;
+            })).await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
-    let (status, game) = app
-        .call(
-            "GET",
-            &format!("/api/games/{}", created["id"].as_str().unwrap()),
-            None,
-            None,
-        )
-        .await;
+    let (status, game) = app.game(created["id"].as_str().unwrap()).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(game["map"], "my-island");
     assert_eq!(game["map_hash"], body["hash"]);
 
     // Saving again under the name: refused unless asked to replace, then replaced.
     let newer = format!("{text}\n# a second version\n");
-    let (status, refused) = save(
-        &app,
-        SHOGUN.id,
-        "my-island",
-        Some(TOKEN),
-        json!({ "toml": newer }),
-    )
-    .await;
+    let (status, refused) = save_shogun(&app, "my-island", json!({ "toml": newer })).await;
     assert_eq!(status, StatusCode::CONFLICT, "{refused}");
     assert_eq!(
         std::fs::read(folder.join("my-island.toml")).unwrap(),
         text.as_bytes()
     );
-    let (status, replaced) = save(
-        &app,
-        SHOGUN.id,
-        "my-island",
-        Some(TOKEN),
-        json!({ "toml": newer, "replace": true }),
-    )
-    .await;
+    let (status, replaced) =
+        save_shogun(&app, "my-island", json!({ "toml": newer, "replace": true })).await;
     assert_eq!(status, StatusCode::OK, "{replaced}");
     assert_eq!(replaced["replaced"], true);
     assert_eq!(
         std::fs::read(folder.join("my-island.toml")).unwrap(),
         newer.as_bytes()
     );
-    let ruleset = listed(&app, SHOGUN.id).await;
-    let map = ruleset["maps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|map| map["id"] == "my-island")
-        .unwrap()
-        .clone();
+    let map = offered_map(&app, "my-island").await;
     assert_eq!(map["hash"], replaced["hash"]);
     assert_ne!(replaced["hash"], body["hash"]);
 }
@@ -381,12 +323,7 @@ fn a_real_server_takes_the_token_from_its_environment_and_never_logs_it() {
     let (status, saved) = http(&addr, "PUT", &path, Some(TOKEN), Some(&body)).unwrap();
     assert_eq!(status, 201, "{saved}");
     let (_, rulesets) = http(&addr, "GET", "/api/rulesets", None, None).unwrap();
-    let ruleset = rulesets
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|entry| entry["id"] == RULESET.id)
-        .unwrap();
+    let ruleset = listed_entry(&rulesets, RULESET.id);
     assert_eq!(ruleset["save_examples"], true);
     assert!(
         ruleset["maps"]
@@ -499,28 +436,16 @@ type Printed = std::sync::Arc<std::sync::Mutex<String>>;
 /// Starts `command` (its stderr already set) and waits until it says where it serves; what it
 /// prints is kept, read on until it exits.
 fn spawn_logged(mut command: Command) -> (std::process::Child, String, Printed) {
-    use std::io::BufRead as _;
     command.stdout(Stdio::piped());
     let mut child = command.spawn().expect("the server starts");
     let stdout = child.stdout.take().unwrap();
     let printed: Printed = Printed::default();
-    let (sender, receiver) = std::sync::mpsc::channel();
     let keep = printed.clone();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-        {
-            if let Some(addr) = line.strip_prefix("tenka serving on http://") {
-                let _ = sender.send(addr.to_owned());
-            }
-            let mut kept = keep.lock().unwrap();
-            kept.push_str(&line);
-            kept.push('\n');
-        }
-    });
-    let addr = receiver
-        .recv_timeout(Duration::from_secs(60))
-        .expect("the server says where it serves");
+    let addr = serving_address(stdout, Duration::from_secs(60), move |line| {
+        let mut kept = keep.lock().unwrap();
+        kept.push_str(line);
+        kept.push('\n');
+    })
+    .expect("the server says where it serves");
     (child, addr, printed)
 }

@@ -16,7 +16,7 @@ use tower::ServiceExt as _;
 use tracing_subscriber::util::SubscriberInitExt as _;
 
 use crate::server_api::open_stream;
-use crate::server_support::{RULESET, TempDir, TestApp};
+use crate::server_support::{RULESET, TempDir, TestApp, listed_entry, stored_game};
 
 /// A created game: its id and the whole answer.
 struct Created {
@@ -45,13 +45,7 @@ impl Created {
 /// Creates a game of the test ruleset with these seats (request JSON).
 async fn create(app: &TestApp, seats: Value) -> Created {
     let (status, body) = app
-        .call(
-            "POST",
-            "/api/games",
-            None,
-            Some(json!({ "ruleset": RULESET.id, "map": RULESET.map, "options": { "rounds": 3 }, "seats": seats })),
-        )
-        .await;
+        .post_game(json!({ "ruleset": RULESET.id, "map": RULESET.map, "options": { "rounds": 3 }, "seats": seats })).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     Created {
         id: body["id"].as_str().unwrap().to_owned(),
@@ -61,9 +55,7 @@ async fn create(app: &TestApp, seats: Value) -> Created {
 
 /// The viewer `token` reads game `id` as: `Ok(viewer)` or `Err(status)`.
 async fn viewer(app: &TestApp, id: &str, token: &str) -> Result<Value, StatusCode> {
-    let (status, view) = app
-        .call("GET", &format!("/api/games/{id}/view"), Some(token), None)
-        .await;
+    let (status, view) = app.view(id, Some(token)).await;
     if status == StatusCode::OK {
         Ok(view["viewer"].clone())
     } else {
@@ -89,9 +81,7 @@ fn strings(value: &Value) -> Vec<String> {
 
 /// The game's public seats.
 async fn seats(app: &TestApp, id: &str) -> Value {
-    let (status, game) = app
-        .call("GET", &format!("/api/games/{id}"), None, None)
-        .await;
+    let (status, game) = app.game(id).await;
     assert_eq!(status, StatusCode::OK);
     game["seats"].clone()
 }
@@ -215,13 +205,8 @@ async fn the_creator_gets_tokens_only_for_its_own_seats_and_codes_for_the_others
 async fn create_raw(app: &TestApp, seats: Value) -> (StatusCode, Value) {
     let mut seats = seats.as_array().unwrap().clone();
     seats.push(json!({ "kind": "bot", "bot": "random" }));
-    app.call(
-        "POST",
-        "/api/games",
-        None,
-        Some(json!({ "ruleset": RULESET.id, "map": RULESET.map, "seats": seats })),
-    )
-    .await
+    app.post_game(json!({ "ruleset": RULESET.id, "map": RULESET.map, "seats": seats }))
+        .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -401,14 +386,7 @@ async fn claiming_gives_the_seat_a_fresh_token_and_retires_the_old_one() {
         viewer(&app, &created.id, old).await,
         Err(StatusCode::FORBIDDEN)
     );
-    let (status, _) = app
-        .call(
-            "POST",
-            &format!("/api/games/{}/actions", created.id),
-            Some(old),
-            Some(json!({ "version": 0, "action": { "choose": [1] } })),
-        )
-        .await;
+    let (status, _) = app.act(&created.id, old, 0, json!({ "choose": [1] })).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "the old token cannot act");
     let (status, _) = claim(old.to_owned(), "Mallory").await;
     assert_eq!(status, StatusCode::FORBIDDEN, "nor claim again");
@@ -668,14 +646,7 @@ async fn the_stream_opens_with_a_single_use_ticket_and_never_a_token_in_the_url(
     assert_eq!(response.status(), StatusCode::FORBIDDEN);
 
     // Once, as the seat: the seat's own secret comes through.
-    let (status, _) = app
-        .call(
-            "POST",
-            &format!("/api/games/{id}/actions"),
-            Some(token),
-            Some(json!({ "version": 0, "action": { "choose": [1] } })),
-        )
-        .await;
+    let (status, _) = app.act(id, token, 0, json!({ "choose": [1] })).await;
     assert_eq!(status, StatusCode::OK);
     let response = get(
         format!("/api/games/{id}/stream?since=0&ticket={first}"),
@@ -783,14 +754,8 @@ async fn a_seats_stream_ends_when_its_token_is_replaced() {
 async fn games_stored_before_invites_keep_their_tokens_and_claiming_retires_them() {
     let dir = TempDir::new("invites-legacy");
     let app = TestApp::start(&dir.0).await;
-    let (status, rulesets) = app.call("GET", "/api/rulesets", None, None).await;
-    assert_eq!(status, StatusCode::OK);
-    let ruleset_hash = rulesets
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|ruleset| ruleset["id"] == RULESET.id)
-        .unwrap()["hash"]
+    let rulesets = app.rulesets().await;
+    let ruleset_hash = listed_entry(&rulesets, RULESET.id)["hash"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -810,19 +775,7 @@ async fn games_stored_before_invites_keep_their_tokens_and_claiming_retires_them
             claimed: false,
         })
         .collect();
-    let stored = host::server::storage::StoredGame {
-        id: id.to_owned(),
-        ruleset_id: RULESET.id.to_owned(),
-        ruleset_hash,
-        map_id: RULESET.map.to_owned(),
-        map_hash: hex::encode(Sha256::digest(RULESET.map_toml.as_bytes())),
-        map_toml: RULESET.map_toml.to_owned(),
-        variant: None,
-        options_json: "[]".to_owned(),
-        seed: [9; 32],
-        created_at: host::server::storage::now_millis(),
-        finished_at: None,
-    };
+    let stored = stored_game(id, ruleset_hash, [9; 32]);
     app.state
         .hub
         .storage()
@@ -864,14 +817,7 @@ async fn games_stored_before_invites_keep_their_tokens_and_claiming_retires_them
         Ok(json!({ "seat": 1 }))
     );
     // The game plays on with the tokens of both eras.
-    let (status, _) = app
-        .call(
-            "POST",
-            &format!("/api/games/{id}/actions"),
-            Some(&tokens[0]),
-            Some(json!({ "version": 0, "action": { "choose": [1] } })),
-        )
-        .await;
+    let (status, _) = app.act(id, &tokens[0], 0, json!({ "choose": [1] })).await;
     assert_eq!(status, StatusCode::OK);
 }
 
@@ -986,14 +932,7 @@ async fn no_secret_reaches_the_servers_log() {
             None,
         )
         .await;
-    let _ = app
-        .call(
-            "GET",
-            &format!("/api/games/{id}/view"),
-            Some(created.token(0)),
-            None,
-        )
-        .await;
+    let _ = app.view(id, Some(created.token(0))).await;
     secrets.extend([token, ticket]);
     secrets.extend(
         strings(&claimed)
@@ -1167,11 +1106,11 @@ async fn regression_the_host_could_not_hand_a_stalled_seat_to_a_bot() {
     for _ in 0..3 {
         let view = app.wait_for_turn(&created.id, created.token(0)).await;
         let (status, body) = app
-            .call(
-                "POST",
-                &format!("/api/games/{}/actions", created.id),
-                Some(created.token(0)),
-                Some(json!({ "version": view["version"], "action": { "choose": [0] } })),
+            .act(
+                &created.id,
+                created.token(0),
+                &view["version"],
+                json!({ "choose": [0] }),
             )
             .await;
         assert_eq!(status, StatusCode::OK, "{body}");

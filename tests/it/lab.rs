@@ -2,30 +2,20 @@
 //! a cancelled job stops, the bounds refuse excess jobs, hostile requests are refused, and
 //! people's moves are answered while a job runs.
 
-use std::net::SocketAddr;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
-use axum::extract::ConnectInfo;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt as _;
 use serde_json::{Value, json};
 use tower::ServiceExt as _;
 
-use crate::server_support::{RULESET, SHOGUN, TempDir, TestApp, answer_rng, random_answer};
+use crate::server_support::{RULESET, SHOGUN, TempDir, TestApp, answer_rng};
 
 /// A lab request from the client at `address`.
 async fn start_from(app: &TestApp, address: &str, body: Value) -> (StatusCode, Value) {
-    let mut request = Request::builder()
-        .method("POST")
-        .uri("/api/lab")
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let address: SocketAddr = format!("{address}:40000").parse().unwrap();
-    request.extensions_mut().insert(ConnectInfo(address));
-    app.send(request).await
+    app.post_from("/api/lab", address, body).await
 }
 
 /// Polls the job until its status is no longer running; returns the last status.
@@ -203,16 +193,7 @@ async fn a_move_is_answered_while_a_lab_job_runs_and_a_cancelled_job_stops() {
         if view["status"] == "finished" {
             break;
         }
-        let (status, answer) = app
-            .call(
-                "POST",
-                &format!("/api/games/{game}/actions"),
-                Some(token),
-                Some(
-                    json!({ "version": view["version"], "action": random_answer(&view, &mut rng) }),
-                ),
-            )
-            .await;
+        let (status, answer) = app.act_randomly(&game, token, &view, &mut rng).await;
         assert!(
             [
                 StatusCode::OK,

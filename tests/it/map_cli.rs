@@ -21,6 +21,16 @@ fn tenka_with_shogun() -> std::process::Command {
     command
 }
 
+/// Writes `text` to `file` and runs `tenka map check` on it.
+fn write_and_check(file: &std::path::Path, text: impl AsRef<[u8]>) -> std::process::Output {
+    std::fs::write(file, text).unwrap();
+    tenka_with_shogun()
+        .args(["map", "check"])
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn the_shipped_maps_and_the_example_pass_the_check() {
     for map in [
@@ -177,12 +187,7 @@ fn regression_a_syntax_error_was_answered_cannot_tell_which_ruleset() {
     let dir = scratch("map-syntax-declared");
     let (text, broken_line) = sun_with_a_syntax_error(true);
     let file = dir.join("my-board.toml");
-    std::fs::write(&file, text).unwrap();
-    let output = tenka_with_shogun()
-        .args(["map", "check"])
-        .arg(&file)
-        .output()
-        .unwrap();
+    let output = write_and_check(&file, text);
     assert!(!output.status.success(), "a syntax error fails the check");
     let (stdout, stderr) = (
         String::from_utf8_lossy(&output.stdout),
@@ -208,12 +213,7 @@ fn regression_a_syntax_error_in_a_ruleset_folder_names_the_error_and_the_ruleset
     std::fs::create_dir_all(&dir).unwrap();
     let (text, broken_line) = sun_with_a_syntax_error(false);
     let file = dir.join("broken.toml");
-    std::fs::write(&file, text).unwrap();
-    let output = tenka_with_shogun()
-        .args(["map", "check"])
-        .arg(&file)
-        .output()
-        .unwrap();
+    let output = write_and_check(&file, text);
     assert!(!output.status.success());
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -227,12 +227,7 @@ fn regression_a_syntax_error_in_a_ruleset_folder_names_the_error_and_the_ruleset
 fn a_syntax_error_is_said_even_when_no_ruleset_is_known() {
     let dir = scratch("map-syntax-unknown");
     let file = dir.join("loose.toml");
-    std::fs::write(&file, "name = \"A board\"\nplaces = [1, 2\n").unwrap();
-    let output = tenka_with_shogun()
-        .args(["map", "check"])
-        .arg(&file)
-        .output()
-        .unwrap();
+    let output = write_and_check(&file, "name = \"A board\"\nplaces = [1, 2\n");
     assert!(!output.status.success());
     let stdout = String::from_utf8_lossy(&output.stdout);
     let (_, line, column, message) = first_finding(&stdout);
@@ -246,12 +241,7 @@ fn a_ruleset_line_names_the_ruleset_of_a_valid_map_outside_its_folder() {
     let dir = scratch("map-declared-ruleset");
     let sun = std::fs::read_to_string(workspace_root().join("maps/shogun/sun.toml")).unwrap();
     let file = dir.join("copy.toml");
-    std::fs::write(&file, sun).unwrap();
-    let output = tenka_with_shogun()
-        .args(["map", "check"])
-        .arg(&file)
-        .output()
-        .unwrap();
+    let output = write_and_check(&file, sun);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(stderr.contains("ok for shogun"), "{stderr}");

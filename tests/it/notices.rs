@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use tower::ServiceExt as _;
 
 use crate::clocks::{create, start};
-use crate::server_support::{RULESET, TempDir, TestApp};
+use crate::server_support::{RULESET, TempDir, TestApp, seats_json};
 use crate::smtp_sink::{ReceivedMail, SmtpSink};
 
 /// Where every manual clock starts (milliseconds since the epoch).
@@ -158,39 +158,39 @@ impl Account {
     }
 }
 
-/// A table of two accounts on a fresh server with a mail sender: the game, its seats' tokens.
+/// A table of two accounts on a fresh server with a mail sender: the clocks tests' table (the
+/// server, its manual clock, the game, its seats' tokens) with the accounts in its seats.
 struct Table {
-    _dir: TempDir,
-    clock: Arc<ManualClock>,
-    app: TestApp,
+    table: crate::clocks::Table,
     sink: SmtpSink,
-    game: String,
-    tokens: [String; 2],
     accounts: [Account; 2],
+}
+
+impl std::ops::Deref for Table {
+    type Target = crate::clocks::Table;
+
+    fn deref(&self) -> &crate::clocks::Table {
+        &self.table
+    }
 }
 
 impl Table {
     async fn new(label: &str, pace: Value) -> Table {
-        let dir = TempDir::new(label);
-        let clock = ManualClock::new(START);
-        let app = start(&dir.0, &clock).await;
+        let table = crate::clocks::Table::new(label, pace).await;
         let sink = SmtpSink::start().await;
-        send_mail(&app, &clock, &sink);
-        let (game, tokens) = create(&app, pace).await;
+        send_mail(&table.app, &table.clock, &sink);
         let accounts = [
-            Account::sign_up(&app, "aoi").await,
-            Account::sign_up(&app, "botan").await,
+            Account::sign_up(&table.app, "aoi").await,
+            Account::sign_up(&table.app, "botan").await,
         ];
-        for (account, token) in accounts.iter().zip(&tokens) {
-            account.take_seat_with_mail(&app, &game, token).await;
+        for (account, token) in accounts.iter().zip(&table.tokens) {
+            account
+                .take_seat_with_mail(&table.app, &table.game, token)
+                .await;
         }
         Table {
-            _dir: dir,
-            clock,
-            app,
+            table,
             sink,
-            game,
-            tokens,
             accounts,
         }
     }
@@ -600,15 +600,10 @@ async fn the_health_figures_count_paces_stalled_tables_and_how_games_finished() 
 
     // A game whose person's seat a bot finishes counts as completed by a bot.
     let (status, body) = app
-        .call(
-            "POST",
-            "/api/games",
-            None,
-            Some(json!({
-                "ruleset": RULESET.id, "map": RULESET.map, "options": { "rounds": 1 },
-                "seats": [{ "kind": "human", "creator": true }, { "kind": "bot", "bot": "random" }],
-            })),
-        )
+        .post_game(json!({
+            "ruleset": RULESET.id, "map": RULESET.map, "options": { "rounds": 1 },
+            "seats": seats_json(&[None, Some("random")]),
+        }))
         .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     let (game, token) = (

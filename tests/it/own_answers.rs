@@ -11,9 +11,7 @@ use crate::server_support::{TempDir, TestApp};
 
 /// The game's version as listed.
 async fn version(app: &TestApp, game: &str) -> u64 {
-    let (status, body) = app
-        .call("GET", &format!("/api/games/{game}"), None, None)
-        .await;
+    let (status, body) = app.game(game).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     body["version"].as_u64().unwrap()
 }
@@ -46,14 +44,11 @@ async fn regression_own_answers_were_refused_as_stale_while_bots_moved() {
         )
         .await;
     let token = tokens[0].1.as_str();
-    let actions = format!("/api/games/{game}/actions");
     let mut stale = 0;
     let mut seen_round_start = 0;
     for round in 0..4u64 {
         // What the person sees at the start of the round, before either bot planned.
-        let (status, view) = app
-            .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
-            .await;
+        let (status, view) = app.view(&game, Some(token)).await;
         assert_eq!(status, StatusCode::OK, "{view}");
         let seen = view["version"].as_u64().unwrap();
         assert_eq!(view["pending"].as_array().unwrap().len(), 1, "{view}");
@@ -63,25 +58,13 @@ async fn regression_own_answers_were_refused_as_stale_while_bots_moved() {
             // An answer against a version from before the person's own decision last changed
             // (the previous round, when the person had already answered) is still stale.
             let (status, body) = app
-                .call(
-                    "POST",
-                    &actions,
-                    Some(token),
-                    Some(json!({ "version": seen_round_start + 1, "action": { "choose": [0] } })),
-                )
+                .act(&game, token, seen_round_start + 1, json!({ "choose": [0] }))
                 .await;
             assert_eq!(status, StatusCode::CONFLICT, "{body}");
             assert_eq!(body["error"], "stale");
             assert_eq!(body["version"], 3 * round + 2);
         }
-        let (status, body) = app
-            .call(
-                "POST",
-                &actions,
-                Some(token),
-                Some(json!({ "version": seen, "action": { "choose": [1] } })),
-            )
-            .await;
+        let (status, body) = app.act(&game, token, seen, json!({ "choose": [1] })).await;
         match status {
             StatusCode::OK => assert_eq!(body["version"], 3 * round + 3, "{body}"),
             StatusCode::CONFLICT => stale += 1,
@@ -93,9 +76,7 @@ async fn regression_own_answers_were_refused_as_stale_while_bots_moved() {
         }
     }
     assert_eq!(stale, 0, "the person's own answers were refused as stale");
-    let (_, view) = app
-        .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
-        .await;
+    let (_, view) = app.view(&game, Some(token)).await;
     assert_eq!(view["status"], "finished", "{view}");
     // The answers stood as sent: every round the person planned 2 (choice 1).
     let (_, log) = app

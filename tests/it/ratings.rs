@@ -14,7 +14,7 @@ use host::server::ratings;
 use serde_json::{Value, json};
 use sqlx::Row as _;
 
-use crate::server_support::{RULESET, TempDir, TestApp};
+use crate::server_support::{RULESET, TempDir, TestApp, seats_json};
 
 /// Where every manual clock starts (milliseconds since the epoch).
 const START: i64 = 1_795_000_000_000;
@@ -37,22 +37,11 @@ async fn create(
     pace: Value,
     rated: bool,
 ) -> (StatusCode, Value) {
-    let seats: Vec<Value> = seats
-        .iter()
-        .map(|seat| match seat {
-            None => json!({ "kind": "human", "creator": true }),
-            Some(bot) => json!({ "kind": "bot", "bot": bot }),
-        })
-        .collect();
-    app.call(
-        "POST",
-        "/api/games",
-        None,
-        Some(json!({
-            "ruleset": RULESET.id, "map": RULESET.map, "options": { "rounds": 3 },
-            "seats": seats, "pace": pace, "rated": rated,
-        })),
-    )
+    let seats = seats_json(seats);
+    app.post_game(json!({
+        "ruleset": RULESET.id, "map": RULESET.map, "options": { "rounds": 3 },
+        "seats": seats, "pace": pace, "rated": rated,
+    }))
     .await
 }
 
@@ -98,12 +87,7 @@ async fn plan(app: &TestApp, game: &str, token: &str, pick: u32) -> bool {
         return false;
     }
     let (status, body) = app
-        .call(
-            "POST",
-            &format!("/api/games/{game}/actions"),
-            Some(token),
-            Some(json!({ "version": view["version"], "action": { "choose": [pick] } })),
-        )
+        .act(game, token, &view["version"], json!({ "choose": [pick] }))
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     true
@@ -346,16 +330,11 @@ async fn a_rated_table_without_a_clock_is_refused_and_nothing_is_stored() {
     }
     // `rated` must be a boolean.
     let (status, _) = app
-        .call(
-            "POST",
-            "/api/games",
-            None,
-            Some(json!({
-                "ruleset": RULESET.id, "map": RULESET.map,
-                "seats": [{ "kind": "human", "creator": true }, { "kind": "bot", "bot": "random" }],
-                "pace": live(), "rated": "yes",
-            })),
-        )
+        .post_game(json!({
+            "ruleset": RULESET.id, "map": RULESET.map,
+            "seats": seats_json(&[None, Some("random")]),
+            "pace": live(), "rated": "yes",
+        }))
         .await;
     assert!(status.is_client_error(), "{status}");
     assert_eq!(count(&app).await, (0, 0));
@@ -386,27 +365,23 @@ async fn a_rated_table_without_a_clock_is_refused_and_nothing_is_stored() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_arena_puts_bot_levels_on_the_servers_ladder() {
-    use crate::runtime_support::{FIXTURE, rulesets_dir, run_ok, tenka};
+    use crate::runtime_support::{FIXTURE, run_ok, tenka_on_fixture};
     let dir = TempDir::new("ratings-arena");
     let data = dir.0.join("data");
     run_ok(
-        tenka()
-            .arg("arena")
-            .arg("--rulesets")
-            .arg(rulesets_dir())
-            .args([
-                "--ruleset",
-                FIXTURE,
-                "--players",
-                "2",
+        tenka_on_fixture(
+            "arena",
+            2,
+            &[
                 "--bots",
                 "random,normal",
                 "--games",
                 "6",
                 "--rate",
                 "--data",
-            ])
-            .arg(&data),
+            ],
+        )
+        .arg(&data),
     );
     // A server on that database shows both kinds on the ladder, each with every game.
     let app = TestApp::start(&dir.0).await;

@@ -11,12 +11,7 @@ use crate::server_support::{TempDir, TestApp};
 async fn plan(app: &TestApp, game: &str, token: &str, pick: u32) -> u64 {
     let view = app.wait_for_turn(game, token).await;
     let (status, body) = app
-        .call(
-            "POST",
-            &format!("/api/games/{game}/actions"),
-            Some(token),
-            Some(json!({ "version": view["version"], "action": { "choose": [pick] } })),
-        )
+        .act(game, token, &view["version"], json!({ "choose": [pick] }))
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     body["version"].as_u64().unwrap()

@@ -12,7 +12,8 @@ use serde_json::{Value, json};
 
 use crate::runtime_support::{FIXTURE, rulesets_dir, tenka};
 use crate::server_support::{
-    SHOGUN, ServerProcess, TempDir, TestApp, answer_rng, http, random_answer,
+    SHOGUN, ServerProcess, TempDir, TestApp, answer_rng, http, http_view, listed_entry,
+    random_answer, seats_json,
 };
 
 /// How long a test waits for the file watcher to notice a change.
@@ -22,8 +23,7 @@ const RELOAD_WITHIN: Duration = Duration::from_secs(30);
 async fn wait_for_catalogue(app: &TestApp, done: impl Fn(&Value) -> bool) -> Value {
     let deadline = Instant::now() + RELOAD_WITHIN;
     loop {
-        let (status, rulesets) = app.call("GET", "/api/rulesets", None, None).await;
-        assert_eq!(status, StatusCode::OK);
+        let rulesets = app.rulesets().await;
         if done(&rulesets) {
             return rulesets;
         }
@@ -35,17 +35,8 @@ async fn wait_for_catalogue(app: &TestApp, done: impl Fn(&Value) -> bool) -> Val
     }
 }
 
-fn ruleset<'a>(rulesets: &'a Value, id: &str) -> &'a Value {
-    rulesets
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|ruleset| ruleset["id"] == id)
-        .unwrap_or_else(|| panic!("ruleset {id} is offered: {rulesets}"))
-}
-
 fn map_hash(rulesets: &Value, ruleset_id: &str, map: &str) -> Option<String> {
-    ruleset(rulesets, ruleset_id)["maps"]
+    listed_entry(rulesets, ruleset_id)["maps"]
         .as_array()
         .unwrap()
         .iter()
@@ -67,7 +58,7 @@ async fn hot_reload_of_a_map_while_a_game_on_the_old_version_continues_and_repla
     )
     .unwrap();
     let before = wait_for_catalogue(&app, |rulesets| {
-        ruleset(rulesets, SHOGUN.id)["variants"]
+        listed_entry(rulesets, SHOGUN.id)["variants"]
             .as_array()
             .unwrap()
             .iter()
@@ -81,7 +72,7 @@ async fn hot_reload_of_a_map_while_a_game_on_the_old_version_continues_and_repla
         "ruleset": SHOGUN.id, "map": SHOGUN.map, "variant": "quick",
         "seats": [{ "kind": "human", "creator": true }, { "kind": "bot", "bot": "random" }, { "kind": "bot", "bot": "random" }],
     });
-    let (status, created) = app.call("POST", "/api/games", None, Some(body)).await;
+    let (status, created) = app.post_game(body).await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let game = created["id"].as_str().unwrap().to_owned();
     let token = created["seats"][0]["token"].as_str().unwrap().to_owned();
@@ -101,7 +92,7 @@ async fn hot_reload_of_a_map_while_a_game_on_the_old_version_continues_and_repla
     .unwrap();
     let after = wait_for_catalogue(&app, |rulesets| {
         map_hash(rulesets, SHOGUN.id, SHOGUN.map).as_deref() != Some(&old_hash)
-            && ruleset(rulesets, SHOGUN.id)["variants"]
+            && listed_entry(rulesets, SHOGUN.id)["variants"]
                 .as_array()
                 .unwrap()
                 .iter()
@@ -121,42 +112,20 @@ async fn hot_reload_of_a_map_while_a_game_on_the_old_version_continues_and_repla
 
     // A new game gets the new map; the running one keeps its own.
     let (status, fresh) = app
-        .call(
-            "POST",
-            "/api/games",
-            None,
-            Some(json!({
+        .post_game(json!({
                 "ruleset": SHOGUN.id, "map": SHOGUN.map,
                 "seats": [{ "kind": "bot", "bot": "random" }, { "kind": "bot", "bot": "random" }, { "kind": "bot", "bot": "random" }],
-            })),
-        )
-        .await;
+            })).await;
     assert_eq!(status, StatusCode::CREATED, "{fresh}");
-    let (_, fresh_game) = app
-        .call(
-            "GET",
-            &format!("/api/games/{}", fresh["id"].as_str().unwrap()),
-            None,
-            None,
-        )
-        .await;
+    let (_, fresh_game) = app.game(fresh["id"].as_str().unwrap()).await;
     assert_eq!(fresh_game["map_hash"], new_hash.as_str());
-    let (_, old_game) = app
-        .call("GET", &format!("/api/games/{game}"), None, None)
-        .await;
+    let (_, old_game) = app.game(&game).await;
     assert_eq!(old_game["map_hash"], old_hash.as_str());
 
     // The game on the old map goes on: the person moves, then hands the seat to a bot.
     let view = app.wait_for_turn(&game, &token).await;
     let answer = random_answer(&view, &mut answer_rng(3));
-    let (status, moved) = app
-        .call(
-            "POST",
-            &format!("/api/games/{game}/actions"),
-            Some(&token),
-            Some(json!({ "version": view["version"], "action": answer })),
-        )
-        .await;
+    let (status, moved) = app.act(&game, &token, &view["version"], answer).await;
     assert_eq!(status, StatusCode::OK, "{moved}");
     let (status, _) = app
         .call(
@@ -216,8 +185,8 @@ async fn example_maps_are_offered_and_previewed_and_a_broken_one_lists_its_diagn
         "{changes:?}"
     );
 
-    let (_, rulesets) = app.call("GET", "/api/rulesets", None, None).await;
-    let shogun = ruleset(&rulesets, SHOGUN.id);
+    let rulesets = app.rulesets().await;
+    let shogun = listed_entry(&rulesets, SHOGUN.id);
     let maps = shogun["maps"].as_array().unwrap();
     let entry = |id: &str| maps.iter().find(|map| map["id"] == id).unwrap().clone();
     assert_eq!(entry("sun")["origin"], "listed");
@@ -259,16 +228,10 @@ async fn example_maps_are_offered_and_previewed_and_a_broken_one_lists_its_diagn
 
     // The example plays by its id like a listed map.
     let (status, created) = app
-        .call(
-            "POST",
-            "/api/games",
-            None,
-            Some(json!({
+        .post_game(json!({
                 "ruleset": SHOGUN.id, "map": "five-isles",
                 "seats": [{ "kind": "bot", "bot": "random" }, { "kind": "bot", "bot": "random" }, { "kind": "bot", "bot": "random" }, { "kind": "bot", "bot": "random" }],
-            })),
-        )
-        .await;
+            })).await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
 }
 
@@ -348,7 +311,7 @@ fn a_replaced_component_is_offered_at_once_while_games_stay_on_their_version_acr
     assert_eq!(offered_hash(&server.addr).as_deref(), Some(&*first_hash));
     let create = json!({
         "ruleset": FIXTURE, "map_toml": "",
-        "seats": [{ "kind": "human", "creator": true }, { "kind": "bot", "bot": "random" }],
+        "seats": seats_json(&[None, Some("random")]),
     });
     let (status, created) = http(&server.addr, "POST", "/api/games", None, Some(&create)).unwrap();
     assert_eq!(status, 201, "{created}");
@@ -375,14 +338,7 @@ fn a_replaced_component_is_offered_at_once_while_games_stay_on_their_version_acr
     wait_for_offer(&server.addr, None);
     let (status, _) = http(&server.addr, "POST", "/api/games", None, Some(&create)).unwrap();
     assert_eq!(status, 404);
-    let (status, view) = http(
-        &server.addr,
-        "GET",
-        &format!("/api/games/{newer}/view"),
-        None,
-        None,
-    )
-    .unwrap();
+    let (status, view) = http_view(&server.addr, &newer, None).unwrap();
     assert_eq!(status, 200, "{view}");
 
     // After a restart, with only the newest component on disk, the first game still runs on
@@ -422,14 +378,7 @@ fn a_replaced_component_is_offered_at_once_while_games_stay_on_their_version_acr
     assert_eq!(status, 200);
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        let (status, view) = http(
-            &server.addr,
-            "GET",
-            &format!("/api/games/{pinned}/view"),
-            None,
-            None,
-        )
-        .unwrap();
+        let (status, view) = http_view(&server.addr, &pinned, None).unwrap();
         assert_eq!(status, 200, "{view}");
         if view["status"] == "finished" {
             break;

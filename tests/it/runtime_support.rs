@@ -198,16 +198,25 @@ pub fn fixture_wasm() -> Arc<LoadedRuleset> {
         .clone()
 }
 
-/// The fixture ruleset compiled natively, in a runtime of its own.
-pub fn fixture_native() -> Arc<LoadedRuleset> {
+/// A ruleset compiled natively, in a runtime of its own: the same rules without WebAssembly (the
+/// bots see only the contract).
+pub fn native<R: sdk::Ruleset>() -> Arc<LoadedRuleset>
+where
+    R::Game: Send,
+{
     let runtime = Runtime::new(RuntimeConfig {
         cache_dir: None,
         ..RuntimeConfig::default()
     })
     .expect("a runtime starts");
     runtime
-        .register_native(sdk::native::adapt::<fixture_ruleset_for_tests::Fixture>())
-        .expect("the native fixture registers")
+        .register_native(sdk::native::adapt::<R>())
+        .expect("the native ruleset registers")
+}
+
+/// The fixture ruleset compiled natively, in a runtime of its own.
+pub fn fixture_native() -> Arc<LoadedRuleset> {
+    native::<fixture_ruleset_for_tests::Fixture>()
 }
 
 /// A game spec on the fixture's default map.
@@ -231,6 +240,20 @@ pub fn run_ok(command: &mut Command) -> std::process::Output {
         String::from_utf8_lossy(&output.stderr)
     );
     output
+}
+
+/// `tenka COMMAND --rulesets <the fixture's folder> --ruleset <the fixture> --players PLAYERS
+/// ARGS`: a command of the command line over the fixture ruleset.
+pub fn tenka_on_fixture(command: &str, players: u32, args: &[&str]) -> Command {
+    let mut tenka = tenka();
+    tenka
+        .arg(command)
+        .arg("--rulesets")
+        .arg(rulesets_dir())
+        .args(["--ruleset", FIXTURE, "--players"])
+        .arg(players.to_string())
+        .args(args);
+    tenka
 }
 
 /// The `tenka` binary, built once.

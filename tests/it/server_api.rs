@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 use tower::ServiceExt as _;
 
 use crate::server_support::{
-    RULESET, SHOGUN, TempDir, TestApp, TestRuleset, answer_rng, random_answer,
+    RULESET, SHOGUN, TempDir, TestApp, TestRuleset, answer_rng, listed_entry, random_answer,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -20,14 +20,8 @@ async fn rulesets_maps_catalogues_and_the_openapi_document_are_served() {
     let dir = TempDir::new("api-rulesets");
     let app = TestApp::start(&dir.0).await;
 
-    let (status, rulesets) = app.call("GET", "/api/rulesets", None, None).await;
-    assert_eq!(status, StatusCode::OK);
-    let ruleset = rulesets
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|ruleset| ruleset["id"] == RULESET.id)
-        .expect("the test ruleset is listed");
+    let rulesets = app.rulesets().await;
+    let ruleset = listed_entry(&rulesets, RULESET.id);
     assert_eq!(ruleset["maps"][0]["id"], RULESET.map);
     assert_eq!(ruleset["maps"][0]["valid"], true);
     assert!(
@@ -98,9 +92,8 @@ async fn rulesets_maps_catalogues_and_the_openapi_document_are_served() {
 
 /// The ids of `GET /api/rulesets`, in the order listed.
 async fn listed_ids(app: &TestApp) -> Vec<String> {
-    let (status, rulesets) = app.call("GET", "/api/rulesets", None, None).await;
-    assert_eq!(status, StatusCode::OK);
-    rulesets
+    app.rulesets()
+        .await
         .as_array()
         .unwrap()
         .iter()
@@ -200,16 +193,7 @@ async fn play_against_bots(ruleset: &TestRuleset, bots: &[Option<&str>]) {
                 .iter()
                 .all(|decision| decision["seat"] == *seat)
         );
-        let (status, answer) = app
-            .call(
-                "POST",
-                &format!("/api/games/{game}/actions"),
-                Some(token),
-                Some(
-                    json!({ "version": view["version"], "action": random_answer(&view, &mut rng) }),
-                ),
-            )
-            .await;
+        let (status, answer) = app.act_randomly(&game, token, &view, &mut rng).await;
         // Bots answer their simultaneous decisions at the same time: a stale version is
         // answered with 409 and the client looks again, as the web client does; a random
         // answer may break a rule (422), and the client picks another.
@@ -247,9 +231,7 @@ async fn play_against_bots(ruleset: &TestRuleset, bots: &[Option<&str>]) {
         "the revealed seed matches the commitment shown from the start"
     );
 
-    let (status, listed) = app
-        .call("GET", &format!("/api/games/{game}"), None, None)
-        .await;
+    let (status, listed) = app.game(&game).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(listed["status"], "finished");
     assert_eq!(listed["seats"][*seat as usize]["name"], "Ann");
@@ -284,9 +266,7 @@ async fn play_against_bots(ruleset: &TestRuleset, bots: &[Option<&str>]) {
         first["state"], view["state"],
         "the board after one action is not the final one"
     );
-    let (_, spectator_final) = app
-        .call("GET", &format!("/api/games/{game}/view"), None, None)
-        .await;
+    let (_, spectator_final) = app.view(&game, None).await;
     let (_, last) = app
         .call(
             "GET",
@@ -389,13 +369,7 @@ async fn bad_requests_get_clear_errors_and_change_nothing() {
     expect(
         StatusCode::FORBIDDEN,
         "forbidden",
-        app.call(
-            "GET",
-            &format!("/api/games/{game}/view"),
-            Some("wrong"),
-            None,
-        )
-        .await,
+        app.view(&game, Some("wrong")).await,
     );
     // A token acts only for its seat.
     expect(
@@ -414,33 +388,14 @@ async fn bad_requests_get_clear_errors_and_change_nothing() {
     expect(
         StatusCode::UNPROCESSABLE_ENTITY,
         "rejected",
-        app.call(
-            "POST",
-            &actions,
-            Some(token),
-            Some(json!({ "version": 0, "action": { "choose": [9] } })),
-        )
-        .await,
+        app.act(&game, token, 0, json!({ "choose": [9] })).await,
     );
     expect(
         StatusCode::UNPROCESSABLE_ENTITY,
         "rejected",
-        app.call(
-            "POST",
-            &actions,
-            Some(token),
-            Some(json!({ "version": 0, "action": { "number": 1 } })),
-        )
-        .await,
+        app.act(&game, token, 0, json!({ "number": 1 })).await,
     );
-    let (status, stale) = app
-        .call(
-            "POST",
-            &actions,
-            Some(token),
-            Some(json!({ "version": 5, "action": { "choose": [0] } })),
-        )
-        .await;
+    let (status, stale) = app.act(&game, token, 5, json!({ "choose": [0] })).await;
     expect(StatusCode::CONFLICT, "stale", (status, stale.clone()));
     assert_eq!(
         stale["version"], 0,
@@ -448,9 +403,7 @@ async fn bad_requests_get_clear_errors_and_change_nothing() {
     );
 
     // Nothing above changed the game.
-    let (_, view) = app
-        .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
-        .await;
+    let (_, view) = app.view(&game, Some(token)).await;
     assert_eq!(view["version"], 0);
     let (_, log) = app
         .call("GET", &format!("/api/games/{game}/log"), None, None)
@@ -469,23 +422,10 @@ async fn bad_requests_get_clear_errors_and_change_nothing() {
     expect(
         StatusCode::UNPROCESSABLE_ENTITY,
         "rejected",
-        app.call(
-            "POST",
-            &actions,
-            Some(token),
-            Some(json!({ "version": 1, "action": { "choose": [0] } })),
-        )
-        .await,
+        app.act(&game, token, 1, json!({ "choose": [0] })).await,
     );
     // The other seat still plays on.
-    let (status, answer) = app
-        .call(
-            "POST",
-            &actions,
-            Some(other),
-            Some(json!({ "version": 1, "action": { "choose": [2] } })),
-        )
-        .await;
+    let (status, answer) = app.act(&game, other, 1, json!({ "choose": [2] })).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
 
     // A bad setup.
@@ -579,15 +519,13 @@ async fn no_seat_ever_receives_another_seats_secrets() {
             // The first seat with a decision answers it.
             let mut acted = false;
             for (_, token) in &tokens {
-                let (_, view) = app
-                    .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
-                    .await;
+                let (_, view) = app.view(&game, Some(token)).await;
                 if view["pending"]
                     .as_array()
                     .is_some_and(|pending| !pending.is_empty())
                 {
                     let (status, answer) = app
-                        .call("POST", &format!("/api/games/{game}/actions"), Some(token), Some(json!({ "version": version, "action": random_answer(&view, &mut rng) })))
+                        .act(&game, token, version, random_answer(&view, &mut rng))
                         .await;
                     assert_eq!(status, StatusCode::OK, "{answer}");
                     seen[tokens.iter().position(|(_, t)| t == token).unwrap()]
@@ -600,9 +538,7 @@ async fn no_seat_ever_receives_another_seats_secrets() {
             }
             assert!(acted, "someone always has a decision while the game runs");
         }
-        let (_, end) = app
-            .call("GET", &format!("/api/games/{game}/view"), None, None)
-            .await;
+        let (_, end) = app.view(&game, None).await;
         let seed = end["seed"].as_str().unwrap().to_owned();
         for (index, seen) in seen.iter().enumerate() {
             let mut own_secrets = BTreeSet::new();
@@ -709,12 +645,7 @@ async fn live_updates_reach_every_seat_and_a_reconnecting_client_catches_up() {
 
     for (version, (_, token)) in tokens.iter().enumerate() {
         let (status, _) = app
-            .call(
-                "POST",
-                &format!("/api/games/{game}/actions"),
-                Some(token),
-                Some(json!({ "version": version, "action": { "choose": [1] } })),
-            )
+            .act(&game, token, version, json!({ "choose": [1] }))
             .await;
         assert_eq!(status, StatusCode::OK);
     }
@@ -770,14 +701,7 @@ async fn a_seat_can_be_handed_to_a_bot_and_taken_back() {
         .await;
     assert_eq!(status, StatusCode::OK);
     // While the bot plays the seat, its person cannot act for it.
-    let (status, _) = app
-        .call(
-            "POST",
-            &format!("/api/games/{game}/actions"),
-            Some(leaver),
-            Some(json!({ "version": 0, "action": { "choose": [0] } })),
-        )
-        .await;
+    let (status, _) = app.act(&game, leaver, 0, json!({ "choose": [0] })).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
 
     // The other player plays two rounds; the bot answers for seat 0 each time. The bot moves
@@ -786,16 +710,7 @@ async fn a_seat_can_be_handed_to_a_bot_and_taken_back() {
     let mut played = 0;
     while played < 2 {
         let view = app.wait_for_turn(&game, stayer).await;
-        let (status, body) = app
-            .call(
-                "POST",
-                &format!("/api/games/{game}/actions"),
-                Some(stayer),
-                Some(
-                    json!({ "version": view["version"], "action": random_answer(&view, &mut rng) }),
-                ),
-            )
-            .await;
+        let (status, body) = app.act_randomly(&game, stayer, &view, &mut rng).await;
         match status {
             StatusCode::OK => played += 1,
             StatusCode::CONFLICT => {}
@@ -818,12 +733,7 @@ async fn a_seat_can_be_handed_to_a_bot_and_taken_back() {
         loop {
             let view = app.wait_for_turn(&game, token).await;
             let (status, body) = app
-                .call(
-                    "POST",
-                    &format!("/api/games/{game}/actions"),
-                    Some(token),
-                    Some(json!({ "version": view["version"], "action": { "choose": [0] } })),
-                )
+                .act(&game, token, &view["version"], json!({ "choose": [0] }))
                 .await;
             match status {
                 StatusCode::OK => break,
@@ -834,14 +744,7 @@ async fn a_seat_can_be_handed_to_a_bot_and_taken_back() {
     }
     // With both seats played by people again, nobody moves for the leaver any more.
     tokio::time::sleep(Duration::from_millis(100)).await;
-    let (_, view) = app
-        .call(
-            "GET",
-            &format!("/api/games/{game}/view"),
-            Some(leaver),
-            None,
-        )
-        .await;
+    let (_, view) = app.view(&game, Some(leaver)).await;
     assert!(
         !view["pending"].as_array().unwrap().is_empty(),
         "the seat waits for its person: {view}"
@@ -860,14 +763,7 @@ async fn answer_at_random(
     if view["status"] == "finished" {
         return (view, None);
     }
-    let answered = app
-        .call(
-            "POST",
-            &format!("/api/games/{game}/actions"),
-            Some(token),
-            Some(json!({ "version": view["version"], "action": random_answer(&view, rng) })),
-        )
-        .await;
+    let answered = app.act_randomly(game, token, &view, rng).await;
     (view, Some(answered))
 }
 
@@ -988,12 +884,7 @@ async fn games_survive_a_restart_and_load_from_snapshots() {
         for _ in 0..2 {
             for (_, token) in &tokens {
                 let (status, _) = app
-                    .call(
-                        "POST",
-                        &format!("/api/games/{game}/actions"),
-                        Some(token),
-                        Some(json!({ "version": version, "action": { "choose": [2] } })),
-                    )
+                    .act(&game, token, version, json!({ "choose": [2] }))
                     .await;
                 assert_eq!(status, StatusCode::OK);
                 version += 1;
@@ -1001,12 +892,7 @@ async fn games_survive_a_restart_and_load_from_snapshots() {
         }
         let (_, token) = &tokens[0];
         let (status, _) = app
-            .call(
-                "POST",
-                &format!("/api/games/{game}/actions"),
-                Some(token),
-                Some(json!({ "version": version, "action": { "choose": [0] } })),
-            )
+            .act(&game, token, version, json!({ "choose": [0] }))
             .await;
         assert_eq!(status, StatusCode::OK);
         version += 1;
@@ -1026,14 +912,7 @@ async fn games_survive_a_restart_and_load_from_snapshots() {
             Some(4),
             "a snapshot is stored every 2 actions"
         );
-        let (_, view) = app
-            .call(
-                "GET",
-                &format!("/api/games/{game}/view"),
-                Some(&tokens[1].1),
-                None,
-            )
-            .await;
+        let (_, view) = app.view(&game, Some(&tokens[1].1)).await;
         view
     };
     assert_eq!(
@@ -1047,22 +926,10 @@ async fn games_survive_a_restart_and_load_from_snapshots() {
     );
     let app = TestApp::start_with(&dir.0, None, 2).await;
     let (status, body) = app
-        .call(
-            "POST",
-            &format!("/api/games/{game}/actions"),
-            Some(&tokens[1].1),
-            Some(json!({ "version": version, "action": { "choose": [1] } })),
-        )
+        .act(&game, &tokens[1].1, version, json!({ "choose": [1] }))
         .await;
     assert_eq!(status, StatusCode::OK, "the game goes on: {body}");
-    let (_, view) = app
-        .call(
-            "GET",
-            &format!("/api/games/{game}/view"),
-            Some(&tokens[1].1),
-            None,
-        )
-        .await;
+    let (_, view) = app.view(&game, Some(&tokens[1].1)).await;
     assert_eq!(view["state"]["round"], 3);
 }
 
@@ -1081,14 +948,10 @@ async fn the_web_client_folder_is_served_with_an_index_fallback() {
         &crate::server_support::write_maps(&dir.0),
         host::server::games::HubConfig::default(),
         host::server::ServerConfig {
+            // Fixed seeds are refused, as in production.
             allow_fixed_seeds: false,
             web_dir: Some(web),
-            rulesets_dir: None,
-            rate_limits: None,
-            streams_per_address: 0,
-            lab: host::server::lab::LabConfig::default(),
-            operator_token: None,
-            test_clock: None,
+            ..host::server::ServerConfig::default()
         },
     )
     .await
@@ -1136,9 +999,7 @@ async fn shogun_logs_and_exports_hold_only_what_each_seat_may_see() {
         'game: loop {
             // Every seat is played by this test, so nothing moves the game between this look
             // and the checks below: a finished game is noticed before its export is tried.
-            let (_, summary) = app
-                .call("GET", &format!("/api/games/{game}"), None, None)
-                .await;
+            let (_, summary) = app.game(&game).await;
             if summary["status"] == "finished" {
                 break 'game;
             }
@@ -1161,9 +1022,7 @@ async fn shogun_logs_and_exports_hold_only_what_each_seat_may_see() {
                 }
             }
             for (_, token) in &tokens {
-                let (_, view) = app
-                    .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
-                    .await;
+                let (_, view) = app.view(&game, Some(token)).await;
                 if view["status"] == "finished" {
                     break 'game;
                 }
@@ -1172,7 +1031,7 @@ async fn shogun_logs_and_exports_hold_only_what_each_seat_may_see() {
                     .is_some_and(|pending| !pending.is_empty())
                 {
                     let (status, answer) = app
-                        .call("POST", &format!("/api/games/{game}/actions"), Some(token), Some(json!({ "version": version, "action": random_answer(&view, &mut rng) })))
+                        .act(&game, token, version, random_answer(&view, &mut rng))
                         .await;
                     match status {
                         StatusCode::OK => version += 1,
@@ -1183,9 +1042,7 @@ async fn shogun_logs_and_exports_hold_only_what_each_seat_may_see() {
                 }
             }
         }
-        let (_, end) = app
-            .call("GET", &format!("/api/games/{game}/view"), None, None)
-            .await;
+        let (_, end) = app.view(&game, None).await;
         let seed = end["seed"]
             .as_str()
             .expect("the seed is revealed at the end");
@@ -1267,21 +1124,12 @@ async fn parked_games_play_on_from_where_they_were() {
         for (game, tokens) in &games {
             let mut moved = false;
             for (_, token) in tokens {
-                let (_, view) = app
-                    .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
-                    .await;
+                let (_, view) = app.view(game, Some(token)).await;
                 if view["status"] == "finished" {
                     break;
                 }
                 if view["pending"].as_array().is_some_and(|p| !p.is_empty()) {
-                    let (status, answer) = app
-                        .call(
-                            "POST",
-                            &format!("/api/games/{game}/actions"),
-                            Some(token),
-                            Some(json!({ "version": view["version"], "action": random_answer(&view, &mut rng) })),
-                        )
-                        .await;
+                    let (status, answer) = app.act_randomly(game, token, &view, &mut rng).await;
                     assert_eq!(status, StatusCode::OK, "{answer}");
                     moved = true;
                     break;
@@ -1380,17 +1228,13 @@ async fn regression_a_move_whose_request_was_dropped_was_stored_but_never_publis
         .expect("watchers hear of the move")
         .unwrap();
     assert_eq!(live.standing().version, version + 1);
-    let (_, after) = app
-        .call("GET", &format!("/api/games/{game}/view"), None, None)
-        .await;
+    let (_, after) = app.view(&game, None).await;
     assert_eq!(after["version"], version + 1, "the move stands: {after}");
 }
 
 /// Asserts that `game` shows its end and that its record replays to it.
 async fn assert_finished_and_replays(app: &TestApp, game: &str) {
-    let (_, end) = app
-        .call("GET", &format!("/api/games/{game}/view"), None, None)
-        .await;
+    let (_, end) = app.view(game, None).await;
     assert_eq!(end["status"], "finished");
     let (status, record) = app
         .call("GET", &format!("/api/games/{game}/record"), None, None)

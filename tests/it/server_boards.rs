@@ -70,9 +70,7 @@ async fn regression_a_huge_board_was_sanitised_for_every_viewer() {
         .await;
 
     let started = Instant::now();
-    let (status, view) = app
-        .call("GET", &format!("/api/games/{huge}/view"), None, None)
-        .await;
+    let (status, view) = app.view(&huge, None).await;
     let first_view = started.elapsed();
     assert_eq!(status, StatusCode::OK, "{view}");
     assert!(!view["parts"].as_array().unwrap().is_empty());
@@ -105,8 +103,7 @@ async fn regression_a_huge_board_was_sanitised_for_every_viewer() {
             while !stop.load(Ordering::Relaxed) {
                 let token = tokens.get(usize::from(viewer)).map(|(_, token)| token.as_str());
                 let (status, view) = app
-                    .call("GET", &format!("/api/games/{huge}/view"), token, None)
-                    .await;
+                    .view(&huge, token).await;
                 assert_eq!(status, StatusCode::OK, "{view}");
                 huge_views.fetch_add(1, Ordering::Relaxed);
                 if token.is_some() && !view["pending"].as_array().unwrap().is_empty() {

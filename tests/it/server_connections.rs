@@ -11,7 +11,7 @@ use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::{TcpSocket, TcpStream};
 
 use crate::server_support::{
-    RULESET, ServerProcess, TempDir, answer_rng, random_answer, write_maps,
+    RULESET, ServerProcess, TempDir, answer_rng, random_answer, seats_json, write_maps,
 };
 
 /// Starts the test server with the connection options `extra`.
@@ -111,7 +111,7 @@ const ATTACKER: [u8; 4] = [127, 0, 0, 1];
 async fn new_game(server: &str, rounds: i64) -> (String, String) {
     let body = json!({
         "ruleset": RULESET.id, "map": RULESET.map,
-        "seats": [{ "kind": "human", "creator": true }, { "kind": "bot", "bot": "random" }],
+        "seats": seats_json(&[None, Some("random")]),
         "options": { "rounds": rounds },
     });
     let (status, created) = request_from(PLAYER, server, "POST", "/api/games", None, Some(&body))

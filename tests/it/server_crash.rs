@@ -7,7 +7,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::server_support::{RULESET, ServerProcess, TempDir, answer_rng, http, random_answer};
+use crate::server_support::{
+    RULESET, ServerProcess, TempDir, answer_rng, http, http_act, http_view, random_answer,
+    seat_tokens,
+};
 
 /// An action the server answered with 200: (game, version, seat, the events it answered).
 type Answered = (String, u64, u32, Value);
@@ -28,13 +31,7 @@ fn play_until_gone(
     while Instant::now() < stop {
         let mut progressed = false;
         for (seat, token) in tokens {
-            let Ok((200, view)) = http(
-                addr,
-                "GET",
-                &format!("/api/games/{game}/view"),
-                Some(token),
-                None,
-            ) else {
+            let Ok((200, view)) = http_view(addr, game, Some(token)) else {
                 return;
             };
             if view["status"] == "finished" {
@@ -48,13 +45,7 @@ fn play_until_gone(
             }
             let body =
                 json!({ "version": view["version"], "action": random_answer(&view, &mut rng) });
-            match http(
-                addr,
-                "POST",
-                &format!("/api/games/{game}/actions"),
-                Some(token),
-                Some(&body),
-            ) {
+            match http_act(addr, game, token, &body) {
                 Ok((200, answer)) => {
                     answered.lock().unwrap().push((
                         game.to_owned(),
@@ -84,18 +75,10 @@ fn create_game(addr: &str, seats: usize, bots: usize, rounds: i64) -> (String, V
     let body = json!({ "ruleset": RULESET.id, "map": RULESET.map, "seats": seats, "options": { "rounds": rounds } });
     let (status, created) = http(addr, "POST", "/api/games", None, Some(&body)).unwrap();
     assert_eq!(status, 201, "{created}");
-    let tokens = created["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|seat| {
-            Some((
-                seat["seat"].as_u64().unwrap() as u32,
-                seat["token"].as_str()?.to_owned(),
-            ))
-        })
-        .collect();
-    (created["id"].as_str().unwrap().to_owned(), tokens)
+    (
+        created["id"].as_str().unwrap().to_owned(),
+        seat_tokens(&created),
+    )
 }
 
 #[test]
@@ -282,14 +265,7 @@ fn check_answered_survived(server: &ServerProcess, games: &[Game], answered: &[A
         let deadline = Instant::now() + Duration::from_secs(20);
         let (seat, token) = loop {
             let waiting = tokens.iter().find(|(_, token)| {
-                let (_, view) = http(
-                    &server.addr,
-                    "GET",
-                    &format!("/api/games/{game}/view"),
-                    Some(token),
-                    None,
-                )
-                .unwrap();
+                let (_, view) = http_view(&server.addr, game, Some(token)).unwrap();
                 view["pending"]
                     .as_array()
                     .is_some_and(|pending| !pending.is_empty())
@@ -303,23 +279,9 @@ fn check_answered_survived(server: &ServerProcess, games: &[Game], answered: &[A
             );
             std::thread::sleep(Duration::from_millis(50));
         };
-        let (_, view) = http(
-            &server.addr,
-            "GET",
-            &format!("/api/games/{game}/view"),
-            Some(token),
-            None,
-        )
-        .unwrap();
+        let (_, view) = http_view(&server.addr, game, Some(token)).unwrap();
         let body = json!({ "version": view["version"], "action": random_answer(&view, &mut answer_rng(9)) });
-        let (status, answer) = http(
-            &server.addr,
-            "POST",
-            &format!("/api/games/{game}/actions"),
-            Some(token),
-            Some(&body),
-        )
-        .unwrap();
+        let (status, answer) = http_act(&server.addr, game, token, &body).unwrap();
         assert_eq!(status, 200, "seat {seat} plays on: {answer}");
         // Bots may have moved since the log was read, and since the view (an answer to the
         // seat's unchanged decision is not stale): the move lands after the version it saw.
@@ -431,14 +393,7 @@ fn joins_and_claims_through_kills_always_finish_the_game() {
         assert!(Instant::now() < deadline, "game {game} never finished");
         let mut moved = false;
         for (seat, token) in &tokens {
-            let (status, view) = http(
-                &server.addr,
-                "GET",
-                &format!("/api/games/{game}/view"),
-                Some(token),
-                None,
-            )
-            .unwrap();
+            let (status, view) = http_view(&server.addr, &game, Some(token)).unwrap();
             assert_eq!(status, 200, "seat {seat} reads the game: {view}");
             if view["status"] == "finished" {
                 break 'game;
@@ -448,14 +403,7 @@ fn joins_and_claims_through_kills_always_finish_the_game() {
             }
             let body =
                 json!({ "version": view["version"], "action": random_answer(&view, &mut rng) });
-            let (status, answer) = http(
-                &server.addr,
-                "POST",
-                &format!("/api/games/{game}/actions"),
-                Some(token),
-                Some(&body),
-            )
-            .unwrap();
+            let (status, answer) = http_act(&server.addr, &game, token, &body).unwrap();
             assert_eq!(status, 200, "seat {seat} plays: {answer}");
             moved = true;
         }

@@ -10,17 +10,13 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 pub use crate::postgres::Cluster;
-use crate::server_support::{RULESET, ServerProcess, TempDir, http, read_stream};
+use crate::server_support::{
+    RULESET, ServerProcess, TempDir, every_seat_token, http, http_act, http_view, listed_entry,
+    read_stream, stored_game,
+};
 
 fn view(addr: &str, game: &str, token: &str) -> Value {
-    let (status, view) = http(
-        addr,
-        "GET",
-        &format!("/api/games/{game}/view"),
-        Some(token),
-        None,
-    )
-    .unwrap();
+    let (status, view) = http_view(addr, game, Some(token)).unwrap();
     assert_eq!(status, 200, "{view}");
     view
 }
@@ -65,12 +61,7 @@ fn two_servers_on_one_postgres_database_share_games_and_accept_a_raced_move_once
     let (status, created) = http(&a.addr, "POST", "/api/games", None, Some(&body)).unwrap();
     assert_eq!(status, 201, "{created}");
     let game = created["id"].as_str().unwrap().to_owned();
-    let tokens: Vec<String> = created["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|seat| seat["token"].as_str().unwrap().to_owned())
-        .collect();
+    let tokens = every_seat_token(&created);
     // Server B knows the game made through A.
     assert_eq!(view(&b.addr, &game, &tokens[0])["version"], 0);
 
@@ -114,14 +105,7 @@ fn two_servers_on_one_postgres_database_share_games_and_accept_a_raced_move_once
                         );
                         std::thread::spawn(move || {
                             barrier.wait();
-                            http(
-                                &addr,
-                                "POST",
-                                &format!("/api/games/{game}/actions"),
-                                Some(&token),
-                                Some(&action),
-                            )
-                            .unwrap()
+                            http_act(&addr, &game, &token, &action).unwrap()
                         })
                     })
                     .collect();
@@ -144,14 +128,7 @@ fn two_servers_on_one_postgres_database_share_games_and_accept_a_raced_move_once
             } else {
                 // The others alternate between the servers.
                 let addr = servers[(seat + round_start as usize) % 2];
-                let (status, answer) = http(
-                    addr,
-                    "POST",
-                    &format!("/api/games/{game}/actions"),
-                    Some(token),
-                    Some(&action),
-                )
-                .unwrap();
+                let (status, answer) = http_act(addr, &game, token, &action).unwrap();
                 assert_eq!(status, 200, "{answer}");
             }
             version += 1;
@@ -200,14 +177,7 @@ fn two_servers_on_one_postgres_database_share_games_and_accept_a_raced_move_once
 fn await_view_status(addr: &str, game: &str, token: &str, want: u16) {
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     loop {
-        let (status, body) = http(
-            addr,
-            "GET",
-            &format!("/api/games/{game}/view"),
-            Some(token),
-            None,
-        )
-        .unwrap();
+        let (status, body) = http_view(addr, game, Some(token)).unwrap();
         if status == want {
             return;
         }
@@ -293,14 +263,7 @@ fn invites_hold_across_two_servers(a: &str, b: &str, url: &str) {
     assert_eq!(status, 200, "{claimed}");
     // At once: server A asks the database, not its copy of the seats, which learns of the
     // change only when the notification arrives.
-    let (status, _) = http(
-        a,
-        "GET",
-        &format!("/api/games/{game}/view"),
-        Some(own),
-        None,
-    )
-    .unwrap();
+    let (status, _) = http_view(a, game, Some(own)).unwrap();
     assert_eq!(
         status, 403,
         "a replaced token stops working on the other server at once"
@@ -309,19 +272,14 @@ fn invites_hold_across_two_servers(a: &str, b: &str, url: &str) {
 
     // A game stored as before invites: its tokens work, nobody manages its invites.
     let (_, rulesets) = http(a, "GET", "/api/rulesets", None, None).unwrap();
-    let ruleset_hash = rulesets
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|ruleset| ruleset["id"] == RULESET.id)
-        .unwrap()["hash"]
+    let ruleset_hash = listed_entry(&rulesets, RULESET.id)["hash"]
         .as_str()
         .unwrap()
         .to_owned();
     let legacy = "4e4e4e4e4e4e4e4e".to_owned();
     let legacy_token = "5".repeat(64);
     tokio::runtime::Runtime::new().unwrap().block_on(async {
-        use host::server::storage::{Storage, StoredGame, StoredSeat, now_millis};
+        use host::server::storage::{Storage, StoredSeat};
         use sha2::{Digest, Sha256};
         let storage = Storage::open(Some(url), Path::new("unused")).await.unwrap();
         let seats: Vec<StoredSeat> = (0..2)
@@ -335,19 +293,7 @@ fn invites_hold_across_two_servers(a: &str, b: &str, url: &str) {
                 claimed: false,
             })
             .collect();
-        let stored = StoredGame {
-            id: legacy.clone(),
-            ruleset_id: RULESET.id.to_owned(),
-            ruleset_hash,
-            map_id: RULESET.map.to_owned(),
-            map_hash: hex::encode(Sha256::digest(RULESET.map_toml.as_bytes())),
-            map_toml: RULESET.map_toml.to_owned(),
-            variant: None,
-            options_json: "[]".to_owned(),
-            seed: [3; 32],
-            created_at: now_millis(),
-            finished_at: None,
-        };
+        let stored = stored_game(&legacy, ruleset_hash, [3; 32]);
         storage.create_game(&stored, &seats).await.unwrap();
     });
     await_view_status(b, &legacy, &legacy_token, 200);
@@ -372,35 +318,21 @@ async fn regression_a_missed_notification_left_another_servers_view_stale() {
     let a = crate::server_support::TestApp::start_with(&dir_a.0, Some(&cluster.url), 1000).await;
     let b = crate::server_support::TestApp::start_with(&dir_b.0, Some(&cluster.url), 1000).await;
     let (game, tokens) = a.create(&[None, None], json!({})).await;
-    let (_, before) = b
-        .call("GET", &format!("/api/games/{game}/view"), None, None)
-        .await;
+    let (_, before) = b.view(&game, None).await;
     assert_eq!(before["version"], 0, "{before}");
 
     let (status, moved) = a
-        .call(
-            "POST",
-            &format!("/api/games/{game}/actions"),
-            Some(&tokens[0].1),
-            Some(json!({ "version": 0, "action": { "choose": [0] } })),
-        )
+        .act(&game, &tokens[0].1, 0, json!({ "choose": [0] }))
         .await;
     assert_eq!(status, axum::http::StatusCode::OK, "{moved}");
 
     // The second server never heard of the move, yet shows it: the database says what is current.
-    let (_, after) = b
-        .call("GET", &format!("/api/games/{game}/view"), None, None)
-        .await;
+    let (_, after) = b.view(&game, None).await;
     assert_eq!(after["version"], 1, "{after}");
     assert_eq!(after["state"]["planned"], json!([true, false]), "{after}");
     // And it accepts the next move against that version.
     let (status, moved) = b
-        .call(
-            "POST",
-            &format!("/api/games/{game}/actions"),
-            Some(&tokens[1].1),
-            Some(json!({ "version": 1, "action": { "choose": [1] } })),
-        )
+        .act(&game, &tokens[1].1, 1, json!({ "choose": [1] }))
         .await;
     assert_eq!(status, axum::http::StatusCode::OK, "{moved}");
 }

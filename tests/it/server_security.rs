@@ -35,9 +35,7 @@ async fn regression_a_ruleset_svg_reached_the_players_page_as_the_ruleset_wrote_
         .await;
     let seat_token = tokens[0].1.as_str();
     for token in [None, Some(seat_token)] {
-        let (status, view) = app
-            .call("GET", &format!("/api/games/{game}/view"), token, None)
-            .await;
+        let (status, view) = app.view(&game, token).await;
         assert_eq!(status, StatusCode::OK, "{view}");
         let svg = view["parts"][0]["svg"].as_str().unwrap();
         for mark in ATTACK_MARKS {
@@ -118,33 +116,14 @@ async fn regression_responses_had_no_content_security_policy_or_security_headers
     }
 }
 
-/// Polls the spectator view until `done` holds.
-async fn view_until(app: &TestApp, game: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let (status, view) = app
-            .call("GET", &format!("/api/games/{game}/view"), None, None)
-            .await;
-        assert_eq!(status, StatusCode::OK, "{view}");
-        if done(&view) {
-            return view;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the game did not get there: {view}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
 /// Waits until `seat` of a secret-draw game is asked to plan, and plans a number of its own.
 async fn plan_when_asked(app: &TestApp, game: &str, seat: u32, token: &str) -> (StatusCode, Value) {
     let view = app.wait_for_turn(game, token).await;
-    app.call(
-        "POST",
-        &format!("/api/games/{game}/actions"),
-        Some(token),
-        Some(json!({ "version": view["version"], "action": { "choose": [seat % 3] } })),
+    app.act(
+        game,
+        token,
+        &view["version"],
+        json!({ "choose": [seat % 3] }),
     )
     .await
 }
@@ -181,20 +160,16 @@ async fn regression_a_failed_bot_move_left_the_game_in_memory_ahead_of_the_datab
     // The person plans against the version the server reports.
     let view = app.wait_for_turn(&game, token).await;
     let (status, body) = app
-        .call(
-            "POST",
-            &format!("/api/games/{game}/actions"),
-            Some(token),
-            Some(json!({ "version": view["version"], "action": { "choose": [0] } })),
-        )
+        .act(&game, token, &view["version"], json!({ "choose": [0] }))
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
 
     // Once the bot has caught up, the game in memory holds exactly the stored actions.
-    let view = view_until(&app, &game, |view| {
-        view["waiting_for"] == json!([0]) || view["status"] == "finished"
-    })
-    .await;
+    let view = app
+        .view_until(&game, "the game got there", |view| {
+            view["waiting_for"] == json!([0]) || view["status"] == "finished"
+        })
+        .await;
     let (status, log) = app
         .call("GET", &format!("/api/games/{game}/log"), None, None)
         .await;
@@ -216,9 +191,7 @@ async fn regression_the_seed_was_revealed_when_the_ruleset_claimed_a_result_befo
     let (game, tokens) = app
         .create_game(&EARLY_RESULT, &[None, None], json!({ "rounds": 1 }))
         .await;
-    let (status, view) = app
-        .call("GET", &format!("/api/games/{game}/view"), None, None)
-        .await;
+    let (status, view) = app.view(&game, None).await;
     assert_eq!(status, StatusCode::OK, "{view}");
     assert_eq!(view["status"], "active");
     assert!(view.get("seed").is_none(), "the seed leaked: {view}");
@@ -229,7 +202,11 @@ async fn regression_the_seed_was_revealed_when_the_ruleset_claimed_a_result_befo
         let (status, body) = plan_when_asked(&app, &game, *seat, token).await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
-    let view = view_until(&app, &game, |view| view["status"] == "finished").await;
+    let view = app
+        .view_until(&game, "the game got there", |view| {
+            view["status"] == "finished"
+        })
+        .await;
     let seed = hex::decode(view["seed"].as_str().expect("the seed is revealed")).unwrap();
     let commitment = {
         use sha2::Digest as _;
@@ -286,7 +263,11 @@ async fn regression_a_stored_move_was_answered_500_when_a_later_step_failed() {
     let (status, body) = plan_when_asked(&app, &game, last.0, &last.1).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["version"], 2, "{body}");
-    let view = view_until(&app, &game, |view| view["status"] == "finished").await;
+    let view = app
+        .view_until(&game, "the game got there", |view| {
+            view["status"] == "finished"
+        })
+        .await;
     assert_eq!(view["version"], 2);
     let stored = app.state.hub.storage().game(&game).await.unwrap().unwrap();
     assert!(stored.finished_at.is_some(), "the game is marked finished");
@@ -348,15 +329,10 @@ async fn regression_seat_names_took_control_bidirectional_and_empty_text() {
         &"x".repeat(65),
     ] {
         let (status, body) = app
-            .call(
-                "POST",
-                "/api/games",
-                None,
-                Some(
-                    json!({ "ruleset": ruleset.id, "map": ruleset.map, "seats": [
+            .post_game(
+                json!({ "ruleset": ruleset.id, "map": ruleset.map, "seats": [
                     { "kind": "human", "name": name }, { "kind": "human" }
                 ] }),
-                ),
             )
             .await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{name:?}: {body}");
@@ -408,9 +384,7 @@ async fn regression_a_ruleset_failing_to_draw_answered_a_bare_internal_error() {
     let (game, _) = app
         .create_game(&FAILING_RENDER, &[None, None], json!({}))
         .await;
-    let (status, body) = app
-        .call("GET", &format!("/api/games/{game}/view"), None, None)
-        .await;
+    let (status, body) = app.view(&game, None).await;
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{body}");
     assert_eq!(body["error"], "ruleset-failed", "{body}");
     let message = body["message"].as_str().unwrap();
@@ -425,9 +399,7 @@ async fn regression_a_ruleset_failing_to_draw_answered_a_bare_internal_error() {
 
     // Other games of the same server answer as ever.
     let (other, _) = app.create(&[None, None], json!({})).await;
-    let (status, _) = app
-        .call("GET", &format!("/api/games/{other}/view"), None, None)
-        .await;
+    let (status, _) = app.view(&other, None).await;
     assert_eq!(status, StatusCode::OK);
 }
 
@@ -494,20 +466,13 @@ async fn regression_one_client_could_create_games_and_send_requests_without_limi
     let (game, tokens) = app.create(&[None, None], json!({ "rounds": 50 })).await;
     let mut limited = false;
     for _ in 0..20 {
-        let (_, view) = app
-            .call(
-                "GET",
-                &format!("/api/games/{game}/view"),
-                Some(&tokens[0].1),
-                None,
-            )
-            .await;
+        let (_, view) = app.view(&game, Some(&tokens[0].1)).await;
         let (status, _) = app
-            .call(
-                "POST",
-                &format!("/api/games/{game}/actions"),
-                Some(&tokens[0].1),
-                Some(json!({ "version": view["version"], "action": { "choose": [7] } })),
+            .act(
+                &game,
+                &tokens[0].1,
+                &view["version"],
+                json!({ "choose": [7] }),
             )
             .await;
         if status == StatusCode::TOO_MANY_REQUESTS {
@@ -540,14 +505,8 @@ async fn regression_unbounded_live_games_exhausted_the_process() {
     for (game, _) in games.iter().rev().take(3) {
         watching.push(app.state.hub.game(game).await.unwrap().subscribe());
     }
-    let (status, body) = app
-        .call(
-            "POST",
-            "/api/games",
-            None,
-            Some(json!({ "ruleset": crate::server_support::RULESET.id, "map": "square", "seats": [{ "kind": "human" }, { "kind": "human" }] })),
-        )
-        .await;
+    let two_people = json!({ "ruleset": crate::server_support::RULESET.id, "map": "square", "seats": [{ "kind": "human" }, { "kind": "human" }] });
+    let (status, body) = app.post_game(two_people.clone()).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
     assert_eq!(body["error"], "busy");
     assert_eq!(
@@ -556,14 +515,7 @@ async fn regression_unbounded_live_games_exhausted_the_process() {
         "a refused game is not stored"
     );
     drop(watching);
-    let (status, _) = app
-        .call(
-            "POST",
-            "/api/games",
-            None,
-            Some(json!({ "ruleset": crate::server_support::RULESET.id, "map": "square", "seats": [{ "kind": "human" }, { "kind": "human" }] })),
-        )
-        .await;
+    let (status, _) = app.post_game(two_people).await;
     assert_eq!(
         status,
         StatusCode::CREATED,
@@ -591,14 +543,7 @@ async fn regression_cached_views_grew_without_bound() {
     }
     for _ in 0..2 {
         for (game, token) in &viewers {
-            let (status, view) = app
-                .call(
-                    "GET",
-                    &format!("/api/games/{game}/view"),
-                    token.as_deref(),
-                    None,
-                )
-                .await;
+            let (status, view) = app.view(game, token.as_deref()).await;
             assert_eq!(status, StatusCode::OK);
             assert!(
                 view["parts"][0]["svg"]
@@ -723,31 +668,18 @@ async fn hostile_components_behind_the_server_fail_only_their_own_requests() {
             }
             let what = format!("{feature} in {export}");
             let (status, created) = app
-                .call(
-                    "POST",
-                    "/api/games",
-                    None,
-                    Some(json!({
-                        "ruleset": format!("hostile-{feature}"),
-                        "map_toml": format!("misbehave-in = \"{export}\"\n"),
-                        "seats": [{ "kind": "human", "creator": true }, { "kind": "human" }],
-                    })),
-                )
+                .post_game(json!({
+                    "ruleset": format!("hostile-{feature}"),
+                    "map_toml": format!("misbehave-in = \"{export}\"\n"),
+                    "seats": [{ "kind": "human", "creator": true }, { "kind": "human" }],
+                }))
                 .await;
             let mut answers = vec![(status, created.clone())];
             if status == StatusCode::CREATED {
                 let game = created["id"].as_str().unwrap().to_owned();
                 let token = created["seats"][0]["token"].as_str().unwrap().to_owned();
                 // Naming the arming number makes the chosen export misbehave from then on.
-                answers.push(
-                    app.call(
-                        "POST",
-                        &format!("/api/games/{game}/actions"),
-                        Some(&token),
-                        Some(json!({ "version": 0, "action": { "number": 8 } })),
-                    )
-                    .await,
-                );
+                answers.push(app.act(&game, &token, 0, json!({ "number": 8 })).await);
                 // Eviction skips a game whose state is still held (its snapshot being written
                 // after the answer): it is tried until the game is out of memory.
                 let evicted = Instant::now();
@@ -760,15 +692,7 @@ async fn hostile_components_behind_the_server_fail_only_their_own_requests() {
                     app.state.hub.evict_idle().await;
                 }
                 for _ in 0..2 {
-                    answers.push(
-                        app.call(
-                            "GET",
-                            &format!("/api/games/{game}/view"),
-                            Some(&token),
-                            None,
-                        )
-                        .await,
-                    );
+                    answers.push(app.view(&game, Some(&token)).await);
                 }
             }
             let failed: Vec<&(StatusCode, Value)> = answers

@@ -10,6 +10,12 @@ pub mod secret_draw;
 #[path = "../support/twisted.rs"]
 pub mod twisted;
 
+#[path = "../support/serving.rs"]
+pub mod serving;
+
+#[path = "../support/requests.rs"]
+pub mod requests;
+
 use std::io::{Read as _, Write as _};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -212,13 +218,7 @@ impl TestApp {
         };
         let mut server = ServerConfig {
             allow_fixed_seeds: true,
-            web_dir: None,
-            rulesets_dir: None,
-            rate_limits: None,
-            streams_per_address: 0,
-            lab: host::server::lab::LabConfig::default(),
-            operator_token: None,
-            test_clock: None,
+            ..ServerConfig::default()
         };
         configure(&mut hub, &mut server);
         let state = AppState::new(storage, runtime, &maps, hub, server)
@@ -238,17 +238,74 @@ impl TestApp {
         token: Option<&str>,
         body: Option<Value>,
     ) -> (StatusCode, Value) {
-        let mut request = Request::builder().method(method).uri(uri);
-        if let Some(token) = token {
-            request = request.header("authorization", format!("Bearer {token}"));
-        }
-        let request = match body {
-            Some(body) => request
-                .header("content-type", "application/json")
-                .body(Body::from(body.to_string()))
-                .unwrap(),
-            None => request.body(Body::empty()).unwrap(),
-        };
+        self.send(requests::json_request(method, uri, token, body))
+            .await
+    }
+
+    /// `GET /api/rulesets`, which must answer.
+    pub async fn rulesets(&self) -> Value {
+        let (status, rulesets) = self.call("GET", "/api/rulesets", None, None).await;
+        assert_eq!(status, StatusCode::OK, "{rulesets}");
+        rulesets
+    }
+
+    /// The game as the seat of `token` (or a spectator) sees it.
+    pub async fn view(&self, game: &str, token: Option<&str>) -> (StatusCode, Value) {
+        self.call("GET", &format!("/api/games/{game}/view"), token, None)
+            .await
+    }
+
+    /// `GET /api/games/{game}`: the game's summary.
+    pub async fn game(&self, game: &str) -> (StatusCode, Value) {
+        self.call("GET", &format!("/api/games/{game}"), None, None)
+            .await
+    }
+
+    /// Posts a random legal answer to the first decision `view` shows the seat of `token`.
+    pub async fn act_randomly(
+        &self,
+        game: &str,
+        token: &str,
+        view: &Value,
+        rng: &mut sdk::testing::SeededTable,
+    ) -> (StatusCode, Value) {
+        self.act(game, token, &view["version"], random_answer(view, rng))
+            .await
+    }
+
+    /// `POST /api/games` with this body.
+    pub async fn post_game(&self, body: Value) -> (StatusCode, Value) {
+        self.call("POST", "/api/games", None, Some(body)).await
+    }
+
+    /// Posts `action` for the seat of `token`, planned against `version`.
+    pub async fn act(
+        &self,
+        game: &str,
+        token: &str,
+        version: impl serde::Serialize,
+        action: impl serde::Serialize,
+    ) -> (StatusCode, Value) {
+        self.call(
+            "POST",
+            &format!("/api/games/{game}/actions"),
+            Some(token),
+            Some(json!({ "version": version, "action": action })),
+        )
+        .await
+    }
+
+    /// Posts `body` to `uri` as a client at the IP `address` would (the server counts some limits
+    /// by address).
+    pub async fn post_from(&self, uri: &str, address: &str, body: Value) -> (StatusCode, Value) {
+        let mut request = Request::post(uri)
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap();
+        let address: std::net::SocketAddr = format!("{address}:40000").parse().unwrap();
+        request
+            .extensions_mut()
+            .insert(axum::extract::ConnectInfo(address));
         self.send(request).await
     }
 
@@ -278,50 +335,32 @@ impl TestApp {
         seats: &[Option<&str>],
         options: Value,
     ) -> (String, Vec<(u32, String)>) {
-        let seats: Vec<Value> = seats
-            .iter()
-            .map(|seat| match seat {
-                None => json!({ "kind": "human", "creator": true }),
-                Some(bot) => json!({ "kind": "bot", "bot": bot }),
-            })
-            .collect();
+        let seats = seats_json(seats);
         let (status, body) = self
-            .call(
-                "POST",
-                "/api/games",
-                None,
-                Some(json!({ "ruleset": ruleset.id, "map": ruleset.map, "seats": seats, "options": options })),
-            )
-            .await;
+            .post_game(json!({ "ruleset": ruleset.id, "map": ruleset.map, "seats": seats, "options": options })).await;
         assert_eq!(status, StatusCode::CREATED, "{body}");
-        let tokens = body["seats"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|seat| {
-                Some((
-                    seat["seat"].as_u64()? as u32,
-                    seat["token"].as_str()?.to_owned(),
-                ))
-            })
-            .collect();
-        (body["id"].as_str().unwrap().to_owned(), tokens)
+        (body["id"].as_str().unwrap().to_owned(), seat_tokens(&body))
     }
 
     /// Waits until a game (with bots in every seat, or played elsewhere) is over; returns the
     /// spectator's view.
     pub async fn wait_until_finished(&self, game: &str) -> Value {
+        self.view_until(game, "the game ended", |view| view["status"] == "finished")
+            .await
+    }
+
+    /// Polls the spectator's view (in real time, for the server's tasks, never for a game clock)
+    /// until `done` holds of it; returns it. `what` names what never happened if it does not.
+    pub async fn view_until(&self, game: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
         let deadline = Instant::now() + Duration::from_secs(120);
         loop {
-            let (status, view) = self
-                .call("GET", &format!("/api/games/{game}/view"), None, None)
-                .await;
+            let (status, view) = self.view(game, None).await;
             assert_eq!(status, StatusCode::OK, "{view}");
-            if view["status"] == "finished" {
+            if done(&view) {
                 return view;
             }
-            assert!(Instant::now() < deadline, "the game never ended");
-            tokio::time::sleep(Duration::from_millis(20)).await;
+            assert!(Instant::now() < deadline, "never {what}: {view}");
+            tokio::time::sleep(Duration::from_millis(10)).await;
         }
     }
 
@@ -329,9 +368,7 @@ impl TestApp {
     pub async fn wait_for_turn(&self, game: &str, token: &str) -> Value {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
-            let (status, view) = self
-                .call("GET", &format!("/api/games/{game}/view"), Some(token), None)
-                .await;
+            let (status, view) = self.view(game, Some(token)).await;
             assert_eq!(status, StatusCode::OK, "{view}");
             if view["status"] == "finished" || !view["pending"].as_array().unwrap().is_empty() {
                 return view;
@@ -345,6 +382,65 @@ impl TestApp {
     }
 }
 
+/// The seats of a game to create: `None` the creator's human seat, `Some(bot)` a bot.
+pub fn seats_json(seats: &[Option<&str>]) -> Vec<Value> {
+    seats
+        .iter()
+        .map(|seat| match seat {
+            None => json!({ "kind": "human", "creator": true }),
+            Some(bot) => json!({ "kind": "bot", "bot": bot }),
+        })
+        .collect()
+}
+
+/// A game of the test ruleset on its map as a server stores it, created now (its seats are the
+/// caller's).
+pub fn stored_game(
+    id: &str,
+    ruleset_hash: String,
+    seed: [u8; 32],
+) -> host::server::storage::StoredGame {
+    use sha2::Digest as _;
+    host::server::storage::StoredGame {
+        id: id.to_owned(),
+        ruleset_id: RULESET.id.to_owned(),
+        ruleset_hash,
+        map_id: RULESET.map.to_owned(),
+        map_hash: hex::encode(sha2::Sha256::digest(RULESET.map_toml.as_bytes())),
+        map_toml: RULESET.map_toml.to_owned(),
+        variant: None,
+        options_json: "[]".to_owned(),
+        seed,
+        created_at: host::server::storage::now_millis(),
+        finished_at: None,
+    }
+}
+
+/// The tokens of a created game's human seats, by seat.
+pub fn seat_tokens(created: &Value) -> Vec<(u32, String)> {
+    created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|seat| {
+            Some((
+                seat["seat"].as_u64().unwrap() as u32,
+                seat["token"].as_str()?.to_owned(),
+            ))
+        })
+        .collect()
+}
+
+/// The token of every seat of a created game with people alone.
+pub fn every_seat_token(created: &Value) -> Vec<String> {
+    created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|seat| seat["token"].as_str().unwrap().to_owned())
+        .collect()
+}
+
 /// A random legal answer to the first of `view`'s pending decisions.
 pub fn random_answer(view: &Value, rng: &mut sdk::testing::SeededTable) -> Value {
     let decision: sdk::PendingDecision =
@@ -355,6 +451,16 @@ pub fn random_answer(view: &Value, rng: &mut sdk::testing::SeededTable) -> Value
 /// A seeded table for picking random answers.
 pub fn answer_rng(seed: u8) -> sdk::testing::SeededTable {
     sdk::testing::SeededTable::new([seed; 32])
+}
+
+/// The entry of ruleset `id` in a `GET /api/rulesets` answer.
+pub fn listed_entry<'a>(rulesets: &'a Value, id: &str) -> &'a Value {
+    rulesets
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|entry| entry["id"] == id)
+        .unwrap_or_else(|| panic!("{id} is listed: {rulesets}"))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -422,20 +528,7 @@ impl ServerProcess {
         command.stdout(Stdio::piped()).stderr(Stdio::inherit());
         let mut child = command.spawn().expect("the server starts");
         let stdout = child.stdout.take().unwrap();
-        let (sender, receiver) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            use std::io::BufRead as _;
-            for line in std::io::BufReader::new(stdout)
-                .lines()
-                .map_while(Result::ok)
-            {
-                if let Some(addr) = line.strip_prefix("tenka serving on http://") {
-                    let _ = sender.send(addr.to_owned());
-                }
-            }
-        });
-        let addr = receiver
-            .recv_timeout(Duration::from_secs(60))
+        let addr = serving::serving_address(stdout, Duration::from_secs(60), |_| {})
             .expect("the server says where it serves");
         ServerProcess { child, addr }
     }
@@ -473,6 +566,29 @@ pub fn http(
         status,
         serde_json::from_str(&payload).unwrap_or(Value::Null),
     ))
+}
+
+/// [`TestApp::view`] of a server process: the game as the seat of `token` (or a spectator) sees
+/// it.
+pub fn http_view(addr: &str, game: &str, token: Option<&str>) -> std::io::Result<(u16, Value)> {
+    http(addr, "GET", &format!("/api/games/{game}/view"), token, None)
+}
+
+/// [`TestApp::act`] on a server process: posts `body` (a version and an action) for the seat of
+/// `token`.
+pub fn http_act(
+    addr: &str,
+    game: &str,
+    token: &str,
+    body: &Value,
+) -> std::io::Result<(u16, Value)> {
+    http(
+        addr,
+        "POST",
+        &format!("/api/games/{game}/actions"),
+        Some(token),
+        Some(body),
+    )
 }
 
 /// A blocking HTTP/1.1 request with these headers; returns the status, the answer's head and

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use host::bots::{BotKind, play_out};
 use host::scratch::ScratchGame;
-use host::{GameSpec, LoadedRuleset, Runtime, RuntimeConfig, Session};
+use host::{GameSpec, LoadedRuleset, Session};
 use serde_json::Value;
 
 use crate::runtime_support::shogun_wasm;
@@ -26,13 +26,7 @@ fn spec(map: &str, seats: u32, seed_byte: u8) -> GameSpec {
 
 /// Shogun compiled natively, in a runtime of its own: the same rules without WebAssembly.
 fn shogun_native() -> Arc<LoadedRuleset> {
-    Runtime::new(RuntimeConfig {
-        cache_dir: None,
-        ..RuntimeConfig::default()
-    })
-    .unwrap()
-    .register_native(sdk::native::adapt::<shogun::Shogun>())
-    .unwrap()
+    crate::runtime_support::native::<shogun::Shogun>()
 }
 
 fn play(ruleset: &Arc<LoadedRuleset>, spec: GameSpec) -> Session {

@@ -2,21 +2,62 @@
 //! the plans are revealed together, cubes go through the battle tower, and every secret carries
 //! a `secret-<seat>-` marker so tests can look for leaks in anything another seat receives.
 //!
-//! Shared by the integration tests and the `tenka-test-server` binary.
+//! Shared by the integration tests and the `tenka-test-server` binary. The game takes a
+//! [`Twist`]: the plain game has none, `support/twisted.rs` has the misbehaving ones.
+
+use std::marker::PhantomData;
 
 use sdk::{
     Action, Choice, ChooseDecision, CubeCount, CubeOwner, DecisionKind, Diagnostic, Event,
-    GameResult, MapInfo, Message, OptionKind, OptionSpec, OptionValue, Options, PendingDecision,
-    Placing, Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
+    GameResult, MapEditor, MapInfo, Message, OptionKind, OptionSpec, OptionValue, Options,
+    PendingDecision, Placing, Rejection, RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
 };
 use serde::{Deserialize, Serialize};
 
-/// The ruleset.
-pub struct SecretDraw;
+/// What a variant of the game changes; each hook gets the game as the plain rules left it.
+pub trait Twist: Sized + 'static {
+    /// The ruleset's id.
+    const ID: &'static str;
+    /// The ruleset's name.
+    const NAME: &'static str = Self::ID;
+
+    /// The board.
+    fn render(game: &DrawGame<Self>, viewer: Viewer) -> String {
+        game.board_svg(viewer)
+    }
+
+    /// The result.
+    fn result(game: &DrawGame<Self>) -> Option<GameResult> {
+        game.final_result()
+    }
+
+    /// The pending decisions, given how many actions the game has applied.
+    fn pending(game: &DrawGame<Self>, applied: u32) -> Vec<PendingDecision> {
+        let _ = applied;
+        game.plans_owed()
+    }
+
+    /// The map editor schema.
+    fn map_editor() -> Option<MapEditor> {
+        None
+    }
+}
+
+/// The game as its rules say.
+pub struct Plain;
+
+impl Twist for Plain {
+    const ID: &'static str = "secret-draw";
+    const NAME: &'static str = "Secret draw";
+}
+
+/// The ruleset, with the twist `T`.
+pub struct SecretDraw<T = Plain>(PhantomData<fn() -> T>);
 
 /// A game of it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct DrawGame {
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct DrawGame<T = Plain> {
     rounds: u32,
     round: u32,
     /// Each seat's face-down card: a secret of that seat for the whole game.
@@ -24,6 +65,21 @@ pub struct DrawGame {
     /// This round's plans: (number, secret marker), until all are in.
     plans: Vec<Option<(u32, String)>>,
     scores: Vec<i64>,
+    #[serde(skip)]
+    twist: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for DrawGame<T> {
+    fn clone(&self) -> Self {
+        DrawGame {
+            rounds: self.rounds,
+            round: self.round,
+            cards: self.cards.clone(),
+            plans: self.plans.clone(),
+            scores: self.scores.clone(),
+            twist: PhantomData,
+        }
+    }
 }
 
 /// The catalogue shipped for `en`.
@@ -37,13 +93,13 @@ revealed = "{seat} planned {number}"
 total = "Points"
 "#;
 
-impl sdk::Ruleset for SecretDraw {
-    type Game = DrawGame;
+impl<T: Twist> sdk::Ruleset for SecretDraw<T> {
+    type Game = DrawGame<T>;
 
     fn info() -> RulesetInfo {
         RulesetInfo {
-            id: "secret-draw".into(),
-            name: "Secret draw".into(),
+            id: T::ID.into(),
+            name: T::NAME.into(),
             version: "1.0.0".into(),
             min_seats: 2,
             max_seats: 5,
@@ -73,11 +129,15 @@ impl sdk::Ruleset for SecretDraw {
         (language == "en").then_some(ENGLISH)
     }
 
+    fn map_editor() -> Option<MapEditor> {
+        T::map_editor()
+    }
+
     fn create(
         setup: &Setup,
         options: &Options,
         table: &mut dyn Table,
-    ) -> Result<DrawGame, SetupError> {
+    ) -> Result<DrawGame<T>, SetupError> {
         let errors: Vec<Diagnostic> = Self::validate_map(&setup.map);
         if !errors.is_empty() {
             return Err(SetupError::Map(errors));
@@ -95,17 +155,25 @@ impl sdk::Ruleset for SecretDraw {
             cards,
             plans: vec![None; setup.seats as usize],
             scores: vec![0; setup.seats as usize],
+            twist: PhantomData,
         })
     }
 
-    fn restore(bytes: &[u8]) -> Result<DrawGame, String> {
+    fn restore(bytes: &[u8]) -> Result<DrawGame<T>, String> {
         serde_json::from_slice(bytes).map_err(|error| error.to_string())
     }
 }
 
-impl DrawGame {
+impl<T> DrawGame<T> {
     fn over(&self) -> bool {
         self.round >= self.rounds
+    }
+
+    /// How many actions the game has applied: every seat's plan of each finished round, and the
+    /// plans in so far.
+    fn actions_applied(&self) -> u32 {
+        let planned = self.plans.iter().filter(|plan| plan.is_some()).count() as u32;
+        self.round * self.plans.len() as u32 + planned
     }
 
     /// The whole board, one SVG document.
@@ -126,10 +194,9 @@ impl DrawGame {
             self.round
         )
     }
-}
 
-impl sdk::Game for DrawGame {
-    fn pending(&self) -> Vec<PendingDecision> {
+    /// The plan each seat still owes this round.
+    pub fn plans_owed(&self) -> Vec<PendingDecision> {
         if self.over() {
             return Vec::new();
         }
@@ -154,6 +221,12 @@ impl sdk::Game for DrawGame {
                 back: None,
             })
             .collect()
+    }
+}
+
+impl<T: Twist> sdk::Game for DrawGame<T> {
+    fn pending(&self) -> Vec<PendingDecision> {
+        T::pending(self, self.actions_applied())
     }
 
     fn apply(
@@ -231,11 +304,22 @@ impl sdk::Game for DrawGame {
         vec![sdk::BoardPart::new(
             "board",
             sdk::PartKind::Map,
-            self.board_svg(viewer),
+            T::render(self, viewer),
         )]
     }
 
     fn result(&self) -> Option<GameResult> {
+        T::result(self)
+    }
+
+    fn snapshot(&self) -> Vec<u8> {
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+}
+
+impl<T> DrawGame<T> {
+    /// The placings by score once the last round is revealed.
+    pub fn final_result(&self) -> Option<GameResult> {
         if !self.over() {
             return None;
         }
@@ -259,9 +343,5 @@ impl sdk::Game for DrawGame {
             breakdown: Vec::new(),
             summary: Message::new("score.total"),
         })
-    }
-
-    fn snapshot(&self) -> Vec<u8> {
-        serde_json::to_vec(self).unwrap_or_default()
     }
 }

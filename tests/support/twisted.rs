@@ -6,148 +6,11 @@
 //! editor schema); [`HugeBoard`] draws about 7 MiB and describes a map editor schema far over the
 //! host's bounds.
 
-use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use sdk::Game as _;
-use sdk::{
-    Action, Diagnostic, Event, GameResult, MapEditor, Options, PendingDecision, Rejection,
-    RulesetInfo, Seat, Setup, SetupError, Table, Viewer,
-};
+use sdk::{GameResult, MapEditor, PendingDecision, Viewer};
 
-use super::secret_draw::{DrawGame, SecretDraw};
-
-/// What one twisted ruleset changes.
-pub trait Twist: 'static {
-    /// The ruleset's id.
-    const ID: &'static str;
-
-    /// The board, given the plain game's.
-    fn render(game: &DrawGame, viewer: Viewer) -> String {
-        game.board_svg(viewer)
-    }
-
-    /// The result, given the plain game's.
-    fn result(game: &DrawGame) -> Option<GameResult> {
-        game.result()
-    }
-
-    /// The pending decisions, given how many actions the game has applied.
-    fn pending(game: &DrawGame, applied: u32) -> Vec<PendingDecision> {
-        let _ = applied;
-        game.pending()
-    }
-
-    /// The map editor schema.
-    fn map_editor() -> Option<MapEditor> {
-        None
-    }
-}
-
-/// A secret-draw ruleset with the twist `T`.
-pub struct Twisted<T>(PhantomData<T>);
-
-/// A game of it.
-pub struct TwistedGame<T> {
-    game: DrawGame,
-    applied: u32,
-    twist: PhantomData<T>,
-}
-
-impl<T> Clone for TwistedGame<T> {
-    fn clone(&self) -> Self {
-        TwistedGame {
-            game: self.game.clone(),
-            applied: self.applied,
-            twist: PhantomData,
-        }
-    }
-}
-
-impl<T: Twist> sdk::Ruleset for Twisted<T> {
-    type Game = TwistedGame<T>;
-
-    fn info() -> RulesetInfo {
-        RulesetInfo {
-            id: T::ID.into(),
-            name: T::ID.into(),
-            ..<SecretDraw as sdk::Ruleset>::info()
-        }
-    }
-
-    fn validate_map(map: &str) -> Vec<Diagnostic> {
-        <SecretDraw as sdk::Ruleset>::validate_map(map)
-    }
-
-    fn catalogue(language: &str) -> Option<&'static str> {
-        <SecretDraw as sdk::Ruleset>::catalogue(language)
-    }
-
-    fn map_editor() -> Option<MapEditor> {
-        T::map_editor()
-    }
-
-    fn create(
-        setup: &Setup,
-        options: &Options,
-        table: &mut dyn Table,
-    ) -> Result<TwistedGame<T>, SetupError> {
-        let game = <SecretDraw as sdk::Ruleset>::create(setup, options, table)?;
-        Ok(TwistedGame {
-            game,
-            applied: 0,
-            twist: PhantomData,
-        })
-    }
-
-    fn restore(bytes: &[u8]) -> Result<TwistedGame<T>, String> {
-        let (applied, game) = bytes.split_first_chunk::<4>().ok_or("no action count")?;
-        Ok(TwistedGame {
-            game: <SecretDraw as sdk::Ruleset>::restore(game)?,
-            applied: u32::from_le_bytes(*applied),
-            twist: PhantomData,
-        })
-    }
-}
-
-impl<T: Twist> sdk::Game for TwistedGame<T> {
-    fn pending(&self) -> Vec<PendingDecision> {
-        T::pending(&self.game, self.applied)
-    }
-
-    fn apply(
-        &mut self,
-        seat: Seat,
-        action: &Action,
-        table: &mut dyn Table,
-    ) -> Result<Vec<Event>, Rejection> {
-        let events = self.game.apply(seat, action, table)?;
-        self.applied += 1;
-        Ok(events)
-    }
-
-    fn view(&self, viewer: Viewer) -> String {
-        self.game.view(viewer)
-    }
-
-    fn render(&self, viewer: Viewer) -> Vec<sdk::BoardPart> {
-        vec![sdk::BoardPart::new(
-            "board",
-            sdk::PartKind::Map,
-            T::render(&self.game, viewer),
-        )]
-    }
-
-    fn result(&self) -> Option<GameResult> {
-        T::result(&self.game)
-    }
-
-    fn snapshot(&self) -> Vec<u8> {
-        let mut bytes = self.applied.to_le_bytes().to_vec();
-        bytes.extend(self.game.snapshot());
-        bytes
-    }
-}
+use super::secret_draw::{DrawGame, SecretDraw, Twist};
 
 /// The drawing of [`HostileBoard`]: each line is one attack; 127.0.0.2 stands for a host other
 /// than the server.
@@ -170,13 +33,13 @@ pub struct HostileBoardTwist;
 impl Twist for HostileBoardTwist {
     const ID: &'static str = "hostile-board";
 
-    fn render(_game: &DrawGame, _viewer: Viewer) -> String {
+    fn render(_game: &DrawGame<Self>, _viewer: Viewer) -> String {
         ATTACKS.to_owned()
     }
 }
 
 /// The secret-draw game drawn with every SVG attack.
-pub type HostileBoard = Twisted<HostileBoardTwist>;
+pub type HostileBoard = SecretDraw<HostileBoardTwist>;
 
 /// Set by a test: the next look at the pending decisions of a game that has applied exactly one
 /// action fails (once).
@@ -188,16 +51,16 @@ pub struct FailsAfterMoveTwist;
 impl Twist for FailsAfterMoveTwist {
     const ID: &'static str = "fails-after-move";
 
-    fn pending(game: &DrawGame, applied: u32) -> Vec<PendingDecision> {
+    fn pending(game: &DrawGame<Self>, applied: u32) -> Vec<PendingDecision> {
         if applied == 1 && FAIL_AFTER_FIRST_MOVE.swap(false, Ordering::SeqCst) {
             panic!("failing on purpose right after the first action");
         }
-        game.pending()
+        game.plans_owed()
     }
 }
 
 /// The secret-draw game failing once after its first action.
-pub type FailsAfterMove = Twisted<FailsAfterMoveTwist>;
+pub type FailsAfterMove = SecretDraw<FailsAfterMoveTwist>;
 
 /// Returns a result from the first move on, while decisions are still pending.
 pub struct EarlyResultTwist;
@@ -205,8 +68,8 @@ pub struct EarlyResultTwist;
 impl Twist for EarlyResultTwist {
     const ID: &'static str = "early-result";
 
-    fn result(game: &DrawGame) -> Option<GameResult> {
-        game.result().or_else(|| {
+    fn result(game: &DrawGame<Self>) -> Option<GameResult> {
+        game.final_result().or_else(|| {
             Some(GameResult {
                 placings: Vec::new(),
                 breakdown: Vec::new(),
@@ -217,7 +80,7 @@ impl Twist for EarlyResultTwist {
 }
 
 /// The secret-draw game claiming a result before it is over.
-pub type EarlyResult = Twisted<EarlyResultTwist>;
+pub type EarlyResult = SecretDraw<EarlyResultTwist>;
 
 /// Panics in every `render`.
 pub struct FailingRenderTwist;
@@ -225,7 +88,7 @@ pub struct FailingRenderTwist;
 impl Twist for FailingRenderTwist {
     const ID: &'static str = "failing-render";
 
-    fn render(_game: &DrawGame, _viewer: Viewer) -> String {
+    fn render(_game: &DrawGame<Self>, _viewer: Viewer) -> String {
         panic!("failing on purpose while drawing");
     }
 
@@ -235,7 +98,7 @@ impl Twist for FailingRenderTwist {
 }
 
 /// The secret-draw game that cannot draw its board.
-pub type FailingRender = Twisted<FailingRenderTwist>;
+pub type FailingRender = SecretDraw<FailingRenderTwist>;
 
 /// About 7 MiB of real shapes: what a ruleset can draw within the 8 MiB the runtime lets any one
 /// answer be, and what the sanitiser once spent up to 0.66 s per viewer on.
@@ -261,7 +124,7 @@ pub struct HugeBoardTwist;
 impl Twist for HugeBoardTwist {
     const ID: &'static str = "huge-board";
 
-    fn render(_game: &DrawGame, _viewer: Viewer) -> String {
+    fn render(_game: &DrawGame<Self>, _viewer: Viewer) -> String {
         huge_board()
     }
 
@@ -277,4 +140,4 @@ impl Twist for HugeBoardTwist {
 }
 
 /// The secret-draw game drawn with about 7 MiB of shapes.
-pub type HugeBoard = Twisted<HugeBoardTwist>;
+pub type HugeBoard = SecretDraw<HugeBoardTwist>;
