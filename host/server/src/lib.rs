@@ -20,6 +20,7 @@ pub mod fair;
 pub mod games;
 pub mod health;
 pub mod lab;
+pub mod languages;
 pub mod limits;
 pub mod moves;
 pub mod notice_routes;

@@ -711,7 +711,7 @@ fn add_passkeys(document: &mut Value) {
         "summary": "Start making an account with a passkey instead of a password. Rate-limited per client address. Nothing is stored but the ceremony.",
         "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["name"], "properties": {
             "name": { "type": "string", "minLength": 3, "maxLength": 32, "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]*$" },
-            "language": { "enum": crate::notices::wording::LANGUAGES, "description": "The page's language, for the account's mails (else the request's `Accept-Language`)." }
+            "language": { "enum": crate::languages::LANGUAGES, "description": "The page's language, for the account's mails (else the request's `Accept-Language`)." }
         }})),
         "responses": {
             "200": ceremony_started("The ceremony.", creation),
@@ -799,7 +799,7 @@ fn add_passkeys(document: &mut Value) {
         "security": session,
         "parameters": [csrf_header()],
         "requestBody": json_body(json!({ "type": "object", "additionalProperties": false, "required": ["language"], "properties": {
-            "language": { "enum": crate::notices::wording::LANGUAGES }
+            "language": { "enum": crate::languages::LANGUAGES }
         }})),
         "responses": {
             "200": json_response("Stored.", json!({ "type": "object", "properties": { "language": { "type": "string" } } })),

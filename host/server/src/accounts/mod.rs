@@ -185,7 +185,7 @@ fn hiding_secret(
 /// The language of a new account: the one the page gives (one the UI offers, else 400), else
 /// the first the request's `Accept-Language` names that the UI offers, else English.
 fn request_language(given: Option<&str>, headers: &HeaderMap) -> AppResult<&'static str> {
-    use crate::notices::wording::{LANGUAGES, language_of};
+    use crate::languages::{LANGUAGES, language_of};
     if let Some(given) = given {
         return language_of(given).ok_or_else(|| {
             AppError::BadRequest(format!("a language is one of {}", LANGUAGES.join(", ")))

@@ -261,9 +261,8 @@ impl Mailer {
             links::new_sign_in_link(&self.storage, &mail.account, &mail.game, mail.seat, now)
                 .await?
         );
-        let language = crate::accounts::passkey_store::extras(&self.storage, &mail.account)
+        let language = store::account_language(&self.storage, &mail.account)
             .await?
-            .language
             .unwrap_or_default();
         let my_games = format!("{}/#/my-games", self.public_url);
         let text = wording::mail_text(

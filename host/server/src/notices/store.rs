@@ -87,6 +87,21 @@ pub async fn settings(storage: &Storage, account: &str) -> anyhow::Result<Settin
     })
 }
 
+/// The language an account's mails are written in (`None`: not chosen, or the account is gone).
+/// Read here rather than through the accounts module, which sits above the live games and so
+/// above the notices.
+pub async fn account_language(storage: &Storage, account: &str) -> anyhow::Result<Option<String>> {
+    let row = sqlx::query("SELECT language FROM accounts WHERE id = $1")
+        .bind(account)
+        .fetch_optional(storage.pool())
+        .await
+        .context("failed to read an account's language")?;
+    Ok(match row {
+        Some(row) => row.try_get(0)?,
+        None => None,
+    })
+}
+
 /// Stores an account's settings.
 pub async fn save_settings(
     storage: &Storage,

@@ -5,14 +5,7 @@
 
 use super::Kind;
 
-/// The languages mails are written in, English first (the default): the web UI's.
-pub const LANGUAGES: [&str; 5] = ["en", "de", "es", "ro", "ru"];
-
-/// The language of a code (`de`, `DE`), if mails are written in it.
-pub fn language_of(code: &str) -> Option<&'static str> {
-    let code = code.trim().to_ascii_lowercase();
-    LANGUAGES.into_iter().find(|language| *language == code)
-}
+pub use crate::languages::{LANGUAGES, language_of};
 
 /// One language's words. `{ruleset}`, `{game}`, `{seat}`, `{n}`, `{hours}` and `{url}` are
 /// filled in.
