@@ -466,7 +466,7 @@ async fn the_test_clock_moves_a_turn_based_table_on_for_the_operator_only() {
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert!(body["now"].as_i64().unwrap() >= before + 25 * 3_600_000);
-    wait_for(&app, &game, "a bot took the seat out of time", |view| {
+    app.view_until(&game, "a bot took the seat out of time", |view| {
         bot_plays(view, 0)
     })
     .await;

@@ -643,7 +643,6 @@ pub async fn serve_on_clock(
             .max(1),
         unwatched_bot_pace: Duration::from_millis(args.unwatched_bot_pace_ms),
         bot_games_per_creator: args.bot_games_per_address.max(1),
-        clock,
         ..HubConfig::default()
     };
     let config = ServerConfig {
