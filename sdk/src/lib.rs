@@ -140,7 +140,7 @@ macro_rules! register_ruleset {
 }
 
 /// The folder of the calling ruleset's variant files, `maps/<package name>/variants` in the
-/// workspace, for [`testing::Conformance::every_seat_count_and_variant`] in its tests.
+/// workspace, for `testing::Conformance::every_seat_count_and_variant` (the `testing` feature) in its tests.
 #[macro_export]
 macro_rules! variants_folder {
     () => {
