@@ -51,11 +51,26 @@ pub const MAX_PASSKEYS: usize = 16;
 /// The name the relying party shows in the browser's passkey dialog.
 const RP_NAME: &str = "Tenka";
 
-/// Checks `--public-url` once at start, so a server never runs with passkeys it cannot offer.
+/// Checks `--public-url` once at start.
+///
+/// A public address that is no URL, or not http(s), stops the server. One that is an IP address
+/// is a fine address for mail links (a test relay, a home network) but no relying party: the
+/// server starts, says so, and its passkey routes answer why (400) instead
+/// (regression_ip_public_url_stopped_the_server: a test server with mail links on 127.0.0.1
+/// would not start once passkeys came).
 pub fn check_public_url(public_url: &str) -> anyhow::Result<()> {
-    relying_party_of(public_url)
-        .map(|_| ())
-        .map_err(|error| anyhow::anyhow!("--public-url cannot be a passkey relying party: {error}"))
+    let url = Url::parse(public_url)
+        .map_err(|error| anyhow::anyhow!("--public-url `{public_url}` is not a URL: {error}"))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        anyhow::bail!("--public-url `{public_url}` is not an http or https address");
+    }
+    if let Err(error) = relying_party_of(public_url) {
+        tracing::warn!(
+            "passkeys are off on this server: --public-url {public_url} cannot be their relying \
+             party ({error}); mail links still use it"
+        );
+    }
+    Ok(())
 }
 
 /// The relying party of an origin `scheme://host[:port]`.
@@ -653,6 +668,16 @@ async fn store_account(state: &AppState, account_id: &str) -> AppResult<Option<A
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn regression_ip_public_url_stopped_the_server() {
+        // An IP address serves mail links; only passkeys are off.
+        assert!(check_public_url("http://127.0.0.1:8080").is_ok());
+        assert!(check_public_url("https://play.example.org").is_ok());
+        // A public address that is no http(s) URL is a mistake that stops the server.
+        assert!(check_public_url("play.example.org").is_err());
+        assert!(check_public_url("ftp://play.example.org").is_err());
+    }
 
     #[test]
     fn credential_ids_are_base64url_without_padding() {
