@@ -15,14 +15,19 @@ test('regression_slow_screen_drew_over_the_next: a lobby still loading does not 
     // The lobby's list of rulesets answers late, so the lobby finishes loading after the game.
     let release;
     const held = new Promise((resolve) => { release = resolve; });
+    let asked;
+    const requested = new Promise((resolve) => { asked = resolve; });
     let passed;
     const answered = new Promise((resolve) => { passed = resolve; });
     await page.route('**/api/rulesets', async (route) => {
+      asked();
       await held;
       await route.continue();
       passed();
     });
     await page.goto(`${BASE}/#/`);
+    // The lobby has started loading (on a loaded machine the page may not have got that far yet).
+    await requested;
     await page.evaluate((id) => { location.hash = `#/watch/${encodeURIComponent(id)}`; }, created.id);
     await page.waitForSelector('.game[data-version]');
     // The lobby's late answer arrives and is drawn nowhere the reader can see.

@@ -13,8 +13,7 @@
 # E2E_SERVER=mock (use the Node stand-in server instead, for work on the UI alone),
 # E2E_RULESET (the ruleset to play; default the first listed), E2E_FILTER (a test name pattern),
 # E2E_DEFAULT_RULESET (the server's --default-ruleset, the one the lobby opens on; default shogun).
-# E2E_CONCURRENCY (how many test files run at once; default 3), E2E_INSTALL_ONLY=1 (install what the
-# tests need, then stop).
+# E2E_CONCURRENCY (how many test files run at once; default 3).
 # examples.test.mjs and days.test.mjs start a `tenka serve` of their own (with an operator token;
 # days.test.mjs with a movable clock and a loopback SMTP server), from the E2E_TENKA_BIN and
 # E2E_TENKA_RULESETS this script sets.
@@ -39,9 +38,6 @@ if [ ! -f "$here/node_modules/playwright-core/package.json" ]; then
   echo "e2e: installing playwright-core (npm ci)"
   (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 fi
-# `cargo xtask test` installs first, alone, then runs the tests beside the Rust tests, whose
-# PostgreSQL tests may call apt-get too: two apt-gets at once fail on dpkg's lock.
-if [ -n "${E2E_INSTALL_ONLY:-}" ]; then exit 0; fi
 
 port="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
 data="$(mktemp -d "${TMPDIR:-/tmp}/tenka-e2e-data.XXXXXX")"
@@ -96,7 +92,9 @@ mkdir -p artifacts/screenshots
 export E2E_BASE_URL="$base" E2E_SCREENSHOTS="$root/artifacts/screenshots"
 # Most of a browser test's time is spent waiting (a whole run used a quarter of one core), so
 # the files run three at a time: E2E_CONCURRENCY=1 runs them one by one.
-args=(--test --test-reporter=tap "--test-concurrency=${E2E_CONCURRENCY:-3}")
+# A test that fails with a browser or a server still open would keep its file running for ever:
+# --test-force-exit ends each file once its tests are done.
+args=(--test --test-reporter=tap --test-force-exit "--test-concurrency=${E2E_CONCURRENCY:-3}")
 if [ -n "${E2E_FILTER:-}" ]; then args+=(--test-name-pattern "$E2E_FILTER"); fi
 report="$data/report.tap"
 set +e

@@ -383,86 +383,29 @@ fn test(browser: bool, phases: &mut Phases) -> Result<()> {
         binary.args(["build", "--package", "host", "--bin", "tenka"]);
         run(binary)
     })?;
-    // The browser tests mostly wait (a whole run used a quarter of one core), so they run beside
-    // the Rust tests, which keep both cores busy; their output is kept apart and shown after.
-    let e2e = root().join("tests/e2e/run.sh");
-    let browser_run = if browser && e2e.exists() {
-        // Chromium and playwright are installed first, alone: the PostgreSQL tests may run
-        // apt-get too, and two at once fail on dpkg's lock.
-        let mut install = Command::new("bash");
-        install
-            .current_dir(root())
-            .arg(&e2e)
-            .env("E2E_INSTALL_ONLY", "1");
-        run(install)?;
-        Some(BrowserRun::start(&e2e)?)
-    } else {
-        None
-    };
-    let rust = phases.time("Rust tests", || {
+    phases.time("Rust tests", || {
         let mut command = cargo();
         command.args(["test", "--workspace", "--no-fail-fast"]);
         run(command)
-    });
-    let browser = browser_run.map_or(Ok(()), |started| started.finish(phases));
-    rust?;
-    browser
-}
-
-/// `tests/e2e/run.sh` running in the background, its output going to a file.
-struct BrowserRun {
-    child: std::process::Child,
-    output: PathBuf,
-    started: Instant,
-}
-
-impl BrowserRun {
-    fn start(script: &Path) -> Result<Self> {
-        let output = root().join("target/e2e-output.txt");
-        let file = std::fs::File::create(&output)
-            .with_context(|| format!("failed to create {}", output.display()))?;
-        let mut command = Command::new("bash");
-        command
-            .current_dir(root())
-            .arg(script)
-            .stdout(file.try_clone()?)
-            .stderr(file);
-        eprintln!(
-            "xtask: running {command:?} beside the Rust tests (output: {})",
-            output.display()
-        );
-        let child = command
-            .spawn()
-            .with_context(|| format!("failed to start {command:?}"))?;
-        Ok(Self {
-            child,
-            output,
-            started: Instant::now(),
-        })
+    })?;
+    // The browser tests run after the Rust tests, not beside them: they mostly wait (so their
+    // files run three at a time, see run.sh), but beside the Rust tests both slowed down (the
+    // Rust tests from 229 s to 496 s) and timing-sensitive checks failed.
+    let e2e = root().join("tests/e2e/run.sh");
+    if browser && e2e.exists() {
+        phases.time("browser tests", || {
+            let mut command = Command::new("bash");
+            command.current_dir(root()).arg(&e2e);
+            run(command)
+        })?;
     }
-
-    /// Waits for the run, prints its output and records its time as a phase of its own.
-    fn finish(mut self, phases: &mut Phases) -> Result<()> {
-        let status = self
-            .child
-            .wait()
-            .context("failed to wait for the browser tests")?;
-        phases.record(
-            "browser tests (beside the Rust tests)",
-            self.started.elapsed(),
-        );
-        let output = std::fs::read_to_string(&self.output).unwrap_or_default();
-        eprintln!("xtask: the browser tests' output:\n{output}");
-        if !status.success() {
-            bail!("the browser tests failed with {status}");
-        }
-        Ok(())
-    }
+    Ok(())
 }
 
-/// What a fresh clone's `target/` may hold after `cargo xtask test`: it held 12.8 GiB when this
-/// was set (a warm working copy holds more, from older builds, so only CI enforces it).
-const TARGET_BUDGET_GIB: f64 = 16.0;
+/// What a fresh clone's `target/` may hold after `cargo xtask test`: a fresh clone's held 12.8 GiB
+/// a stop before this was set, and a warm working copy 19 GiB (it holds older builds too, so only
+/// CI enforces the budget).
+const TARGET_BUDGET_GIB: f64 = 24.0;
 
 /// How long each part of `cargo xtask test` took, and how large `target/` came out: what a CI
 /// run on two cores and a limited disk is measured by (issue 36).
