@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BASE, ROOT, api, launch, openPage } from './lib.mjs';
+import { api, BASE, launch, openPage, playableMap, ROOT } from './lib.mjs';
 
 const AXE = path.join(ROOT, 'tests', 'e2e', 'node_modules', 'axe-core', 'axe.min.js');
 const AXE_SOURCE = fs.readFileSync(AXE, 'utf8');
@@ -74,7 +74,7 @@ async function settledTinyTexts(page) {
 
 /** A game with the first seat played here and bots elsewhere, created through the API. */
 async function gameFor(ruleset) {
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
+  const map = playableMap(ruleset);
   const seats = [{ kind: 'human', name: 'Ana', creator: true }, ...Array(Math.max(1, ruleset.min_seats) - 1).fill(0).map(() => ({ kind: 'bot', bot: 'random' }))];
   const body = { ruleset: ruleset.id, seats };
   if (map) body.map = map;

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BASE, ROOT, createGame, launch, openPage, pickRuleset, shot } from './lib.mjs';
+import { BASE, createGame, openPage, pickRuleset, playableMap, ROOT, shot, withBrowser } from './lib.mjs';
 
 const LANGUAGES = { en: 'en-GB', de: 'de-DE', es: 'es-ES', ro: 'ro-RO', ru: 'ru-RU' };
 const PASSWORD = 'a long enough passphrase';
@@ -34,10 +34,9 @@ async function heldToken(page, gameId, seat) {
 
 test("an account's seats are played from a second device, waiting games first, in five languages", { timeout: 10 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
+  const map = playableMap(ruleset);
   const bots = Array(Math.max(0, ruleset.min_seats - 2)).fill('bot:random');
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     for (const [language, locale] of Object.entries(LANGUAGES)) {
       const words = catalogue(language);
       const name = `player-${language}-${Date.now().toString(36)}`;
@@ -95,7 +94,5 @@ test("an account's seats are played from a second device, waiting games first, i
         await page.context().close();
       }
     }
-  } finally {
-    await browser.close();
-  }
+  });
 });

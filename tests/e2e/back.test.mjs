@@ -4,8 +4,8 @@
 // attacks. The log then says the target was taken back. Skipped on a server without Shogun.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, createGame, enterGame, launch, openPage, shot } from './lib.mjs';
-import { answer, newStats, rng, screenState, setPace, waitForTurn } from './play.mjs';
+import { api, BASE, createGame, enterGame, openPage, shot, withBrowser } from './lib.mjs';
+import { answer, newStats, rng, screenMovedOn, screenState, setPace, waitForTurn } from './play.mjs';
 
 const BATTLE_BACK = 'Choose another target';
 
@@ -21,8 +21,7 @@ test('a battle target is changed before the army count is sent', { timeout: 10 *
     t.skip('the server has no Shogun');
     return;
   }
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/`);
     await setPace(page, 'instant');
@@ -77,11 +76,7 @@ test('a battle target is changed before the army count is sent', { timeout: 10 *
       const attacked = (await screenState(page)).version;
       await page.locator('.decision-panel [data-number]').last().click();
       // The screen moves on, or holds the newest board while the story of the battle plays.
-      await page.waitForFunction(
-        (v) => Number(document.querySelector('.game')?.dataset.version) > v || !!document.querySelector('.handover:not([hidden]), dialog.summary-dialog[open], .story:not([hidden]):not(.idle)'),
-        attacked,
-        { timeout: 30000 },
-      );
+      await screenMovedOn(page, attacked);
       await shot(page, 'back-03-attacked');
       wentBack = true;
     }
@@ -90,7 +85,5 @@ test('a battle target is changed before the army count is sent', { timeout: 10 *
     const keys = JSON.stringify(log);
     assert.ok(keys.includes('log.target-withdrawn'), 'the log tells that the target was taken back');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });

@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { allText, api, BASE, createGame, enterGame, launch, openPage, ROOT, shot, SHOTS } from './lib.mjs';
-import { acknowledgeSummary, answer, newStats, rng, screenProblems, screenState, setPace, waitForTurn } from './play.mjs';
+import { allText, api, BASE, createGame, enterGame, openPage, playableMap, ROOT, shot, SHOTS, withBrowser } from './lib.mjs';
+import { acknowledgeSummary, actionAnswered, answer, newStats, rng, screenMovedOn, screenProblems, screenState, setPace, waitForTurn } from './play.mjs';
 
 const RULESET = 'sekigahara';
 const DECISIONS = 8;
@@ -38,7 +38,7 @@ async function rawKeys(page, keys) {
 /** Clicks the first choice of the decision panel; returns the answer's HTTP status. */
 async function pickFirst(page) {
   const before = (await screenState(page)).version;
-  const responded = page.waitForResponse((r) => r.url().includes('/actions') && r.request().method() === 'POST', { timeout: 30000 });
+  const responded = actionAnswered(page);
   const multi = (await page.locator('.decision-panel [data-action="send"]').count()) > 0;
   const buttons = page.locator('.decision-panel [data-choice-button]');
   if (!multi) await buttons.first().click();
@@ -53,13 +53,34 @@ async function pickFirst(page) {
     throw err;
   });
   if (response.status() === 200) {
-    await page.waitForFunction(
-      (v) => Number(document.querySelector('.game')?.dataset.version) > v || !!document.querySelector('.handover:not([hidden]), dialog.summary-dialog[open], .story:not([hidden]):not(.idle)'),
-      before,
-      { timeout: 30000 },
-    );
+    await screenMovedOn(page, before);
   }
   return response.status();
+}
+
+/** The Russian catalogue of the ruleset and every key (the UI's and the ruleset's) a page may show. */
+async function russianKeys() {
+  const catalogue = await api(`/api/rulesets/${RULESET}/catalogue/ru`);
+  const ui = JSON.parse(fs.readFileSync(path.join(ROOT, 'web-ui', 'i18n', 'en.json'), 'utf8'));
+  return { catalogue, keys: [...new Set([...Object.keys(catalogue), ...Object.keys(ui)])] };
+}
+
+/**
+ * A page in Russian at a new game against a random bot, made from the lobby with `seed`, the
+ * story at the instant pace, reloaded so that only the game page's own texts are counted (the
+ * lobby has its own test). Answers the page and the game's id.
+ */
+async function russianGame(browser, ruleset, seed) {
+  const page = await openPage(browser, { locale: 'ru-RU' });
+  await page.goto(`${BASE}/#/`);
+  await page.waitForSelector('#language');
+  await setPace(page, 'instant');
+  const gameId = await createGame(page, { ruleset: RULESET, map: playableMap(ruleset), seats: ['human', 'bot:random'], seed: seed.padEnd(64, '0') });
+  await enterGame(page);
+  await page.waitForSelector('.game[data-version]');
+  await page.reload();
+  await page.waitForSelector('.game[data-version]');
+  return { page, gameId };
 }
 
 /** The ruleset under test, as the API lists it. */
@@ -72,8 +93,7 @@ async function theRuleset() {
 
 test('block wargame: the lobby in Russian shows the ruleset\'s variants and options in Russian', { timeout: 2 * 60 * 1000 }, async () => {
   await theRuleset();
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     // A browser asking for Russian gets the page in Russian without choosing it.
     const page = await openPage(browser, { locale: 'ru-RU' });
     await page.goto(`${BASE}/#/`);
@@ -99,31 +119,16 @@ test('block wargame: the lobby in Russian shows the ruleset\'s variants and opti
     }
     assert.deepEqual(await fallbacksOf(page, RULESET), [], 'the lobby of this ruleset shows no text in English and no raw key');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('block wargame: a game against a bot in Russian shows no English fallback and no raw key', { timeout: 10 * 60 * 1000 }, async () => {
   const ruleset = await theRuleset();
   assert.equal(ruleset.min_seats, 2, 'a two-player game');
-  const catalogue = await api(`/api/rulesets/${RULESET}/catalogue/ru`);
+  const { catalogue, keys } = await russianKeys();
   assert.ok(Object.keys(catalogue).length > 0, 'the ruleset has a Russian catalogue');
-  const ui = JSON.parse(fs.readFileSync(path.join(ROOT, 'web-ui', 'i18n', 'en.json'), 'utf8'));
-  const keys = [...new Set([...Object.keys(catalogue), ...Object.keys(ui)])];
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
-  const browser = await launch();
-  try {
-    const page = await openPage(browser, { locale: 'ru-RU' });
-    await page.goto(`${BASE}/#/`);
-    await page.waitForSelector('#language');
-    await setPace(page, 'instant');
-    await createGame(page, { ruleset: RULESET, map, seats: ['human', 'bot:random'], seed: '5e4100'.padEnd(64, '0') });
-    await enterGame(page);
-    await page.waitForSelector('.game[data-version]');
-    // The lobby counted its own texts (see the test above); from here only the game page's count.
-    await page.reload();
-    await page.waitForSelector('.game[data-version]');
+  await withBrowser(async (browser) => {
+    const { page } = await russianGame(browser, ruleset, '5e4100');
     assert.deepEqual(await fallbacks(page), []);
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'ru');
     let answered = 0;
@@ -149,9 +154,7 @@ test('block wargame: a game against a bot in Russian shows no English fallback a
     assert.deepEqual(await fallbacks(page), [], 'no text fell back to English or to its key');
     assert.deepEqual(await rawKeys(page, keys), [], 'no raw key at the end');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 /**
@@ -186,22 +189,9 @@ async function bothSizes(page, name, { map = false } = {}) {
 test('block wargame: a whole game against a random bot is played by clicking in Russian to its result', { timeout: 10 * 60 * 1000 }, async () => {
   const started = Date.now();
   const ruleset = await theRuleset();
-  const catalogue = await api(`/api/rulesets/${RULESET}/catalogue/ru`);
-  const ui = JSON.parse(fs.readFileSync(path.join(ROOT, 'web-ui', 'i18n', 'en.json'), 'utf8'));
-  const keys = [...new Set([...Object.keys(catalogue), ...Object.keys(ui)])];
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
-  const browser = await launch();
-  try {
-    const page = await openPage(browser, { locale: 'ru-RU' });
-    await page.goto(`${BASE}/#/`);
-    await page.waitForSelector('#language');
-    await setPace(page, 'instant');
-    const gameId = await createGame(page, { ruleset: RULESET, map, seats: ['human', 'bot:random'], seed: '5e4101'.padEnd(64, '0') });
-    await enterGame(page);
-    await page.waitForSelector('.game[data-version]');
-    // Only the game page's texts count from here (the lobby has its own test above).
-    await page.reload();
-    await page.waitForSelector('.game[data-version]');
+  const { catalogue, keys } = await russianKeys();
+  await withBrowser(async (browser) => {
+    const { page, gameId } = await russianGame(browser, ruleset, '5e4101');
     const token = await page.evaluate((id) => JSON.parse(localStorage.getItem('tenka.games.v1'))[id].seats['0'], gameId);
     const random = rng(1600);
     const stats = newStats();
@@ -290,7 +280,5 @@ test('block wargame: a whole game against a random bot is played by clicking in 
     assert.ok(shots.has('battle'), 'a deployment was caught mid-battle');
     console.log(`# block wargame: ${steps} decisions in ${Math.round((Date.now() - started) / 1000)} s; ${JSON.stringify({ ...stats, placements: undefined })}`);
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });

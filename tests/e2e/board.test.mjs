@@ -3,7 +3,7 @@
 // the battle tower's balance is dropped minus came out, by owner.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, openPage } from './lib.mjs';
+import { BASE, openPage, withBrowser } from './lib.mjs';
 
 const HOSTILE = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 100 100" onload="window.pwned=1">
   <style>@import url(https://example.com/a.css); .x { fill: url(https://example.com/p.svg#x) }</style>
@@ -17,8 +17,7 @@ const HOSTILE = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www
 </svg>`;
 
 test('a ruleset SVG is cleaned, translated and fetches nothing', { timeout: 60000 }, async () => {
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/maps`);
     await page.waitForSelector('#topbar a');
@@ -45,9 +44,7 @@ test('a ruleset SVG is cleaned, translated and fetches nothing', { timeout: 6000
     assert.equal(result.translated, 'Seat 2 has 3 in Alpha');
     assert.equal(result.untranslated, 'greet', 'a key missing from the catalogue shows as the key');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 // The attacks a review got through the first sanitizer, each with a request to a host other than
@@ -63,8 +60,7 @@ const ATTACKS = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">
 </svg>`;
 
 test('the attacks that got past the first sanitizer run nothing, fetch nothing and cover nothing', { timeout: 60000 }, async () => {
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/maps`);
     await page.waitForSelector('#topbar a');
@@ -91,14 +87,11 @@ test('the attacks that got past the first sanitizer run nothing, fetch nothing a
     assert.equal(result.coversPage, false, 'the drawing does not cover the page');
     assert.doesNotMatch(result.html, /127\.0\.0\.2|javascript:|image-set|srcset|:host|position/i);
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('the battle tower balance is dropped minus came out, by owner', { timeout: 60000 }, async () => {
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/maps`);
     await page.waitForSelector('#topbar a');
@@ -112,7 +105,5 @@ test('the battle tower balance is dropped minus came out, by owner', { timeout: 
     const byKey = Object.fromEntries(rows.map((r) => [r.key, [r.dropped, r.cameOut, r.stayed]]));
     assert.deepEqual(byKey, { 'seat:0': [6, 4, 2], 'neutral:farmer': [2, 3, -1], 'seat:2': [0, 1, -1] });
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });

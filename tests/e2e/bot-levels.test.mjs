@@ -3,13 +3,12 @@
 // (the strongest of its bots' seats) unless the host picks another beside the button.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, api, createGame, launch, openPage, pickRuleset, shot } from './lib.mjs';
+import { api, BASE, createGame, openPage, pickRuleset, playableMap, shot, withBrowser } from './lib.mjs';
 
 test('the lobby offers the bot levels and a handed seat plays at the table\'s level', { timeout: 3 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
-  const browser = await launch();
-  try {
+  const map = playableMap(ruleset);
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('[data-seat-kind="1"]');
@@ -32,7 +31,5 @@ test('the lobby offers the bot levels and a handed seat plays at the table\'s le
     await page.waitForSelector('[data-seat-played-by-bot="1"]');
     const game = await api(`/api/games/${encodeURIComponent(gameId)}`);
     assert.equal(game.seats.find((s) => s.seat === 1).bot, 'easy');
-  } finally {
-    await browser.close();
-  }
+  });
 });

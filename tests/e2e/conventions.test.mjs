@@ -6,7 +6,7 @@
 // drawing grows the drawing instead of being cut.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, openPage, shot } from './lib.mjs';
+import { BASE, BOTH_SIZES, openPage, shot, withBrowser } from './lib.mjs';
 
 const MAP = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 200">
   <g data-place="place.a"><rect x="10" y="10" width="120" height="120" fill="#cde"/><text x="70" y="70" font-size="14">A</text></g>
@@ -60,12 +60,8 @@ async function mount(page) {
 }
 
 test('a told step marks its places and an arrow on the map, and clears them when it ends', { timeout: 60000 }, async () => {
-  const browser = await launch();
-  try {
-    for (const [width, height] of [
-      [1280, 800],
-      [390, 844],
-    ]) {
+  await withBrowser(async (browser) => {
+    for (const [width, height] of BOTH_SIZES) {
       const page = await openPage(browser, { width, height });
       await mount(page);
       await page.evaluate(async () => {
@@ -133,14 +129,11 @@ test('a told step marks its places and an arrow on the map, and clears them when
       page.check();
       await page.close();
     }
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('a choice\'s preview shows only while the choice is hovered or focused', { timeout: 60000 }, async () => {
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await mount(page);
     await page.evaluate(async () => {
@@ -166,18 +159,12 @@ test('a choice\'s preview shows only while the choice is hovered or focused', { 
     assert.deepEqual(await shown(), ['1'], 'hovering the choice on the board shows its preview');
     await shot(page, 'conventions-preview-1280');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('regression_panel_cut_off: a panel too narrow for its texts spans the width under the map, and a spilling text grows its drawing', { timeout: 60000 }, async () => {
-  const browser = await launch();
-  try {
-    for (const [width, height] of [
-      [1280, 800],
-      [390, 844],
-    ]) {
+  await withBrowser(async (browser) => {
+    for (const [width, height] of BOTH_SIZES) {
       const page = await openPage(browser, { width, height });
       await mount(page);
       const report = await page.evaluate(() => {
@@ -214,16 +201,13 @@ test('regression_panel_cut_off: a panel too narrow for its texts spans the width
       page.check();
       await page.close();
     }
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 // The review saw "null" after the question in the banner over the map whenever a decision's
 // choices were not drawn on the board (a special card, a resource, over or under).
 test('regression_null_in_prompt_banner: a decision whose choices are not on the board shows no "null"', { timeout: 60000 }, async () => {
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await mount(page);
     const banner = await page.evaluate(async () => {
@@ -238,14 +222,11 @@ test('regression_null_in_prompt_banner: a decision whose choices are not on the 
     });
     assert.equal(banner, 'prompt', 'the banner holds the question and nothing else');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('on a touch screen the first tap on a choice shows its preview and the second answers', { timeout: 60000 }, async () => {
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const page = await openPage(browser, { width: 390, height: 844, context });
     await mount(page);
@@ -267,7 +248,5 @@ test('on a touch screen the first tap on a choice shows its preview and the seco
     await page.tap('[data-choice-button="1"]');
     assert.deepEqual(await page.evaluate(() => window.sent), [{ choose: [1] }], 'the second tap answers');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });

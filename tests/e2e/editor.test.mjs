@@ -5,7 +5,7 @@
 // (docs/authoring.md). Then a deck edited as a table of cards, and a map started from empty.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, api, launch, openPage, shot } from './lib.mjs';
+import { api, BASE, openPage, shot, withBrowser } from './lib.mjs';
 import { answer, newStats, rng, waitForTurn } from './play.mjs';
 
 const RULESET = 'shogun';
@@ -48,8 +48,7 @@ test('the map editor: move, connect, an error shown and fixed, download, and a g
   const rulesets = await api('/api/rulesets');
   const shogun = rulesets.find((r) => r.id === RULESET);
   assert.ok(shogun && shogun.editor, 'the ruleset describes what its maps may change');
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/maps?ruleset=${RULESET}&map=${MAP}`);
     await page.click('[data-action="edit-map"]');
@@ -163,9 +162,7 @@ test('the map editor: move, connect, an error shown and fixed, download, and a g
     const record = await api(`/api/games/${gameId}`);
     assert.equal(record.map, 'custom', 'the game is on the edited text');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('the map editor on a board whose connections are tables: move, a road, an error shown and fixed, a highway, and a game', { timeout: 6 * 60 * 1000 }, async () => {
@@ -194,8 +191,7 @@ test('the map editor on a board whose connections are tables: move, a road, an e
   // A place field with a fixed list of values, to break.
   const field = (start.schema.places.field || []).find((f) => Array.isArray(f.values) && f.values.length && !f.optional);
   assert.ok(field, 'a place field with allowed values');
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/editor?ruleset=${ruleset.id}&map=${map.id}`);
     await page.waitForSelector(`[data-editor-board] [data-handle="${road.from}"]`);
@@ -271,9 +267,7 @@ test('the map editor on a board whose connections are tables: move, a road, an e
     const gameId = /#\/play\/([^?]+)/.exec(page.url())[1];
     assert.equal((await api(`/api/games/${gameId}`)).map, 'custom', 'the game is on the edited text');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 /** The squares of the `n`-th `[[card]]` of a deck text (0-based), or null. */
@@ -289,8 +283,7 @@ test('the map editor on a deck: a table of cards, a square changed, cards added 
   const rulesets = await api('/api/rulesets');
   const deck = rulesets.find((r) => r.id === 'honshu');
   assert.ok(deck && deck.editor && deck.blank_map, 'the ruleset describes its deck and an empty one');
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     // A ruleset without maps: the Maps page says so and offers the editor on an empty deck.
     await page.goto(`${BASE}/#/maps?ruleset=honshu`);
@@ -356,9 +349,7 @@ test('the map editor on a deck: a table of cards, a square changed, cards added 
     await page.locator('[data-editor-table="card"]').scrollIntoViewIfNeeded();
     await shot(page, 'editor-deck-390');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('the map editor from an empty map: the skeleton, then a first place', { timeout: 3 * 60 * 1000 }, async () => {
@@ -369,8 +360,7 @@ test('the map editor from an empty map: the skeleton, then a first place', { tim
   }
   const blank = (await api(`/api/rulesets/${RULESET}/editor`, { method: 'POST', body: { toml: '' } })).schema['blank-map'];
   assert.ok(blank && blank.includes('[map]'), 'the schema carries the empty map');
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/maps?ruleset=${RULESET}&map=${MAP}`);
     await page.click('[data-action="blank-map"]');
@@ -389,7 +379,5 @@ test('the map editor from an empty map: the skeleton, then a first place', { tim
     await page.waitForSelector('[data-editor-board] [data-handle="first-province"]');
     await page.waitForSelector('[data-editor-form] [data-field="tax"]');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BASE, ROOT, launch, openPage, shot } from './lib.mjs';
+import { BASE, launch, openPage, ROOT, shot, withBrowser } from './lib.mjs';
 import { OWN_SERVER_SKIP, startOwnServer } from './own-server.mjs';
 
 const RULESET = 'shogun';
@@ -41,16 +41,13 @@ async function openEditor(page, base) {
 test('the editor offers no "Save as example" on a server without an operator token', async () => {
   const rulesets = await (await fetch(`${BASE}/api/rulesets`)).json();
   assert.ok(rulesets.every((r) => r.save_examples === false), 'no ruleset may be saved to');
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await openEditor(page, BASE);
     assert.equal(await page.locator('[data-action="save-example"]').count(), 0);
     assert.ok(await page.locator('[data-action="download"]').isVisible(), 'the download stays');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('the operator saves an edited map as an example and the Maps page offers it', { skip: OWN_SERVER_SKIP, timeout: 4 * 60 * 1000 }, async () => {

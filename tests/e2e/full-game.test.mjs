@@ -6,7 +6,7 @@
 // a plan the ruleset warns about is flagged before sending; it counts the clicks. Then the replay.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, createGame, launch, openPage, pickRuleset, shot, enterGame } from './lib.mjs';
+import { api, BASE, createGame, enterGame, openPage, pickRuleset, playableMap, shot, withBrowser } from './lib.mjs';
 import { acknowledgeSummary, answer, checkPreview, newStats, rng, screenState, setPace, waitForTurn, toldPlacesProblems } from './play.mjs';
 
 // What a finished game of each known ruleset must have gone through, checked on the log by
@@ -77,9 +77,8 @@ async function bothShots(page, name, phoneScrolls) {
 test('a 4-seat game with 3 bots is played by clicking to the final results', { timeout: 30 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
   const expect = EXPECT[ruleset.id] || { options: JSON.parse(process.env.E2E_OPTIONS || '{}'), keys: [], tower: false };
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id; // none for a ruleset that takes no map
-  const browser = await launch();
-  try {
+  const map = playableMap(ruleset); // none for a ruleset that takes no map
+  await withBrowser(async (browser) => {
     const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB' });
     await countClicks(context);
     const page = await openPage(browser, { ...DESKTOP, context });
@@ -265,7 +264,5 @@ test('a 4-seat game with 3 bots is played by clicking to the final results', { t
     if (toldPlaces.skipped) console.log(`# skipped the told-places check: ${toldPlaces.skipped}`);
     else assert.deepEqual(toldPlaces.problems, [], 'every told step marks its places on the map');
     assert.deepEqual(lacks, [], `the ruleset ${ruleset.id} lacks:\n- ${lacks.join('\n- ')}`);
-  } finally {
-    await browser.close();
-  }
+  });
 });

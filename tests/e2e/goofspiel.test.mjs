@@ -5,8 +5,8 @@
 // person's view of the game, not in the log; once both bids are in, both are shown.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, api, chooseRuleset, enterGame, launch, openPage, shot } from './lib.mjs';
-import { screenProblems, screenState, setPace, waitForTurn } from './play.mjs';
+import { api, BASE, chooseRuleset, enterGame, openPage, shot, withBrowser } from './lib.mjs';
+import { actionAnswered, screenProblems, screenState, setPace, waitForTurn } from './play.mjs';
 
 /** Creates the game in the lobby: the variant, a person in seat 0 and a bot in seat 1. */
 async function createShortGame(page) {
@@ -33,8 +33,7 @@ test('goofspiel: a person bids against a search bot to the results, the bot\'s b
   assert.equal(goofspiel.maps.length, 0, 'goofspiel takes no map');
   assert.deepEqual(goofspiel.options.map((o) => o.name), ['cards', 'lowest-wins']);
   assert.deepEqual(goofspiel.variants.map((v) => v.id).sort(), ['lowest-wins', 'short']);
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     const gameId = await createShortGame(page);
     await enterGame(page);
@@ -67,7 +66,7 @@ test('goofspiel: a person bids against a search bot to the results, the bot\'s b
       // Bid the card as high in the hand as the prize is among the cards: a plan a person might follow.
       const pick = Math.min(hand.length - 1, Math.floor(((prize - 1) / view.cards) * hand.length));
       const before = (await screenState(page)).version;
-      const responded = page.waitForResponse((r) => r.url().includes('/actions') && r.request().method() === 'POST');
+      const responded = actionAnswered(page);
       await page.locator(`.board-canvas [data-choice="${pick}"]`).click();
       assert.equal((await responded).status(), 200, 'the bid is taken');
       await page.waitForFunction((v) => Number(document.querySelector('.game')?.dataset.version) > v, before);
@@ -96,7 +95,5 @@ test('goofspiel: a person bids against a search bot to the results, the bot\'s b
     assert.equal(spectated.filter((k) => k === 'event.shown').length, 14, 'both bids shown for each prize');
     assert.deepEqual([...problems], [], 'every screen shows everything, and no "null"');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });

@@ -6,8 +6,8 @@
 // depend on how the board's parts are laid out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, createGame, launch, openPage, shot, enterGame } from './lib.mjs';
-import { answer, newStats, rng, screenState, setPace, waitForTurn } from './play.mjs';
+import { api, createGame, enterGame, openPage, shot, withBrowser } from './lib.mjs';
+import { actionAnswered, answer, newStats, rng, screenMovedOn, screenState, setPace, waitForTurn } from './play.mjs';
 
 /** The texts of the decision panel's choice buttons. */
 async function choiceTexts(page) {
@@ -17,7 +17,7 @@ async function choiceTexts(page) {
 /** Picks choice `index` of the decision on screen by clicking; returns the response status. */
 async function pick(page, index) {
   const before = (await screenState(page)).version;
-  const responded = page.waitForResponse((r) => r.url().includes('/actions') && r.request().method() === 'POST', { timeout: 30000 });
+  const responded = actionAnswered(page);
   const onBoard = page.locator(`.board-canvas [data-choice="${index}"]`).first();
   if ((await onBoard.count()) && (await onBoard.isVisible())) await onBoard.click();
   else await page.locator('.decision-panel [data-choice-button]').nth(index).click();
@@ -25,11 +25,7 @@ async function pick(page, index) {
   if (response.status() === 200) {
     // The screen moves on, or holds the newest board while the story plays or pauses (the final
     // scoring is a summary the player acknowledges).
-    await page.waitForFunction(
-      (v) => Number(document.querySelector('.game')?.dataset.version) > v || !!document.querySelector('.handover:not([hidden]), dialog.summary-dialog[open], .story:not([hidden]):not(.idle)'),
-      before,
-      { timeout: 30000 },
-    );
+    await screenMovedOn(page, before);
   }
   return response.status();
 }
@@ -37,7 +33,7 @@ async function pick(page, index) {
 /** Goes back a step with the decision panel's way back; returns the response status. */
 async function goBack(page) {
   const before = (await screenState(page)).version;
-  const responded = page.waitForResponse((r) => r.url().includes('/actions') && r.request().method() === 'POST', { timeout: 30000 });
+  const responded = actionAnswered(page);
   await page.locator('.decision-panel [data-action="back"]').click();
   const response = await responded;
   if (response.status() === 200) {
@@ -51,8 +47,7 @@ test('honshu: a 3-player game with 2 bots is played by clicking to the results, 
   const honshu = rulesets.find((r) => r.id === 'honshu');
   assert.ok(honshu, 'the server lists honshu');
   assert.equal(honshu.maps.length, 0, 'honshu takes no map');
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     const gameId = await createGame(page, {
       ruleset: 'honshu',
@@ -137,7 +132,5 @@ test('honshu: a 3-player game with 2 bots is played by clicking to the results, 
     assert.deepEqual(stats.screenProblems || [], [], 'every screen of the game shows everything, and no "null"');
     console.log(`# honshu: ${steps} decisions, ${turned} turned on purpose, ${JSON.stringify({ ...stats, placements: undefined })}`);
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });

@@ -2,15 +2,14 @@
 // every trace of its view (board, decision, log) until the next player confirms.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { allText, BASE, createGame, launch, openPage, pickRuleset, shot } from './lib.mjs';
+import { allText, BASE, BOTH_SIZES, createGame, openPage, pickRuleset, playableMap, shot, withBrowser } from './lib.mjs';
 import { answer, newStats, rng, waitForTurn } from './play.mjs';
 
 test('a hot-seat hand-over shows none of the previous seat\'s view', { timeout: 10 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id; // none for a ruleset that takes no map
+  const map = playableMap(ruleset); // none for a ruleset that takes no map
   const seats = ['human', 'human', ...Array(Math.max(0, ruleset.min_seats - 2)).fill('bot:random')];
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await createGame(page, { ruleset: ruleset.id, map, seats, seed: '5eed0002'.padEnd(64, '0') });
     await page.evaluate(() => localStorage.setItem('tenka.pace', 'instant'));
@@ -57,23 +56,17 @@ test('a hot-seat hand-over shows none of the previous seat\'s view', { timeout: 
     await waitForTurn(page);
     await shot(page, 'hotseat-03-next-player');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 // The review's hot-seat draft: Ana's and Ben's public turns alternated with no notice, and Ben's
 // buttons appeared under Ana's pointer, so a double click answered for the other player.
 test('regression_hotseat_public_turn_switch_silent: a notice names the next player and a click right after the switch answers nothing', { timeout: 10 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
+  const map = playableMap(ruleset);
   const seats = ['human', 'human', ...Array(Math.max(1, ruleset.min_seats - 2)).fill('bot:random')];
-  const browser = await launch();
-  try {
-    for (const [width, height] of [
-      [1280, 800],
-      [390, 844],
-    ]) {
+  await withBrowser(async (browser) => {
+    for (const [width, height] of BOTH_SIZES) {
       const page = await openPage(browser, { width, height });
       await page.goto(`${BASE}/#/`);
       await page.evaluate(() => localStorage.setItem('tenka.pace', 'instant'));
@@ -129,7 +122,5 @@ test('regression_hotseat_public_turn_switch_silent: a notice names the next play
       page.check();
       await page.close();
     }
-  } finally {
-    await browser.close();
-  }
+  });
 });

@@ -4,7 +4,7 @@
 // token or an invite code into a URL it requests.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, createGame, launch, openPage, pickRuleset, shot } from './lib.mjs';
+import { BASE, createGame, launch, openPage, pickRuleset, playableMap, shot, withBrowser } from './lib.mjs';
 
 /** What a page keeps for a game in localStorage. */
 async function stored(page, gameId) {
@@ -28,7 +28,7 @@ async function joinWith(page, link, name) {
 
 test('an invite link is exchanged once for a seat; the creator keeps only its own seat', { timeout: 5 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id; // none for a ruleset that takes no map
+  const map = playableMap(ruleset); // none for a ruleset that takes no map
   const seats = ['human', 'invite', 'invite', ...Array(Math.max(0, ruleset.min_seats - 3)).fill('bot:random')];
   const browser = await launch();
   const pages = [];
@@ -116,10 +116,9 @@ test('regression_invite_rows_named_default_seats_in_english', { timeout: 2 * 60 
   // named seats nobody had named with the server's English default ("Player 2") on a page in
   // another language.
   const ruleset = await pickRuleset();
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
+  const map = playableMap(ruleset);
   const seats = ['human', 'invite', ...Array(Math.max(0, ruleset.min_seats - 2)).fill('bot:random')];
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser, { locale: 'ru-RU' });
     await createGame(page, { ruleset: ruleset.id, map, seats, seed: '5eed0006'.padEnd(64, '0') });
     const created = await page.locator('.created .invites').innerText();
@@ -127,7 +126,5 @@ test('regression_invite_rows_named_default_seats_in_english', { timeout: 2 * 60 
     assert.match(created, /Игрок 2/);
     const label = await page.locator('[data-invite="1"]').getAttribute('aria-label');
     assert.doesNotMatch(label, /Player \d/);
-  } finally {
-    await browser.close();
-  }
+  });
 });

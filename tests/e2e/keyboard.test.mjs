@@ -2,7 +2,7 @@
 // Enter and Space; every control reached shows a focus ring.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, api, launch, openPage, pickRuleset, shot, chooseRuleset } from './lib.mjs';
+import { api, BASE, chooseRuleset, openPage, pickRuleset, playableMap, shot, withBrowser } from './lib.mjs';
 import { rng, waitForTurn } from './play.mjs';
 
 async function tabTo(page, predicate, limit = 80, argument = undefined) {
@@ -15,8 +15,7 @@ async function tabTo(page, predicate, limit = 80, argument = undefined) {
 
 test('the lobby and a decision are operable with the keyboard alone', { timeout: 5 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('#new-ruleset');
@@ -57,16 +56,13 @@ test('the lobby and a decision are operable with the keyboard alone', { timeout:
     assert.ok(boardButtons, 'interactive board elements are focusable buttons');
     page.check();
     assert.ok(ruleset.id);
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('regression_lobby_focus_lost_on_ruleset_change: a whole tic-tac-toe game is played with the keyboard alone, from the lobby to the results', { timeout: 5 * 60 * 1000 }, async (t) => {
   const rulesets = await (await fetch(`${BASE}/api/rulesets`)).json();
   if (!rulesets.some((r) => r.id === 'tictactoe')) return t.skip('the server loads no tic-tac-toe');
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('.panel.create:not([aria-busy])');
@@ -112,9 +108,7 @@ test('regression_lobby_focus_lost_on_ruleset_change: a whole tic-tac-toe game is
     assert.ok(moves >= 3, `the seat played a whole game (${moves} moves)`);
     await shot(page, 'keyboard-02-tictactoe-results');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 /**
@@ -184,11 +178,10 @@ test('the first week of the block wargame is played with the keyboard alone', { 
   const rulesets = await api('/api/rulesets');
   const ruleset = rulesets.find((r) => r.id === 'sekigahara');
   if (!ruleset) return t.skip('the server loads no block wargame');
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
+  const map = playableMap(ruleset);
   const game = await api('/api/games', { method: 'POST', body: { ruleset: ruleset.id, map, seats: [{ kind: 'human', name: 'Ana', creator: true }, { kind: 'bot', bot: 'random' }], seed: '6b6579'.padEnd(64, '0') } });
   const token = game.seats.find((s) => s.seat === 0).token;
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/`);
     await page.evaluate(([id, tok]) => {
@@ -211,7 +204,5 @@ test('the first week of the block wargame is played with the keyboard alone', { 
     assert.ok(answered >= 3, `the seat answered the first week's decisions by keyboard (${answered})`);
     await shot(page, 'keyboard-03-block-wargame-week-2');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { BASE, api, launch, openPage, pickRuleset, shot } from './lib.mjs';
+import { api, BASE, openPage, pickRuleset, shot, withBrowser } from './lib.mjs';
 
 /** A catalogue key as a word ("score.buildings", "log.attack-player-won"). */
 const RAW_KEY = /(^|[^\w.])[a-z]+\.[a-z][a-z0-9-]*($|[^\w.])/m;
@@ -18,8 +18,7 @@ async function waitForStatus(page, statuses, timeout) {
 test('a small lab run goes to its report, and a long one can be cancelled', { timeout: 10 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
   const variant = (ruleset.variants || []).find((v) => Object.keys(v.options || {}).length);
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/`);
     await page.click('.topbar nav a[href="#/lab"]');
@@ -122,7 +121,5 @@ test('a small lab run goes to its report, and a long one can be cancelled', { ti
       await shot(page, `lab-08-${lang}-${width}`);
     }
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });

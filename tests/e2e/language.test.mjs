@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { allText, api, BASE, createGame, launch, openPage, pickRuleset, ROOT, shot, enterGame } from './lib.mjs';
+import { allText, api, BASE, createGame, enterGame, openPage, pickRuleset, playableMap, ROOT, shot, withBrowser } from './lib.mjs';
 import { answer, newStats, rng, waitForTurn, toldPlacesProblems } from './play.mjs';
 
 const { LANGUAGES } = await import(path.join(ROOT, 'web-ui', 'src', 'i18n.js'));
@@ -28,9 +28,8 @@ test('every UI text exists in every language', () => {
 
 test('the language switch translates the page and the ruleset\'s texts', { timeout: 5 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id; // none for a ruleset that takes no map
-  const browser = await launch();
-  try {
+  const map = playableMap(ruleset); // none for a ruleset that takes no map
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await createGame(page, { ruleset: ruleset.id, map, seats: ['human', ...Array(ruleset.min_seats - 1).fill('bot:random')], seed: '5eed0003'.padEnd(64, '0') });
     await enterGame(page);
@@ -57,17 +56,14 @@ test('the language switch translates the page and the ruleset\'s texts', { timeo
     assert.equal(await page.locator('#language').inputValue(), 'ru');
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'ru');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('over a whole game in Spanish, German and Romanian no text falls back to English or shows a raw key', { timeout: 30 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id; // none for a ruleset that takes no map
+  const map = playableMap(ruleset); // none for a ruleset that takes no map
   const short = { shogun: { years: 1 }, toy: { rounds: 1 } }[ruleset.id] || {};
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('#language');
@@ -121,7 +117,5 @@ test('over a whole game in Spanish, German and Romanian no text falls back to En
     ].filter(Boolean);
     assert.deepEqual(fallbacks, [], `texts shown in English or as raw keys: ${said.join('; ')}`);
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });

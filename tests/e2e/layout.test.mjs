@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { BASE, createGame, enterGame, launch, openPage, pickRuleset, SHOTS } from './lib.mjs';
+import { BASE, createGame, enterGame, openPage, pickRuleset, playableMap, SHOTS, withBrowser } from './lib.mjs';
 import { answer, newStats, rng, screenProblems, waitForTurn } from './play.mjs';
 
 const SIZES = [
@@ -37,9 +37,8 @@ async function everywhere(page, name) {
 
 test('regression_own_board_cut_off: every part shows whole at 1280x800 and 390x844 in every language', { timeout: 10 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
-  const browser = await launch();
-  try {
+  const map = playableMap(ruleset);
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/`);
     await page.evaluate(() => localStorage.setItem('tenka.pace', 'instant'));
@@ -79,7 +78,5 @@ test('regression_own_board_cut_off: every part shows whole at 1280x800 and 390x8
       await page.click('[data-action="close-enlarged"]');
     }
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });

@@ -35,6 +35,28 @@ export async function launch() {
   });
 }
 
+/** The map a test plays on: the ruleset's first valid map, else its first, else none (a ruleset that takes no map). */
+export function playableMap(ruleset) {
+  const maps = ruleset.maps || [];
+  return (maps.find((m) => m.valid !== false) || maps[0] || {}).id;
+}
+
+/** The two screens every page is judged at: a laptop's and a phone's. */
+export const BOTH_SIZES = [
+  [1280, 800],
+  [390, 844],
+];
+
+/** Runs `body` with a browser of its own, closed whatever happens. */
+export async function withBrowser(body) {
+  const browser = await launch();
+  try {
+    return await body(browser);
+  } finally {
+    await browser.close();
+  }
+}
+
 /**
  * A new page (in its own context unless `context` is given) that records every request to a
  * host other than the server (`origin`: another server a test started itself) and every page

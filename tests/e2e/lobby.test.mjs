@@ -6,7 +6,7 @@
 // silently overrides an option set back by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, launch, openPage, shot, chooseRuleset } from './lib.mjs';
+import { api, BASE, BOTH_SIZES, chooseRuleset, launch, openPage, shot, withBrowser } from './lib.mjs';
 import { answer, newStats, rng, waitForTurn } from './play.mjs';
 
 const plain = (value) => (value && typeof value === 'object' ? Object.values(value)[0] : value);
@@ -38,8 +38,7 @@ test('regression_option_set_back_to_default_is_replaced_by_variant', { timeout: 
     .find((x) => x.option);
   assert.ok(found, 'a shipped variant changes a choice option');
   const { ruleset, variant, option } = found;
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await lobby(page, ruleset.id);
     await page.selectOption('#new-variant', variant.id);
@@ -56,9 +55,7 @@ test('regression_option_set_back_to_default_is_replaced_by_variant', { timeout: 
     assert.equal(body.variant, variant.id);
     assert.equal(body.options && body.options[option.name], plain(option.default), `${option.name} set back to its default by hand is sent, so the variant's ${variant.options[option.name]} does not win`);
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 // CI played Honshu with four seats where the test had picked three: the lobby kept the previous
@@ -66,8 +63,7 @@ test('regression_option_set_back_to_default_is_replaced_by_variant', { timeout: 
 // form, and the new ruleset's form then came with its default count.
 test('regression_seat_count_picked_while_a_ruleset_loads_was_lost', { timeout: 2 * 60 * 1000 }, async () => {
   const rulesets = await api('/api/rulesets');
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('.panel.create[data-ruleset]:not([aria-busy])');
@@ -90,19 +86,13 @@ test('regression_seat_count_picked_while_a_ruleset_loads_was_lost', { timeout: 2
     await page.waitForSelector(`.panel.create[data-ruleset="${other.id}"]:not([aria-busy])`);
     assert.equal(await page.inputValue('#new-count'), '3', 'the count picked while the texts came is kept');
     assert.equal(await page.locator('[data-seat-kind]').count(), 3, 'three seat rows');
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('the lobby opens on the default ruleset, explains variants, shows chances as percentages and keeps "Create game" in sight', { timeout: 5 * 60 * 1000 }, async () => {
   const rulesets = await api('/api/rulesets');
-  const browser = await launch();
-  try {
-    for (const [width, height] of [
-      [1280, 800],
-      [390, 844],
-    ]) {
+  await withBrowser(async (browser) => {
+    for (const [width, height] of BOTH_SIZES) {
       const page = await openPage(browser, { width, height });
       await lobby(page, null);
       // The server lists the operator's default ruleset first (--default-ruleset); the lobby opens on it.
@@ -165,15 +155,12 @@ test('the lobby opens on the default ruleset, explains variants, shows chances a
       page.check();
       await page.close();
     }
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('the lobby in German: seat kinds whole at 1280, dates and default names in the reader\'s language', { timeout: 3 * 60 * 1000 }, async () => {
   const rulesets = await api('/api/rulesets');
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser, { locale: 'de-DE' });
     await lobby(page, rulesets[0].id, 'de');
     const cut = await page.evaluate(() => {
@@ -201,9 +188,7 @@ test('the lobby in German: seat kinds whole at 1280, dates and default names in 
     assert.ok(labels.some((l) => /^Bot \d \(stark\)$/.test(l)), `the bot's name is translated: ${labels}`);
     await shot(page, 'lobby-de-1280');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 // A German player met the variant files' English names and descriptions, and raw group words

@@ -2,15 +2,14 @@
 // and the further maps of its examples folder. Each valid map is drawn; its checks are listed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, api, launch, openPage, shot, chooseRuleset } from './lib.mjs';
+import { api, BASE, chooseRuleset, openPage, shot, withBrowser } from './lib.mjs';
 
 test('the map preview draws an example map and the lobby offers it', { timeout: 5 * 60 * 1000 }, async () => {
   const rulesets = await api('/api/rulesets');
   const ruleset = rulesets.find((r) => (r.maps || []).some((m) => m.origin === 'example' && m.valid));
   assert.ok(ruleset, 'a ruleset has a valid example map (the shipped maps folder has one)');
   const example = ruleset.maps.find((m) => m.origin === 'example' && m.valid);
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/maps?ruleset=${encodeURIComponent(ruleset.id)}&map=${encodeURIComponent(example.id)}`);
     await page.waitForSelector('.map-details h2');
@@ -38,9 +37,7 @@ test('the map preview draws an example map and the lobby offers it', { timeout: 
       assert.ok(variants.includes(standard ? '' : variant.id), `the lobby offers variant ${variant.id}`);
     }
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('a ruleset that ships no map gets no map picker and its game request names no map', { timeout: 2 * 60 * 1000 }, async () => {
@@ -49,8 +46,7 @@ test('a ruleset that ships no map gets no map picker and its game request names 
   // The first ruleset that has maps (Honshu, listed first, has none).
   const first = (await api('/api/rulesets')).find((r) => (r.maps || []).length);
   const mapless = { ...first, id: `${first.id}-nomap`, name: `${first.name} (no map)`, maps: [] };
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.route('**/api/rulesets', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify([first, mapless]) }));
     let sent = null;
@@ -72,17 +68,14 @@ test('a ruleset that ships no map gets no map picker and its game request names 
     // Back on a ruleset with maps, the picker returns and the request names one.
     await chooseRuleset(page, first.id);
     await page.waitForSelector('#new-map');
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('the Maps page says when a ruleset uses no maps instead of an empty frame', { timeout: 2 * 60 * 1000 }, async () => {
   const rulesets = await api('/api/rulesets');
   const mapless = rulesets.find((r) => !(r.maps || []).length);
   assert.ok(mapless, 'a shipped ruleset takes no map');
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     await page.goto(`${BASE}/#/maps?ruleset=${encodeURIComponent(mapless.id)}`);
     await page.waitForSelector('#maps-ruleset');
@@ -99,7 +92,5 @@ test('the Maps page says when a ruleset uses no maps instead of an empty frame',
     await page.selectOption('#maps-ruleset', withMaps.id);
     await page.waitForSelector('.map-details h2');
     assert.equal(await page.locator('[data-no-maps]').count(), 0);
-  } finally {
-    await browser.close();
-  }
+  });
 });

@@ -3,7 +3,7 @@
 // browser's notification permission is never asked on load.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, launch, openPage, shot } from './lib.mjs';
+import { api, BASE, openPage, shot, withBrowser } from './lib.mjs';
 
 /** Creates an untimed game of two people, both seats the test's; the id and the two tokens. */
 async function twoPeople(ruleset) {
@@ -29,8 +29,7 @@ test('the title and the My games link count a notice when it becomes your turn',
   const rulesets = await api('/api/rulesets');
   const ruleset = rulesets.find((r) => r.id === 'tictactoe') || rulesets[0];
   const game = await twoPeople(ruleset);
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     let asked = false;
     await page.exposeFunction('noteAsked', () => {
@@ -78,7 +77,5 @@ test('the title and the My games link count a notice when it becomes your turn',
     await page.locator('[data-action="save-notices"]').waitFor();
     assert.equal(asked, false, 'still not asked before the click');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });

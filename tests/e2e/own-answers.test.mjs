@@ -6,14 +6,13 @@
 // pace 0 here (run.sh), so they step between the player's view and every click.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, createGame, enterGame, launch, openPage, shot } from './lib.mjs';
+import { api, createGame, enterGame, openPage, shot, withBrowser } from './lib.mjs';
 import { answer, newStats, rng, screenState, setPace, waitForTurn } from './play.mjs';
 
 test('regression: own answers were refused as stale while bots moved (honshu, bots at pace 0)', { timeout: 15 * 60 * 1000 }, async () => {
   const rulesets = await api('/api/rulesets');
   assert.ok(rulesets.some((r) => r.id === 'honshu'), 'the server lists honshu');
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     const gameId = await createGame(page, {
       ruleset: 'honshu',
@@ -48,7 +47,5 @@ test('regression: own answers were refused as stale while bots moved (honshu, bo
     assert.ok(sent >= 24, `the player answered every round (${sent})`);
     assert.equal(stale, 0, `${stale} of ${sent} own answers were refused as stale`);
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BASE, ROOT, api, launch, openPage, pickRuleset, shot } from './lib.mjs';
+import { api, BASE, openPage, pickRuleset, playableMap, ROOT, shot, withBrowser } from './lib.mjs';
 
 const LANGUAGES = { en: 'en-GB', de: 'de-DE', es: 'es-ES', ro: 'ro-RO', ru: 'ru-RU' };
 const LOCAL = BASE.replace('//127.0.0.1', '//localhost');
@@ -57,10 +57,9 @@ async function seriousFindings(page) {
 
 test('a passkey makes an account and signs it in from a second browser, in five languages', { timeout: 10 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
+  const map = playableMap(ruleset);
   const bots = Array(Math.max(0, ruleset.min_seats - 1)).fill({ kind: 'bot', bot: 'random' });
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     for (const [language, locale] of Object.entries(LANGUAGES)) {
       const words = catalogue(language);
       const name = `kagi-${language}-${Date.now().toString(36)}`;
@@ -129,14 +128,11 @@ test('a passkey makes an account and signs it in from a second browser, in five 
         await page.context().close();
       }
     }
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('a page opened by IP address says passkeys need the server name, in its language', async () => {
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     for (const [language, locale] of [['de', 'de-DE'], ['en', 'en-GB']]) {
       const page = await openPage(browser, { locale });
       await virtualAuthenticator(page);
@@ -148,7 +144,5 @@ test('a page opened by IP address says passkeys need the server name, in its lan
       page.check();
       await page.context().close();
     }
-  } finally {
-    await browser.close();
-  }
+  });
 });

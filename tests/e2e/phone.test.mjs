@@ -2,7 +2,7 @@
 // reachable, and the whole of the page is operable by touch-sized controls.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, createGame, launch, openPage, pickRuleset, shot, enterGame, chooseRuleset } from './lib.mjs';
+import { BASE, chooseRuleset, createGame, enterGame, openPage, pickRuleset, playableMap, shot, withBrowser } from './lib.mjs';
 import { answer, newStats, rng, screenProblems, waitForTurn } from './play.mjs';
 
 /** A page on a 390x844 touch screen. */
@@ -18,9 +18,8 @@ async function assertFitsWidth(page, what) {
 
 test('the lobby and a game work on a 390x844 phone screen', { timeout: 5 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id; // none for a ruleset that takes no map
-  const browser = await launch();
-  try {
+  const map = playableMap(ruleset); // none for a ruleset that takes no map
+  await withBrowser(async (browser) => {
     const page = await openPhone(browser);
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('#new-ruleset');
@@ -54,9 +53,7 @@ test('the lobby and a game work on a 390x844 phone screen', { timeout: 5 * 60 * 
     assert.ok(outcome === 'sent' || outcome === 'rejected');
     await assertFitsWidth(page, 'the game after a decision');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 /** The map's labels as a phone shows them: visible ones with their size on screen, and hidden ones. */
@@ -84,9 +81,8 @@ async function mapLabels(page) {
 // twice, and the map swallowed every swipe.
 test('regression_phone_map_labels_tiny: the phone map shows no label under 11 px, zooms to legible text in one step, and lets swipes scroll the page', { timeout: 5 * 60 * 1000 }, async () => {
   const ruleset = await pickRuleset();
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
-  const browser = await launch();
-  try {
+  const map = playableMap(ruleset);
+  await withBrowser(async (browser) => {
     const page = await openPhone(browser);
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('#new-ruleset');
@@ -117,17 +113,14 @@ test('regression_phone_map_labels_tiny: the phone map shows no label under 11 px
     assert.equal(await page.locator('.board-canvas').evaluate((el) => getComputedStyle(el).touchAction), 'none', 'zoomed in, one finger pans the map');
     await shot(page, 'phone-map-zoomed-390');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 // The lobby on a phone set each seat's kind beside its name, half the width each: "You, on this
 // de" was all a player saw of "You, on this device", and translations are longer. A game's
 // options with long names were cut the same way ("Side a: the same start for every").
 test('regression: the phone lobby cut the seat kinds and options short, in every language', { timeout: 2 * 60 * 1000 }, async () => {
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPhone(browser);
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('[data-seat-kind]');
@@ -166,7 +159,5 @@ test('regression: the phone lobby cut the seat kinds and options short, in every
       }
     }
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });

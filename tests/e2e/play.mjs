@@ -250,7 +250,7 @@ export async function answer(page, random, stats, attempt = 0, { beforeSend } = 
   }
   const before = (await screenState(page)).version;
   if (kind === 'assign') await planAssign(page, random, attempt, stats);
-  const responded = page.waitForResponse((r) => r.url().includes('/actions') && r.request().method() === 'POST', { timeout: 30000 });
+  const responded = actionAnswered(page);
   if (kind === 'assign') {
     const send = page.locator('.decision-panel [data-action="send"]');
     if (await send.isDisabled()) {
@@ -299,11 +299,7 @@ export async function answer(page, random, stats, attempt = 0, { beforeSend } = 
   });
   if (response.status() === 200) {
     // The screen moves on, or holds the newest board while the story plays or pauses.
-    await page.waitForFunction(
-      (v) => Number(document.querySelector('.game')?.dataset.version) > v || !!document.querySelector('.handover:not([hidden]), dialog.summary-dialog[open], .story:not([hidden]):not(.idle)'),
-      before,
-      { timeout: 30000 },
-    );
+    await screenMovedOn(page, before);
     return 'sent';
   }
   stats.rejected += 1;
@@ -313,4 +309,18 @@ export async function answer(page, random, stats, attempt = 0, { beforeSend } = 
 /** A fresh stats record. */
 export function newStats() {
   return { choose: 0, number: 0, assign: 0, rejected: 0, boardChoices: 0, boardDrags: 0, boardTaps: 0, placements: [], summaries: 0, previews: 0, previewWarnings: 0 };
+}
+
+/** The server's answer to the action the page is about to send (its POST of an action). */
+export function actionAnswered(page) {
+  return page.waitForResponse((r) => r.url().includes('/actions') && r.request().method() === 'POST', { timeout: 30000 });
+}
+
+/** Waits until the screen moves past `version`, or holds the newest board while the story plays or pauses. */
+export function screenMovedOn(page, version) {
+  return page.waitForFunction(
+    (v) => Number(document.querySelector('.game')?.dataset.version) > v || !!document.querySelector('.handover:not([hidden]), dialog.summary-dialog[open], .story:not([hidden]):not(.idle)'),
+    version,
+    { timeout: 30000 },
+  );
 }

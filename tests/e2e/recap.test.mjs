@@ -4,7 +4,7 @@
 // and at phone width.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, launch, openPage, pickRuleset, shot } from './lib.mjs';
+import { api, BASE, launch, openPage, pickRuleset, playableMap, shot } from './lib.mjs';
 
 /** Waits until `check` of the spectator's view holds (the server's bots move on their own). */
 async function waitForView(gameId, check, what) {
@@ -23,7 +23,7 @@ for (const [width, height, label] of [
 ]) {
   test(`a returning player steps through what they missed in one click (${label})`, { timeout: 5 * 60 * 1000 }, async () => {
     const ruleset = await pickRuleset();
-    const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
+    const map = playableMap(ruleset);
     const seats = [{ kind: 'human', creator: true }, ...Array(Math.max(1, ruleset.min_seats - 1)).fill({ kind: 'bot', bot: 'random' })];
     const created = await api('/api/games', { method: 'POST', body: { ruleset: ruleset.id, ...(map ? { map } : {}), seats, seed: '5eed0033'.padEnd(64, '0') } });
     const gameId = created.id;

@@ -2,15 +2,14 @@
 // the screen they moved to.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, launch, openPage, pickRuleset } from './lib.mjs';
+import { api, BASE, openPage, pickRuleset, playableMap, withBrowser } from './lib.mjs';
 
 test('regression_slow_screen_drew_over_the_next: a lobby still loading does not cover the game opened after it', { timeout: 60000 }, async () => {
   const ruleset = await pickRuleset();
-  const map = ((ruleset.maps || []).find((m) => m.valid !== false) || (ruleset.maps || [])[0] || {}).id;
+  const map = playableMap(ruleset);
   const seats = Array(ruleset.min_seats).fill({ kind: 'bot', bot: 'random' });
   const created = await api('/api/games', { method: 'POST', body: { ruleset: ruleset.id, ...(map ? { map } : {}), seats } });
-  const browser = await launch();
-  try {
+  await withBrowser(async (browser) => {
     const page = await openPage(browser);
     // The lobby's list of rulesets answers late, so the lobby finishes loading after the game.
     let release;
@@ -37,7 +36,5 @@ test('regression_slow_screen_drew_over_the_next: a lobby still loading does not 
     assert.equal(await page.locator('.lobby').count(), 0, 'the lobby drew over the game');
     assert.equal(await page.locator('.game[data-version]').count(), 1, 'the game is still shown');
     page.check();
-  } finally {
-    await browser.close();
-  }
+  });
 });

@@ -62,6 +62,21 @@ export function errorText(err) {
   return t('error.generic', { message: (err && err.message) || String(err) });
 }
 
+/**
+ * Shows "Loading…" in `root` while `load()` runs; if it fails, shows why in `root` and answers
+ * `undefined`, so that a screen's start is `const x = await loadOrExplain(root, () => get(…));
+ * if (x === undefined) return;`.
+ */
+export async function loadOrExplain(root, load) {
+  replace(root, h('p', { class: 'loading' }, t('common.loading')));
+  try {
+    return await load();
+  } catch (err) {
+    replace(root, h('div', { class: 'panel error-panel' }, h('p', {}, errorText(err))));
+    return undefined;
+  }
+}
+
 /** Copies text to the clipboard, with a fallback for pages without clipboard access. */
 export async function copyText(text) {
   try {

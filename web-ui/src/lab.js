@@ -6,7 +6,7 @@
 
 import { api, get, post } from './api.js';
 import { botKindLabel } from './botlevels.js';
-import { errorText, h, replace } from './dom.js';
+import { errorText, h, replace, loadOrExplain } from './dom.js';
 import { hasKey, loadCatalogue, locale, messageText, t } from './i18n.js';
 import { changedOptions, optionFieldset, optionProblem, standardVariant, variantDescription, variantName, variantOptions } from './lobby.js';
 import { mapOptions } from './maps.js';
@@ -44,13 +44,8 @@ class Lab {
   }
 
   async start({ ruleset: wanted, map, job } = {}) {
-    replace(this.root, h('p', { class: 'loading' }, t('common.loading')));
-    try {
-      this.rulesets = await get('/api/rulesets');
-    } catch (err) {
-      replace(this.root, h('div', { class: 'panel error-panel' }, h('p', {}, errorText(err))));
-      return;
-    }
+    this.rulesets = await loadOrExplain(this.root, () => get('/api/rulesets'));
+    if (this.rulesets === undefined) return;
     this.formPanel = h('section', { class: 'panel lab-form', 'aria-labelledby': 'lab-title' });
     this.jobPanel = h('section', { class: 'panel lab-job', 'aria-live': 'polite', hidden: true, 'aria-labelledby': 'lab-job-title' });
     this.reportPanel = h('section', { class: 'panel lab-report', hidden: true, 'aria-labelledby': 'lab-report-title' });

@@ -4,7 +4,7 @@
 // of the seats it plays and the host token of the games it created, never another person's seat.
 
 import { get, post } from './api.js';
-import { errorText, h, replace, toast } from './dom.js';
+import { errorText, h, replace, toast, loadOrExplain } from './dom.js';
 import { hasKey, loadCatalogue, locale, messageText, noteUntranslated, t } from './i18n.js';
 import { invitesPanel, inviteRow } from './invites.js';
 import { mapOptions } from './maps.js';
@@ -277,13 +277,8 @@ class Lobby {
   destroy() {}
 
   async start({ ruleset: wantedRuleset, map: wantedMap } = {}) {
-    replace(this.root, h('p', { class: 'loading' }, t('common.loading')));
-    try {
-      this.rulesets = await get('/api/rulesets');
-    } catch (err) {
-      replace(this.root, h('div', { class: 'panel error-panel' }, h('p', {}, errorText(err))));
-      return;
-    }
+    this.rulesets = await loadOrExplain(this.root, () => get('/api/rulesets'));
+    if (this.rulesets === undefined) return;
     this.createPanel = h('section', { class: 'panel create', 'aria-labelledby': 'create-title' });
     this.createdPanel = h('section', { class: 'panel created', hidden: true, 'aria-labelledby': 'created-title', tabindex: '-1' });
     this.mine = h('section', { class: 'panel my-games', 'aria-labelledby': 'mine-title' });

@@ -4,7 +4,7 @@
 
 import { get } from './api.js';
 import { Board } from './board.js';
-import { errorText, h, replace } from './dom.js';
+import { errorText, h, replace, loadOrExplain } from './dom.js';
 import { loadCatalogue, messageText, t } from './i18n.js';
 
 /**
@@ -31,15 +31,9 @@ function blankLink(ruleset) {
 
 /** Mounts the map preview page. */
 export async function mountMaps(root, { ruleset: wantedRuleset, map: wantedMap } = {}) {
-  replace(root, h('p', { class: 'loading' }, t('common.loading')));
-  let rulesets;
   let shownHash = null;
-  try {
-    rulesets = await get('/api/rulesets');
-  } catch (err) {
-    replace(root, h('div', { class: 'panel error-panel' }, h('p', {}, errorText(err))));
-    return { destroy() {} };
-  }
+  const rulesets = await loadOrExplain(root, () => get('/api/rulesets'));
+  if (rulesets === undefined) return { destroy() {} };
   const board = new Board();
   const rulesetSelect = h('select', { id: 'maps-ruleset' }, rulesets.map((r) => h('option', { value: r.id, selected: r.id === wantedRuleset }, r.name)));
   const mapSelect = h('select', { id: 'maps-map' });
