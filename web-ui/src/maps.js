@@ -32,7 +32,7 @@ function blankLink(ruleset) {
 /** Mounts the map preview page. */
 export async function mountMaps(root, { ruleset: wantedRuleset, map: wantedMap } = {}) {
   let shownHash = null;
-  const rulesets = await loadOrExplain(root, () => get('/api/rulesets'));
+  let rulesets = await loadOrExplain(root, () => get('/api/rulesets'));
   if (rulesets === undefined) return { destroy() {} };
   const board = new Board();
   const rulesetSelect = h('select', { id: 'maps-ruleset' }, rulesets.map((r) => h('option', { value: r.id, selected: r.id === wantedRuleset }, r.name)));
