@@ -76,13 +76,25 @@ export async function startSmtpSink() {
 export function header(mail, name) {
   const head = mail.data.split('\r\n\r\n')[0].replace(/\r\n[ \t]+/g, ' ');
   const line = head.split('\r\n').find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
-  return line ? line.slice(name.length + 1).trim() : null;
+  return line ? decodeWords(line.slice(name.length + 1).trim()) : null;
 }
 
-/** A mail's body, decoded when it is quoted-printable. */
+/** A header's RFC 2047 encoded words (`=?utf-8?b?…?=`, `=?utf-8?q?…?=`) as text: mails are worded in the account's language. */
+function decodeWords(value) {
+  return value.replace(/\?=\s+=\?/g, '?==?').replace(/=\?([^?]+)\?([bBqQ])\?([^?]*)\?=/g, (_, charset, kind, text) => {
+    const bytes = kind.toLowerCase() === 'b'
+      ? Buffer.from(text, 'base64')
+      : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (__, hex) => String.fromCharCode(parseInt(hex, 16))), 'latin1');
+    return new TextDecoder(charset).decode(bytes);
+  });
+}
+
+/** A mail's body, decoded when it is quoted-printable or base64. */
 export function body(mail) {
   const text = mail.data.split('\r\n\r\n').slice(1).join('\r\n\r\n');
-  if (!/quoted-printable/i.test(header(mail, 'Content-Transfer-Encoding') || '')) return text;
+  const encoding = header(mail, 'Content-Transfer-Encoding') || '';
+  if (/base64/i.test(encoding)) return Buffer.from(text.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (!/quoted-printable/i.test(encoding)) return text;
   const bytes = Buffer.from(text.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex) => String.fromCharCode(parseInt(hex, 16))), 'latin1');
   return bytes.toString('utf8');
 }

@@ -215,7 +215,8 @@ test('a rated turn-based Shogun table of three accounts is played across simulat
 
     // A few turns, every seat answering, until Cy has been told by mail it is their turn.
     const answered = {};
-    const cyTold = (mail) => mail.to.includes(cy.email) && /^Your turn in shogun game/.test(header(mail, 'Subject') || '');
+    // Each mail is worded in its account's language (Cy's in Russian).
+    const cyTold = (mail) => mail.to.includes(cy.email) && /^Ваш ход в партии/.test(header(mail, 'Subject') || '');
     await playUntil(base, gameId, seatPages, answered, (view) => [0, 1, 2].every((s) => answered[s] >= 2) && sink.mails.some(cyTold) && view.waiting_for.includes(2), 'every seat answered twice and Cy was mailed');
     const turnMail = sink.mails.find(cyTold);
     const link = body(turnMail).match(/http:\/\/127\.0\.0\.1:\d+\/api\/notices\/open\/[0-9a-f]+/);
@@ -269,6 +270,10 @@ test('a rated turn-based Shogun table of three accounts is played across simulat
     assert.equal(await textOf(cyPhone, '[data-action="sign-up"]'), cyBack.words['account.sign-up']);
     await cyPhone.goto(link[0]);
     await cyPhone.click('button[type="submit"]');
+    // The mail's link opens the game itself, at Cy's seat, signed in.
+    await cyPhone.waitForSelector('.game[data-version]');
+    assert.ok(cyPhone.url().includes(encodeURIComponent(gameId)) || cyPhone.url().includes(gameId), `the link opened the game: ${cyPhone.url()}`);
+    await cyPhone.goto(`${base}/#/my-games`);
     await cyPhone.waitForSelector(`.my-games [data-game="${gameId}"]`);
     assert.equal(await textOf(cyPhone, '.my-games h1'), cyBack.words['header.my-games'], 'My games is in Spanish');
     const attached = await cyPhone.evaluate(async ({ id, token }) => {
@@ -340,7 +345,7 @@ test('a rated turn-based Shogun table of three accounts is played across simulat
       if (!(await acknowledgeSummary(cyPhone))) break;
     }
     await cyPhone.waitForFunction((over) => (document.querySelector('.game-status')?.textContent || '').includes(over), cyBack.words['game.finished']);
-    await waitForMail(sink, (mail) => mail.to.includes(bo.email) && /is over$/.test(header(mail, 'Subject') || ''), 'telling Bo the game ended');
+    await waitForMail(sink, (mail) => mail.to.includes(bo.email) && /ist beendet$/.test(header(mail, 'Subject') || ''), 'telling Bo the game ended');
 
     // A fifth person, in Romanian: sign-up page, an empty My games, the finished table watched,
     // and the ratings: the three accounts on the three-player Shogun ladder, one game each.
