@@ -125,7 +125,7 @@ fn main() -> Result<()> {
         Task::Lint => lint(),
         Task::Test { no_browser } => {
             WHOLE_SUITE.store(true, std::sync::atomic::Ordering::Relaxed);
-            let mut phases = Phases::new();
+            let mut phases = Phases::default();
             phases.time("lint (fmt, clippy, docs, tidy)", lint)?;
             let outcome = test(!no_browser, &mut phases);
             let within_budget = phases.report();
@@ -409,43 +409,29 @@ const TARGET_BUDGET_GIB: f64 = 24.0;
 
 /// How long each part of `cargo xtask test` took, and how large `target/` came out: what a CI
 /// run on two cores and a limited disk is measured by (issue 36).
+#[derive(Default)]
 struct Phases {
-    begun: Instant,
     done: Vec<(&'static str, Duration)>,
 }
 
 impl Phases {
-    fn new() -> Self {
-        Self {
-            begun: Instant::now(),
-            done: Vec::new(),
-        }
-    }
-
     fn time(&mut self, name: &'static str, work: impl FnOnce() -> Result<()>) -> Result<()> {
         let started = Instant::now();
         let outcome = work();
-        self.record(name, started.elapsed());
+        self.done.push((name, started.elapsed()));
         outcome
-    }
-
-    fn record(&mut self, name: &'static str, took: Duration) {
-        self.done.push((name, took));
     }
 
     /// Prints the phases and the size of `target/`; in CI (`CI=true`), a `target/` over
     /// [`TARGET_BUDGET_GIB`] fails the run, so a growing build is noticed before the disk fills.
     fn report(&self) -> Result<()> {
         eprintln!("xtask: where the time went");
+        let mut total = Duration::ZERO;
         for (name, took) in &self.done {
+            total += *took;
             eprintln!("xtask:   {name:<40} {:>6.0} s", took.as_secs_f64());
         }
-        // Wall-clock time: the browser tests overlap the Rust tests, so the phases add up to more.
-        eprintln!(
-            "xtask:   {:<40} {:>6.0} s",
-            "in all",
-            self.begun.elapsed().as_secs_f64()
-        );
+        eprintln!("xtask:   {:<40} {:>6.0} s", "in all", total.as_secs_f64());
         let target = root().join("target");
         let gib = folder_bytes(&target) as f64 / f64::from(1u32 << 30);
         eprintln!("xtask: target/ holds {gib:.1} GiB (budget {TARGET_BUDGET_GIB} GiB)");
