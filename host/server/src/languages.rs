@@ -10,3 +10,15 @@ pub fn language_of(code: &str) -> Option<&'static str> {
     let code = code.trim().to_ascii_lowercase();
     LANGUAGES.into_iter().find(|language| *language == code)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_language_is_known_by_its_code_in_any_case() {
+        assert_eq!(language_of("DE"), Some("de"));
+        assert_eq!(language_of(" ru "), Some("ru"));
+        assert_eq!(language_of("fr"), None);
+    }
+}

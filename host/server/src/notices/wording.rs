@@ -5,8 +5,6 @@
 
 use super::Kind;
 
-pub use crate::languages::{LANGUAGES, language_of};
-
 /// One language's words. `{ruleset}`, `{game}`, `{seat}`, `{n}`, `{hours}` and `{url}` are
 /// filled in.
 struct Words {
@@ -238,6 +236,7 @@ pub fn mail_text(language: &str, facts: &MailFacts<'_>) -> MailText {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::languages::LANGUAGES;
 
     #[test]
     fn every_language_fills_every_placeholder_of_every_kind() {
@@ -287,12 +286,5 @@ mod tests {
             my_games: "m",
             unsubscribe: "u",
         }
-    }
-
-    #[test]
-    fn a_language_is_known_by_its_code_in_any_case() {
-        assert_eq!(language_of("DE"), Some("de"));
-        assert_eq!(language_of(" ru "), Some("ru"));
-        assert_eq!(language_of("fr"), None);
     }
 }
